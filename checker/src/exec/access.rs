@@ -1,0 +1,240 @@
+//! Memory accesses: address resolution, bounds, alignment, races, uninitialized reads.
+
+use super::memory::{LOCAL_WINDOW, LoadMiss, SHARED_WINDOW, TENSOR_STRIDE, WINDOW_BYTES};
+use super::race::Epoch;
+use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
+use crate::lower::Space;
+use crate::spec::Role;
+use crate::term::Node;
+
+/// Where an address points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Tensor(usize),
+    Shared,
+    Local,
+}
+
+impl Machine<'_> {
+    fn resolve(&self, space: Space, addr: u64) -> (Option<Target>, u64, Space) {
+        match space {
+            Space::Shared => (Some(Target::Shared), addr, Space::Shared),
+            Space::Local => (Some(Target::Local), addr, Space::Local),
+            Space::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_BYTES).contains(&addr) => {
+                (Some(Target::Shared), addr - SHARED_WINDOW, Space::Shared)
+            }
+            Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_BYTES).contains(&addr) => {
+                (Some(Target::Local), addr - LOCAL_WINDOW, Space::Local)
+            }
+            Space::Global | Space::Generic => {
+                let k = addr / TENSOR_STRIDE;
+                let hit = (k >= 1 && ((k - 1) as usize) < self.tensors.len()).then(|| Target::Tensor((k - 1) as usize));
+                (hit, addr % TENSOR_STRIDE, Space::Global)
+            }
+        }
+    }
+
+    /// A readable name for `width` bytes at `offset` of a target.
+    fn describe(&self, target: Option<Target>, space: Space, addr: u64, offset: u64) -> String {
+        match target {
+            Some(Target::Tensor(k)) => {
+                let t = &self.tensors[k];
+                let elem = offset / t.elem_bytes;
+                let n: u64 = t.shape.iter().product();
+                if elem < n {
+                    let idx = crate::spec::Tensor {
+                        name: t.name.clone(),
+                        dtype: crate::ptx::ScalarType::U8,
+                        shape: t.shape.clone(),
+                        role: t.role,
+                    }
+                    .multi_index(elem);
+                    format!("{}[{elem}] (index {idx:?})", t.name)
+                } else {
+                    format!("{}[{elem}] (the tensor has {n} elements)", t.name)
+                }
+            }
+            Some(Target::Shared) => format!("shared[{offset:#x}]"),
+            Some(Target::Local) => format!("local[{offset:#x}]"),
+            None => {
+                // Name the nearest tensor when the address is just outside one.
+                let k = (addr / TENSOR_STRIDE) as usize;
+                let near = [k.checked_sub(1), Some(k)]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|i| self.tensors.get(i).map(|t| (i, t)))
+                    .min_by_key(|(i, _)| addr.abs_diff((*i as u64 + 1) * TENSOR_STRIDE));
+                match near {
+                    Some((i, t)) => {
+                        let base = (i as u64 + 1) * TENSOR_STRIDE;
+                        let delta = addr as i128 - base as i128;
+                        format!("{space:?} address {addr:#x} ({} byte offset {delta} from {}[0])", t.name, t.name)
+                    }
+                    None => format!("{} address {addr:#x}, in no tensor", space.name()),
+                }
+            }
+        }
+    }
+
+    /// Site of an earlier access, from its epoch.
+    fn epoch_site(&self, e: &Epoch, action: &str) -> super::Site {
+        let g = self.spec.grid;
+        let b = self.spec.block;
+        let cta = [e.cta % g[0], (e.cta / g[0]) % g[1], e.cta / (g[0] * g[1])];
+        let tid = [e.tid % b[0], (e.tid / b[0]) % b[1], e.tid / (b[0] * b[1])];
+        self.site(cta, tid, e.pc, action.to_string())
+    }
+
+    /// Performs one access of `width` bytes (a load when `store` is `None`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn access(
+        &mut self,
+        cta: &mut Cta,
+        t: usize,
+        space: Space,
+        addr: u64,
+        width: u64,
+        store: Option<Val>,
+        pc: u32,
+    ) -> Result<Val, ExecError> {
+        let line = self.prog.insts[pc as usize].line;
+        let (target, offset, space) = self.resolve(space, addr);
+        let tid = cta.threads[t].tid;
+        let verb = if store.is_some() { "writes" } else { "reads" };
+        let bytes = match target {
+            Some(Target::Tensor(k)) => self.tensors[k].region.bytes,
+            Some(Target::Shared) => cta.shared.bytes,
+            Some(Target::Local) => cta.threads[t].local.bytes,
+            None => 0,
+        };
+        let inside = target.is_some() && offset.checked_add(width).is_some_and(|e| e <= bytes);
+        if !inside {
+            let location = self.describe(target, space, addr, offset);
+            let site = self.site(cta.id, tid, pc, format!("{verb} {width} bytes"));
+            self.report(Finding {
+                kind: FindingKind::OutOfBounds,
+                location: Some(location),
+                space: Some(space),
+                sites: vec![site],
+                detail: format!("access outside the {} bytes of its {} region", bytes, space.name()),
+            });
+            return Ok(Val::Bits(0));
+        }
+        let region = match target {
+            Some(Target::Tensor(k)) => &mut self.tensors[k].region,
+            Some(Target::Shared) => &mut cta.shared,
+            _ => &mut cta.threads[t].local,
+        };
+        let g = region.granule;
+        if width < g || offset % g != 0 {
+            return Err(ExecError::Unsupported {
+                line,
+                what: format!("{width}-byte access at offset {offset} of a region with {g}-byte elements"),
+            });
+        }
+        // Races: local memory is private, everything else is checked granule by granule.
+        let mut conflict = None;
+        if target != Some(Target::Local) {
+            let now = cta.clocks.epoch(t as u32, pc);
+            for gi in offset / g..(offset + width).div_ceil(g) {
+                if let Some(c) = region.shadow_mut(gi).access(&cta.clocks, now, store.is_some()) {
+                    conflict = conflict.or(Some(c));
+                }
+            }
+        }
+        let result = match store {
+            Some(v) => {
+                region.store(offset, width, v);
+                Ok(v)
+            }
+            None => region.load(offset, width),
+        };
+        if let Some((earlier, was_write)) = conflict {
+            let location = self.describe(target, space, addr, offset);
+            let first = self.epoch_site(&earlier, if was_write { "writes" } else { "reads" });
+            let second = self.site(cta.id, tid, pc, verb.to_string());
+            let same_cta = earlier.cta == cta.linear;
+            self.report(Finding {
+                kind: FindingKind::DataRace,
+                location: Some(location),
+                space: Some(space),
+                sites: vec![first, second],
+                detail: if same_cta {
+                    "no barrier orders these accesses".into()
+                } else {
+                    "accesses from different blocks are never ordered".into()
+                },
+            });
+        }
+        if let (Some(Target::Tensor(k)), Some(_)) = (target, store)
+            && self.tensors[k].role == Role::In {
+                let location = self.describe(target, space, addr, offset);
+                let site = self.site(cta.id, tid, pc, "writes".into());
+                let name = self.tensors[k].name.clone();
+                self.report(Finding {
+                    kind: FindingKind::WriteToInput,
+                    location: Some(location),
+                    space: Some(space),
+                    sites: vec![site],
+                    detail: format!("tensor {name} is declared role = \"in\""),
+                });
+            }
+        match result {
+            Ok(v) => Ok(v),
+            Err(LoadMiss::Shape) => Err(ExecError::Unsupported {
+                line,
+                what: format!("{width}-byte load of memory written with a different shape of symbolic value"),
+            }),
+            Err(LoadMiss::Uninit(_)) => self.initial(target, space, addr, offset, width, cta, t, pc),
+        }
+    }
+
+    /// The value of memory never written in this launch: tensor inputs, or a finding.
+    #[allow(clippy::too_many_arguments)]
+    fn initial(
+        &mut self,
+        target: Option<Target>,
+        space: Space,
+        addr: u64,
+        offset: u64,
+        width: u64,
+        cta: &Cta,
+        t: usize,
+        pc: u32,
+    ) -> Result<Val, ExecError> {
+        let line = self.prog.insts[pc as usize].line;
+        if let Some(Target::Tensor(k)) = target {
+            let tm = &self.tensors[k];
+            if tm.role != Role::Out {
+                if width != tm.elem_bytes || tm.region.load(offset, width) != Err(LoadMiss::Uninit(offset / tm.elem_bytes)) {
+                    return Err(ExecError::Unsupported {
+                        line,
+                        what: format!("{width}-byte load across {}-byte elements of {}", tm.elem_bytes, tm.name),
+                    });
+                }
+                let index = offset / tm.elem_bytes;
+                return match self.mode {
+                    Mode::Concrete => {
+                        let d = tm.data.as_ref().and_then(|d| d.get(index as usize)).copied();
+                        d.map(Val::Bits).ok_or_else(|| ExecError::Launch(format!("no data for {}[{index}]", tm.name)))
+                    }
+                    Mode::Symbolic => {
+                        let node = Node::Input { tensor: tm.ordinal, index };
+                        let id = self.arena.intern(node).map_err(|e| ExecError::Limit(e.to_string()))?;
+                        Ok(Val::Term(id))
+                    }
+                };
+            }
+        }
+        let location = self.describe(target, space, addr, offset);
+        let site = self.site(cta.id, cta.threads[t].tid, pc, format!("reads {width} bytes"));
+        self.report(Finding {
+            kind: FindingKind::UninitializedRead,
+            location: Some(location),
+            space: Some(space),
+            sites: vec![site],
+            detail: "nothing was written here before this read".into(),
+        });
+        Ok(Val::Bits(0))
+    }
+}

@@ -1,0 +1,612 @@
+//! Execution of a kernel instance under the canonical schedule (DESIGN.md, "One schedule is
+//! enough"): within a CTA every thread runs until it blocks at a barrier or warp collective or
+//! exits; blocked warp collectives and barriers are then resolved, and the round repeats. CTAs run
+//! one after another. Control flow and addresses are concrete in every run; float values are
+//! concrete bits (the interpreter) or terms (the symbolic executor).
+//!
+//! Along the way the executor checks the safety claims: races ([`race`]), barrier divergence and
+//! deadlock, warp collectives, bounds and alignment, uninitialized reads ([`finding`]).
+
+mod access;
+pub mod finding;
+pub mod memory;
+pub mod race;
+mod step;
+pub mod value;
+
+pub use finding::{Finding, FindingKind, Site};
+pub use value::Val;
+
+use crate::lower::{Program, Space};
+use crate::ptx::Line;
+use crate::spec::{Binding, KernelSpec, Role};
+use crate::term::TermArena;
+use memory::{Region, TENSOR_STRIDE};
+use race::Clocks;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Why execution stopped without a verdict. Findings are not errors: they are results.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// Outside the modeled fragment, e.g. a branch on tensor data.
+    #[error("line {line}: unsupported: {what}")]
+    Unsupported { line: Line, what: String },
+    /// The kernel or launch is ill-formed (e.g. reads a register never written).
+    #[error("line {line}: invalid: {msg}")]
+    Invalid { line: Line, msg: String },
+    /// The launch does not fit the entry (parameter count, block shape, shared size).
+    #[error("launch does not fit the kernel: {0}")]
+    Launch(String),
+    /// A resource bound was hit; the message says which and how to raise it.
+    #[error("resource limit: {0}")]
+    Limit(String),
+}
+
+/// How float values are represented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// IEEE arithmetic on bit patterns, as the GPU does (up to approximate instructions).
+    Concrete,
+    /// Real-valued terms over the input tensors.
+    Symbolic,
+}
+
+/// Concrete tensor contents, per parameter index, as element bit patterns.
+pub type Inputs = HashMap<usize, Vec<u64>>;
+
+/// Bounds on the work one run may do.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// CTAs executed at most; larger grids get an explicit partial verdict.
+    pub max_ctas: u64,
+    /// Instructions one thread may execute (catches runaway loops).
+    pub max_steps_per_thread: u64,
+    /// Distinct findings kept.
+    pub max_findings: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { max_ctas: 4096, max_steps_per_thread: 1 << 28, max_findings: 64 }
+    }
+}
+
+/// Which CTAs were executed: every verdict states its scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coverage {
+    pub executed: Vec<[u32; 3]>,
+    pub total: u64,
+}
+
+impl Coverage {
+    pub fn complete(&self) -> bool {
+        self.executed.len() as u64 == self.total
+    }
+}
+
+/// The result of a run: findings, what was covered, and the final contents of output tensors.
+#[derive(Debug)]
+pub struct Outcome {
+    pub findings: Vec<Finding>,
+    pub coverage: Coverage,
+    /// Per output (`out`/`inout`) tensor parameter: element index -> value.
+    pub outputs: BTreeMap<usize, BTreeMap<u64, Val>>,
+    pub arena: TermArena,
+    pub lane_instructions: u64,
+}
+
+impl Outcome {
+    /// True when no finding was made and the whole grid ran.
+    pub fn is_safe(&self) -> bool {
+        self.findings.is_empty() && self.coverage.complete()
+    }
+}
+
+/// A bound tensor's memory.
+pub(crate) struct TensorMem {
+    pub param: usize,
+    pub name: String,
+    pub elem_bytes: u64,
+    pub shape: Vec<u64>,
+    pub role: Role,
+    pub region: Region,
+    /// Concrete initial contents (concrete mode, `in`/`inout` tensors).
+    pub data: Option<Vec<u64>>,
+    /// Ordinal among tensors, used in input terms.
+    pub ordinal: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Ready,
+    Exited,
+    /// Waiting at a CTA barrier.
+    Bar,
+    /// Waiting at a warp collective.
+    Warp,
+}
+
+/// A lane blocked at a warp collective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Collective {
+    WarpSync,
+    Shfl { mode: crate::lower::ShflMode, a: Val, b: u32, c: u32, dst: u32, dst_pred: Option<u32> },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WarpWait {
+    pc: u32,
+    mask: u32,
+    what: Collective,
+}
+
+pub(crate) struct Thread {
+    pub tid: [u32; 3],
+    pub linear: u32,
+    pub pc: u32,
+    pub regs: Vec<Val>,
+    status: Status,
+    warp_wait: Option<WarpWait>,
+    /// The `exit`/`ret` that ended the thread.
+    exit_pc: u32,
+    pub local: Region,
+    steps: u64,
+}
+
+struct Arrival {
+    tid: u32,
+    pc: u32,
+    count: Option<u32>,
+    wait: bool,
+    row: Vec<u32>,
+}
+
+pub(crate) struct Cta {
+    pub id: [u32; 3],
+    pub linear: u32,
+    pub threads: Vec<Thread>,
+    pub clocks: Clocks,
+    pub shared: Region,
+    bars: BTreeMap<u32, Vec<Arrival>>,
+}
+
+/// Global state of one run.
+pub(crate) struct Machine<'a> {
+    pub prog: &'a Program,
+    pub spec: &'a KernelSpec,
+    pub mode: Mode,
+    pub config: &'a Config,
+    pub tensors: Vec<TensorMem>,
+    /// Parameter values as bit patterns (tensor bases, scalars, scratch pointers).
+    pub param_bits: Vec<u64>,
+    pub arena: TermArena,
+    pub findings: Vec<Finding>,
+    seen: HashSet<(FindingKind, Vec<Line>)>,
+    pub lane_instructions: u64,
+    shared_bytes: u64,
+}
+
+/// Runs `prog` under the launch `spec`.
+pub fn run(prog: &Program, spec: &KernelSpec, mode: Mode, inputs: &Inputs, config: &Config) -> Result<Outcome, ExecError> {
+    let mut m = Machine::new(prog, spec, mode, inputs, config)?;
+    let ctas = select_ctas(spec.grid, config.max_ctas);
+    for &id in &ctas {
+        m.run_cta(id)?;
+    }
+    let outputs = m.collect_outputs();
+    Ok(Outcome {
+        findings: m.findings,
+        coverage: Coverage { executed: ctas, total: spec.ctas() },
+        outputs,
+        arena: m.arena,
+        lane_instructions: m.lane_instructions,
+    })
+}
+
+/// All CTAs when they fit the limit; otherwise the first and last ones (where boundary bugs
+/// live), never silently fewer than the report says.
+fn select_ctas(grid: [u32; 3], max: u64) -> Vec<[u32; 3]> {
+    let total = grid.iter().map(|&g| u64::from(g)).product::<u64>();
+    let linear: Vec<u64> = if total <= max {
+        (0..total).collect()
+    } else {
+        let head = max.div_ceil(2);
+        (0..head).chain(total - (max - head)..total).collect()
+    };
+    linear
+        .into_iter()
+        .map(|l| {
+            let x = (l % u64::from(grid[0])) as u32;
+            let y = ((l / u64::from(grid[0])) % u64::from(grid[1])) as u32;
+            let z = (l / (u64::from(grid[0]) * u64::from(grid[1]))) as u32;
+            [x, y, z]
+        })
+        .collect()
+}
+
+/// Shared memory a CTA may use (sm_90 maximum).
+const MAX_SHARED: u64 = 227 * 1024;
+
+impl<'a> Machine<'a> {
+    fn new(prog: &'a Program, spec: &'a KernelSpec, mode: Mode, inputs: &Inputs, config: &'a Config) -> Result<Self, ExecError> {
+        if prog.params.len() != spec.params.len() {
+            return Err(ExecError::Launch(format!(
+                "entry {} has {} parameters, the spec binds {}",
+                prog.name,
+                prog.params.len(),
+                spec.params.len()
+            )));
+        }
+        if let Some(req) = prog.reqntid
+            && req != spec.block {
+                return Err(ExecError::Launch(format!("entry requires block {req:?} (.reqntid), spec has {:?}", spec.block)));
+            }
+        if let Some(max) = prog.maxntid {
+            let n = |d: [u32; 3]| d.iter().map(|&x| u64::from(x)).product::<u64>();
+            if n(spec.block) > n(max) {
+                return Err(ExecError::Launch(format!("block {:?} exceeds .maxntid {max:?}", spec.block)));
+            }
+        }
+        let shared_bytes = prog.dynamic_shared_offset + u64::from(spec.dynamic_shared);
+        let shared_bytes = if spec.dynamic_shared == 0 { prog.static_shared } else { shared_bytes };
+        if shared_bytes > MAX_SHARED {
+            return Err(ExecError::Launch(format!("{shared_bytes} bytes of shared memory exceed {MAX_SHARED}")));
+        }
+        let mut tensors = Vec::new();
+        let mut param_bits = Vec::new();
+        for (i, (b, p)) in spec.params.iter().zip(&prog.params).enumerate() {
+            let want = match b {
+                Binding::Tensor(_) | Binding::Scratch => 8,
+                Binding::Scalar { dtype, .. } => dtype.size(),
+            };
+            if p.bytes != want {
+                return Err(ExecError::Launch(format!(
+                    "parameter {i} ({}) is {} bytes, the spec binds {want} bytes",
+                    p.name, p.bytes
+                )));
+            }
+            let ordinal = tensors.len() as u64;
+            param_bits.push(match b {
+                Binding::Tensor(t) => {
+                    let data = match (mode, t.role) {
+                        (Mode::Concrete, Role::In | Role::Inout) => {
+                            let d = inputs.get(&i).cloned().ok_or_else(|| {
+                                ExecError::Launch(format!("no input data for tensor {}", t.name))
+                            })?;
+                            if d.len() as u64 != t.elements() {
+                                return Err(ExecError::Launch(format!(
+                                    "input {} has {} elements, shape needs {}",
+                                    t.name,
+                                    d.len(),
+                                    t.elements()
+                                )));
+                            }
+                            Some(d)
+                        }
+                        _ => None,
+                    };
+                    let elem = u64::from(t.dtype.size());
+                    tensors.push(TensorMem {
+                        param: i,
+                        name: t.name.clone(),
+                        elem_bytes: elem,
+                        shape: t.shape.clone(),
+                        role: t.role,
+                        region: Region::sparse(t.bytes(), elem),
+                        data,
+                        ordinal: ordinal as u32,
+                    });
+                    (ordinal + 1) * TENSOR_STRIDE
+                }
+                Binding::Scalar { bits, .. } => *bits,
+                // An address in no tensor: any access through it is out of bounds.
+                Binding::Scratch => TENSOR_STRIDE / 2 + i as u64 * 0x1000,
+            });
+        }
+        Ok(Machine {
+            prog,
+            spec,
+            mode,
+            config,
+            tensors,
+            param_bits,
+            arena: TermArena::new(),
+            findings: Vec::new(),
+            seen: HashSet::new(),
+            lane_instructions: 0,
+            shared_bytes,
+        })
+    }
+
+    /// Records a finding once per (kind, lines).
+    pub(crate) fn report(&mut self, f: Finding) {
+        let key = (f.kind, f.lines());
+        if self.findings.len() < self.config.max_findings && self.seen.insert(key) {
+            self.findings.push(f);
+        }
+    }
+
+    pub(crate) fn site(&self, cta: [u32; 3], tid: [u32; 3], pc: u32, action: String) -> Site {
+        let inst = &self.prog.insts[pc as usize];
+        Site {
+            line: inst.line,
+            source: self.prog.source_of(pc as usize).map(|(f, l)| format!("{f}:{l}")),
+            cta,
+            tid,
+            action,
+        }
+    }
+
+    fn run_cta(&mut self, id: [u32; 3]) -> Result<(), ExecError> {
+        let [bx, by, bz] = self.spec.block;
+        let n = (bx * by * bz) as usize;
+        let g = self.spec.grid;
+        let linear = id[0] + g[0] * (id[1] + g[1] * id[2]);
+        let mut threads = Vec::with_capacity(n);
+        for l in 0..n as u32 {
+            threads.push(Thread {
+                tid: [l % bx, (l / bx) % by, l / (bx * by)],
+                linear: l,
+                pc: 0,
+                regs: vec![Val::Undef; self.prog.regs.len()],
+                status: Status::Ready,
+                warp_wait: None,
+                exit_pc: 0,
+                local: Region::dense(self.prog.local_bytes, 2),
+                steps: 0,
+            });
+        }
+        let mut cta = Cta {
+            id,
+            linear,
+            threads,
+            clocks: Clocks::new(linear, n),
+            shared: Region::dense(self.shared_bytes, 2),
+            bars: BTreeMap::new(),
+        };
+        loop {
+            for t in 0..n {
+                if cta.threads[t].status == Status::Ready {
+                    self.run_thread(&mut cta, t)?;
+                }
+            }
+            if cta.threads.iter().all(|t| t.status == Status::Exited) {
+                if let Some((_, arrivals)) = cta.bars.iter().find(|(_, a)| !a.is_empty()) {
+                    let sites = arrivals
+                        .iter()
+                        .take(4)
+                        .map(|a| self.site(id, cta.threads[a.tid as usize].tid, a.pc, "arrives".into()))
+                        .collect();
+                    self.report(Finding {
+                        kind: FindingKind::Deadlock,
+                        location: None,
+                        space: None,
+                        sites,
+                        detail: "bar.arrive on a barrier that never completes before every thread exits".into(),
+                    });
+                }
+                return Ok(());
+            }
+            if self.resolve_warps(&mut cta)? || self.resolve_barriers(&mut cta) {
+                continue;
+            }
+            self.report_stuck(&cta);
+            return Ok(());
+        }
+    }
+
+    /// Completes every warp collective whose lanes have all arrived.
+    fn resolve_warps(&mut self, cta: &mut Cta) -> Result<bool, ExecError> {
+        let mut progress = false;
+        let n = cta.threads.len();
+        for w0 in (0..n).step_by(32) {
+            let lanes = w0..(w0 + 32).min(n);
+            for l in lanes.clone() {
+                let Some(ww) = cta.threads[l].warp_wait else { continue };
+                if cta.threads[l].status != Status::Warp {
+                    continue;
+                }
+                let me = (l - w0) as u32;
+                let members: Vec<usize> = lanes.clone().filter(|&k| ww.mask >> (k - w0) & 1 == 1).collect();
+                let exists = |k: u32| (w0 + k as usize) < n;
+                let bad = |why: String, m: &mut Machine| {
+                    let th = &cta.threads[l];
+                    let site = m.site(cta.id, th.tid, ww.pc, format!("executes a warp collective with mask {:#x}", ww.mask));
+                    m.report(Finding { kind: FindingKind::CollectiveMismatch, location: None, space: None, sites: vec![site], detail: why });
+                };
+                if ww.mask >> me & 1 == 0 || (0..32).any(|k| ww.mask >> k & 1 == 1 && !exists(k)) {
+                    bad(format!("lane {me} is not in its own mask or the mask names lanes that do not exist"), self);
+                    return Err(ExecError::Unsupported {
+                        line: self.prog.insts[ww.pc as usize].line,
+                        what: "continuing past an ill-formed warp collective".into(),
+                    });
+                }
+                let all_here = members.iter().all(|&k| {
+                    let t = &cta.threads[k];
+                    t.status == Status::Warp
+                        && t.warp_wait.is_some_and(|o| o.mask == ww.mask && std::mem::discriminant(&o.what) == std::mem::discriminant(&ww.what))
+                });
+                if !all_here {
+                    if let Some(&k) = members.iter().find(|&&k| cta.threads[k].status == Status::Exited) {
+                        let exit_line = self.prog.insts[cta.threads[k].exit_pc as usize].line;
+                        bad(format!("lane {} named in the mask exited (line {exit_line})", k - w0), self);
+                        return Err(ExecError::Unsupported {
+                            line: self.prog.insts[ww.pc as usize].line,
+                            what: "continuing past a warp collective whose lanes exited".into(),
+                        });
+                    }
+                    continue;
+                }
+                self.complete_collective(cta, &members, w0)?;
+                progress = true;
+            }
+        }
+        Ok(progress)
+    }
+
+    fn complete_collective(&mut self, cta: &mut Cta, members: &[usize], w0: usize) -> Result<(), ExecError> {
+        let waits: Vec<(usize, WarpWait)> = members.iter().filter_map(|&k| Some((k, cta.threads[k].warp_wait?))).collect();
+        match waits.first().map(|(_, w)| w.what) {
+            Some(Collective::WarpSync) => {
+                // bar.warp.sync orders memory among its lanes, like a barrier.
+                let rows: Vec<(u32, Vec<u32>)> = members.iter().map(|&k| (k as u32, cta.clocks.row(k as u32))).collect();
+                let ids: Vec<u32> = members.iter().map(|&k| k as u32).collect();
+                cta.clocks.barrier(&rows, &ids);
+            }
+            Some(Collective::Shfl { .. }) => {
+                let values: HashMap<u32, Val> = waits
+                    .iter()
+                    .filter_map(|(k, w)| match w.what {
+                        Collective::Shfl { a, .. } => Some(((k - w0) as u32, a)),
+                        _ => None,
+                    })
+                    .collect();
+                for (k, w) in &waits {
+                    let Collective::Shfl { mode, b, c, dst, dst_pred, .. } = w.what else { continue };
+                    let lane = (k - w0) as u32;
+                    let (src, ok) = step::shfl_source(mode, lane, b, c);
+                    let val = match values.get(&src) {
+                        Some(v) => *v,
+                        None => {
+                            let th = &cta.threads[*k];
+                            let site = self.site(cta.id, th.tid, w.pc, format!("reads lane {src}"));
+                            self.report(Finding {
+                                kind: FindingKind::CollectiveMismatch,
+                                location: None,
+                                space: None,
+                                sites: vec![site],
+                                detail: format!("shfl source lane {src} is not in the mask {:#x}", w.mask),
+                            });
+                            Val::Bits(0)
+                        }
+                    };
+                    let th = &mut cta.threads[*k];
+                    th.regs[dst as usize] = val;
+                    if let Some(p) = dst_pred {
+                        th.regs[p as usize] = Val::Bits(u64::from(ok));
+                    }
+                }
+            }
+            None => {}
+        }
+        for &k in members {
+            let th = &mut cta.threads[k];
+            th.status = Status::Ready;
+            th.warp_wait = None;
+        }
+        Ok(())
+    }
+
+    /// Completes every CTA barrier that has its thread count.
+    fn resolve_barriers(&mut self, cta: &mut Cta) -> bool {
+        let n = cta.threads.len() as u32;
+        let mut progress = false;
+        let ids: Vec<u32> = cta.bars.keys().copied().collect();
+        for id in ids {
+            let Some(arrivals) = cta.bars.get(&id) else { continue };
+            let Some(first) = arrivals.first() else { continue };
+            let expected = first.count.unwrap_or(n) as usize;
+            if arrivals.len() < expected {
+                continue;
+            }
+            let done: Vec<Arrival> = cta.bars.get_mut(&id).map(|a| a.drain(..expected).collect()).unwrap_or_default();
+            if let Some(other) = done.iter().find(|a| a.count != first_count(&done)) {
+                let s1 = self.site(cta.id, cta.threads[done[0].tid as usize].tid, done[0].pc, format!("arrives at barrier {id} with count {:?}", done[0].count));
+                let s2 = self.site(cta.id, cta.threads[other.tid as usize].tid, other.pc, format!("arrives at barrier {id} with count {:?}", other.count));
+                self.report(Finding {
+                    kind: FindingKind::BarrierDivergence,
+                    location: None,
+                    space: None,
+                    sites: vec![s1, s2],
+                    detail: format!("barrier {id} used with different thread counts"),
+                });
+            }
+            if done[0].count.is_none()
+                && let Some(other) = done.iter().find(|a| a.pc != done[0].pc) {
+                    let s1 = self.site(cta.id, cta.threads[done[0].tid as usize].tid, done[0].pc, format!("waits at barrier {id}"));
+                    let s2 = self.site(cta.id, cta.threads[other.tid as usize].tid, other.pc, format!("waits at barrier {id}"));
+                    self.report(Finding {
+                        kind: FindingKind::BarrierDivergence,
+                        location: None,
+                        space: None,
+                        sites: vec![s1, s2],
+                        detail: format!("threads of one CTA wait at different bar.sync instructions for barrier {id}"),
+                    });
+                }
+            let rows: Vec<(u32, Vec<u32>)> = done.iter().map(|a| (a.tid, a.row.clone())).collect();
+            let waiters: Vec<u32> = done.iter().filter(|a| a.wait).map(|a| a.tid).collect();
+            // Waiters contribute their current rows (they are blocked, so unchanged since arrival).
+            cta.clocks.barrier(&rows, &waiters);
+            for w in waiters {
+                cta.threads[w as usize].status = Status::Ready;
+            }
+            progress = true;
+        }
+        progress
+    }
+
+    /// Nothing can run: say who waits where, and who exited.
+    fn report_stuck(&mut self, cta: &Cta) {
+        let exited: Vec<&Thread> = cta.threads.iter().filter(|t| t.status == Status::Exited).collect();
+        let waiting: Vec<&Thread> = cta.threads.iter().filter(|t| matches!(t.status, Status::Bar | Status::Warp)).collect();
+        let mut sites = Vec::new();
+        // Group waiting threads by pc, one site per distinct instruction (up to 4).
+        let mut by_pc: BTreeMap<u32, (usize, &Thread)> = BTreeMap::new();
+        for t in &waiting {
+            let pc = t.pc.saturating_sub(1);
+            by_pc.entry(pc).or_insert((0, t)).0 += 1;
+        }
+        for (pc, (count, t)) in by_pc.iter().take(4) {
+            sites.push(self.site(cta.id, t.tid, *pc, format!("waits ({count} threads wait here)")));
+        }
+        let full_barrier_waiters = cta.bars.values().flatten().any(|a| a.count.is_none());
+        let kind = if !exited.is_empty() && full_barrier_waiters {
+            let t = exited[0];
+            sites.push(self.site(cta.id, t.tid, t.exit_pc, format!("exited ({} threads exited)", exited.len())));
+            FindingKind::BarrierDivergence
+        } else if by_pc.len() > 1 {
+            FindingKind::BarrierDivergence
+        } else {
+            FindingKind::Deadlock
+        };
+        let detail = format!(
+            "{} threads of block {:?} can never leave their barrier ({} exited)",
+            waiting.len(),
+            cta.id,
+            exited.len()
+        );
+        self.report(Finding { kind, location: None, space: None, sites, detail });
+    }
+
+    fn collect_outputs(&self) -> BTreeMap<usize, BTreeMap<u64, Val>> {
+        let mut out = BTreeMap::new();
+        for t in &self.tensors {
+            if t.role == Role::In {
+                continue;
+            }
+            let mut vals = BTreeMap::new();
+            for (g, cell) in t.region.cells() {
+                if cell.part == 0 && u64::from(cell.width) == t.elem_bytes {
+                    vals.insert(g, cell.val);
+                }
+            }
+            out.insert(t.param, vals);
+        }
+        out
+    }
+}
+
+fn first_count(done: &[Arrival]) -> Option<u32> {
+    done.first().and_then(|a| a.count)
+}
+
+impl Space {
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Generic => "generic",
+        }
+    }
+}

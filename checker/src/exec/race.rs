@@ -1,0 +1,159 @@
+//! Happens-before race detection over the canonical schedule (DESIGN.md, claim 1).
+//!
+//! Each thread of the running CTA has a vector clock; barriers join the clocks of their
+//! participants. An access is recorded as an [`Epoch`]; two accesses to one granule, one a write,
+//! race unless the earlier is ordered before the later. Threads of different CTAs are never
+//! ordered (no grid-wide barrier is modeled). For barrier-only synchronization the
+//! happens-before relation does not depend on the schedule, so one execution finds every race.
+
+/// One access: which thread, at which of its clock values, from which instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Epoch {
+    /// Linear CTA index in the grid.
+    pub cta: u32,
+    /// Linear thread index in the CTA.
+    pub tid: u32,
+    pub clock: u32,
+    pub pc: u32,
+}
+
+/// Per-granule access history.
+#[derive(Debug, Clone, Default)]
+pub struct Shadow {
+    pub write: Option<Epoch>,
+    /// Latest read of each thread of the current CTA since the last write.
+    pub reads: Vec<Epoch>,
+    /// One read by an earlier CTA since the last write (all such reads conflict with any write).
+    pub foreign_read: Option<Epoch>,
+}
+
+/// The vector clocks of one CTA: row `t` is thread `t`'s knowledge of every thread's clock.
+#[derive(Debug, Clone)]
+pub struct Clocks {
+    pub cta: u32,
+    n: usize,
+    vc: Vec<u32>,
+}
+
+impl Clocks {
+    pub fn new(cta: u32, n: usize) -> Self {
+        let mut vc = vec![0; n * n];
+        for t in 0..n {
+            vc[t * n + t] = 1;
+        }
+        Clocks { cta, n, vc }
+    }
+
+    pub fn epoch(&self, tid: u32, pc: u32) -> Epoch {
+        let t = tid as usize;
+        Epoch { cta: self.cta, tid, clock: self.vc[t * self.n + t], pc }
+    }
+
+    /// Whether `e` happens before the current point of thread `u` of this CTA.
+    pub fn ordered(&self, e: &Epoch, u: u32) -> bool {
+        e.cta == self.cta && (e.tid == u || self.vc[u as usize * self.n + e.tid as usize] >= e.clock)
+    }
+
+    pub fn row(&self, t: u32) -> Vec<u32> {
+        let t = t as usize;
+        self.vc[t * self.n..(t + 1) * self.n].to_vec()
+    }
+
+    /// A non-waiting arrival (`bar.arrive`): the clock row it contributes, after which the
+    /// thread starts a new epoch at once, since it keeps running before the barrier completes.
+    pub fn arrive(&mut self, t: u32) -> Vec<u32> {
+        let row = self.row(t);
+        let t = t as usize;
+        self.vc[t * self.n + t] += 1;
+        row
+    }
+
+    /// Completes a barrier: every waiter learns the join of all participants' clocks (arrivers
+    /// contribute the row they had when they arrived), then each waiter starts a new epoch.
+    pub fn barrier(&mut self, arrivals: &[(u32, Vec<u32>)], waiters: &[u32]) {
+        let n = self.n;
+        let mut join = vec![0u32; n];
+        for (_, row) in arrivals {
+            for (j, r) in join.iter_mut().zip(row) {
+                *j = (*j).max(*r);
+            }
+        }
+        for &w in waiters {
+            let w = w as usize;
+            for (v, j) in self.vc[w * n..(w + 1) * n].iter_mut().zip(&join) {
+                *v = (*v).max(*j);
+            }
+            self.vc[w * n + w] += 1;
+        }
+    }
+}
+
+/// A pair of conflicting accesses: (earlier, is_write_earlier).
+pub type Conflict = (Epoch, bool);
+
+impl Shadow {
+    /// Records an access by `u`; returns the first earlier access it races with.
+    pub fn access(&mut self, clocks: &Clocks, now: Epoch, write: bool) -> Option<Conflict> {
+        let u = now.tid;
+        let mut conflict = None;
+        if let Some(w) = self.write
+            && !clocks.ordered(&w, u) {
+                conflict = Some((w, true));
+            }
+        if self.reads.iter().any(|r| r.cta != clocks.cta) {
+            let foreign = self.reads.iter().copied().find(|r| r.cta != clocks.cta);
+            self.reads.retain(|r| r.cta == clocks.cta);
+            self.foreign_read = self.foreign_read.or(foreign);
+        }
+        if write {
+            if conflict.is_none() {
+                conflict = self
+                    .reads
+                    .iter()
+                    .chain(self.foreign_read.iter())
+                    .find(|r| !clocks.ordered(r, u))
+                    .map(|r| (*r, false));
+            }
+            self.write = Some(now);
+            self.reads.clear();
+            self.foreign_read = None;
+        } else {
+            match self.reads.iter_mut().find(|r| r.tid == u) {
+                Some(r) => *r = now,
+                None => self.reads.push(now),
+            }
+        }
+        conflict
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn barrier_orders_and_its_absence_races() {
+        let mut c = Clocks::new(0, 2);
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), true).is_none());
+        // Thread 1 reads without a barrier: race with thread 0's write.
+        assert!(s.access(&c, c.epoch(1, 2), false).is_some());
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), true).is_none());
+        let rows: Vec<(u32, Vec<u32>)> = (0..2).map(|t| (t, c.row(t))).collect();
+        c.barrier(&rows, &[0, 1]);
+        assert!(s.access(&c, c.epoch(1, 2), false).is_none());
+        // Thread 0 writes again after the barrier while thread 1's read is unordered: race.
+        assert!(s.access(&c, c.epoch(0, 3), true).is_some());
+    }
+
+    #[test]
+    fn different_ctas_never_order() {
+        let c0 = Clocks::new(0, 1);
+        let c1 = Clocks::new(1, 1);
+        let mut s = Shadow::default();
+        assert!(s.access(&c0, c0.epoch(0, 0), false).is_none());
+        assert!(s.access(&c1, c1.epoch(0, 0), false).is_none());
+        assert!(s.access(&c1, c1.epoch(0, 0), true).is_some(), "write after another CTA's read");
+    }
+}

@@ -1,0 +1,856 @@
+//! The semantics of each core-IR operation: one match in [`Machine::run_thread`].
+
+use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
+use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val, WarpWait};
+use crate::lower::*;
+use crate::ptx::Line;
+use crate::term::{CmpOp, Dyadic, Func, Node, TermId};
+use std::cmp::Ordering;
+
+/// Per-thread constants for special registers.
+struct Ids {
+    tid: [u32; 3],
+    ntid: [u32; 3],
+    ctaid: [u32; 3],
+    nctaid: [u32; 3],
+    lane: u32,
+}
+
+fn err_undef(line: Line, what: &str) -> ExecError {
+    ExecError::Invalid { line, msg: format!("{what} reads a register that was never written") }
+}
+
+fn data_int(line: Line) -> ExecError {
+    ExecError::Unsupported { line, what: "integer or address arithmetic on a value that depends on tensor data".into() }
+}
+
+fn sext(v: u64, bits: u8) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let s = 64 - u32::from(bits);
+        ((v << s) as i64) >> s
+    }
+}
+
+fn m(v: u64, bits: u8) -> u64 {
+    mask(u64::from(bits)) & v
+}
+
+/// Value as a signed or unsigned 128-bit integer.
+fn wide(v: u64, ty: IntTy) -> i128 {
+    if ty.signed { i128::from(sext(v, ty.bits)) } else { i128::from(m(v, ty.bits)) }
+}
+
+/// The source lane and in-range flag of `shfl.sync` (PTX ISA 9.7.9.6).
+pub(super) fn shfl_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
+    let cval = c & 0x1f;
+    let segmask = (c >> 8) & 0x1f;
+    let max_lane = (lane & segmask) | (cval & !segmask);
+    let min_lane = lane & segmask;
+    let (j, ok) = match mode {
+        ShflMode::Up => {
+            let j = lane as i64 - i64::from(b & 0x1f);
+            (j, j >= i64::from(max_lane))
+        }
+        ShflMode::Down => {
+            let j = i64::from(lane) + i64::from(b & 0x1f);
+            (j, j <= i64::from(max_lane))
+        }
+        ShflMode::Bfly => {
+            let j = i64::from(lane ^ (b & 0x1f));
+            (j, j <= i64::from(max_lane))
+        }
+        ShflMode::Idx => {
+            let j = i64::from(min_lane | ((b & 0x1f) & !segmask));
+            (j, j <= i64::from(max_lane))
+        }
+    };
+    if ok { (j as u32, true) } else { (lane, false) }
+}
+
+/// Real-valued order of float literals, with infinities; `None` for NaN.
+fn ext(bits: u64, ty: FloatTy) -> Option<(i8, Dyadic)> {
+    let (d, inf_neg) = match ty {
+        FloatTy::F32 => {
+            let b = bits as u32;
+            (Dyadic::from_f32_bits(b), b >> 31 == 1)
+        }
+        FloatTy::F64 => (Dyadic::from_f64_bits(bits), bits >> 63 == 1),
+        FloatTy::F16 => (Dyadic::from_f16_bits(bits as u16), bits as u16 >> 15 == 1),
+        FloatTy::Bf16 => (Dyadic::from_bf16_bits(bits as u16), bits as u16 >> 15 == 1),
+    };
+    match d {
+        Some(d) => Some((0, d)),
+        None if is_nan(bits, ty) => None,
+        None => Some((if inf_neg { -1 } else { 1 }, Dyadic::ZERO)),
+    }
+}
+
+fn is_nan(bits: u64, ty: FloatTy) -> bool {
+    match ty {
+        FloatTy::F32 => f32::from_bits(bits as u32).is_nan(),
+        FloatTy::F64 => f64::from_bits(bits).is_nan(),
+        FloatTy::F16 => bits as u16 & 0x7c00 == 0x7c00 && bits as u16 & 0x3ff != 0,
+        FloatTy::Bf16 => bits as u16 & 0x7f80 == 0x7f80 && bits as u16 & 0x7f != 0,
+    }
+}
+
+fn cmp_holds(c: Cmp, o: Ordering) -> bool {
+    match c {
+        Cmp::Eq => o == Ordering::Equal,
+        Cmp::Ne => o != Ordering::Equal,
+        Cmp::Lt => o == Ordering::Less,
+        Cmp::Le => o != Ordering::Greater,
+        Cmp::Gt => o == Ordering::Greater,
+        Cmp::Ge => o != Ordering::Less,
+    }
+}
+
+fn to_f64(bits: u64, ty: FloatTy) -> f64 {
+    match ty {
+        FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+        FloatTy::F64 => f64::from_bits(bits),
+        FloatTy::F16 => half_to_f64(bits as u16),
+        FloatTy::Bf16 => f64::from(f32::from_bits(u32::from(bits as u16) << 16)),
+    }
+}
+
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
+    let e = i32::from((h >> 10) & 0x1f);
+    let f = f64::from(h & 0x3ff);
+    match e {
+        0 => sign * f * 2f64.powi(-24),
+        0x1f if f == 0.0 => sign * f64::INFINITY,
+        0x1f => f64::NAN,
+        _ => sign * (1.0 + f / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// Round-to-nearest-even conversions from f64 (concrete mode only).
+fn from_f64(v: f64, ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F32 => u64::from((v as f32).to_bits()),
+        FloatTy::F64 => v.to_bits(),
+        FloatTy::F16 => u64::from(f32_to_f16(v as f32)),
+        FloatTy::Bf16 => {
+            let b = (v as f32).to_bits();
+            if (v as f32).is_nan() {
+                return 0x7fc0;
+            }
+            let round = ((b >> 16) & 1) + 0x7fff;
+            u64::from((b.wrapping_add(round)) >> 16)
+        }
+    }
+}
+
+fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    if x.is_nan() {
+        return sign | 0x7e00;
+    }
+    let a = x.abs();
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < 2f32.powi(-24) * 0.5 {
+        return sign;
+    }
+    // Scale into the integer mantissa grid of the target exponent and round half to even.
+    let e = (a.log2().floor() as i32).clamp(-14, 15);
+    let scaled = f64::from(a) * 2f64.powi(10 - e);
+    let r = scaled.round_ties_even() as u32;
+    let (mut mant, mut exp) = (r, e);
+    if mant >= 2048 {
+        mant >>= 1;
+        exp += 1;
+    }
+    if exp > 15 {
+        return sign | 0x7c00;
+    }
+    if mant < 1024 {
+        // Subnormal.
+        return sign | mant as u16;
+    }
+    sign | (((exp + 15) as u16) << 10) | (mant as u16 & 0x3ff)
+}
+
+impl Machine<'_> {
+    fn term_of(&mut self, v: Val, ty: FloatTy, line: Line) -> Result<TermId, ExecError> {
+        let node = match v {
+            Val::Term(t) => return Ok(t),
+            Val::Bits(b) => match ext(b, ty) {
+                Some((0, d)) => self.arena.constant_node(d).map_err(|e| ExecError::Limit(e.to_string()))?,
+                Some((s, _)) if s < 0 => Node::NegInf,
+                Some(_) => Node::PosInf,
+                None => return Err(ExecError::Unsupported { line, what: "a NaN value".into() }),
+            },
+            Val::Cond(_) => {
+                return Err(ExecError::Unsupported { line, what: "a data-dependent predicate used as a number".into() });
+            }
+            Val::Undef => return Err(err_undef(line, "a float operation")),
+        };
+        self.mk(node)
+    }
+
+    fn mk(&mut self, n: Node) -> Result<TermId, ExecError> {
+        self.arena.intern(n).map_err(|e| ExecError::Limit(format!("{e}; split the launch into smaller ones")))
+    }
+
+    fn int(v: Val, line: Line) -> Result<u64, ExecError> {
+        match v {
+            Val::Bits(b) => Ok(b),
+            Val::Undef => Err(err_undef(line, "an integer operation")),
+            _ => Err(data_int(line)),
+        }
+    }
+
+    fn float_bin(&mut self, op: FloatOp, ty: FloatTy, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+        if self.mode == Mode::Concrete {
+            let (x, y) = (Self::int(a, line)?, Self::int(b, line)?);
+            if ty == FloatTy::F32 {
+                let (x, y) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+                let r = match op {
+                    FloatOp::Add => x + y,
+                    FloatOp::Sub => x - y,
+                    FloatOp::Mul => x * y,
+                    FloatOp::Div => x / y,
+                    FloatOp::Min => x.min(y),
+                    FloatOp::Max => x.max(y),
+                };
+                return Ok(Val::Bits(u64::from(r.to_bits())));
+            }
+            let (x, y) = (to_f64(x, ty), to_f64(y, ty));
+            let r = match op {
+                FloatOp::Add => x + y,
+                FloatOp::Sub => x - y,
+                FloatOp::Mul => x * y,
+                FloatOp::Div => x / y,
+                FloatOp::Min => x.min(y),
+                FloatOp::Max => x.max(y),
+            };
+            return Ok(Val::Bits(from_f64(r, ty)));
+        }
+        let (x, y) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?);
+        let n = match op {
+            FloatOp::Add => Node::Add(x, y),
+            FloatOp::Sub => Node::Sub(x, y),
+            FloatOp::Mul => Node::Mul(x, y),
+            FloatOp::Div => Node::Div(x, y),
+            FloatOp::Min => Node::Min(x, y),
+            FloatOp::Max => Node::Max(x, y),
+        };
+        Ok(Val::Term(self.mk(n)?))
+    }
+
+    fn fma(&mut self, ty: FloatTy, a: Val, b: Val, c: Val, line: Line) -> Result<Val, ExecError> {
+        if self.mode == Mode::Concrete {
+            let (x, y, z) = (Self::int(a, line)?, Self::int(b, line)?, Self::int(c, line)?);
+            let r = if ty == FloatTy::F32 {
+                let f = |v: u64| f32::from_bits(v as u32);
+                u64::from(f(x).mul_add(f(y), f(z)).to_bits())
+            } else {
+                from_f64(to_f64(x, ty).mul_add(to_f64(y, ty), to_f64(z, ty)), ty)
+            };
+            return Ok(Val::Bits(r));
+        }
+        let (x, y, z) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?, self.term_of(c, ty, line)?);
+        Ok(Val::Term(self.mk(Node::Fma(x, y, z))?))
+    }
+
+    fn float_un(&mut self, op: FloatUnOp, ty: FloatTy, a: Val, line: Line) -> Result<Val, ExecError> {
+        if self.mode == Mode::Concrete {
+            let x = to_f64(Self::int(a, line)?, ty);
+            let r = match op {
+                FloatUnOp::Neg => -x,
+                FloatUnOp::Abs => x.abs(),
+                FloatUnOp::Rcp => 1.0 / x,
+                FloatUnOp::Sqrt => x.sqrt(),
+                FloatUnOp::Rsqrt => 1.0 / x.sqrt(),
+                FloatUnOp::Ex2 => x.exp2(),
+                FloatUnOp::Lg2 => x.log2(),
+                FloatUnOp::Sin => x.sin(),
+                FloatUnOp::Cos => x.cos(),
+                FloatUnOp::Tanh => x.tanh(),
+            };
+            return Ok(Val::Bits(from_f64(r, ty)));
+        }
+        let x = self.term_of(a, ty, line)?;
+        let n = match op {
+            FloatUnOp::Neg => Node::Neg(x),
+            FloatUnOp::Abs => Node::Apply(Func::Abs, x),
+            FloatUnOp::Rcp => Node::Apply(Func::Rcp, x),
+            FloatUnOp::Sqrt => Node::Apply(Func::Sqrt, x),
+            FloatUnOp::Rsqrt => Node::Apply(Func::Rsqrt, x),
+            FloatUnOp::Ex2 => Node::Apply(Func::Ex2, x),
+            FloatUnOp::Lg2 => Node::Apply(Func::Lg2, x),
+            FloatUnOp::Sin => Node::Apply(Func::Sin, x),
+            FloatUnOp::Cos => Node::Apply(Func::Cos, x),
+            FloatUnOp::Tanh => Node::Apply(Func::Tanh, x),
+        };
+        Ok(Val::Term(self.mk(n)?))
+    }
+
+    fn setp(&mut self, cmp: Cmp, ty: Ty, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+        match ty {
+            Ty::Int(it) => {
+                let (x, y) = (wide(Self::int(a, line)?, it), wide(Self::int(b, line)?, it));
+                Ok(Val::Bits(u64::from(cmp_holds(cmp, x.cmp(&y)))))
+            }
+            Ty::Float(f) => match (a, b) {
+                (Val::Bits(x), Val::Bits(y)) => {
+                    let holds = if self.mode == Mode::Concrete {
+                        let (x, y) = (to_f64(x, f), to_f64(y, f));
+                        // Ordered comparisons are false on NaN, except `ne`-style ones (unordered
+                        // variants are lowered to ordered ones; values are reals).
+                        x.partial_cmp(&y).is_some_and(|o| cmp_holds(cmp, o))
+                    } else {
+                        let (ex, ey) = (ext(x, f), ext(y, f));
+                        let (Some(ex), Some(ey)) = (ex, ey) else {
+                            return Err(ExecError::Unsupported { line, what: "comparison with NaN".into() });
+                        };
+                        cmp_holds(cmp, ex.0.cmp(&ey.0).then(ex.1.cmp(&ey.1)))
+                    };
+                    Ok(Val::Bits(u64::from(holds)))
+                }
+                _ => {
+                    let (x, y) = (self.term_of(a, f, line)?, self.term_of(b, f, line)?);
+                    let op = match cmp {
+                        Cmp::Eq => CmpOp::Eq,
+                        Cmp::Ne => CmpOp::Ne,
+                        Cmp::Lt => CmpOp::Lt,
+                        Cmp::Le => CmpOp::Le,
+                        Cmp::Gt => CmpOp::Gt,
+                        Cmp::Ge => CmpOp::Ge,
+                    };
+                    Ok(Val::Cond(self.mk(Node::Cmp(op, x, y))?))
+                }
+            },
+        }
+    }
+
+    /// Boolean connectives; a concrete operand decides or drops out, which is exact logic.
+    fn bool_op(&mut self, op: BoolOp, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+        let undef = || err_undef(line, "a predicate operation");
+        Ok(match (op, a, b) {
+            (_, Val::Undef, _) | (_, _, Val::Undef) => return Err(undef()),
+            (BoolOp::And, Val::Bits(x), Val::Bits(y)) => Val::Bits(x & y & 1),
+            (BoolOp::Or, Val::Bits(x), Val::Bits(y)) => Val::Bits((x | y) & 1),
+            (BoolOp::Xor, Val::Bits(x), Val::Bits(y)) => Val::Bits((x ^ y) & 1),
+            (BoolOp::And, Val::Bits(x), c) | (BoolOp::And, c, Val::Bits(x)) => {
+                if x & 1 == 1 { c } else { Val::Bits(0) }
+            }
+            (BoolOp::Or, Val::Bits(x), c) | (BoolOp::Or, c, Val::Bits(x)) => {
+                if x & 1 == 1 { Val::Bits(1) } else { c }
+            }
+            (BoolOp::Xor, Val::Bits(x), Val::Cond(c)) | (BoolOp::Xor, Val::Cond(c), Val::Bits(x)) => {
+                if x & 1 == 1 { Val::Cond(self.mk(Node::Not(c))?) } else { Val::Cond(c) }
+            }
+            (BoolOp::And, Val::Cond(x), Val::Cond(y)) => Val::Cond(self.mk(Node::And(x, y))?),
+            (BoolOp::Or, Val::Cond(x), Val::Cond(y)) => Val::Cond(self.mk(Node::Or(x, y))?),
+            _ => return Err(ExecError::Unsupported { line, what: "this combination of data-dependent predicates".into() }),
+        })
+    }
+
+    fn read(&mut self, th: &Thread, ids: &Ids, s: Src, line: Line) -> Result<Val, ExecError> {
+        Ok(match s {
+            Src::Reg(r) => th.regs[r as usize],
+            Src::Imm(v) => Val::Bits(v),
+            Src::Special(sp) => Val::Bits(u64::from(match sp {
+                Special::Tid(d) => ids.tid[d as usize],
+                Special::Ntid(d) => ids.ntid[d as usize],
+                Special::Ctaid(d) => ids.ctaid[d as usize],
+                Special::Nctaid(d) => ids.nctaid[d as usize],
+                Special::LaneId => ids.lane,
+            })),
+            Src::NotReg(r) => match th.regs[r as usize] {
+                Val::Bits(b) => Val::Bits(!b & 1),
+                Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
+                Val::Undef => return Err(err_undef(line, "a negated predicate")),
+                Val::Term(_) => return Err(data_int(line)),
+            },
+        })
+    }
+
+    /// Runs thread `t` until it blocks or exits.
+    pub(super) fn run_thread(&mut self, cta: &mut Cta, t: usize) -> Result<(), ExecError> {
+        let prog = self.prog;
+        let ids = Ids {
+            tid: cta.threads[t].tid,
+            ntid: self.spec.block,
+            ctaid: cta.id,
+            nctaid: self.spec.grid,
+            lane: cta.threads[t].linear % 32,
+        };
+        let limit = self.config.max_steps_per_thread;
+        loop {
+            let th = &mut cta.threads[t];
+            let pc = th.pc;
+            let inst = &prog.insts[pc as usize];
+            let line = inst.line;
+            th.pc += 1;
+            th.steps += 1;
+            if th.steps > limit {
+                return Err(ExecError::Limit(format!(
+                    "thread {:?} executed more than {limit} instructions (line {line}); raise max_steps_per_thread",
+                    th.tid
+                )));
+            }
+            self.lane_instructions += 1;
+            let data_guard = match inst.guard {
+                None => None,
+                Some((r, neg)) => match th.regs[r as usize] {
+                    Val::Bits(b) => {
+                        if (b & 1 == 1) == neg {
+                            continue;
+                        }
+                        None
+                    }
+                    Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
+                    Val::Undef => return Err(err_undef(line, "a guard")),
+                    Val::Term(_) => return Err(data_int(line)),
+                },
+            };
+            if let Some(cond) = data_guard {
+                self.guarded_by_data(cta, t, &ids, inst, cond)?;
+                continue;
+            }
+            match &inst.op {
+                Op::Bra { target } => cta.threads[t].pc = *target,
+                Op::Exit => {
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Exited;
+                    th.exit_pc = pc;
+                    return Ok(());
+                }
+                Op::Bar { id, count, wait } => {
+                    let th = &cta.threads[t];
+                    let id = Self::int(self.read(th, &ids, *id, line)?, line)? as u32;
+                    let count = match count {
+                        Some(c) => Some(Self::int(self.read(th, &ids, *c, line)?, line)? as u32),
+                        None => None,
+                    };
+                    let n = cta.threads.len() as u32;
+                    if id > 15 || count.is_some_and(|c| c % 32 != 0 && c != n || c == 0 || c > n.next_multiple_of(32)) {
+                        return Err(ExecError::Invalid {
+                            line,
+                            msg: format!("barrier id {id} / thread count {count:?} (ids are 0-15, counts multiples of 32)"),
+                        });
+                    }
+                    let row = if *wait { cta.clocks.row(t as u32) } else { cta.clocks.arrive(t as u32) };
+                    cta.bars.entry(id).or_default().push(Arrival { tid: t as u32, pc, count, wait: *wait, row });
+                    if *wait {
+                        cta.threads[t].status = Status::Bar;
+                        return Ok(());
+                    }
+                }
+                Op::WarpSync { mask } => {
+                    let th = &mut cta.threads[t];
+                    let mask = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait { pc, mask, what: Collective::WarpSync });
+                    return Ok(());
+                }
+                Op::Shfl { mode, dst, dst_pred, a, b, c, mask } => {
+                    let th = &cta.threads[t];
+                    let av = self.read(th, &ids, *a, line)?;
+                    if av == Val::Undef {
+                        return Err(err_undef(line, "shfl"));
+                    }
+                    let bv = Self::int(self.read(th, &ids, *b, line)?, line)? as u32;
+                    let cv = Self::int(self.read(th, &ids, *c, line)?, line)? as u32;
+                    let mv = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: mv,
+                        what: Collective::Shfl { mode: *mode, a: av, b: bv, c: cv, dst: *dst, dst_pred: *dst_pred },
+                    });
+                    return Ok(());
+                }
+                Op::Ld { space, elem_bytes, dsts, addr, .. } => {
+                    let base = self.address(&cta.threads[t], &ids, addr, line)?;
+                    let eb = u64::from(*elem_bytes);
+                    if !self.aligned(cta, t, base, eb * dsts.len() as u64, pc, *space) {
+                        continue;
+                    }
+                    for (i, d) in dsts.iter().enumerate() {
+                        let v = self.access(cta, t, *space, base.wrapping_add(i as u64 * eb), eb, None, pc)?;
+                        if let Some(d) = d {
+                            cta.threads[t].regs[*d as usize] = v;
+                        }
+                    }
+                }
+                Op::St { space, elem_bytes, srcs, addr, .. } => {
+                    let base = self.address(&cta.threads[t], &ids, addr, line)?;
+                    let eb = u64::from(*elem_bytes);
+                    if !self.aligned(cta, t, base, eb * srcs.len() as u64, pc, *space) {
+                        continue;
+                    }
+                    for (i, s) in srcs.iter().enumerate() {
+                        let v = match self.read(&cta.threads[t], &ids, *s, line)? {
+                            Val::Bits(b) => Val::Bits(m(b, (eb * 8) as u8)),
+                            Val::Undef => return Err(err_undef(line, "a store")),
+                            Val::Cond(_) => return Err(ExecError::Unsupported { line, what: "storing a data-dependent predicate".into() }),
+                            v => v,
+                        };
+                        self.access(cta, t, *space, base.wrapping_add(i as u64 * eb), eb, Some(v), pc)?;
+                    }
+                }
+                op => {
+                    let th = &mut cta.threads[t];
+                    self.pure(th, &ids, op, line)?;
+                }
+            }
+        }
+    }
+
+    fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<u64, ExecError> {
+        let base = self.read(th, ids, a.base, line)?;
+        Ok(Self::int(base, line)?.wrapping_add(a.offset as u64))
+    }
+
+    /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
+    fn aligned(&mut self, cta: &Cta, t: usize, addr: u64, width: u64, pc: u32, space: Space) -> bool {
+        if width.is_power_of_two() && addr.is_multiple_of(width) {
+            return true;
+        }
+        let site = self.site(cta.id, cta.threads[t].tid, pc, format!("accesses {width} bytes"));
+        self.report(super::Finding {
+            kind: super::FindingKind::Misaligned,
+            location: Some(format!("{} address {addr:#x}", space.name())),
+            space: Some(space),
+            sites: vec![site],
+            detail: format!("a {width}-byte access must be {width}-byte aligned (PTX ISA 6.4.4)"),
+        });
+        false
+    }
+
+    /// An instruction under a guard that depends on tensor data: only register-to-register
+    /// float results can be modeled, as `select(guard, new, old)`.
+    fn guarded_by_data(&mut self, cta: &mut Cta, t: usize, ids: &Ids, inst: &Inst, cond: TermId) -> Result<(), ExecError> {
+        let line = inst.line;
+        let (dst, ty) = match &inst.op {
+            Op::Float { dst, ty, .. } | Op::Fma { dst, ty, .. } | Op::FloatUn { dst, ty, .. } => (*dst, *ty),
+            Op::Mov { dst, bits: 32, .. } => (*dst, FloatTy::F32),
+            Op::Mov { dst, bits: 64, .. } => (*dst, FloatTy::F64),
+            _ => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: "an instruction guarded by a predicate that depends on tensor data (only float register moves and arithmetic can be)".into(),
+                });
+            }
+        };
+        let th = &mut cta.threads[t];
+        let old = th.regs[dst as usize];
+        self.pure(th, ids, &inst.op, line)?;
+        let new = th.regs[dst as usize];
+        let (a, b) = (self.term_of(new, ty, line)?, self.term_of(old, ty, line)?);
+        let sel = self.mk(Node::Select { cond, then: a, else_: b })?;
+        cta.threads[t].regs[dst as usize] = Val::Term(sel);
+        Ok(())
+    }
+
+    /// Operations that only read and write registers.
+    fn pure(&mut self, th: &mut Thread, ids: &Ids, op: &Op, line: Line) -> Result<(), ExecError> {
+        macro_rules! rd {
+            ($s:expr) => {
+                self.read(th, ids, $s, line)?
+            };
+        }
+        macro_rules! int {
+            ($s:expr) => {
+                Self::int(rd!($s), line)?
+            };
+        }
+        let (dst, v) = match *op {
+            Op::Mov { dst, src, bits } => {
+                let v = match rd!(src) {
+                    Val::Bits(b) => Val::Bits(m(b, bits)),
+                    v => v,
+                };
+                (dst, v)
+            }
+            Op::Pack { dst, ref srcs, piece_bits } => {
+                let mut acc = 0u64;
+                for (i, s) in srcs.iter().enumerate() {
+                    match rd!(*s) {
+                        Val::Bits(b) => acc |= m(b, piece_bits) << (i as u32 * u32::from(piece_bits)),
+                        Val::Undef => return Err(err_undef(line, "mov (pack)")),
+                        _ => return Err(ExecError::Unsupported { line, what: "packing values that depend on tensor data".into() }),
+                    }
+                }
+                (dst, Val::Bits(acc))
+            }
+            Op::Unpack { ref dsts, src, piece_bits } => {
+                let b = match rd!(src) {
+                    Val::Bits(b) => b,
+                    Val::Undef => return Err(err_undef(line, "mov (unpack)")),
+                    _ => return Err(ExecError::Unsupported { line, what: "unpacking values that depend on tensor data".into() }),
+                };
+                for (i, d) in dsts.iter().enumerate() {
+                    if let Some(d) = d {
+                        th.regs[*d as usize] = Val::Bits(m(b >> (i as u32 * u32::from(piece_bits)), piece_bits));
+                    }
+                }
+                return Ok(());
+            }
+            Op::Int { op, ty, dst, a, b } => {
+                let (x, y) = (int!(a), int!(b));
+                let bits = ty.bits;
+                let r = match op {
+                    IntOp::Add => x.wrapping_add(y),
+                    IntOp::Sub => x.wrapping_sub(y),
+                    IntOp::MulLo => x.wrapping_mul(y),
+                    IntOp::MulHi => ((wide(x, ty) * wide(y, ty)) >> bits) as u64,
+                    IntOp::Div | IntOp::Rem => {
+                        let (p, q) = (wide(x, ty), wide(y, ty));
+                        if q == 0 {
+                            return Err(ExecError::Unsupported { line, what: "integer division by zero (its result is unspecified)".into() });
+                        }
+                        let r = if op == IntOp::Div { p / q } else { p % q };
+                        r as u64
+                    }
+                    IntOp::And => x & y,
+                    IntOp::Or => x | y,
+                    IntOp::Xor => x ^ y,
+                    IntOp::Shl => {
+                        let s = m(y, 32);
+                        if s >= u64::from(bits) { 0 } else { x << s }
+                    }
+                    IntOp::Shr => {
+                        let s = m(y, 32).min(u64::from(bits) - 1 + u64::from(!ty.signed));
+                        if ty.signed {
+                            (sext(x, bits) >> s.min(63)) as u64
+                        } else if s >= u64::from(bits) {
+                            0
+                        } else {
+                            m(x, bits) >> s
+                        }
+                    }
+                    IntOp::Min => {
+                        if wide(x, ty) <= wide(y, ty) { x } else { y }
+                    }
+                    IntOp::Max => {
+                        if wide(x, ty) >= wide(y, ty) { x } else { y }
+                    }
+                };
+                (dst, Val::Bits(m(r, bits)))
+            }
+            Op::MulWide { ty, dst, a, b } => {
+                let r = wide(int!(a), ty) * wide(int!(b), ty);
+                (dst, Val::Bits(m(r as u64, ty.bits * 2)))
+            }
+            Op::Mad { mode, ty, dst, a, b, c } => {
+                let p = wide(int!(a), ty) * wide(int!(b), ty);
+                let cv = int!(c);
+                let r = match mode {
+                    MadMode::Lo => m((p as u64).wrapping_add(cv), ty.bits),
+                    MadMode::Hi => m(((p >> ty.bits) as u64).wrapping_add(cv), ty.bits),
+                    MadMode::Wide => m((p as u64).wrapping_add(cv), ty.bits * 2),
+                };
+                (dst, Val::Bits(r))
+            }
+            Op::IntUn { op, ty, dst, a } => {
+                let x = m(int!(a), ty.bits);
+                let r = match op {
+                    IntUnOp::Not => !x,
+                    IntUnOp::Neg => x.wrapping_neg(),
+                    IntUnOp::Abs => sext(x, ty.bits).unsigned_abs(),
+                    IntUnOp::Popc => u64::from(x.count_ones()),
+                    IntUnOp::Clz => u64::from(x.leading_zeros()) - (64 - u64::from(ty.bits)),
+                    IntUnOp::Brev => x.reverse_bits() >> (64 - u32::from(ty.bits)),
+                    IntUnOp::Cnot => u64::from(x == 0),
+                };
+                (dst, Val::Bits(m(r, ty.bits)))
+            }
+            Op::Bfe { ty, dst, a, pos, len } => {
+                let x = m(int!(a), ty.bits);
+                let (p, l) = (int!(pos) & 0xff, int!(len) & 0xff);
+                let msb = u64::from(ty.bits) - 1;
+                let sbit = if ty.signed && l != 0 { (x >> (p + l - 1).min(msb)) & 1 } else { 0 };
+                let mut r = 0u64;
+                for i in 0..u64::from(ty.bits) {
+                    let bit = if i < l && p + i <= msb { (x >> (p + i)) & 1 } else { sbit };
+                    r |= bit << i;
+                }
+                (dst, Val::Bits(r))
+            }
+            Op::Setp { cmp, ty, dst, dst_not, a, b, combine } => {
+                let (x, y) = (rd!(a), rd!(b));
+                let mut p = self.setp(cmp, ty, x, y, line)?;
+                let mut q = self.bool_op(BoolOp::Xor, p, Val::Bits(1), line)?;
+                if let Some((bop, c)) = combine {
+                    let c = rd!(c);
+                    p = self.bool_op(bop, p, c, line)?;
+                    q = self.bool_op(bop, q, c, line)?;
+                }
+                if let Some(n) = dst_not {
+                    th.regs[n as usize] = q;
+                }
+                (dst, p)
+            }
+            Op::Selp { bits, float, dst, a, b, p } => {
+                let (x, y) = (rd!(a), rd!(b));
+                let v = match rd!(p) {
+                    Val::Bits(c) => {
+                        if c & 1 == 1 {
+                            x
+                        } else {
+                            y
+                        }
+                    }
+                    Val::Cond(c) => {
+                        let ty = match (float, bits) {
+                            (Some(f), _) => f,
+                            (None, 32) => FloatTy::F32,
+                            (None, 64) => FloatTy::F64,
+                            _ => return Err(ExecError::Unsupported { line, what: "selp on tensor data of a non-float type".into() }),
+                        };
+                        let (tx, ty_) = (self.term_of(x, ty, line)?, self.term_of(y, ty, line)?);
+                        Val::Term(self.mk(Node::Select { cond: c, then: tx, else_: ty_ })?)
+                    }
+                    Val::Undef => return Err(err_undef(line, "selp")),
+                    Val::Term(_) => return Err(data_int(line)),
+                };
+                let v = match v {
+                    Val::Bits(b) => Val::Bits(m(b, bits)),
+                    Val::Undef => return Err(err_undef(line, "selp")),
+                    v => v,
+                };
+                (dst, v)
+            }
+            Op::PredLogic { op, dst, a, b } => {
+                let (x, y) = (rd!(a), rd!(b));
+                (dst, self.bool_op(op, x, y, line)?)
+            }
+            Op::Float { op, ty, dst, a, b } => {
+                let (x, y) = (rd!(a), rd!(b));
+                (dst, self.float_bin(op, ty, x, y, line)?)
+            }
+            Op::Fma { ty, dst, a, b, c } => {
+                let (x, y, z) = (rd!(a), rd!(b), rd!(c));
+                (dst, self.fma(ty, x, y, z, line)?)
+            }
+            Op::FloatUn { op, ty, dst, a } => {
+                let x = rd!(a);
+                (dst, self.float_un(op, ty, x, line)?)
+            }
+            Op::Cvt { from, to, round, dst, src } => {
+                let x = rd!(src);
+                (dst, self.cvt(from, to, round, x, line)?)
+            }
+            Op::LdParam { dst, param, offset, bytes } => {
+                let p = self.param_bits[param as usize];
+                let size = self.prog.params[param as usize].bytes;
+                if offset + u32::from(bytes) > size.min(8) {
+                    return Err(ExecError::Unsupported { line, what: format!("ld.param of bytes {offset}..{} of an {size}-byte parameter", offset + u32::from(bytes)) });
+                }
+                (dst, Val::Bits(m(p >> (offset * 8), bytes * 8)))
+            }
+            Op::VarAddr { dst, offset, .. } => (dst, Val::Bits(offset)),
+            Op::Cvta { to_generic, space, dst, src } => {
+                let x = int!(src);
+                let window = match space {
+                    Space::Shared => SHARED_WINDOW,
+                    Space::Local => LOCAL_WINDOW,
+                    _ => 0,
+                };
+                (dst, Val::Bits(if to_generic { x.wrapping_add(window) } else { x.wrapping_sub(window) }))
+            }
+            Op::Bra { .. } | Op::Exit | Op::Bar { .. } | Op::WarpSync { .. } | Op::Shfl { .. } | Op::Ld { .. } | Op::St { .. } => {
+                return Err(ExecError::Invalid { line, msg: "control or memory operation reached the register-only path".into() });
+            }
+        };
+        th.regs[dst as usize] = v;
+        Ok(())
+    }
+
+    fn cvt(&mut self, from: Ty, to: Ty, round: Option<IntRound>, x: Val, line: Line) -> Result<Val, ExecError> {
+        match (from, to) {
+            (Ty::Int(a), Ty::Int(b)) => {
+                let v = wide(Self::int(x, line)?, a);
+                Ok(Val::Bits(m(v as u64, b.bits)))
+            }
+            (Ty::Int(a), Ty::Float(f)) => {
+                let v = wide(Self::int(x, line)?, a);
+                match self.mode {
+                    Mode::Concrete => Ok(Val::Bits(from_f64(v as f64, f))),
+                    Mode::Symbolic => {
+                        let d = if a.signed { Dyadic::from_i64(v as i64) } else { Dyadic::from_u64(v as u64) };
+                        Ok(Val::Term(self.arena.constant(d).map_err(|e| ExecError::Limit(e.to_string()))?))
+                    }
+                }
+            }
+            (Ty::Float(a), Ty::Int(b)) => {
+                let bits = Self::int(x, line)?;
+                let v = to_f64(bits, a);
+                let r = match round {
+                    Some(IntRound::Nearest) => v.round_ties_even(),
+                    Some(IntRound::Down) => v.floor(),
+                    Some(IntRound::Up) => v.ceil(),
+                    _ => v.trunc(),
+                };
+                // PTX saturates float-to-integer conversions; NaN converts to 0.
+                let (lo, hi) = if b.signed {
+                    (-(2f64.powi(i32::from(b.bits) - 1)), 2f64.powi(i32::from(b.bits) - 1) - 1.0)
+                } else {
+                    (0.0, 2f64.powi(i32::from(b.bits)) - 1.0)
+                };
+                let r = if r.is_nan() { 0.0 } else { r.clamp(lo, hi) };
+                let i = if b.signed { r as i64 as u64 } else { r as u64 };
+                Ok(Val::Bits(m(i, b.bits)))
+            }
+            (Ty::Float(a), Ty::Float(b)) => match (self.mode, x) {
+                (Mode::Concrete, _) => {
+                    let v = to_f64(Self::int(x, line)?, a);
+                    let v = match round {
+                        Some(IntRound::Nearest) => v.round_ties_even(),
+                        Some(IntRound::Down) => v.floor(),
+                        Some(IntRound::Up) => v.ceil(),
+                        Some(IntRound::Zero) => v.trunc(),
+                        None => v,
+                    };
+                    Ok(Val::Bits(from_f64(v, b)))
+                }
+                (Mode::Symbolic, _) if round.is_some() => {
+                    Err(ExecError::Unsupported { line, what: "rounding a real to an integer (cvt.rni/rzi between floats)".into() })
+                }
+                // Conversions between float widths are the identity on reals.
+                (Mode::Symbolic, x) => Ok(Val::Term(self.term_of(x, a, line)?)),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shfl_lanes_follow_the_isa() {
+        // Full-warp butterfly and down-shift with the usual c = 0x1f.
+        assert_eq!(shfl_source(ShflMode::Bfly, 5, 16, 0x1f), (21, true));
+        assert_eq!(shfl_source(ShflMode::Down, 30, 4, 0x1f), (30, false));
+        assert_eq!(shfl_source(ShflMode::Down, 3, 4, 0x1f), (7, true));
+        assert_eq!(shfl_source(ShflMode::Up, 2, 4, 0), (2, false));
+        assert_eq!(shfl_source(ShflMode::Idx, 9, 0, 0x1f), (0, true));
+    }
+
+    #[test]
+    fn half_conversions_round_trip() {
+        for h in [0u16, 0x3c00, 0xc000, 0x7bff, 0x0001, 0x03ff, 0x3555] {
+            let v = half_to_f64(h);
+            assert_eq!(f32_to_f16(v as f32), h, "{h:#x}");
+        }
+    }
+
+    #[test]
+    fn sign_extension() {
+        assert_eq!(sext(0xffff_ffff, 32), -1);
+        assert_eq!(sext(0x7fff_ffff, 32), 0x7fff_ffff);
+    }
+}

@@ -1,0 +1,708 @@
+//! One lowering function per PTX instruction family (PTX ISA 9.7), dispatched from
+//! [`lower_instruction`]. Each takes the modifiers it understands; the rest are rejected.
+
+use super::ir::*;
+use super::mods::Mods;
+use super::{LowerError, Scope, VarRef, invalid, unsupported};
+use crate::ptx::{AddressBase, FloatLit, Instruction, Line, Operand, ScalarType};
+
+/// Float rounding modes: values are reals, so rounding is abstracted away (DESIGN.md).
+const FLOAT_ROUNDING: &[&str] = &["rn", "rz", "rm", "rp"];
+/// Flush-to-zero of subnormals and the approximate/full-range variants: exact reals again.
+const FLOAT_PRECISION: &[&str] = &["ftz", "approx", "full"];
+/// Cache and eviction hints do not change the values a race-free kernel reads.
+const CACHE_HINTS: &[&str] = &[
+    "ca",
+    "cg",
+    "cs",
+    "lu",
+    "cv",
+    "wb",
+    "wt",
+    "nc",
+    "weak",
+    "volatile",
+    "L1::no_allocate",
+    "L1::evict_normal",
+    "L1::evict_unchanged",
+    "L1::evict_first",
+    "L1::evict_last",
+    "L2::evict_normal",
+    "L2::evict_first",
+    "L2::evict_last",
+    "L2::64B",
+    "L2::128B",
+    "L2::256B",
+];
+
+/// What kind of value an operand must provide.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    /// An integer or untyped bit pattern of this many bits.
+    Bits(u8),
+    Float(FloatTy),
+    Pred,
+}
+
+struct Ctx<'a> {
+    scope: &'a Scope,
+    line: Line,
+    i: &'a Instruction,
+}
+
+impl Ctx<'_> {
+    fn operand(&self, n: usize) -> Result<&Operand, LowerError> {
+        self.i.operands.get(n).ok_or_else(|| invalid(self.line, format!("`{}` is missing operand {}", self.i.opcode, n + 1)))
+    }
+
+    fn arity(&self, n: usize) -> Result<(), LowerError> {
+        if self.i.operands.len() != n {
+            return Err(invalid(
+                self.line,
+                format!("`{}` takes {n} operands, found {}", self.i.opcode, self.i.operands.len()),
+            ));
+        }
+        Ok(())
+    }
+
+    fn reg_named(&self, name: &str) -> Result<Reg, LowerError> {
+        match self.scope.regs.get(name) {
+            Some(&r) => Ok(r),
+            None if special(name).is_some() => Err(invalid(self.line, format!("special register {name} is read-only"))),
+            None => Err(invalid(self.line, format!("undeclared register {name}"))),
+        }
+    }
+
+    fn dst(&self, n: usize) -> Result<Reg, LowerError> {
+        match self.operand(n)? {
+            Operand::Reg(name) => self.reg_named(name),
+            other => Err(invalid(self.line, format!("destination must be a register, found {other:?}"))),
+        }
+    }
+
+    fn src(&self, n: usize, kind: Kind) -> Result<Src, LowerError> {
+        self.src_of(self.operand(n)?, kind)
+    }
+
+    fn src_of(&self, op: &Operand, kind: Kind) -> Result<Src, LowerError> {
+        Ok(match (op, kind) {
+            (Operand::Reg(name), _) => match special(name) {
+                Some(s) => s.map_err(|what| unsupported(self.line, what))?,
+                None => Src::Reg(self.reg_named(name)?),
+            },
+            (Operand::NotReg(name), Kind::Pred) => Src::NotReg(self.reg_named(name)?),
+            (Operand::Int(v), Kind::Bits(b)) => Src::Imm(mask(*v as u64, b)),
+            (Operand::Int(v), Kind::Pred) => Src::Imm(u64::from(*v != 0)),
+            (Operand::Float(lit), Kind::Float(ty)) => Src::Imm(float_bits(*lit, ty).ok_or_else(|| {
+                unsupported(self.line, format!("float literal {lit:?} for a {ty:?} operand"))
+            })?),
+            // `mov.b32 %f1, 0fFF800000`: a float literal as a raw bit pattern.
+            (Operand::Float(FloatLit::F32(b)), Kind::Bits(32)) => Src::Imm(u64::from(*b)),
+            (Operand::Float(FloatLit::F64(b)), Kind::Bits(64)) => Src::Imm(*b),
+            (Operand::Symbol(name), Kind::Bits(_)) => match self.scope.vars.get(name) {
+                Some(VarRef::Space(_, off)) => Src::Imm(*off),
+                Some(VarRef::Param(_)) => return Err(unsupported(self.line, format!("the address of parameter {name}"))),
+                Some(VarRef::Unmodeled(sp)) => {
+                    return Err(unsupported(self.line, format!("module variable {name} in {sp:?} space")));
+                }
+                None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
+            },
+            (op, kind) => return Err(invalid(self.line, format!("operand {op:?} cannot be used as a {kind:?} value"))),
+        })
+    }
+
+    fn addr(&self, n: usize, space: Space) -> Result<Addr, LowerError> {
+        let Operand::Address(a) = self.operand(n)? else {
+            return Err(invalid(self.line, "expected an address operand `[...]`"));
+        };
+        let base = match &a.base {
+            AddressBase::Reg(name) => Src::Reg(self.reg_named(name)?),
+            AddressBase::Absolute(v) => Src::Imm(*v as u64),
+            AddressBase::Symbol(name) => match self.scope.vars.get(name) {
+                Some(VarRef::Space(sp, off)) if *sp == space => Src::Imm(*off),
+                Some(VarRef::Space(sp, _)) => {
+                    return Err(unsupported(self.line, format!("{name} is in {sp:?} space, accessed as {space:?}")));
+                }
+                Some(VarRef::Param(_)) => return Err(invalid(self.line, format!("parameter {name} outside ld.param"))),
+                Some(VarRef::Unmodeled(sp)) => {
+                    return Err(unsupported(self.line, format!("module variable {name} in {sp:?} space")));
+                }
+                None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
+            },
+        };
+        Ok(Addr { base, offset: a.offset })
+    }
+}
+
+fn mask(v: u64, bits: u8) -> u64 {
+    if bits >= 64 { v } else { v & ((1u64 << bits) - 1) }
+}
+
+/// Converts a literal to the bit pattern of `ty`; decimal literals are f64 and are rounded to
+/// the instruction's type as ptxas does.
+fn float_bits(lit: FloatLit, ty: FloatTy) -> Option<u64> {
+    let v = match lit {
+        FloatLit::F32(b) => f64::from(f32::from_bits(b)),
+        FloatLit::F64(b) => f64::from_bits(b),
+    };
+    match ty {
+        FloatTy::F32 => Some(u64::from((v as f32).to_bits())),
+        FloatTy::F64 => Some(v.to_bits()),
+        FloatTy::F16 | FloatTy::Bf16 => None,
+    }
+}
+
+/// Special registers; `Some(Err)` for the nondeterministic ones.
+fn special(name: &str) -> Option<Result<Src, String>> {
+    let (base, dim) = match name.split_once('.') {
+        Some((b, d)) => (b, Some(d)),
+        None => (name, None),
+    };
+    let d = match dim {
+        Some("x") => 0,
+        Some("y") => 1,
+        Some("z") => 2,
+        Some(_) => return None,
+        None => 3,
+    };
+    let s = match (base, d) {
+        ("%tid", 0..=2) => Special::Tid(d),
+        ("%ntid", 0..=2) => Special::Ntid(d),
+        ("%ctaid", 0..=2) => Special::Ctaid(d),
+        ("%nctaid", 0..=2) => Special::Nctaid(d),
+        ("%laneid", 3) => Special::LaneId,
+        ("%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%clock" | "%clock64" | "%globaltimer" | "%gridid", _) => {
+            return Some(Err(format!("special register {name} (its value depends on the hardware schedule)")));
+        }
+        _ if base.starts_with("%envreg") || base.starts_with("%cluster") || base.starts_with("%lanemask") => {
+            return Some(Err(format!("special register {name}")));
+        }
+        _ => return None,
+    };
+    Some(Ok(Src::Special(s)))
+}
+
+fn int_ty(t: ScalarType) -> Option<IntTy> {
+    use ScalarType::*;
+    let (bits, signed) = match t {
+        S8 => (8, true),
+        S16 => (16, true),
+        S32 => (32, true),
+        S64 => (64, true),
+        U8 | B8 => (8, false),
+        U16 | B16 => (16, false),
+        U32 | B32 => (32, false),
+        U64 | B64 => (64, false),
+        _ => return None,
+    };
+    Some(IntTy { bits, signed })
+}
+
+fn float_ty(t: ScalarType) -> Option<FloatTy> {
+    match t {
+        ScalarType::F16 => Some(FloatTy::F16),
+        ScalarType::Bf16 => Some(FloatTy::Bf16),
+        ScalarType::F32 => Some(FloatTy::F32),
+        ScalarType::F64 => Some(FloatTy::F64),
+        _ => None,
+    }
+}
+
+fn ty_of(t: ScalarType, line: Line) -> Result<Ty, LowerError> {
+    if let Some(i) = int_ty(t) {
+        return Ok(Ty::Int(i));
+    }
+    float_ty(t).map(Ty::Float).ok_or_else(|| unsupported(line, format!("type .{t:?}").to_lowercase()))
+}
+
+fn kind_of(ty: Ty) -> Kind {
+    match ty {
+        Ty::Int(i) => Kind::Bits(i.bits),
+        Ty::Float(f) => Kind::Float(f),
+    }
+}
+
+/// Lowers one instruction.
+pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, LowerError> {
+    let cx = Ctx { scope, line: i.line, i };
+    let guard = match &i.guard {
+        Some(g) => Some((cx.reg_named(&g.reg)?, g.negated)),
+        None => None,
+    };
+    let mut m = Mods::new(i);
+    let op = match i.opcode.as_str() {
+        "mov" => lower_mov(&cx, &mut m)?,
+        "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
+            lower_binary(&cx, &mut m)?
+        }
+        "mad" | "fma" => lower_mad(&cx, &mut m)?,
+        "not" | "neg" | "abs" | "popc" | "clz" | "brev" | "cnot" => lower_unary(&cx, &mut m)?,
+        "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => lower_float_fn(&cx, &mut m)?,
+        "bfe" => {
+            cx.arity(4)?;
+            let ty = int_ty(m.one_type()?).ok_or_else(|| invalid(i.line, "bfe needs an integer type"))?;
+            Op::Bfe {
+                ty,
+                dst: cx.dst(0)?,
+                a: cx.src(1, Kind::Bits(ty.bits))?,
+                pos: cx.src(2, Kind::Bits(32))?,
+                len: cx.src(3, Kind::Bits(32))?,
+            }
+        }
+        "setp" => lower_setp(&cx, &mut m)?,
+        "selp" => {
+            cx.arity(4)?;
+            let t = m.one_type()?;
+            let ty = ty_of(t, i.line)?;
+            let k = kind_of(ty);
+            let (bits, float) = match ty {
+                Ty::Int(it) => (it.bits, None),
+                Ty::Float(f) => (f.bits(), Some(f)),
+            };
+            Op::Selp { bits, float, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)?, p: cx.src(3, Kind::Pred)? }
+        }
+        "cvt" => lower_cvt(&cx, &mut m)?,
+        "cvta" => {
+            cx.arity(2)?;
+            let to_generic = !m.take("to");
+            let space = take_space(&mut m, i.line)?.ok_or_else(|| invalid(i.line, "cvta needs a state space"))?;
+            let t = m.one_type()?;
+            if !matches!(t, ScalarType::U32 | ScalarType::U64) {
+                return Err(invalid(i.line, "cvta takes .u32 or .u64"));
+            }
+            Op::Cvta { to_generic, space, dst: cx.dst(0)?, src: cx.src(1, Kind::Bits((t.size() * 8) as u8))? }
+        }
+        "ld" | "st" => lower_ld_st(&cx, &mut m)?,
+        "bra" => {
+            cx.arity(1)?;
+            // `.uni` asserts non-divergence, a performance hint; each thread branches on its own.
+            m.take("uni");
+            let Operand::Symbol(label) = cx.operand(0)? else {
+                return Err(invalid(i.line, "bra needs a label"));
+            };
+            let target = *scope.labels.get(label).ok_or_else(|| invalid(i.line, format!("unknown label {label}")))?;
+            Op::Bra { target }
+        }
+        "ret" | "exit" => {
+            cx.arity(0)?;
+            m.take("uni");
+            Op::Exit
+        }
+        "bar" | "barrier" => lower_bar(&cx, &mut m)?,
+        "shfl" => lower_shfl(&cx, &mut m)?,
+        other => return Err(unsupported(i.line, format!("instruction `{other}`"))),
+    };
+    m.finish()?;
+    Ok(Inst { guard, op, line: i.line, loc: i.loc })
+}
+
+fn take_space(m: &mut Mods, line: Line) -> Result<Option<Space>, LowerError> {
+    Ok(match m.take_any(&["global", "shared", "shared::cta", "local", "param", "const", "shared::cluster", "tex"]) {
+        None => None,
+        Some("global") => Some(Space::Global),
+        Some("shared" | "shared::cta") => Some(Space::Shared),
+        Some("local") => Some(Space::Local),
+        Some("param") => Some(Space::Generic), // marker, handled by the caller
+        Some(other) => return Err(unsupported(line, format!("state space .{other}"))),
+    })
+}
+
+fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    cx.arity(2)?;
+    let t = m.one_type()?;
+    let bits = if t == ScalarType::Pred { 1 } else { (t.size() * 8) as u8 };
+    let kind = match (t, float_ty(t)) {
+        (ScalarType::Pred, _) => Kind::Pred,
+        (_, Some(f)) => Kind::Float(f),
+        _ => Kind::Bits(bits),
+    };
+    match (cx.operand(0)?, cx.operand(1)?) {
+        (Operand::Vector(dsts), src) => {
+            let piece_bits = bits / u8::try_from(dsts.len()).unwrap_or(u8::MAX).max(1);
+            let dsts = dsts
+                .iter()
+                .map(|d| match d {
+                    Operand::Sink => Ok(None),
+                    Operand::Reg(n) => cx.reg_named(n).map(Some),
+                    o => Err(invalid(cx.line, format!("bad unpack destination {o:?}"))),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if ![2, 4].contains(&dsts.len()) || !matches!(piece_bits, 8 | 16 | 32) {
+                return Err(invalid(cx.line, "mov unpack needs 2 or 4 pieces"));
+            }
+            Ok(Op::Unpack { dsts, src: cx.src_of(src, Kind::Bits(bits))?, piece_bits })
+        }
+        (_, Operand::Vector(srcs)) => {
+            let piece_bits = bits / u8::try_from(srcs.len()).unwrap_or(u8::MAX).max(1);
+            if ![2, 4].contains(&srcs.len()) || !matches!(piece_bits, 8 | 16 | 32) {
+                return Err(invalid(cx.line, "mov pack needs 2 or 4 pieces"));
+            }
+            let srcs = srcs.iter().map(|s| cx.src_of(s, Kind::Bits(piece_bits))).collect::<Result<Vec<_>, _>>()?;
+            Ok(Op::Pack { dst: cx.dst(0)?, srcs, piece_bits })
+        }
+        (_, Operand::Symbol(name)) => match cx.scope.vars.get(name) {
+            Some(VarRef::Space(space, offset)) => Ok(Op::VarAddr { dst: cx.dst(0)?, space: *space, offset: *offset }),
+            _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
+        },
+        (_, src) => Ok(Op::Mov { dst: cx.dst(0)?, src: cx.src_of(src, kind)?, bits }),
+    }
+}
+
+fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    let name = cx.i.opcode.as_str();
+    cx.arity(3)?;
+    let int_mode = m.take_any(&["lo", "hi", "wide"]);
+    let t = m.one_type()?;
+    if t == ScalarType::Pred {
+        let op = match name {
+            "and" => BoolOp::And,
+            "or" => BoolOp::Or,
+            "xor" => BoolOp::Xor,
+            _ => return Err(invalid(line, format!("{name}.pred"))),
+        };
+        return Ok(Op::PredLogic { op, dst: cx.dst(0)?, a: cx.src(1, Kind::Pred)?, b: cx.src(2, Kind::Pred)? });
+    }
+    if let Some(f) = float_ty(t) {
+        m.ignore(FLOAT_ROUNDING);
+        m.ignore(FLOAT_PRECISION);
+        if f != FloatTy::F32 && f != FloatTy::F64 {
+            return Err(unsupported(line, format!("{name} on {f:?} (half-precision arithmetic)")));
+        }
+        let op = match name {
+            "add" => FloatOp::Add,
+            "sub" => FloatOp::Sub,
+            "mul" => FloatOp::Mul,
+            "div" => FloatOp::Div,
+            "min" => FloatOp::Min,
+            "max" => FloatOp::Max,
+            _ => return Err(invalid(line, format!("{name} on a float type"))),
+        };
+        let k = Kind::Float(f);
+        return Ok(Op::Float { op, ty: f, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)? });
+    }
+    let ty = int_ty(t).ok_or_else(|| unsupported(line, format!("{name} on type {t:?}")))?;
+    let k = Kind::Bits(ty.bits);
+    let (dst, a) = (cx.dst(0)?, cx.src(1, k)?);
+    // Shift amounts are always .u32.
+    let b = cx.src(2, if matches!(name, "shl" | "shr") { Kind::Bits(32) } else { k })?;
+    let op = match (name, int_mode) {
+        ("mul", Some("wide")) => return Ok(Op::MulWide { ty, dst, a, b }),
+        ("mul", Some("lo")) => IntOp::MulLo,
+        ("mul", Some("hi")) => IntOp::MulHi,
+        ("mul", _) => return Err(invalid(line, "integer mul needs .lo, .hi or .wide")),
+        (_, Some(mode)) => return Err(unsupported(line, format!("modifier .{mode} on {name}"))),
+        ("add", _) => IntOp::Add,
+        ("sub", _) => IntOp::Sub,
+        ("div", _) => IntOp::Div,
+        ("rem", _) => IntOp::Rem,
+        ("min", _) => IntOp::Min,
+        ("max", _) => IntOp::Max,
+        ("and", _) => IntOp::And,
+        ("or", _) => IntOp::Or,
+        ("xor", _) => IntOp::Xor,
+        ("shl", _) => IntOp::Shl,
+        ("shr", _) => IntOp::Shr,
+        _ => return Err(invalid(line, format!("{name} on an integer type"))),
+    };
+    Ok(Op::Int { op, ty, dst, a, b })
+}
+
+fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    cx.arity(4)?;
+    let mode = m.take_any(&["lo", "hi", "wide"]);
+    let t = m.one_type()?;
+    if let Some(f) = float_ty(t) {
+        m.ignore(FLOAT_ROUNDING);
+        m.ignore(FLOAT_PRECISION);
+        if f != FloatTy::F32 && f != FloatTy::F64 {
+            return Err(unsupported(cx.line, format!("{} on {f:?} (half-precision arithmetic)", cx.i.opcode)));
+        }
+        let k = Kind::Float(f);
+        return Ok(Op::Fma { ty: f, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)?, c: cx.src(3, k)? });
+    }
+    let ty = int_ty(t).ok_or_else(|| unsupported(cx.line, format!("mad on {t:?}")))?;
+    let mode = match mode {
+        Some("lo") => MadMode::Lo,
+        Some("hi") => MadMode::Hi,
+        Some("wide") => MadMode::Wide,
+        _ => return Err(invalid(cx.line, "integer mad needs .lo, .hi or .wide")),
+    };
+    let k = Kind::Bits(ty.bits);
+    let kc = if mode == MadMode::Wide { Kind::Bits(ty.bits * 2) } else { k };
+    Ok(Op::Mad { mode, ty, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)?, c: cx.src(3, kc)? })
+}
+
+fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    cx.arity(2)?;
+    let name = cx.i.opcode.as_str();
+    let t = m.one_type()?;
+    if t == ScalarType::Pred && name == "not" {
+        return Ok(Op::PredLogic { op: BoolOp::Xor, dst: cx.dst(0)?, a: cx.src(1, Kind::Pred)?, b: Src::Imm(1) });
+    }
+    if let Some(f) = float_ty(t) {
+        m.ignore(FLOAT_PRECISION);
+        let op = match name {
+            "neg" => FloatUnOp::Neg,
+            "abs" => FloatUnOp::Abs,
+            _ => return Err(invalid(cx.line, format!("{name} on a float type"))),
+        };
+        return Ok(Op::FloatUn { op, ty: f, dst: cx.dst(0)?, a: cx.src(1, Kind::Float(f))? });
+    }
+    let ty = int_ty(t).ok_or_else(|| unsupported(cx.line, format!("{name} on {t:?}")))?;
+    let op = match name {
+        "not" => IntUnOp::Not,
+        "neg" => IntUnOp::Neg,
+        "abs" => IntUnOp::Abs,
+        "popc" => IntUnOp::Popc,
+        "clz" => IntUnOp::Clz,
+        "brev" => IntUnOp::Brev,
+        "cnot" => IntUnOp::Cnot,
+        _ => return Err(invalid(cx.line, name.to_string())),
+    };
+    Ok(Op::IntUn { op, ty, dst: cx.dst(0)?, a: cx.src(1, Kind::Bits(ty.bits))? })
+}
+
+fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    cx.arity(2)?;
+    m.ignore(FLOAT_ROUNDING);
+    m.ignore(FLOAT_PRECISION);
+    let t = m.one_type()?;
+    let f = float_ty(t).ok_or_else(|| invalid(cx.line, format!("{} needs a float type", cx.i.opcode)))?;
+    if f != FloatTy::F32 && f != FloatTy::F64 {
+        return Err(unsupported(cx.line, format!("{} on {f:?}", cx.i.opcode)));
+    }
+    let op = match cx.i.opcode.as_str() {
+        "rcp" => FloatUnOp::Rcp,
+        "sqrt" => FloatUnOp::Sqrt,
+        "rsqrt" => FloatUnOp::Rsqrt,
+        "ex2" => FloatUnOp::Ex2,
+        "lg2" => FloatUnOp::Lg2,
+        "sin" => FloatUnOp::Sin,
+        "cos" => FloatUnOp::Cos,
+        _ => FloatUnOp::Tanh,
+    };
+    Ok(Op::FloatUn { op, ty: f, dst: cx.dst(0)?, a: cx.src(1, Kind::Float(f))? })
+}
+
+fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    let t = m.one_type()?;
+    let ty = ty_of(t, line)?;
+    let is_float = matches!(ty, Ty::Float(_));
+    m.ignore(&["ftz"]);
+    // Unordered float comparisons equal ordered ones: real values are never NaN.
+    let c = m
+        .take_any(&["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu"])
+        .ok_or_else(|| invalid(line, "setp needs a comparison"))?;
+    let (cmp, unsigned) = match c {
+        "eq" | "equ" => (Cmp::Eq, false),
+        "ne" | "neu" => (Cmp::Ne, false),
+        "lt" | "ltu" => (Cmp::Lt, false),
+        "le" | "leu" => (Cmp::Le, false),
+        "gt" | "gtu" => (Cmp::Gt, false),
+        "ge" | "geu" => (Cmp::Ge, false),
+        "lo" => (Cmp::Lt, true),
+        "ls" => (Cmp::Le, true),
+        "hi" => (Cmp::Gt, true),
+        _ => (Cmp::Ge, true),
+    };
+    if c.ends_with('u') && c.len() == 3 && !is_float {
+        return Err(invalid(line, format!("unordered comparison .{c} on an integer type")));
+    }
+    let ty = match ty {
+        Ty::Int(it) if unsigned => Ty::Int(IntTy { signed: false, ..it }),
+        other => other,
+    };
+    let bool_op = match m.take_any(&["and", "or", "xor"]) {
+        Some("and") => Some(BoolOp::And),
+        Some("or") => Some(BoolOp::Or),
+        Some(_) => Some(BoolOp::Xor),
+        None => None,
+    };
+    let n = cx.i.operands.len();
+    if n != 3 + usize::from(bool_op.is_some()) {
+        return Err(invalid(line, format!("setp takes {} operands, found {n}", 3 + usize::from(bool_op.is_some()))));
+    }
+    let (dst, dst_not) = match cx.operand(0)? {
+        Operand::Reg(r) => (cx.reg_named(r)?, None),
+        Operand::Vector(v) => match v.as_slice() {
+            [Operand::Reg(p), Operand::Reg(q)] => (cx.reg_named(p)?, Some(cx.reg_named(q)?)),
+            _ => return Err(invalid(line, "setp destination must be p or p|q")),
+        },
+        _ => return Err(invalid(line, "setp destination must be a predicate")),
+    };
+    let k = kind_of(ty);
+    let combine = match bool_op {
+        Some(op) => Some((op, cx.src(3, Kind::Pred)?)),
+        None => None,
+    };
+    Ok(Op::Setp { cmp, ty, dst, dst_not, a: cx.src(1, k)?, b: cx.src(2, k)?, combine })
+}
+
+fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    cx.arity(2)?;
+    let types = m.take_types();
+    let [to, from] = types.as_slice() else {
+        return Err(invalid(line, "cvt needs a destination and a source type"));
+    };
+    let to_ty = ty_of(*to, line)?;
+    let from_ty = ty_of(*from, line)?;
+    m.ignore(&["ftz"]);
+    let round = match m.take_any(&["rni", "rzi", "rmi", "rpi"]) {
+        Some("rni") => Some(IntRound::Nearest),
+        Some("rzi") => Some(IntRound::Zero),
+        Some("rmi") => Some(IntRound::Down),
+        Some("rpi") => Some(IntRound::Up),
+        _ => None,
+    };
+    // Float results are reals: their rounding mode is dropped.
+    m.ignore(FLOAT_ROUNDING);
+    if m.take("sat") {
+        return Err(unsupported(line, "cvt.sat (saturation)"));
+    }
+    match (from_ty, to_ty, round) {
+        (Ty::Float(_), Ty::Int(_), None) => {
+            return Err(invalid(line, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi"));
+        }
+        (Ty::Float(a), Ty::Float(b), Some(_)) if a == b => {}
+        (_, _, Some(_)) if !matches!(from_ty, Ty::Float(_)) => {
+            return Err(invalid(line, "integer rounding on a cvt from an integer"));
+        }
+        (Ty::Float(a), Ty::Float(b), Some(_)) if a != b => {
+            return Err(invalid(line, "integer rounding on a float-to-float cvt of different widths"));
+        }
+        _ => {}
+    }
+    let k = kind_of(from_ty);
+    Ok(Op::Cvt { from: from_ty, to: to_ty, round, dst: cx.dst(0)?, src: cx.src(1, k)? })
+}
+
+fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    let is_ld = cx.i.opcode == "ld";
+    cx.arity(2)?;
+    m.ignore(CACHE_HINTS);
+    if let Some(sem) = m.take_any(&["relaxed", "acquire", "release", "mmio"]) {
+        return Err(unsupported(line, format!("memory-model qualifier .{sem} (atomics are not modeled yet)")));
+    }
+    let is_param = cx.i.mods.iter().any(|x| x == "param");
+    let space = take_space(m, line)?;
+    let vec = m.take_vector();
+    let t = m.one_type()?;
+    let elem_bytes = u8::try_from(t.size()).map_err(|_| invalid(line, "element too large"))?;
+    if t == ScalarType::Pred || t == ScalarType::B128 {
+        return Err(unsupported(line, format!("{} of type {t:?}", cx.i.opcode)));
+    }
+    if matches!(t, ScalarType::S8 | ScalarType::S16) && is_ld {
+        return Err(unsupported(line, "sign-extending sub-word loads"));
+    }
+    let float = float_ty(t).filter(|f| matches!(f, FloatTy::F32 | FloatTy::F64));
+    let kind = match float {
+        Some(f) => Kind::Float(f),
+        None => Kind::Bits(elem_bytes * 8),
+    };
+    if is_param {
+        if !is_ld || vec != 1 {
+            return Err(unsupported(line, "st.param and vector ld.param (device-function calls)"));
+        }
+        let Operand::Address(a) = cx.operand(1)? else {
+            return Err(invalid(line, "ld.param needs an address"));
+        };
+        let AddressBase::Symbol(name) = &a.base else {
+            return Err(unsupported(line, "ld.param through a register (parameter addresses)"));
+        };
+        let Some(VarRef::Param(param)) = cx.scope.vars.get(name) else {
+            return Err(invalid(line, format!("{name} is not a parameter of this entry")));
+        };
+        let offset = u32::try_from(a.offset).map_err(|_| invalid(line, "negative parameter offset"))?;
+        return Ok(Op::LdParam { dst: cx.dst(0)?, param: *param, offset, bytes: elem_bytes });
+    }
+    let space = space.unwrap_or(Space::Generic);
+    let (data, addr_n) = if is_ld { (0, 1) } else { (1, 0) };
+    let addr = cx.addr(addr_n, space)?;
+    let items: Vec<&Operand> = match cx.operand(data)? {
+        Operand::Vector(v) => v.iter().collect(),
+        o => vec![o],
+    };
+    if items.len() != usize::from(vec) {
+        return Err(invalid(line, format!("vector width {vec} but {} operands", items.len())));
+    }
+    if is_ld {
+        let dsts = items
+            .iter()
+            .map(|d| match d {
+                Operand::Sink => Ok(None),
+                Operand::Reg(n) => cx.reg_named(n).map(Some),
+                o => Err(invalid(line, format!("bad load destination {o:?}"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Op::Ld { space, elem_bytes, float, dsts, addr })
+    } else {
+        let srcs = items.iter().map(|s| cx.src_of(s, kind)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Op::St { space, elem_bytes, float, srcs, addr })
+    }
+}
+
+fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    if cx.i.opcode == "bar" && m.take("warp") {
+        if !m.take("sync") {
+            return Err(unsupported(line, "bar.warp without .sync"));
+        }
+        cx.arity(1)?;
+        return Ok(Op::WarpSync { mask: cx.src(0, Kind::Bits(32))? });
+    }
+    // `.aligned` promises all threads execute the same barrier instruction; the deadlock and
+    // divergence checks verify that rather than assume it.
+    m.take("aligned");
+    let wait = match m.take_any(&["sync", "arrive", "red", "cta", "cluster"]) {
+        Some("sync") => true,
+        Some("arrive") => false,
+        Some(other) => return Err(unsupported(line, format!("barrier variant .{other}"))),
+        None => return Err(invalid(line, "bar needs .sync or .arrive")),
+    };
+    let n = cx.i.operands.len();
+    if !(1..=2).contains(&n) || (!wait && n != 2) {
+        return Err(invalid(line, format!("{} takes 1 or 2 operands (arrive needs 2), found {n}", cx.i.opcode)));
+    }
+    let id = cx.src(0, Kind::Bits(32))?;
+    let count = if n == 2 { Some(cx.src(1, Kind::Bits(32))?) } else { None };
+    Ok(Op::Bar { id, count, wait })
+}
+
+fn lower_shfl(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    if !m.take("sync") {
+        return Err(unsupported(line, "shfl without .sync (deprecated, undefined on sm_70+)"));
+    }
+    let mode = match m.take_any(&["up", "down", "bfly", "idx"]) {
+        Some("up") => ShflMode::Up,
+        Some("down") => ShflMode::Down,
+        Some("bfly") => ShflMode::Bfly,
+        Some(_) => ShflMode::Idx,
+        None => return Err(invalid(line, "shfl needs .up, .down, .bfly or .idx")),
+    };
+    if m.one_type()? != ScalarType::B32 {
+        return Err(invalid(line, "shfl.sync takes .b32"));
+    }
+    cx.arity(5)?;
+    let (dst, dst_pred) = match cx.operand(0)? {
+        Operand::Reg(r) => (cx.reg_named(r)?, None),
+        Operand::Vector(v) => match v.as_slice() {
+            [Operand::Reg(d), Operand::Reg(p)] => (cx.reg_named(d)?, Some(cx.reg_named(p)?)),
+            _ => return Err(invalid(line, "shfl destination must be d or d|p")),
+        },
+        _ => return Err(invalid(line, "shfl destination must be a register")),
+    };
+    Ok(Op::Shfl {
+        mode,
+        dst,
+        dst_pred,
+        a: cx.src(1, Kind::Bits(32))?,
+        b: cx.src(2, Kind::Bits(32))?,
+        c: cx.src(3, Kind::Bits(32))?,
+        mask: cx.src(4, Kind::Bits(32))?,
+    })
+}

@@ -1,0 +1,270 @@
+//! The core IR: a few dozen typed operations with registers resolved to indices, labels to
+//! instruction indices and variables to offsets. `exec` is one match over [`Op`].
+
+use crate::ptx::{Line, SourceLoc};
+
+/// A register index into [`Program::regs`].
+pub type Reg = u32;
+
+/// Special registers (PTX ISA 10). Others (`%clock`, `%warpid`, `%smid`) are nondeterministic
+/// and rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    Tid(u8),
+    Ntid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    LaneId,
+}
+
+/// An instruction source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Src {
+    Reg(Reg),
+    /// A literal as the bit pattern of the instruction's type (float literals are converted to
+    /// the instruction's float width at lowering).
+    Imm(u64),
+    Special(Special),
+    /// A predicate register read negated (`!%p`).
+    NotReg(Reg),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntTy {
+    pub bits: u8,
+    pub signed: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatTy {
+    F16,
+    Bf16,
+    F32,
+    F64,
+}
+
+impl FloatTy {
+    pub fn bits(self) -> u8 {
+        match self {
+            FloatTy::F16 | FloatTy::Bf16 => 16,
+            FloatTy::F32 => 32,
+            FloatTy::F64 => 64,
+        }
+    }
+}
+
+/// A value type for conversions and comparisons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    Int(IntTy),
+    Float(FloatTy),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    MulLo,
+    MulHi,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Min,
+    Max,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntUnOp {
+    Not,
+    Neg,
+    Abs,
+    Popc,
+    Clz,
+    Brev,
+    Cnot,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Min,
+    Max,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatUnOp {
+    Neg,
+    Abs,
+    Rcp,
+    Sqrt,
+    Rsqrt,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
+    Tanh,
+}
+
+/// Comparison of `setp` (ISA 9.7.3.x); `lo/ls/hi/hs` are the unsigned ones and are folded into
+/// `Lt/Le/Gt/Ge` on an unsigned type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// Float-to-integer rounding of `cvt` (the only rounding the real-valued model keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntRound {
+    Nearest,
+    Zero,
+    Down,
+    Up,
+}
+
+/// Addressable state spaces the executor models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Space {
+    Global,
+    Shared,
+    Local,
+    /// No state space: resolved from the address window at run time.
+    Generic,
+}
+
+/// `[base + offset]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Addr {
+    pub base: Src,
+    pub offset: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// One lowered operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// Bit copy of `bits` bits (also predicates, with `bits == 1`).
+    Mov { dst: Reg, src: Src, bits: u8 },
+    /// `mov.b64 %rd, {%r1, %r2}`: concatenation, first source in the low bits.
+    Pack { dst: Reg, srcs: Vec<Src>, piece_bits: u8 },
+    /// `mov.b64 {%r1, %r2}, %rd`.
+    Unpack { dsts: Vec<Option<Reg>>, src: Src, piece_bits: u8 },
+    Int { op: IntOp, ty: IntTy, dst: Reg, a: Src, b: Src },
+    /// `mul.wide`: the product of two `ty` values in twice the width.
+    MulWide { ty: IntTy, dst: Reg, a: Src, b: Src },
+    /// `mad.lo`/`mad.hi`/`mad.wide`: `a*b + c` with the product part selected like `mul`.
+    Mad { mode: MadMode, ty: IntTy, dst: Reg, a: Src, b: Src, c: Src },
+    IntUn { op: IntUnOp, ty: IntTy, dst: Reg, a: Src },
+    /// `bfe`: extract `len` bits at `pos`, sign-extended for signed types.
+    Bfe { ty: IntTy, dst: Reg, a: Src, pos: Src, len: Src },
+    Setp { cmp: Cmp, ty: Ty, dst: Reg, dst_not: Option<Reg>, a: Src, b: Src, combine: Option<(BoolOp, Src)> },
+    /// `selp`: `p ? a : b`.
+    Selp { bits: u8, float: Option<FloatTy>, dst: Reg, a: Src, b: Src, p: Src },
+    PredLogic { op: BoolOp, dst: Reg, a: Src, b: Src },
+    Float { op: FloatOp, ty: FloatTy, dst: Reg, a: Src, b: Src },
+    Fma { ty: FloatTy, dst: Reg, a: Src, b: Src, c: Src },
+    FloatUn { op: FloatUnOp, ty: FloatTy, dst: Reg, a: Src },
+    Cvt { from: Ty, to: Ty, round: Option<IntRound>, dst: Reg, src: Src },
+    /// A load of `dsts.len()` consecutive elements of `elem_bytes` each.
+    Ld { space: Space, elem_bytes: u8, float: Option<FloatTy>, dsts: Vec<Option<Reg>>, addr: Addr },
+    St { space: Space, elem_bytes: u8, float: Option<FloatTy>, srcs: Vec<Src>, addr: Addr },
+    /// `ld.param`: bytes `offset..offset+bytes` of parameter `param`.
+    LdParam { dst: Reg, param: u32, offset: u32, bytes: u8 },
+    /// The address of a variable, in its own space (`mov.u32 %r, smem;`).
+    VarAddr { dst: Reg, space: Space, offset: u64 },
+    /// `cvta`: generic <-> space-specific addresses.
+    Cvta { to_generic: bool, space: Space, dst: Reg, src: Src },
+    Bra { target: u32 },
+    Exit,
+    /// `bar.sync`/`barrier.sync` (wait) or `bar.arrive` (no wait), with barrier id and count.
+    Bar { id: Src, count: Option<Src>, wait: bool },
+    /// `bar.warp.sync mask`.
+    WarpSync { mask: Src },
+    Shfl { mode: ShflMode, dst: Reg, dst_pred: Option<Reg>, a: Src, b: Src, c: Src, mask: Src },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MadMode {
+    Lo,
+    Hi,
+    Wide,
+}
+
+/// A lowered instruction with its guard and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inst {
+    /// `(predicate register, negated)`.
+    pub guard: Option<(Reg, bool)>,
+    pub op: Op,
+    pub line: Line,
+    pub loc: Option<SourceLoc>,
+}
+
+/// One register's declared name and size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegInfo {
+    pub name: String,
+    /// 1 for predicates.
+    pub bits: u8,
+}
+
+/// An entry parameter's name and size in bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamInfo {
+    pub name: String,
+    pub bytes: u32,
+}
+
+/// A lowered `.entry`, independent of any launch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    pub name: String,
+    pub regs: Vec<RegInfo>,
+    pub params: Vec<ParamInfo>,
+    pub insts: Vec<Inst>,
+    /// Bytes of static `.shared` variables; dynamic shared memory starts at `dynamic_shared_offset`.
+    pub static_shared: u64,
+    pub dynamic_shared_offset: u64,
+    /// Whether the program declares `.extern .shared` (dynamic) memory.
+    pub uses_dynamic_shared: bool,
+    pub local_bytes: u64,
+    /// `.reqntid` (exact block shape required) and `.maxntid`.
+    pub reqntid: Option<[u32; 3]>,
+    pub maxntid: Option<[u32; 3]>,
+    /// `.file` index -> path, for mapping `.loc` to sources.
+    pub files: Vec<(u32, String)>,
+}
+
+impl Program {
+    /// The source file path and line of instruction `pc`, when `.loc` recorded one.
+    pub fn source_of(&self, pc: usize) -> Option<(String, u32)> {
+        let loc = self.insts.get(pc)?.loc?;
+        let file = self.files.iter().find(|(i, _)| *i == loc.file).map(|(_, p)| p.clone());
+        Some((file.unwrap_or_else(|| format!("file{}", loc.file)), loc.line))
+    }
+}

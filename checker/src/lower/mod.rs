@@ -1,0 +1,196 @@
+//! Lowering: one `.entry` of a parsed module to a [`Program`] in the core IR.
+//!
+//! Names are resolved (registers to indices, labels to instruction indices, variables to offsets
+//! in their space) and every opcode and modifier is either given a meaning or rejected with its
+//! PTX line. Modifiers that only matter for IEEE rounding (`.rn`, `.ftz`, `.approx`, `.full`) are
+//! dropped because values are reals (DESIGN.md); cache hints (`.nc`, `.ca`, `.cg`, ...) because
+//! they do not change values in a race-free kernel.
+
+mod instr;
+pub mod ir;
+mod mods;
+
+pub use ir::*;
+
+use crate::ptx::{self, Line, ScalarType, StateSpace, Statement};
+use std::collections::HashMap;
+
+/// Why an entry cannot be lowered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LowerError {
+    /// A construct the semantics does not model; never silently ignored.
+    #[error("line {line}: unsupported: {what}")]
+    Unsupported { line: Line, what: String },
+    /// Ill-formed PTX: unknown names, wrong operand counts, bad types.
+    #[error("line {line}: invalid PTX: {msg}")]
+    Invalid { line: Line, msg: String },
+    #[error("entry {name:?} not found (the module has: {available})")]
+    NoEntry { name: String, available: String },
+}
+
+pub(crate) fn unsupported(line: Line, what: impl Into<String>) -> LowerError {
+    LowerError::Unsupported { line, what: what.into() }
+}
+
+pub(crate) fn invalid(line: Line, msg: impl Into<String>) -> LowerError {
+    LowerError::Invalid { line, msg: msg.into() }
+}
+
+/// Where a named variable lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VarRef {
+    Space(Space, u64),
+    Param(u32),
+    /// Module `.global`/`.const` data: not modeled yet, rejected where used.
+    Unmodeled(StateSpace),
+}
+
+/// Name tables for one function.
+pub(crate) struct Scope {
+    pub regs: HashMap<String, Reg>,
+    pub reg_info: Vec<RegInfo>,
+    pub vars: HashMap<String, VarRef>,
+    pub labels: HashMap<String, u32>,
+}
+
+/// Lowers the entry called `entry`.
+pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
+    let func = module.functions.iter().find(|f| f.is_entry && f.name == entry).ok_or_else(|| {
+        LowerError::NoEntry {
+            name: entry.to_string(),
+            available: module
+                .functions
+                .iter()
+                .filter(|f| f.is_entry)
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    })?;
+
+    let mut scope = Scope {
+        regs: HashMap::new(),
+        reg_info: Vec::new(),
+        vars: HashMap::new(),
+        labels: HashMap::new(),
+    };
+
+    // Parameters.
+    let mut params = Vec::new();
+    for (i, p) in func.params.iter().enumerate() {
+        let bytes = p.ty.size() * p.array_len.unwrap_or(1);
+        params.push(ParamInfo { name: p.name.clone(), bytes });
+        let idx = u32::try_from(i).map_err(|_| invalid(p.line, "too many parameters"))?;
+        scope.vars.insert(p.name.clone(), VarRef::Param(idx));
+    }
+
+    // Variables: static shared first, in declaration order, then dynamic shared after them.
+    let mut shared_end = 0u64;
+    let mut local_end = 0u64;
+    let mut dynamic: Vec<&ptx::VarDecl> = Vec::new();
+    let fn_vars = func.body.iter().filter_map(|s| match s {
+        Statement::Var(v) => Some(v),
+        _ => None,
+    });
+    for v in module.vars.iter().chain(fn_vars) {
+        let align = u64::from(v.align.unwrap_or(v.ty.size()).max(1));
+        let elem = u64::from(v.ty.size()) * u64::from(v.vector.unwrap_or(1));
+        let known: Option<u64> = v.dims.iter().try_fold(1u64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+        match v.space {
+            StateSpace::Shared if v.is_extern || known.is_none() => dynamic.push(v),
+            StateSpace::Shared | StateSpace::Local => {
+                let size = known.and_then(|n| n.checked_mul(elem)).ok_or_else(|| invalid(v.line, "variable too large"))?;
+                let end = if v.space == StateSpace::Shared { &mut shared_end } else { &mut local_end };
+                let off = end.div_ceil(align) * align;
+                *end = off + size;
+                let space = if v.space == StateSpace::Shared { Space::Shared } else { Space::Local };
+                scope.vars.insert(v.name.clone(), VarRef::Space(space, off));
+            }
+            StateSpace::SharedCluster => return Err(unsupported(v.line, "`.shared::cluster` variables")),
+            other => {
+                scope.vars.insert(v.name.clone(), VarRef::Unmodeled(other));
+            }
+        }
+        if !v.init.is_empty() && matches!(v.space, StateSpace::Shared | StateSpace::Local) {
+            return Err(invalid(v.line, "shared and local variables cannot have initializers"));
+        }
+    }
+    let dyn_align = dynamic.iter().map(|v| u64::from(v.align.unwrap_or(16).max(1))).max().unwrap_or(16);
+    let dynamic_shared_offset = shared_end.div_ceil(dyn_align) * dyn_align;
+    for v in &dynamic {
+        scope.vars.insert(v.name.clone(), VarRef::Space(Space::Shared, dynamic_shared_offset));
+    }
+
+    // Registers.
+    for s in &func.body {
+        if let Statement::Reg(r) = s {
+            let bits = if r.ty == ScalarType::Pred { 1 } else { (r.ty.size() * 8) as u8 };
+            if r.vector.is_some() {
+                return Err(unsupported(r.line, "vector registers (`.reg .v4`)"));
+            }
+            let names: Vec<String> = match r.count {
+                Some(n) => (0..n).map(|i| format!("{}{}", r.name, i)).collect(),
+                None => vec![r.name.clone()],
+            };
+            for name in names {
+                let id = u32::try_from(scope.reg_info.len()).map_err(|_| invalid(r.line, "too many registers"))?;
+                if scope.regs.insert(name.clone(), id).is_some() {
+                    return Err(invalid(r.line, format!("register {name} declared twice")));
+                }
+                scope.reg_info.push(RegInfo { name, bits });
+            }
+        }
+    }
+
+    // Labels.
+    let mut count = 0u32;
+    for s in &func.body {
+        match s {
+            Statement::Label { name, line }
+                if scope.labels.insert(name.clone(), count).is_some() => {
+                    return Err(invalid(*line, format!("label {name} defined twice")));
+                }
+            Statement::Instr(_) => count += 1,
+            _ => {}
+        }
+    }
+
+    let mut insts = Vec::with_capacity(count as usize);
+    for s in &func.body {
+        if let Statement::Instr(i) = s {
+            insts.push(instr::lower_instruction(&scope, i)?);
+        }
+    }
+    // Falling off the end of an entry is an implicit `ret`.
+    let end_line = insts.last().map(|i: &Inst| i.line).unwrap_or(func.line);
+    insts.push(Inst { guard: None, op: Op::Exit, line: end_line, loc: None });
+
+    let dims = |name: &str| -> Option<[u32; 3]> {
+        let d = func.directives.iter().find(|d| d.name == name)?;
+        let mut out = [1u32; 3];
+        for (slot, &a) in out.iter_mut().zip(&d.args) {
+            *slot = u32::try_from(a).unwrap_or(u32::MAX);
+        }
+        Some(out)
+    };
+    for d in &func.directives {
+        match d.name.as_str() {
+            "reqntid" | "maxntid" | "minnctapersm" | "maxnreg" | "noreturn" | "maxnctapersm" | "pragma" => {}
+            other => return Err(unsupported(d.line, format!("directive `.{other}`"))),
+        }
+    }
+
+    Ok(Program {
+        name: func.name.clone(),
+        regs: scope.reg_info,
+        params,
+        insts,
+        static_shared: shared_end,
+        dynamic_shared_offset,
+        uses_dynamic_shared: !dynamic.is_empty(),
+        local_bytes: local_end,
+        reqntid: dims("reqntid"),
+        maxntid: dims("maxntid"),
+        files: module.files.iter().map(|f| (f.index, f.path.clone())).collect(),
+    })
+}

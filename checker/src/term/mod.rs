@@ -1,0 +1,382 @@
+//! Real-valued terms over kernel inputs, as one hash-consed arena.
+//!
+//! Nodes live in a vector, children before parents, named by [`TermId`]. Constructors intern but
+//! never simplify: `x * 1` stays a product, so the term is exactly what the kernel computed and
+//! every algebraic step is left to the certificate rules. Nothing here recurses on term depth,
+//! so a K=4096 reduction chain is as cheap to build as a shallow one.
+
+mod dyadic;
+mod hasher;
+
+pub use dyadic::Dyadic;
+pub use hasher::FxBuildHasher;
+
+use std::collections::HashMap;
+
+/// An index into a [`TermArena`]; only the arena makes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TermId(u32);
+
+impl TermId {
+    /// The position of the node in [`TermArena::nodes`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Comparisons a data-dependent predicate may make (PTX `setp` on floats, ISA 9.7.3.x).
+/// Unordered variants are not modeled: values are reals, never NaN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Unary functions that the model keeps opaque except for their argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Func {
+    /// 2^x (`ex2`), exact: never an approximation identity.
+    Ex2,
+    /// 1/x (`rcp`).
+    Rcp,
+    Sqrt,
+    Rsqrt,
+    /// log2 x (`lg2`).
+    Lg2,
+    Sin,
+    Cos,
+    Tanh,
+    Abs,
+}
+
+/// One node of the term DAG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// An exact dyadic rational (every finite float literal and every integer converted to
+    /// float), by its index in the arena's constant pool; see [`TermArena::constant`].
+    Const(ConstId),
+    /// -infinity, admitted only where it provably folds away (the running-max identity).
+    NegInf,
+    /// +infinity, likewise.
+    PosInf,
+    /// Element `index` (row-major, in elements) of the input tensor numbered `tensor` in the
+    /// launch's parameter list.
+    Input { tensor: u32, index: u64 },
+    Add(TermId, TermId),
+    Sub(TermId, TermId),
+    Mul(TermId, TermId),
+    Div(TermId, TermId),
+    /// `a*b + c`, as `fma` computes it over the reals; one node instead of two because it is
+    /// the bulk of every matmul and reduction.
+    Fma(TermId, TermId, TermId),
+    Neg(TermId),
+    Max(TermId, TermId),
+    Min(TermId, TermId),
+    Apply(Func, TermId),
+    /// A comparison, only ever used as the condition of a [`Node::Select`].
+    Cmp(CmpOp, TermId, TermId),
+    /// `cond ? then : else_`.
+    Select {
+        cond: TermId,
+        then: TermId,
+        else_: TermId,
+    },
+    /// Boolean combinations of comparisons (`and.pred`, `or.pred`, `not.pred` on data).
+    And(TermId, TermId),
+    Or(TermId, TermId),
+    Not(TermId),
+}
+
+impl Node {
+    /// The children, in order; used by iterative traversals.
+    pub fn children(&self) -> impl Iterator<Item = TermId> {
+        let (a, b, c) = match *self {
+            Node::Const(_) | Node::NegInf | Node::PosInf | Node::Input { .. } => (None, None, None),
+            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) => (Some(a), None, None),
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Max(a, b)
+            | Node::Min(a, b)
+            | Node::Cmp(_, a, b)
+            | Node::And(a, b)
+            | Node::Or(a, b) => (Some(a), Some(b), None),
+            Node::Select { cond, then, else_ } => (Some(cond), Some(then), Some(else_)),
+            Node::Fma(a, b, c) => (Some(a), Some(b), Some(c)),
+        };
+        a.into_iter().chain(b).chain(c)
+    }
+}
+
+/// The arena's only failure: more than `u32::MAX` distinct nodes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("term arena is full ({0} nodes)")]
+pub struct ArenaFull(pub usize);
+
+/// An index into the arena's constant pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(u32);
+
+const NONE: u32 = u32::MAX;
+
+/// Hash-consed storage: structurally equal nodes get the same id, so equality is `==` on ids.
+///
+/// Interning must not cost a hash-table probe per node: a K=4096 matmul tile builds tens of
+/// millions of nodes, nearly all of them fresh links of accumulation chains. So each node is
+/// findable in one of two places: as the *first parent* recorded on its newest child (the child
+/// with the largest id), or in the hash table. A chain link `fma(a, b, acc)` whose `acc` has no
+/// parent yet is recorded on `acc` and never touches the table. Lookup checks the first parent,
+/// then the table, so hash-consing stays complete.
+#[derive(Debug, Default, Clone)]
+pub struct TermArena {
+    nodes: Vec<Node>,
+    /// Per node: the first node created with it as newest child, or `NONE`.
+    first_parent: Vec<u32>,
+    table: HashMap<Node, TermId, FxBuildHasher>,
+    consts: Vec<Dyadic>,
+    const_ids: HashMap<Dyadic, ConstId, FxBuildHasher>,
+}
+
+impl TermArena {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The newest child, whose first-parent slot may hold `node`.
+    fn key(node: &Node) -> Option<TermId> {
+        node.children().max()
+    }
+
+    /// Interns `node`. Children must already be in this arena (ids come only from it).
+    pub fn intern(&mut self, node: Node) -> Result<TermId, ArenaFull> {
+        let key = Self::key(&node);
+        let slot = key.map(|k| self.first_parent[k.index()]);
+        if let Some(p) = slot.filter(|&p| p != NONE)
+            && self.nodes[p as usize] == node {
+                return Ok(TermId(p));
+            }
+        if slot.is_none_or(|p| p != NONE)
+            && let Some(&id) = self.table.get(&node) {
+                return Ok(id);
+            }
+        let raw = u32::try_from(self.nodes.len()).ok().filter(|&r| r != NONE).ok_or(ArenaFull(self.nodes.len()))?;
+        let id = TermId(raw);
+        self.nodes.push(node);
+        self.first_parent.push(NONE);
+        match key {
+            Some(k) if slot == Some(NONE) => self.first_parent[k.index()] = raw,
+            _ => {
+                self.table.insert(node, id);
+            }
+        }
+        Ok(id)
+    }
+
+    /// Interns the constant `d`.
+    pub fn constant_node(&mut self, d: Dyadic) -> Result<Node, ArenaFull> {
+        if let Some(&c) = self.const_ids.get(&d) {
+            return Ok(Node::Const(c));
+        }
+        let c = ConstId(u32::try_from(self.consts.len()).map_err(|_| ArenaFull(self.consts.len()))?);
+        self.consts.push(d);
+        self.const_ids.insert(d, c);
+        Ok(Node::Const(c))
+    }
+
+    /// Interns the term for the constant `d`.
+    pub fn constant(&mut self, d: Dyadic) -> Result<TermId, ArenaFull> {
+        let n = self.constant_node(d)?;
+        self.intern(n)
+    }
+
+    pub fn const_value(&self, c: ConstId) -> Dyadic {
+        self.consts[c.0 as usize]
+    }
+
+    pub fn node(&self, id: TermId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// All nodes, children before parents.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Renders a term for people, sharing-unaware and cut at `budget` characters. Iterative.
+    pub fn render(&self, root: TermId, budget: usize) -> String {
+        enum Job {
+            Visit(TermId),
+            Text(&'static str),
+        }
+        let mut out = String::new();
+        let mut stack = vec![Job::Visit(root)];
+        while let Some(job) = stack.pop() {
+            if out.len() > budget {
+                out.push('…');
+                break;
+            }
+            let id = match job {
+                Job::Text(s) => {
+                    out.push_str(s);
+                    continue;
+                }
+                Job::Visit(id) => id,
+            };
+            let bin = |op: &'static str, a, b, stack: &mut Vec<Job>| {
+                stack.extend([Job::Text(")"), Job::Visit(b), Job::Text(op), Job::Visit(a)]);
+            };
+            match *self.node(id) {
+                Node::Const(c) => out.push_str(&self.const_value(c).to_string()),
+                Node::NegInf => out.push_str("-inf"),
+                Node::PosInf => out.push_str("+inf"),
+                Node::Input { tensor, index } => out.push_str(&format!("in{tensor}[{index}]")),
+                Node::Add(a, b) => {
+                    out.push('(');
+                    bin(" + ", a, b, &mut stack)
+                }
+                Node::Sub(a, b) => {
+                    out.push('(');
+                    bin(" - ", a, b, &mut stack)
+                }
+                Node::Mul(a, b) => {
+                    out.push('(');
+                    bin(" * ", a, b, &mut stack)
+                }
+                Node::Div(a, b) => {
+                    out.push('(');
+                    bin(" / ", a, b, &mut stack)
+                }
+                Node::Max(a, b) => {
+                    out.push_str("max(");
+                    bin(", ", a, b, &mut stack)
+                }
+                Node::Min(a, b) => {
+                    out.push_str("min(");
+                    bin(", ", a, b, &mut stack)
+                }
+                Node::And(a, b) => {
+                    out.push('(');
+                    bin(" && ", a, b, &mut stack)
+                }
+                Node::Or(a, b) => {
+                    out.push('(');
+                    bin(" || ", a, b, &mut stack)
+                }
+                Node::Cmp(op, a, b) => {
+                    out.push('(');
+                    let s = match op {
+                        CmpOp::Eq => " == ",
+                        CmpOp::Ne => " != ",
+                        CmpOp::Lt => " < ",
+                        CmpOp::Le => " <= ",
+                        CmpOp::Gt => " > ",
+                        CmpOp::Ge => " >= ",
+                    };
+                    bin(s, a, b, &mut stack)
+                }
+                Node::Fma(a, b, c) => {
+                    out.push_str("fma(");
+                    stack.extend([
+                        Job::Text(")"),
+                        Job::Visit(c),
+                        Job::Text(", "),
+                        Job::Visit(b),
+                        Job::Text(", "),
+                        Job::Visit(a),
+                    ]);
+                }
+                Node::Neg(a) => {
+                    out.push_str("-(");
+                    stack.extend([Job::Text(")"), Job::Visit(a)]);
+                }
+                Node::Not(a) => {
+                    out.push_str("!(");
+                    stack.extend([Job::Text(")"), Job::Visit(a)]);
+                }
+                Node::Apply(f, a) => {
+                    out.push_str(&format!("{f:?}(").to_lowercase());
+                    stack.extend([Job::Text(")"), Job::Visit(a)]);
+                }
+                Node::Select { cond, then, else_ } => {
+                    out.push_str("select(");
+                    stack.extend([
+                        Job::Text(")"),
+                        Job::Visit(else_),
+                        Job::Text(", "),
+                        Job::Visit(then),
+                        Job::Text(", "),
+                        Job::Visit(cond),
+                    ]);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_shares_equal_nodes() {
+        let mut a = TermArena::new();
+        let x = a.intern(Node::Input { tensor: 0, index: 3 }).unwrap();
+        let y = a.intern(Node::Input { tensor: 0, index: 4 }).unwrap();
+        let s1 = a.intern(Node::Add(x, y)).unwrap();
+        let s2 = a.intern(Node::Add(x, y)).unwrap();
+        let s3 = a.intern(Node::Add(y, x)).unwrap();
+        assert_eq!(s1, s2);
+        assert_ne!(s1, s3, "constructors never reorder");
+        assert_eq!(a.len(), 4);
+    }
+
+    #[test]
+    fn interning_is_complete_through_first_parents() {
+        // Chains record links on their newest child; re-building any link must find it again,
+        // whether it was recorded there or in the table.
+        let mut a = TermArena::new();
+        let x = a.intern(Node::Input { tensor: 0, index: 0 }).unwrap();
+        let y = a.intern(Node::Input { tensor: 0, index: 1 }).unwrap();
+        let mut chain = vec![x];
+        for _ in 0..10 {
+            let last = *chain.last().unwrap();
+            chain.push(a.intern(Node::Fma(x, y, last)).unwrap());
+        }
+        let n = a.len();
+        for w in chain.windows(2) {
+            assert_eq!(a.intern(Node::Fma(x, y, w[0])).unwrap(), w[1]);
+        }
+        // A second parent of the same newest child goes to the table and is found there too.
+        let other = a.intern(Node::Add(chain[3], y)).unwrap();
+        assert_eq!(a.intern(Node::Add(chain[3], y)).unwrap(), other);
+        assert_eq!(a.len(), n + 1);
+        let c1 = a.constant(Dyadic::ONE).unwrap();
+        assert_eq!(a.constant(Dyadic::ONE).unwrap(), c1);
+    }
+
+    #[test]
+    fn deep_chains_render_without_recursion() {
+        let mut a = TermArena::new();
+        let mut acc = a.constant(Dyadic::ZERO).unwrap();
+        for i in 0..100_000 {
+            let x = a.intern(Node::Input { tensor: 0, index: i }).unwrap();
+            acc = a.intern(Node::Add(acc, x)).unwrap();
+        }
+        let s = a.render(acc, 200);
+        assert!(s.ends_with('…'));
+    }
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Consistency check of the kernel corpus (no GPU, no nvcc needed; Python >= 3.11).
+
+    python3 kernels/check.py
+
+For every X.cu: X.ptx exists and is nvcc output. For every spec X.toml: the PTX
+exists, the entry exists, there is one [[params]] per .entry parameter and each
+kind matches the PTX parameter type, grid/block are sane, and X.expect.toml exists
+with a valid verdict, lines that point at the right kind of PTX instruction for
+that verdict, and a [reference] consistent with the tensors and scalars of the spec.
+Prints 'N passed, N failed' and exits non-zero on any failure.
+"""
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence"}
+DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
+SCALAR_PTX = {  # spec dtype -> accepted .param types
+    "s32": {"u32", "s32", "b32"}, "u32": {"u32", "s32", "b32"},
+    "s64": {"u64", "s64", "b64"}, "u64": {"u64", "s64", "b64"},
+    "f32": {"f32", "b32"}, "f64": {"f64", "b64"},
+}
+# instruction classes each verdict's lines may point at
+LINE_RE = {
+    "race": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.shared"),
+    "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
+    "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
+}
+
+
+def ptx_entries(text):
+    """{entry name: [param ptx type, ...]} for every .entry in a PTX module."""
+    out = {}
+    for m in re.finditer(r"\.entry\s+(\w+)\s*\((.*?)\)", text, re.S):
+        params = re.findall(r"\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+\w+", m.group(2))
+        out[m.group(1)] = params
+    return out
+
+
+def check_spec(spec_path, errors):
+    def err(msg):
+        errors.append(f"{spec_path.relative_to(HERE)}: {msg}")
+
+    spec = tomllib.loads(spec_path.read_text())
+    for key in ("ptx", "entry", "grid", "block", "dynamic_shared", "params"):
+        if key not in spec:
+            err(f"missing key {key!r}")
+            return
+    ptx_path = spec_path.parent / spec["ptx"]
+    if not ptx_path.exists():
+        err(f"ptx {spec['ptx']} not found")
+        return
+    ptx = ptx_path.read_text()
+    ptx_lines = ptx.splitlines()
+    entries = ptx_entries(ptx)
+    if spec["entry"] not in entries:
+        err(f"entry {spec['entry']!r} not in {ptx_path.name} (has {sorted(entries)})")
+        return
+    ptypes = entries[spec["entry"]]
+    params = spec["params"]
+    if len(params) != len(ptypes):
+        err(f"{len(params)} [[params]] but .entry has {len(ptypes)} parameters")
+        return
+    for key in ("grid", "block"):
+        v = spec[key]
+        if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and x >= 1 for x in v)):
+            err(f"{key} must be 3 positive ints")
+    if spec["block"][0] * spec["block"][1] * spec["block"][2] > 1024:
+        err("block has more than 1024 threads")
+    if not (isinstance(spec["dynamic_shared"], int) and spec["dynamic_shared"] >= 0):
+        err("dynamic_shared must be a non-negative int")
+    tensors, scalars = {}, []
+    for idx, (p, pt) in enumerate(zip(params, ptypes)):
+        kind = p.get("kind")
+        if kind == "tensor":
+            if pt not in ("u64", "b64", "s64"):
+                err(f"param {idx}: tensor but PTX param is .{pt}")
+            for key in ("name", "dtype", "shape", "role"):
+                if key not in p:
+                    err(f"param {idx}: tensor without {key!r}")
+            if p.get("dtype") not in DTYPES:
+                err(f"param {idx}: bad dtype {p.get('dtype')!r}")
+            if p.get("role") not in ("in", "out", "inout"):
+                err(f"param {idx}: bad role {p.get('role')!r}")
+            if not all(isinstance(x, int) and x >= 1 for x in p.get("shape", [])):
+                err(f"param {idx}: bad shape")
+            tensors[p.get("name")] = p
+        elif kind == "scalar":
+            dt = p.get("dtype")
+            if dt not in SCALAR_PTX:
+                err(f"param {idx}: bad scalar dtype {dt!r}")
+            elif pt not in SCALAR_PTX[dt]:
+                err(f"param {idx}: scalar {dt} but PTX param is .{pt}")
+            if "value" not in p:
+                err(f"param {idx}: scalar without value")
+            scalars.append(p.get("value"))
+        else:
+            err(f"param {idx}: bad kind {kind!r}")
+
+    exp_path = spec_path.with_name(spec_path.name[: -len(".toml")] + ".expect.toml")
+    if not exp_path.exists():
+        err(f"missing {exp_path.name}")
+        return
+    exp = tomllib.loads(exp_path.read_text())
+    verdict = exp.get("verdict")
+    lines = exp.get("lines")
+    if verdict not in VERDICTS:
+        err(f"expect: bad verdict {verdict!r}")
+        return
+    if not isinstance(lines, list):
+        err("expect: lines must be a list")
+        return
+    if verdict == "safe" and lines:
+        err("expect: a safe verdict lists no lines")
+    if verdict != "safe" and not lines:
+        err("expect: a non-safe verdict must list lines")
+    for ln in lines:
+        if not (isinstance(ln, int) and 1 <= ln <= len(ptx_lines)):
+            err(f"expect: line {ln} out of range")
+            continue
+        text = ptx_lines[ln - 1]
+        if not LINE_RE[verdict].match(text):
+            err(f"expect: line {ln} ({text.strip()!r}) is not a {verdict} instruction")
+
+    ref = exp.get("reference")
+    if not isinstance(ref, dict):
+        err("expect: missing [reference]")
+        return
+    op = ref.get("op")
+    if op == "block_sum":
+        x, out, chunk = tensors.get(ref.get("input")), tensors.get(ref.get("output")), ref.get("chunk")
+        if x is None or out is None:
+            err("reference: input/output must name tensors of the spec")
+        elif not isinstance(chunk, int) or chunk < 1:
+            err("reference: chunk must be a positive int")
+        else:
+            nx = 1
+            for d in x["shape"]:
+                nx *= d
+            nout = 1
+            for d in out["shape"]:
+                nout *= d
+            if nout * chunk > nx:
+                err(f"reference: {nout} outputs x chunk {chunk} exceeds input size {nx}")
+            if nout != spec["grid"][0] * spec["grid"][1] * spec["grid"][2]:
+                err("reference: block_sum expects one output per CTA")
+    elif op == "matmul":
+        a, b, c = (tensors.get(ref.get(k)) for k in ("a", "b", "c"))
+        m, n, k = ref.get("m"), ref.get("n"), ref.get("k")
+        if a is None or b is None or c is None:
+            err("reference: a/b/c must name tensors of the spec")
+        else:
+            if a["shape"] != [m, k] or b["shape"] != [k, n] or c["shape"] != [m, n]:
+                err("reference: tensor shapes do not match m, n, k")
+            if scalars[:3] != [m, n, k]:
+                err(f"reference: scalar params {scalars} are not M, N, K = {[m, n, k]}")
+    else:
+        err(f"reference: unknown op {op!r}")
+
+
+def main():
+    passed = failed = 0
+
+    def record(errs):
+        nonlocal passed, failed
+        for e in errs:
+            print("FAIL", e)
+        if errs:
+            failed += 1
+        else:
+            passed += 1
+
+    for cu in sorted(HERE.rglob("*.cu")):
+        errs = []
+        ptx = cu.with_suffix(".ptx")
+        if not ptx.exists():
+            errs.append(f"{cu.relative_to(HERE)}: no {ptx.name} (run build.sh)")
+        elif not any("Generated by NVIDIA NVVM Compiler" in h for h in ptx.read_text().splitlines()[:3]):
+            errs.append(f"{ptx.relative_to(HERE)}: not nvcc output")
+        if not cu.with_suffix(".toml").exists():
+            errs.append(f"{cu.relative_to(HERE)}: no spec {cu.stem}.toml")
+        record(errs)
+    for spec in sorted(HERE.rglob("*.toml")):
+        errs = []
+        if spec.name.endswith(".expect.toml"):
+            if not spec.with_name(spec.name.replace(".expect.toml", ".toml")).exists():
+                errs.append(f"{spec.relative_to(HERE)}: expectation without a spec")
+                record(errs)
+            continue
+        try:
+            check_spec(spec, errs)
+        except (tomllib.TOMLDecodeError, KeyError, TypeError) as e:
+            errs.append(f"{spec.relative_to(HERE)}: {type(e).__name__}: {e}")
+        record(errs)
+    print(f"check: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+//! The untrusted kcert prover: drives the checker crate's semantics, generates inputs, renders
+//! verdicts for people, and measures. It never re-implements semantics (DESIGN.md).
+
+pub mod bench;
+pub mod inputs;
+pub mod reference;
+pub mod verdict;

@@ -1,0 +1,168 @@
+//! `kcert`: analyze kernel instances, run them concretely, measure the executor.
+
+use clap::{Parser, Subcommand};
+use kcert::verdict::{self, exit};
+use kcert_checker::exec::{Config, Mode};
+use kcert_checker::instance::Instance;
+use kcert_checker::spec::Binding;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "kcert", version, about = "Prove GPU kernels safe (and, later, equivalent) from their PTX")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Safety analysis of one kernel instance: races, barriers, bounds, uninitialized reads.
+    /// Exit 0: proved safe; 1: finding; 2: unsupported, partial or limit; 3: invalid input.
+    Analyze {
+        /// The instance spec (TOML).
+        spec: PathBuf,
+        /// Execute at most this many CTAs; larger grids get a partial (UNKNOWN) verdict.
+        #[arg(long, default_value_t = 4096)]
+        max_ctas: u64,
+        /// Findings printed in full.
+        #[arg(long, default_value_t = 8)]
+        show: usize,
+    },
+    /// Run an instance on concrete inputs with the interpreter and print or write its outputs.
+    Run {
+        spec: PathBuf,
+        /// Seed of the random inputs (uniform in [-1, 1)), for tensors not given by --input.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// NAME=FILE: raw little-endian contents of input tensor NAME.
+        #[arg(long = "input", value_name = "NAME=FILE")]
+        inputs: Vec<String>,
+        /// Write each output tensor as raw little-endian bytes to DIR/NAME.bin.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Output elements printed per tensor.
+        #[arg(long, default_value_t = 8)]
+        show: usize,
+    },
+    /// Symbolic execution throughput on the corpus' tiled matmuls (64x64 tile, K=4096).
+    Bench {
+        /// The kernels/ directory.
+        #[arg(long, default_value = "kernels")]
+        kernels: PathBuf,
+        #[arg(long, default_value_t = 4096)]
+        k: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.cmd {
+        Cmd::Analyze { spec, max_ctas, show } => analyze(spec, max_ctas, show),
+        Cmd::Run { spec, seed, inputs, out, show } => run(spec, seed, inputs, out, show),
+        Cmd::Bench { kernels, k } => bench(kernels, k),
+    };
+    ExitCode::from(code as u8)
+}
+
+fn analyze(path: PathBuf, max_ctas: u64, show: usize) -> i32 {
+    let inst = match Instance::load(&path) {
+        Ok(i) => i,
+        Err(e) => return fail(&e),
+    };
+    let config = Config { max_ctas, ..Config::default() };
+    match inst.run(Mode::Symbolic, &Default::default(), &config) {
+        Ok(o) => {
+            let (text, code) = verdict::render(&path.display().to_string(), &inst.spec, &o, show);
+            print!("{text}");
+            code
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+fn fail(e: &kcert_checker::instance::Error) -> i32 {
+    let code = verdict::exit_code_of_error(e);
+    let what = if code == exit::INVALID { "invalid input" } else { "unknown" };
+    eprintln!("kcert: {what}: {e}");
+    code
+}
+
+fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show: usize) -> i32 {
+    let inst = match Instance::load(&path) {
+        Ok(i) => i,
+        Err(e) => return fail(&e),
+    };
+    let mut inputs = kcert::inputs::random(&inst.spec, seed);
+    for g in &given {
+        let Some((name, file)) = g.split_once('=') else {
+            eprintln!("kcert: invalid input: --input takes NAME=FILE, got {g:?}");
+            return exit::INVALID;
+        };
+        match kcert::inputs::read_tensor(&inst.spec, name, file.as_ref()) {
+            Ok((i, data)) => {
+                inputs.insert(i, data);
+            }
+            Err(e) => {
+                eprintln!("kcert: invalid input: {e}");
+                return exit::INVALID;
+            }
+        }
+    }
+    let o = match inst.run(Mode::Concrete, &inputs, &Config::default()) {
+        Ok(o) => o,
+        Err(e) => return fail(&e),
+    };
+    for f in &o.findings {
+        eprint!("warning: {f}");
+    }
+    for (param, vals) in &o.outputs {
+        let Some(Binding::Tensor(t)) = inst.spec.params.get(*param) else { continue };
+        println!("{} ({} of {} elements written):", t.name, vals.len(), t.elements());
+        for (i, v) in vals.iter().take(show) {
+            let text = match v.bits() {
+                Some(b) => format!("{}", kcert::inputs::decode(b, t.dtype)),
+                None => format!("{v:?}"),
+            };
+            println!("  [{i}] = {text}");
+        }
+        if let Some(dir) = &out {
+            let w = t.dtype.size() as usize;
+            let mut bytes = vec![0u8; (t.elements() as usize) * w];
+            for (i, v) in vals {
+                let b = v.bits().unwrap_or(0).to_le_bytes();
+                let at = *i as usize * w;
+                bytes[at..at + w].copy_from_slice(&b[..w]);
+            }
+            let file = dir.join(format!("{}.bin", t.name));
+            if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&file, bytes)) {
+                eprintln!("kcert: cannot write {}: {e}", file.display());
+                return exit::INVALID;
+            }
+        }
+    }
+    if o.findings.is_empty() { exit::PROVED } else { exit::REFUTED }
+}
+
+fn bench(kernels: PathBuf, k: u64) -> i32 {
+    match kcert::bench::default_suite(&kernels, k) {
+        Ok(ms) => {
+            for m in ms {
+                println!(
+                    "{}: {} lane-instructions in {:.3} s = {:.1} M lane-instructions/s ({} terms, {} findings)",
+                    m.name,
+                    m.lane_instructions,
+                    m.seconds,
+                    m.rate() / 1e6,
+                    m.terms,
+                    m.findings
+                );
+            }
+            exit::PROVED
+        }
+        Err(e) => {
+            eprintln!("kcert bench: {e}");
+            exit::INVALID
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The safety verdict of one instance, rendered for people, with DESIGN.md's exit codes.
+
+use kcert_checker::exec::{Finding, FindingKind, Outcome};
+use kcert_checker::instance::{Error, ErrorClass};
+use kcert_checker::spec::KernelSpec;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Process exit codes, one per outcome.
+pub mod exit {
+    pub const PROVED: i32 = 0;
+    pub const REFUTED: i32 = 1;
+    pub const UNKNOWN: i32 = 2;
+    pub const INVALID: i32 = 3;
+}
+
+pub fn exit_code_of_error(e: &Error) -> i32 {
+    match e.class() {
+        ErrorClass::InvalidInput => exit::INVALID,
+        ErrorClass::Unsupported | ErrorClass::ResourceLimit => exit::UNKNOWN,
+    }
+}
+
+fn scope(spec: &KernelSpec, o: &Outcome) -> String {
+    let c = &o.coverage;
+    let what = if c.complete() {
+        format!("all {} CTAs", c.total)
+    } else {
+        let first = c.executed.first().copied().unwrap_or_default();
+        let last = c.executed.last().copied().unwrap_or_default();
+        format!("{} of {} CTAs (from {first:?} to {last:?}, first and last in linear order)", c.executed.len(), c.total)
+    };
+    format!("grid {:?}, block {:?}: {what}", spec.grid, spec.block)
+}
+
+/// Text report and exit code for a safety analysis.
+pub fn render(name: &str, spec: &KernelSpec, o: &Outcome, max_shown: usize) -> (String, i32) {
+    let mut s = String::new();
+    let scope = scope(spec, o);
+    if o.findings.is_empty() {
+        if o.coverage.complete() {
+            let _ = writeln!(
+                s,
+                "SAFE {name}: no data race, barrier divergence, deadlock, warp-collective error, \
+                 out-of-bounds, misaligned or uninitialized access\n  scope: {scope}\n  {} lane-instructions executed",
+                o.lane_instructions
+            );
+            return (s, exit::PROVED);
+        }
+        let _ = writeln!(
+            s,
+            "UNKNOWN {name}: no finding in the CTAs executed, but the grid was not executed whole\n  scope: {scope}\n  \
+             raise --max-ctas to check every CTA"
+        );
+        return (s, exit::UNKNOWN);
+    }
+    let mut counts: BTreeMap<FindingKind, usize> = BTreeMap::new();
+    for f in &o.findings {
+        *counts.entry(f.kind).or_default() += 1;
+    }
+    let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {}", k.name())).collect();
+    let _ = writeln!(s, "UNSAFE {name}: {}\n  scope: {scope}", summary.join(", "));
+    let shown: Vec<&Finding> = o.findings.iter().take(max_shown).collect();
+    for f in &shown {
+        let _ = write!(s, "  {f}");
+    }
+    if o.findings.len() > shown.len() {
+        let _ = writeln!(s, "  ... and {} more distinct findings", o.findings.len() - shown.len());
+    }
+    (s, exit::REFUTED)
+}
