@@ -7,8 +7,15 @@ fn main() {
             Ok(i) => match i.run(Mode::Symbolic, &Default::default(), &Default::default()) {
                 Err(e) => println!("{p}: EXEC ERROR {e}"),
                 Ok(o) => {
-                    println!("{p}: {} findings, {} lane instr, {} terms", o.findings.len(), o.lane_instructions, o.arena.len());
-                    for f in &o.findings { print!("  {f}"); }
+                    println!(
+                        "{p}: {} findings, {} lane instr, {} terms",
+                        o.findings.len(),
+                        o.lane_instructions,
+                        o.arena.len()
+                    );
+                    for f in &o.findings {
+                        print!("  {f}");
+                    }
                 }
             },
         }

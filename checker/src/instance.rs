@@ -64,16 +64,30 @@ impl Instance {
 
     pub fn from_spec(spec: KernelSpec) -> Result<Instance, Error> {
         let ptx_path = spec.ptx.clone();
-        let ptx_text = std::fs::read_to_string(&ptx_path)
-            .map_err(|e| Error::Io { path: ptx_path.clone(), msg: e.to_string() })?;
-        let module = ptx::parse(&ptx_text).map_err(|err| Error::Parse { path: ptx_path.clone(), err })?;
-        let program = lower::lower(&module, &spec.entry).map_err(|err| Error::Lower { path: ptx_path.clone(), err })?;
-        Ok(Instance { spec, ptx_text, program })
+        let ptx_text = std::fs::read_to_string(&ptx_path).map_err(|e| Error::Io {
+            path: ptx_path.clone(),
+            msg: e.to_string(),
+        })?;
+        let module = ptx::parse(&ptx_text).map_err(|err| Error::Parse {
+            path: ptx_path.clone(),
+            err,
+        })?;
+        let program = lower::lower(&module, &spec.entry).map_err(|err| Error::Lower {
+            path: ptx_path.clone(),
+            err,
+        })?;
+        Ok(Instance {
+            spec,
+            ptx_text,
+            program,
+        })
     }
 
     /// Executes the instance.
     pub fn run(&self, mode: Mode, inputs: &Inputs, config: &Config) -> Result<Outcome, Error> {
-        exec::run(&self.program, &self.spec, mode, inputs, config)
-            .map_err(|err| Error::Exec { path: self.spec.ptx.clone(), err })
+        exec::run(&self.program, &self.spec, mode, inputs, config).map_err(|err| Error::Exec {
+            path: self.spec.ptx.clone(),
+            err,
+        })
     }
 }

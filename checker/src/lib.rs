@@ -3,9 +3,9 @@
 
 #![forbid(unsafe_code)]
 
-pub mod ptx;
 pub mod exec;
 pub mod instance;
 pub mod lower;
+pub mod ptx;
 pub mod spec;
 pub mod term;

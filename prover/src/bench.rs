@@ -41,7 +41,9 @@ pub fn matmul_tile(spec: &KernelSpec, m: u64, n: u64, k: u64) -> Result<KernelSp
                 }
             }
             Binding::Scalar { bits, .. } => {
-                *bits = scalars.next().ok_or("not a matmul spec: more than three scalars")?;
+                *bits = scalars
+                    .next()
+                    .ok_or("not a matmul spec: more than three scalars")?;
             }
             Binding::Scratch => {}
         }

@@ -38,7 +38,11 @@ pub fn encode(v: f64, dtype: ScalarType) -> u64 {
         ScalarType::F16 => u64::from(f16_bits(v as f32)),
         t => {
             let bits = t.size() * 8;
-            let m = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let m = if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
             (v as i64 as u64) & m
         }
     }
@@ -89,21 +93,35 @@ pub fn random(spec: &KernelSpec, seed: u64) -> Inputs {
     let mut out = HashMap::new();
     for (i, b) in spec.params.iter().enumerate() {
         if let Binding::Tensor(t) = b
-            && t.role != Role::Out {
-                let data = (0..t.elements()).map(|_| encode(rng.unit(), t.dtype)).collect();
-                out.insert(i, data);
-            }
+            && t.role != Role::Out
+        {
+            let data = (0..t.elements())
+                .map(|_| encode(rng.unit(), t.dtype))
+                .collect();
+            out.insert(i, data);
+        }
     }
     out
 }
 
 /// Reads a raw little-endian tensor file for parameter `name`.
-pub fn read_tensor(spec: &KernelSpec, name: &str, path: &Path) -> Result<(usize, Vec<u64>), String> {
-    let (i, t) = spec.tensor_by_name(name).ok_or_else(|| format!("the spec has no tensor named {name}"))?;
+pub fn read_tensor(
+    spec: &KernelSpec,
+    name: &str,
+    path: &Path,
+) -> Result<(usize, Vec<u64>), String> {
+    let (i, t) = spec
+        .tensor_by_name(name)
+        .ok_or_else(|| format!("the spec has no tensor named {name}"))?;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let w = t.dtype.size() as usize;
     if bytes.len() as u64 != t.bytes() {
-        return Err(format!("{}: {} bytes, tensor {name} needs {}", path.display(), bytes.len(), t.bytes()));
+        return Err(format!(
+            "{}: {} bytes, tensor {name} needs {}",
+            path.display(),
+            bytes.len(),
+            t.bytes()
+        ));
     }
     let data = bytes
         .chunks(w)

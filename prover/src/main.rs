@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "kcert", version, about = "Prove GPU kernels safe (and, later, equivalent) from their PTX")]
+#[command(
+    name = "kcert",
+    version,
+    about = "Prove GPU kernels safe (and, later, equivalent) from their PTX"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -58,8 +62,18 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.cmd {
-        Cmd::Analyze { spec, max_ctas, show } => analyze(spec, max_ctas, show),
-        Cmd::Run { spec, seed, inputs, out, show } => run(spec, seed, inputs, out, show),
+        Cmd::Analyze {
+            spec,
+            max_ctas,
+            show,
+        } => analyze(spec, max_ctas, show),
+        Cmd::Run {
+            spec,
+            seed,
+            inputs,
+            out,
+            show,
+        } => run(spec, seed, inputs, out, show),
         Cmd::Bench { kernels, k } => bench(kernels, k),
     };
     ExitCode::from(code as u8)
@@ -70,7 +84,10 @@ fn analyze(path: PathBuf, max_ctas: u64, show: usize) -> i32 {
         Ok(i) => i,
         Err(e) => return fail(&e),
     };
-    let config = Config { max_ctas, ..Config::default() };
+    let config = Config {
+        max_ctas,
+        ..Config::default()
+    };
     match inst.run(Mode::Symbolic, &Default::default(), &config) {
         Ok(o) => {
             let (text, code) = verdict::render(&path.display().to_string(), &inst.spec, &o, show);
@@ -83,7 +100,11 @@ fn analyze(path: PathBuf, max_ctas: u64, show: usize) -> i32 {
 
 fn fail(e: &kcert_checker::instance::Error) -> i32 {
     let code = verdict::exit_code_of_error(e);
-    let what = if code == exit::INVALID { "invalid input" } else { "unknown" };
+    let what = if code == exit::INVALID {
+        "invalid input"
+    } else {
+        "unknown"
+    };
     eprintln!("kcert: {what}: {e}");
     code
 }
@@ -117,8 +138,15 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
         eprint!("warning: {f}");
     }
     for (param, vals) in &o.outputs {
-        let Some(Binding::Tensor(t)) = inst.spec.params.get(*param) else { continue };
-        println!("{} ({} of {} elements written):", t.name, vals.len(), t.elements());
+        let Some(Binding::Tensor(t)) = inst.spec.params.get(*param) else {
+            continue;
+        };
+        println!(
+            "{} ({} of {} elements written):",
+            t.name,
+            vals.len(),
+            t.elements()
+        );
         for (i, v) in vals.iter().take(show) {
             let text = match v.bits() {
                 Some(b) => format!("{}", kcert::inputs::decode(b, t.dtype)),
@@ -135,13 +163,18 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
                 bytes[at..at + w].copy_from_slice(&b[..w]);
             }
             let file = dir.join(format!("{}.bin", t.name));
-            if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&file, bytes)) {
+            if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&file, bytes))
+            {
                 eprintln!("kcert: cannot write {}: {e}", file.display());
                 return exit::INVALID;
             }
         }
     }
-    if o.findings.is_empty() { exit::PROVED } else { exit::REFUTED }
+    if o.findings.is_empty() {
+        exit::PROVED
+    } else {
+        exit::REFUTED
+    }
 }
 
 fn bench(kernels: PathBuf, k: u64) -> i32 {

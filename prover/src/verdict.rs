@@ -28,7 +28,11 @@ fn scope(spec: &KernelSpec, o: &Outcome) -> String {
     } else {
         let first = c.executed.first().copied().unwrap_or_default();
         let last = c.executed.last().copied().unwrap_or_default();
-        format!("{} of {} CTAs (from {first:?} to {last:?}, first and last in linear order)", c.executed.len(), c.total)
+        format!(
+            "{} of {} CTAs (from {first:?} to {last:?}, first and last in linear order)",
+            c.executed.len(),
+            c.total
+        )
     };
     format!("grid {:?}, block {:?}: {what}", spec.grid, spec.block)
 }
@@ -58,14 +62,21 @@ pub fn render(name: &str, spec: &KernelSpec, o: &Outcome, max_shown: usize) -> (
     for f in &o.findings {
         *counts.entry(f.kind).or_default() += 1;
     }
-    let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {}", k.name())).collect();
+    let summary: Vec<String> = counts
+        .iter()
+        .map(|(k, n)| format!("{n} {}", k.name()))
+        .collect();
     let _ = writeln!(s, "UNSAFE {name}: {}\n  scope: {scope}", summary.join(", "));
     let shown: Vec<&Finding> = o.findings.iter().take(max_shown).collect();
     for f in &shown {
         let _ = write!(s, "  {f}");
     }
     if o.findings.len() > shown.len() {
-        let _ = writeln!(s, "  ... and {} more distinct findings", o.findings.len() - shown.len());
+        let _ = writeln!(
+            s,
+            "  ... and {} more distinct findings",
+            o.findings.len() - shown.len()
+        );
     }
     (s, exit::REFUTED)
 }

@@ -28,7 +28,8 @@ impl Machine<'_> {
             }
             Space::Global | Space::Generic => {
                 let k = addr / TENSOR_STRIDE;
-                let hit = (k >= 1 && ((k - 1) as usize) < self.tensors.len()).then(|| Target::Tensor((k - 1) as usize));
+                let hit = (k >= 1 && ((k - 1) as usize) < self.tensors.len())
+                    .then(|| Target::Tensor((k - 1) as usize));
                 (hit, addr % TENSOR_STRIDE, Space::Global)
             }
         }
@@ -68,7 +69,10 @@ impl Machine<'_> {
                     Some((i, t)) => {
                         let base = (i as u64 + 1) * TENSOR_STRIDE;
                         let delta = addr as i128 - base as i128;
-                        format!("{space:?} address {addr:#x} ({} byte offset {delta} from {}[0])", t.name, t.name)
+                        format!(
+                            "{space:?} address {addr:#x} ({} byte offset {delta} from {}[0])",
+                            t.name, t.name
+                        )
                     }
                     None => format!("{} address {addr:#x}, in no tensor", space.name()),
                 }
@@ -116,7 +120,11 @@ impl Machine<'_> {
                 location: Some(location),
                 space: Some(space),
                 sites: vec![site],
-                detail: format!("access outside the {} bytes of its {} region", bytes, space.name()),
+                detail: format!(
+                    "access outside the {} bytes of its {} region",
+                    bytes,
+                    space.name()
+                ),
             });
             return Ok(Val::Bits(0));
         }
@@ -129,7 +137,9 @@ impl Machine<'_> {
         if width < g || offset % g != 0 {
             return Err(ExecError::Unsupported {
                 line,
-                what: format!("{width}-byte access at offset {offset} of a region with {g}-byte elements"),
+                what: format!(
+                    "{width}-byte access at offset {offset} of a region with {g}-byte elements"
+                ),
             });
         }
         // Races: local memory is private, everything else is checked granule by granule.
@@ -137,7 +147,10 @@ impl Machine<'_> {
         if target != Some(Target::Local) {
             let now = cta.clocks.epoch(t as u32, pc);
             for gi in offset / g..(offset + width).div_ceil(g) {
-                if let Some(c) = region.shadow_mut(gi).access(&cta.clocks, now, store.is_some()) {
+                if let Some(c) = region
+                    .shadow_mut(gi)
+                    .access(&cta.clocks, now, store.is_some())
+                {
                     conflict = conflict.or(Some(c));
                 }
             }
@@ -167,25 +180,30 @@ impl Machine<'_> {
             });
         }
         if let (Some(Target::Tensor(k)), Some(_)) = (target, store)
-            && self.tensors[k].role == Role::In {
-                let location = self.describe(target, space, addr, offset);
-                let site = self.site(cta.id, tid, pc, "writes".into());
-                let name = self.tensors[k].name.clone();
-                self.report(Finding {
-                    kind: FindingKind::WriteToInput,
-                    location: Some(location),
-                    space: Some(space),
-                    sites: vec![site],
-                    detail: format!("tensor {name} is declared role = \"in\""),
-                });
-            }
+            && self.tensors[k].role == Role::In
+        {
+            let location = self.describe(target, space, addr, offset);
+            let site = self.site(cta.id, tid, pc, "writes".into());
+            let name = self.tensors[k].name.clone();
+            self.report(Finding {
+                kind: FindingKind::WriteToInput,
+                location: Some(location),
+                space: Some(space),
+                sites: vec![site],
+                detail: format!("tensor {name} is declared role = \"in\""),
+            });
+        }
         match result {
             Ok(v) => Ok(v),
             Err(LoadMiss::Shape) => Err(ExecError::Unsupported {
                 line,
-                what: format!("{width}-byte load of memory written with a different shape of symbolic value"),
+                what: format!(
+                    "{width}-byte load of memory written with a different shape of symbolic value"
+                ),
             }),
-            Err(LoadMiss::Uninit(_)) => self.initial(target, space, addr, offset, width, cta, t, pc),
+            Err(LoadMiss::Uninit(_)) => {
+                self.initial(target, space, addr, offset, width, cta, t, pc)
+            }
         }
     }
 
@@ -206,28 +224,51 @@ impl Machine<'_> {
         if let Some(Target::Tensor(k)) = target {
             let tm = &self.tensors[k];
             if tm.role != Role::Out {
-                if width != tm.elem_bytes || tm.region.load(offset, width) != Err(LoadMiss::Uninit(offset / tm.elem_bytes)) {
+                if width != tm.elem_bytes
+                    || tm.region.load(offset, width)
+                        != Err(LoadMiss::Uninit(offset / tm.elem_bytes))
+                {
                     return Err(ExecError::Unsupported {
                         line,
-                        what: format!("{width}-byte load across {}-byte elements of {}", tm.elem_bytes, tm.name),
+                        what: format!(
+                            "{width}-byte load across {}-byte elements of {}",
+                            tm.elem_bytes, tm.name
+                        ),
                     });
                 }
                 let index = offset / tm.elem_bytes;
                 return match self.mode {
                     Mode::Concrete => {
-                        let d = tm.data.as_ref().and_then(|d| d.get(index as usize)).copied();
-                        d.map(Val::Bits).ok_or_else(|| ExecError::Launch(format!("no data for {}[{index}]", tm.name)))
+                        let d = tm
+                            .data
+                            .as_ref()
+                            .and_then(|d| d.get(index as usize))
+                            .copied();
+                        d.map(Val::Bits).ok_or_else(|| {
+                            ExecError::Launch(format!("no data for {}[{index}]", tm.name))
+                        })
                     }
                     Mode::Symbolic => {
-                        let node = Node::Input { tensor: tm.ordinal, index };
-                        let id = self.arena.intern(node).map_err(|e| ExecError::Limit(e.to_string()))?;
+                        let node = Node::Input {
+                            tensor: tm.ordinal,
+                            index,
+                        };
+                        let id = self
+                            .arena
+                            .intern(node)
+                            .map_err(|e| ExecError::Limit(e.to_string()))?;
                         Ok(Val::Term(id))
                     }
                 };
             }
         }
         let location = self.describe(target, space, addr, offset);
-        let site = self.site(cta.id, cta.threads[t].tid, pc, format!("reads {width} bytes"));
+        let site = self.site(
+            cta.id,
+            cta.threads[t].tid,
+            pc,
+            format!("reads {width} bytes"),
+        );
         self.report(Finding {
             kind: FindingKind::UninitializedRead,
             location: Some(location),

@@ -94,7 +94,13 @@ impl fmt::Display for Finding {
             if let Some(src) = &s.source {
                 write!(f, " ({src})")?;
             }
-            writeln!(f, ": block {} thread {} {}", dims(s.cta), dims(s.tid), s.action)?;
+            writeln!(
+                f,
+                ": block {} thread {} {}",
+                dims(s.cta),
+                dims(s.tid),
+                s.action
+            )?;
         }
         Ok(())
     }

@@ -63,7 +63,11 @@ impl<T> Store<T> {
 
     fn iter(&self) -> Box<dyn Iterator<Item = (u64, &T)> + '_> {
         match self {
-            Store::Dense(v) => Box::new(v.iter().enumerate().filter_map(|(i, x)| Some((i as u64, x.as_ref()?)))),
+            Store::Dense(v) => Box::new(
+                v.iter()
+                    .enumerate()
+                    .filter_map(|(i, x)| Some((i as u64, x.as_ref()?))),
+            ),
             Store::Sparse(m) => Box::new(m.iter().map(|(i, x)| (*i, x))),
         }
     }
@@ -111,7 +115,9 @@ impl Region {
 
     /// Whether `[offset, offset + width)` lies inside.
     pub fn contains(&self, offset: u64, width: u64) -> bool {
-        offset.checked_add(width).is_some_and(|end| end <= self.bytes)
+        offset
+            .checked_add(width)
+            .is_some_and(|end| end <= self.bytes)
     }
 
     pub fn shadow_mut(&mut self, granule: u64) -> &mut Shadow {
@@ -124,7 +130,14 @@ impl Region {
         let first = offset / g;
         let parts = width.div_ceil(g).max(1);
         if parts == 1 {
-            self.cells.set(first, Cell { val, width: width as u8, part: 0 });
+            self.cells.set(
+                first,
+                Cell {
+                    val,
+                    width: width as u8,
+                    part: 0,
+                },
+            );
             return;
         }
         for p in 0..parts {
@@ -133,7 +146,11 @@ impl Region {
                 Val::Bits(b) => Val::Bits(b >> (p * g * 8) & mask(g * 8)),
                 other => other,
             };
-            let (width, part) = if matches!(val, Val::Bits(_)) { (g as u8, 0) } else { (width as u8, p as u8) };
+            let (width, part) = if matches!(val, Val::Bits(_)) {
+                (g as u8, 0)
+            } else {
+                (width as u8, p as u8)
+            };
             self.cells.set(first + p, Cell { val, width, part });
         }
     }
@@ -143,7 +160,12 @@ impl Region {
         let g = self.granule;
         let first = offset / g;
         let parts = width.div_ceil(g).max(1);
-        let cell = |i: u64| self.cells.get(first + i).copied().ok_or(LoadMiss::Uninit(first + i));
+        let cell = |i: u64| {
+            self.cells
+                .get(first + i)
+                .copied()
+                .ok_or(LoadMiss::Uninit(first + i))
+        };
         // Unwritten granules are reported before any shape question.
         for p in 0..parts {
             cell(p)?;
@@ -151,8 +173,14 @@ impl Region {
         let c0 = cell(0)?;
         if parts == 1 {
             return match c0 {
-                Cell { val, width: w, part: 0 } if u64::from(w) == width => Ok(val),
-                Cell { val: Val::Bits(b), .. } => Ok(Val::Bits(b & mask(width * 8))),
+                Cell {
+                    val,
+                    width: w,
+                    part: 0,
+                } if u64::from(w) == width => Ok(val),
+                Cell {
+                    val: Val::Bits(b), ..
+                } => Ok(Val::Bits(b & mask(width * 8))),
                 _ => Err(LoadMiss::Shape),
             };
         }
@@ -168,7 +196,9 @@ impl Region {
         let mut bits = 0u64;
         for p in 0..parts {
             match cell(p)? {
-                Cell { val: Val::Bits(b), .. } => bits |= (b & mask(g * 8)) << (p * g * 8),
+                Cell {
+                    val: Val::Bits(b), ..
+                } => bits |= (b & mask(g * 8)) << (p * g * 8),
                 _ => return Err(LoadMiss::Shape),
             }
         }
@@ -196,7 +226,11 @@ impl Region {
 }
 
 pub fn mask(bits: u64) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 #[cfg(test)]
@@ -216,7 +250,12 @@ mod tests {
     #[test]
     fn symbolic_values_read_back_only_whole() {
         let mut arena = crate::term::TermArena::new();
-        let t = arena.intern(crate::term::Node::Input { tensor: 0, index: 0 }).unwrap();
+        let t = arena
+            .intern(crate::term::Node::Input {
+                tensor: 0,
+                index: 0,
+            })
+            .unwrap();
         let mut r = Region::dense(16, 2);
         r.store(4, 4, Val::Term(t));
         assert_eq!(r.load(4, 4), Ok(Val::Term(t)));

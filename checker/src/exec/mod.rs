@@ -67,7 +67,11 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_ctas: 4096, max_steps_per_thread: 1 << 28, max_findings: 64 }
+        Config {
+            max_ctas: 4096,
+            max_steps_per_thread: 1 << 28,
+            max_findings: 64,
+        }
     }
 }
 
@@ -130,7 +134,14 @@ enum Status {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Collective {
     WarpSync,
-    Shfl { mode: crate::lower::ShflMode, a: Val, b: u32, c: u32, dst: u32, dst_pred: Option<u32> },
+    Shfl {
+        mode: crate::lower::ShflMode,
+        a: Val,
+        b: u32,
+        c: u32,
+        dst: u32,
+        dst_pred: Option<u32>,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -187,7 +198,13 @@ pub(crate) struct Machine<'a> {
 }
 
 /// Runs `prog` under the launch `spec`.
-pub fn run(prog: &Program, spec: &KernelSpec, mode: Mode, inputs: &Inputs, config: &Config) -> Result<Outcome, ExecError> {
+pub fn run(
+    prog: &Program,
+    spec: &KernelSpec,
+    mode: Mode,
+    inputs: &Inputs,
+    config: &Config,
+) -> Result<Outcome, ExecError> {
     let mut m = Machine::new(prog, spec, mode, inputs, config)?;
     let ctas = select_ctas(spec.grid, config.max_ctas);
     for &id in &ctas {
@@ -196,7 +213,10 @@ pub fn run(prog: &Program, spec: &KernelSpec, mode: Mode, inputs: &Inputs, confi
     let outputs = m.collect_outputs();
     Ok(Outcome {
         findings: m.findings,
-        coverage: Coverage { executed: ctas, total: spec.ctas() },
+        coverage: Coverage {
+            executed: ctas,
+            total: spec.ctas(),
+        },
         outputs,
         arena: m.arena,
         lane_instructions: m.lane_instructions,
@@ -228,7 +248,13 @@ fn select_ctas(grid: [u32; 3], max: u64) -> Vec<[u32; 3]> {
 const MAX_SHARED: u64 = 227 * 1024;
 
 impl<'a> Machine<'a> {
-    fn new(prog: &'a Program, spec: &'a KernelSpec, mode: Mode, inputs: &Inputs, config: &'a Config) -> Result<Self, ExecError> {
+    fn new(
+        prog: &'a Program,
+        spec: &'a KernelSpec,
+        mode: Mode,
+        inputs: &Inputs,
+        config: &'a Config,
+    ) -> Result<Self, ExecError> {
         if prog.params.len() != spec.params.len() {
             return Err(ExecError::Launch(format!(
                 "entry {} has {} parameters, the spec binds {}",
@@ -238,19 +264,32 @@ impl<'a> Machine<'a> {
             )));
         }
         if let Some(req) = prog.reqntid
-            && req != spec.block {
-                return Err(ExecError::Launch(format!("entry requires block {req:?} (.reqntid), spec has {:?}", spec.block)));
-            }
+            && req != spec.block
+        {
+            return Err(ExecError::Launch(format!(
+                "entry requires block {req:?} (.reqntid), spec has {:?}",
+                spec.block
+            )));
+        }
         if let Some(max) = prog.maxntid {
             let n = |d: [u32; 3]| d.iter().map(|&x| u64::from(x)).product::<u64>();
             if n(spec.block) > n(max) {
-                return Err(ExecError::Launch(format!("block {:?} exceeds .maxntid {max:?}", spec.block)));
+                return Err(ExecError::Launch(format!(
+                    "block {:?} exceeds .maxntid {max:?}",
+                    spec.block
+                )));
             }
         }
         let shared_bytes = prog.dynamic_shared_offset + u64::from(spec.dynamic_shared);
-        let shared_bytes = if spec.dynamic_shared == 0 { prog.static_shared } else { shared_bytes };
+        let shared_bytes = if spec.dynamic_shared == 0 {
+            prog.static_shared
+        } else {
+            shared_bytes
+        };
         if shared_bytes > MAX_SHARED {
-            return Err(ExecError::Launch(format!("{shared_bytes} bytes of shared memory exceed {MAX_SHARED}")));
+            return Err(ExecError::Launch(format!(
+                "{shared_bytes} bytes of shared memory exceed {MAX_SHARED}"
+            )));
         }
         let mut tensors = Vec::new();
         let mut param_bits = Vec::new();
@@ -330,7 +369,10 @@ impl<'a> Machine<'a> {
         let inst = &self.prog.insts[pc as usize];
         Site {
             line: inst.line,
-            source: self.prog.source_of(pc as usize).map(|(f, l)| format!("{f}:{l}")),
+            source: self
+                .prog
+                .source_of(pc as usize)
+                .map(|(f, l)| format!("{f}:{l}")),
             cta,
             tid,
             action,
@@ -375,14 +417,18 @@ impl<'a> Machine<'a> {
                     let sites = arrivals
                         .iter()
                         .take(4)
-                        .map(|a| self.site(id, cta.threads[a.tid as usize].tid, a.pc, "arrives".into()))
+                        .map(|a| {
+                            self.site(id, cta.threads[a.tid as usize].tid, a.pc, "arrives".into())
+                        })
                         .collect();
                     self.report(Finding {
                         kind: FindingKind::Deadlock,
                         location: None,
                         space: None,
                         sites,
-                        detail: "bar.arrive on a barrier that never completes before every thread exits".into(),
+                        detail:
+                            "bar.arrive on a barrier that never completes before every thread exits"
+                                .into(),
                     });
                 }
                 return Ok(());
@@ -402,20 +448,41 @@ impl<'a> Machine<'a> {
         for w0 in (0..n).step_by(32) {
             let lanes = w0..(w0 + 32).min(n);
             for l in lanes.clone() {
-                let Some(ww) = cta.threads[l].warp_wait else { continue };
+                let Some(ww) = cta.threads[l].warp_wait else {
+                    continue;
+                };
                 if cta.threads[l].status != Status::Warp {
                     continue;
                 }
                 let me = (l - w0) as u32;
-                let members: Vec<usize> = lanes.clone().filter(|&k| ww.mask >> (k - w0) & 1 == 1).collect();
+                let members: Vec<usize> = lanes
+                    .clone()
+                    .filter(|&k| ww.mask >> (k - w0) & 1 == 1)
+                    .collect();
                 let exists = |k: u32| (w0 + k as usize) < n;
                 let bad = |why: String, m: &mut Machine| {
                     let th = &cta.threads[l];
-                    let site = m.site(cta.id, th.tid, ww.pc, format!("executes a warp collective with mask {:#x}", ww.mask));
-                    m.report(Finding { kind: FindingKind::CollectiveMismatch, location: None, space: None, sites: vec![site], detail: why });
+                    let site = m.site(
+                        cta.id,
+                        th.tid,
+                        ww.pc,
+                        format!("executes a warp collective with mask {:#x}", ww.mask),
+                    );
+                    m.report(Finding {
+                        kind: FindingKind::CollectiveMismatch,
+                        location: None,
+                        space: None,
+                        sites: vec![site],
+                        detail: why,
+                    });
                 };
                 if ww.mask >> me & 1 == 0 || (0..32).any(|k| ww.mask >> k & 1 == 1 && !exists(k)) {
-                    bad(format!("lane {me} is not in its own mask or the mask names lanes that do not exist"), self);
+                    bad(
+                        format!(
+                            "lane {me} is not in its own mask or the mask names lanes that do not exist"
+                        ),
+                        self,
+                    );
                     return Err(ExecError::Unsupported {
                         line: self.prog.insts[ww.pc as usize].line,
                         what: "continuing past an ill-formed warp collective".into(),
@@ -424,12 +491,25 @@ impl<'a> Machine<'a> {
                 let all_here = members.iter().all(|&k| {
                     let t = &cta.threads[k];
                     t.status == Status::Warp
-                        && t.warp_wait.is_some_and(|o| o.mask == ww.mask && std::mem::discriminant(&o.what) == std::mem::discriminant(&ww.what))
+                        && t.warp_wait.is_some_and(|o| {
+                            o.mask == ww.mask
+                                && std::mem::discriminant(&o.what)
+                                    == std::mem::discriminant(&ww.what)
+                        })
                 });
                 if !all_here {
-                    if let Some(&k) = members.iter().find(|&&k| cta.threads[k].status == Status::Exited) {
+                    if let Some(&k) = members
+                        .iter()
+                        .find(|&&k| cta.threads[k].status == Status::Exited)
+                    {
                         let exit_line = self.prog.insts[cta.threads[k].exit_pc as usize].line;
-                        bad(format!("lane {} named in the mask exited (line {exit_line})", k - w0), self);
+                        bad(
+                            format!(
+                                "lane {} named in the mask exited (line {exit_line})",
+                                k - w0
+                            ),
+                            self,
+                        );
                         return Err(ExecError::Unsupported {
                             line: self.prog.insts[ww.pc as usize].line,
                             what: "continuing past a warp collective whose lanes exited".into(),
@@ -444,12 +524,23 @@ impl<'a> Machine<'a> {
         Ok(progress)
     }
 
-    fn complete_collective(&mut self, cta: &mut Cta, members: &[usize], w0: usize) -> Result<(), ExecError> {
-        let waits: Vec<(usize, WarpWait)> = members.iter().filter_map(|&k| Some((k, cta.threads[k].warp_wait?))).collect();
+    fn complete_collective(
+        &mut self,
+        cta: &mut Cta,
+        members: &[usize],
+        w0: usize,
+    ) -> Result<(), ExecError> {
+        let waits: Vec<(usize, WarpWait)> = members
+            .iter()
+            .filter_map(|&k| Some((k, cta.threads[k].warp_wait?)))
+            .collect();
         match waits.first().map(|(_, w)| w.what) {
             Some(Collective::WarpSync) => {
                 // bar.warp.sync orders memory among its lanes, like a barrier.
-                let rows: Vec<(u32, Vec<u32>)> = members.iter().map(|&k| (k as u32, cta.clocks.row(k as u32))).collect();
+                let rows: Vec<(u32, Vec<u32>)> = members
+                    .iter()
+                    .map(|&k| (k as u32, cta.clocks.row(k as u32)))
+                    .collect();
                 let ids: Vec<u32> = members.iter().map(|&k| k as u32).collect();
                 cta.clocks.barrier(&rows, &ids);
             }
@@ -462,7 +553,17 @@ impl<'a> Machine<'a> {
                     })
                     .collect();
                 for (k, w) in &waits {
-                    let Collective::Shfl { mode, b, c, dst, dst_pred, .. } = w.what else { continue };
+                    let Collective::Shfl {
+                        mode,
+                        b,
+                        c,
+                        dst,
+                        dst_pred,
+                        ..
+                    } = w.what
+                    else {
+                        continue;
+                    };
                     let lane = (k - w0) as u32;
                     let (src, ok) = step::shfl_source(mode, lane, b, c);
                     let val = match values.get(&src) {
@@ -475,7 +576,10 @@ impl<'a> Machine<'a> {
                                 location: None,
                                 space: None,
                                 sites: vec![site],
-                                detail: format!("shfl source lane {src} is not in the mask {:#x}", w.mask),
+                                detail: format!(
+                                    "shfl source lane {src} is not in the mask {:#x}",
+                                    w.mask
+                                ),
                             });
                             Val::Bits(0)
                         }
@@ -503,16 +607,34 @@ impl<'a> Machine<'a> {
         let mut progress = false;
         let ids: Vec<u32> = cta.bars.keys().copied().collect();
         for id in ids {
-            let Some(arrivals) = cta.bars.get(&id) else { continue };
-            let Some(first) = arrivals.first() else { continue };
+            let Some(arrivals) = cta.bars.get(&id) else {
+                continue;
+            };
+            let Some(first) = arrivals.first() else {
+                continue;
+            };
             let expected = first.count.unwrap_or(n) as usize;
             if arrivals.len() < expected {
                 continue;
             }
-            let done: Vec<Arrival> = cta.bars.get_mut(&id).map(|a| a.drain(..expected).collect()).unwrap_or_default();
+            let done: Vec<Arrival> = cta
+                .bars
+                .get_mut(&id)
+                .map(|a| a.drain(..expected).collect())
+                .unwrap_or_default();
             if let Some(other) = done.iter().find(|a| a.count != first_count(&done)) {
-                let s1 = self.site(cta.id, cta.threads[done[0].tid as usize].tid, done[0].pc, format!("arrives at barrier {id} with count {:?}", done[0].count));
-                let s2 = self.site(cta.id, cta.threads[other.tid as usize].tid, other.pc, format!("arrives at barrier {id} with count {:?}", other.count));
+                let s1 = self.site(
+                    cta.id,
+                    cta.threads[done[0].tid as usize].tid,
+                    done[0].pc,
+                    format!("arrives at barrier {id} with count {:?}", done[0].count),
+                );
+                let s2 = self.site(
+                    cta.id,
+                    cta.threads[other.tid as usize].tid,
+                    other.pc,
+                    format!("arrives at barrier {id} with count {:?}", other.count),
+                );
                 self.report(Finding {
                     kind: FindingKind::BarrierDivergence,
                     location: None,
@@ -522,17 +644,28 @@ impl<'a> Machine<'a> {
                 });
             }
             if done[0].count.is_none()
-                && let Some(other) = done.iter().find(|a| a.pc != done[0].pc) {
-                    let s1 = self.site(cta.id, cta.threads[done[0].tid as usize].tid, done[0].pc, format!("waits at barrier {id}"));
-                    let s2 = self.site(cta.id, cta.threads[other.tid as usize].tid, other.pc, format!("waits at barrier {id}"));
-                    self.report(Finding {
+                && let Some(other) = done.iter().find(|a| a.pc != done[0].pc)
+            {
+                let s1 = self.site(
+                    cta.id,
+                    cta.threads[done[0].tid as usize].tid,
+                    done[0].pc,
+                    format!("waits at barrier {id}"),
+                );
+                let s2 = self.site(
+                    cta.id,
+                    cta.threads[other.tid as usize].tid,
+                    other.pc,
+                    format!("waits at barrier {id}"),
+                );
+                self.report(Finding {
                         kind: FindingKind::BarrierDivergence,
                         location: None,
                         space: None,
                         sites: vec![s1, s2],
                         detail: format!("threads of one CTA wait at different bar.sync instructions for barrier {id}"),
                     });
-                }
+            }
             let rows: Vec<(u32, Vec<u32>)> = done.iter().map(|a| (a.tid, a.row.clone())).collect();
             let waiters: Vec<u32> = done.iter().filter(|a| a.wait).map(|a| a.tid).collect();
             // Waiters contribute their current rows (they are blocked, so unchanged since arrival).
@@ -547,8 +680,16 @@ impl<'a> Machine<'a> {
 
     /// Nothing can run: say who waits where, and who exited.
     fn report_stuck(&mut self, cta: &Cta) {
-        let exited: Vec<&Thread> = cta.threads.iter().filter(|t| t.status == Status::Exited).collect();
-        let waiting: Vec<&Thread> = cta.threads.iter().filter(|t| matches!(t.status, Status::Bar | Status::Warp)).collect();
+        let exited: Vec<&Thread> = cta
+            .threads
+            .iter()
+            .filter(|t| t.status == Status::Exited)
+            .collect();
+        let waiting: Vec<&Thread> = cta
+            .threads
+            .iter()
+            .filter(|t| matches!(t.status, Status::Bar | Status::Warp))
+            .collect();
         let mut sites = Vec::new();
         // Group waiting threads by pc, one site per distinct instruction (up to 4).
         let mut by_pc: BTreeMap<u32, (usize, &Thread)> = BTreeMap::new();
@@ -557,12 +698,22 @@ impl<'a> Machine<'a> {
             by_pc.entry(pc).or_insert((0, t)).0 += 1;
         }
         for (pc, (count, t)) in by_pc.iter().take(4) {
-            sites.push(self.site(cta.id, t.tid, *pc, format!("waits ({count} threads wait here)")));
+            sites.push(self.site(
+                cta.id,
+                t.tid,
+                *pc,
+                format!("waits ({count} threads wait here)"),
+            ));
         }
         let full_barrier_waiters = cta.bars.values().flatten().any(|a| a.count.is_none());
         let kind = if !exited.is_empty() && full_barrier_waiters {
             let t = exited[0];
-            sites.push(self.site(cta.id, t.tid, t.exit_pc, format!("exited ({} threads exited)", exited.len())));
+            sites.push(self.site(
+                cta.id,
+                t.tid,
+                t.exit_pc,
+                format!("exited ({} threads exited)", exited.len()),
+            ));
             FindingKind::BarrierDivergence
         } else if by_pc.len() > 1 {
             FindingKind::BarrierDivergence
@@ -575,7 +726,13 @@ impl<'a> Machine<'a> {
             cta.id,
             exited.len()
         );
-        self.report(Finding { kind, location: None, space: None, sites, detail });
+        self.report(Finding {
+            kind,
+            location: None,
+            space: None,
+            sites,
+            detail,
+        });
     }
 
     fn collect_outputs(&self) -> BTreeMap<usize, BTreeMap<u64, Val>> {

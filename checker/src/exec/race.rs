@@ -46,12 +46,18 @@ impl Clocks {
 
     pub fn epoch(&self, tid: u32, pc: u32) -> Epoch {
         let t = tid as usize;
-        Epoch { cta: self.cta, tid, clock: self.vc[t * self.n + t], pc }
+        Epoch {
+            cta: self.cta,
+            tid,
+            clock: self.vc[t * self.n + t],
+            pc,
+        }
     }
 
     /// Whether `e` happens before the current point of thread `u` of this CTA.
     pub fn ordered(&self, e: &Epoch, u: u32) -> bool {
-        e.cta == self.cta && (e.tid == u || self.vc[u as usize * self.n + e.tid as usize] >= e.clock)
+        e.cta == self.cta
+            && (e.tid == u || self.vc[u as usize * self.n + e.tid as usize] >= e.clock)
     }
 
     pub fn row(&self, t: u32) -> Vec<u32> {
@@ -97,9 +103,10 @@ impl Shadow {
         let u = now.tid;
         let mut conflict = None;
         if let Some(w) = self.write
-            && !clocks.ordered(&w, u) {
-                conflict = Some((w, true));
-            }
+            && !clocks.ordered(&w, u)
+        {
+            conflict = Some((w, true));
+        }
         if self.reads.iter().any(|r| r.cta != clocks.cta) {
             let foreign = self.reads.iter().copied().find(|r| r.cta != clocks.cta);
             self.reads.retain(|r| r.cta == clocks.cta);
@@ -154,6 +161,9 @@ mod tests {
         let mut s = Shadow::default();
         assert!(s.access(&c0, c0.epoch(0, 0), false).is_none());
         assert!(s.access(&c1, c1.epoch(0, 0), false).is_none());
-        assert!(s.access(&c1, c1.epoch(0, 0), true).is_some(), "write after another CTA's read");
+        assert!(
+            s.access(&c1, c1.epoch(0, 0), true).is_some(),
+            "write after another CTA's read"
+        );
     }
 }

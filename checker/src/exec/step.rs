@@ -17,11 +17,17 @@ struct Ids {
 }
 
 fn err_undef(line: Line, what: &str) -> ExecError {
-    ExecError::Invalid { line, msg: format!("{what} reads a register that was never written") }
+    ExecError::Invalid {
+        line,
+        msg: format!("{what} reads a register that was never written"),
+    }
 }
 
 fn data_int(line: Line) -> ExecError {
-    ExecError::Unsupported { line, what: "integer or address arithmetic on a value that depends on tensor data".into() }
+    ExecError::Unsupported {
+        line,
+        what: "integer or address arithmetic on a value that depends on tensor data".into(),
+    }
 }
 
 fn sext(v: u64, bits: u8) -> i64 {
@@ -39,7 +45,11 @@ fn m(v: u64, bits: u8) -> u64 {
 
 /// Value as a signed or unsigned 128-bit integer.
 fn wide(v: u64, ty: IntTy) -> i128 {
-    if ty.signed { i128::from(sext(v, ty.bits)) } else { i128::from(m(v, ty.bits)) }
+    if ty.signed {
+        i128::from(sext(v, ty.bits))
+    } else {
+        i128::from(m(v, ty.bits))
+    }
 }
 
 /// The source lane and in-range flag of `shfl.sync` (PTX ISA 9.7.9.6).
@@ -182,13 +192,24 @@ impl Machine<'_> {
         let node = match v {
             Val::Term(t) => return Ok(t),
             Val::Bits(b) => match ext(b, ty) {
-                Some((0, d)) => self.arena.constant_node(d).map_err(|e| ExecError::Limit(e.to_string()))?,
+                Some((0, d)) => self
+                    .arena
+                    .constant_node(d)
+                    .map_err(|e| ExecError::Limit(e.to_string()))?,
                 Some((s, _)) if s < 0 => Node::NegInf,
                 Some(_) => Node::PosInf,
-                None => return Err(ExecError::Unsupported { line, what: "a NaN value".into() }),
+                None => {
+                    return Err(ExecError::Unsupported {
+                        line,
+                        what: "a NaN value".into(),
+                    });
+                }
             },
             Val::Cond(_) => {
-                return Err(ExecError::Unsupported { line, what: "a data-dependent predicate used as a number".into() });
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: "a data-dependent predicate used as a number".into(),
+                });
             }
             Val::Undef => return Err(err_undef(line, "a float operation")),
         };
@@ -196,7 +217,9 @@ impl Machine<'_> {
     }
 
     fn mk(&mut self, n: Node) -> Result<TermId, ExecError> {
-        self.arena.intern(n).map_err(|e| ExecError::Limit(format!("{e}; split the launch into smaller ones")))
+        self.arena
+            .intern(n)
+            .map_err(|e| ExecError::Limit(format!("{e}; split the launch into smaller ones")))
     }
 
     fn int(v: Val, line: Line) -> Result<u64, ExecError> {
@@ -207,7 +230,14 @@ impl Machine<'_> {
         }
     }
 
-    fn float_bin(&mut self, op: FloatOp, ty: FloatTy, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+    fn float_bin(
+        &mut self,
+        op: FloatOp,
+        ty: FloatTy,
+        a: Val,
+        b: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
             let (x, y) = (Self::int(a, line)?, Self::int(b, line)?);
             if ty == FloatTy::F32 {
@@ -247,7 +277,11 @@ impl Machine<'_> {
 
     fn fma(&mut self, ty: FloatTy, a: Val, b: Val, c: Val, line: Line) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
-            let (x, y, z) = (Self::int(a, line)?, Self::int(b, line)?, Self::int(c, line)?);
+            let (x, y, z) = (
+                Self::int(a, line)?,
+                Self::int(b, line)?,
+                Self::int(c, line)?,
+            );
             let r = if ty == FloatTy::F32 {
                 let f = |v: u64| f32::from_bits(v as u32);
                 u64::from(f(x).mul_add(f(y), f(z)).to_bits())
@@ -256,11 +290,21 @@ impl Machine<'_> {
             };
             return Ok(Val::Bits(r));
         }
-        let (x, y, z) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?, self.term_of(c, ty, line)?);
+        let (x, y, z) = (
+            self.term_of(a, ty, line)?,
+            self.term_of(b, ty, line)?,
+            self.term_of(c, ty, line)?,
+        );
         Ok(Val::Term(self.mk(Node::Fma(x, y, z))?))
     }
 
-    fn float_un(&mut self, op: FloatUnOp, ty: FloatTy, a: Val, line: Line) -> Result<Val, ExecError> {
+    fn float_un(
+        &mut self,
+        op: FloatUnOp,
+        ty: FloatTy,
+        a: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
             let x = to_f64(Self::int(a, line)?, ty);
             let r = match op {
@@ -309,7 +353,10 @@ impl Machine<'_> {
                     } else {
                         let (ex, ey) = (ext(x, f), ext(y, f));
                         let (Some(ex), Some(ey)) = (ex, ey) else {
-                            return Err(ExecError::Unsupported { line, what: "comparison with NaN".into() });
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "comparison with NaN".into(),
+                            });
                         };
                         cmp_holds(cmp, ex.0.cmp(&ey.0).then(ex.1.cmp(&ey.1)))
                     };
@@ -340,17 +387,35 @@ impl Machine<'_> {
             (BoolOp::Or, Val::Bits(x), Val::Bits(y)) => Val::Bits((x | y) & 1),
             (BoolOp::Xor, Val::Bits(x), Val::Bits(y)) => Val::Bits((x ^ y) & 1),
             (BoolOp::And, Val::Bits(x), c) | (BoolOp::And, c, Val::Bits(x)) => {
-                if x & 1 == 1 { c } else { Val::Bits(0) }
+                if x & 1 == 1 {
+                    c
+                } else {
+                    Val::Bits(0)
+                }
             }
             (BoolOp::Or, Val::Bits(x), c) | (BoolOp::Or, c, Val::Bits(x)) => {
-                if x & 1 == 1 { Val::Bits(1) } else { c }
+                if x & 1 == 1 {
+                    Val::Bits(1)
+                } else {
+                    c
+                }
             }
-            (BoolOp::Xor, Val::Bits(x), Val::Cond(c)) | (BoolOp::Xor, Val::Cond(c), Val::Bits(x)) => {
-                if x & 1 == 1 { Val::Cond(self.mk(Node::Not(c))?) } else { Val::Cond(c) }
+            (BoolOp::Xor, Val::Bits(x), Val::Cond(c))
+            | (BoolOp::Xor, Val::Cond(c), Val::Bits(x)) => {
+                if x & 1 == 1 {
+                    Val::Cond(self.mk(Node::Not(c))?)
+                } else {
+                    Val::Cond(c)
+                }
             }
             (BoolOp::And, Val::Cond(x), Val::Cond(y)) => Val::Cond(self.mk(Node::And(x, y))?),
             (BoolOp::Or, Val::Cond(x), Val::Cond(y)) => Val::Cond(self.mk(Node::Or(x, y))?),
-            _ => return Err(ExecError::Unsupported { line, what: "this combination of data-dependent predicates".into() }),
+            _ => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: "this combination of data-dependent predicates".into(),
+                });
+            }
         })
     }
 
@@ -433,14 +498,30 @@ impl Machine<'_> {
                         None => None,
                     };
                     let n = cta.threads.len() as u32;
-                    if id > 15 || count.is_some_and(|c| c % 32 != 0 && c != n || c == 0 || c > n.next_multiple_of(32)) {
+                    if id > 15
+                        || count.is_some_and(|c| {
+                            c % 32 != 0 && c != n || c == 0 || c > n.next_multiple_of(32)
+                        })
+                    {
                         return Err(ExecError::Invalid {
                             line,
-                            msg: format!("barrier id {id} / thread count {count:?} (ids are 0-15, counts multiples of 32)"),
+                            msg: format!(
+                                "barrier id {id} / thread count {count:?} (ids are 0-15, counts multiples of 32)"
+                            ),
                         });
                     }
-                    let row = if *wait { cta.clocks.row(t as u32) } else { cta.clocks.arrive(t as u32) };
-                    cta.bars.entry(id).or_default().push(Arrival { tid: t as u32, pc, count, wait: *wait, row });
+                    let row = if *wait {
+                        cta.clocks.row(t as u32)
+                    } else {
+                        cta.clocks.arrive(t as u32)
+                    };
+                    cta.bars.entry(id).or_default().push(Arrival {
+                        tid: t as u32,
+                        pc,
+                        count,
+                        wait: *wait,
+                        row,
+                    });
                     if *wait {
                         cta.threads[t].status = Status::Bar;
                         return Ok(());
@@ -450,10 +531,22 @@ impl Machine<'_> {
                     let th = &mut cta.threads[t];
                     let mask = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
                     th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait { pc, mask, what: Collective::WarpSync });
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask,
+                        what: Collective::WarpSync,
+                    });
                     return Ok(());
                 }
-                Op::Shfl { mode, dst, dst_pred, a, b, c, mask } => {
+                Op::Shfl {
+                    mode,
+                    dst,
+                    dst_pred,
+                    a,
+                    b,
+                    c,
+                    mask,
+                } => {
                     let th = &cta.threads[t];
                     let av = self.read(th, &ids, *a, line)?;
                     if av == Val::Undef {
@@ -467,24 +560,51 @@ impl Machine<'_> {
                     th.warp_wait = Some(WarpWait {
                         pc,
                         mask: mv,
-                        what: Collective::Shfl { mode: *mode, a: av, b: bv, c: cv, dst: *dst, dst_pred: *dst_pred },
+                        what: Collective::Shfl {
+                            mode: *mode,
+                            a: av,
+                            b: bv,
+                            c: cv,
+                            dst: *dst,
+                            dst_pred: *dst_pred,
+                        },
                     });
                     return Ok(());
                 }
-                Op::Ld { space, elem_bytes, dsts, addr, .. } => {
+                Op::Ld {
+                    space,
+                    elem_bytes,
+                    dsts,
+                    addr,
+                    ..
+                } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
                     let eb = u64::from(*elem_bytes);
                     if !self.aligned(cta, t, base, eb * dsts.len() as u64, pc, *space) {
                         continue;
                     }
                     for (i, d) in dsts.iter().enumerate() {
-                        let v = self.access(cta, t, *space, base.wrapping_add(i as u64 * eb), eb, None, pc)?;
+                        let v = self.access(
+                            cta,
+                            t,
+                            *space,
+                            base.wrapping_add(i as u64 * eb),
+                            eb,
+                            None,
+                            pc,
+                        )?;
                         if let Some(d) = d {
                             cta.threads[t].regs[*d as usize] = v;
                         }
                     }
                 }
-                Op::St { space, elem_bytes, srcs, addr, .. } => {
+                Op::St {
+                    space,
+                    elem_bytes,
+                    srcs,
+                    addr,
+                    ..
+                } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
                     let eb = u64::from(*elem_bytes);
                     if !self.aligned(cta, t, base, eb * srcs.len() as u64, pc, *space) {
@@ -494,10 +614,23 @@ impl Machine<'_> {
                         let v = match self.read(&cta.threads[t], &ids, *s, line)? {
                             Val::Bits(b) => Val::Bits(m(b, (eb * 8) as u8)),
                             Val::Undef => return Err(err_undef(line, "a store")),
-                            Val::Cond(_) => return Err(ExecError::Unsupported { line, what: "storing a data-dependent predicate".into() }),
+                            Val::Cond(_) => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: "storing a data-dependent predicate".into(),
+                                });
+                            }
                             v => v,
                         };
-                        self.access(cta, t, *space, base.wrapping_add(i as u64 * eb), eb, Some(v), pc)?;
+                        self.access(
+                            cta,
+                            t,
+                            *space,
+                            base.wrapping_add(i as u64 * eb),
+                            eb,
+                            Some(v),
+                            pc,
+                        )?;
                     }
                 }
                 op => {
@@ -514,11 +647,24 @@ impl Machine<'_> {
     }
 
     /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
-    fn aligned(&mut self, cta: &Cta, t: usize, addr: u64, width: u64, pc: u32, space: Space) -> bool {
+    fn aligned(
+        &mut self,
+        cta: &Cta,
+        t: usize,
+        addr: u64,
+        width: u64,
+        pc: u32,
+        space: Space,
+    ) -> bool {
         if width.is_power_of_two() && addr.is_multiple_of(width) {
             return true;
         }
-        let site = self.site(cta.id, cta.threads[t].tid, pc, format!("accesses {width} bytes"));
+        let site = self.site(
+            cta.id,
+            cta.threads[t].tid,
+            pc,
+            format!("accesses {width} bytes"),
+        );
         self.report(super::Finding {
             kind: super::FindingKind::Misaligned,
             location: Some(format!("{} address {addr:#x}", space.name())),
@@ -531,10 +677,19 @@ impl Machine<'_> {
 
     /// An instruction under a guard that depends on tensor data: only register-to-register
     /// float results can be modeled, as `select(guard, new, old)`.
-    fn guarded_by_data(&mut self, cta: &mut Cta, t: usize, ids: &Ids, inst: &Inst, cond: TermId) -> Result<(), ExecError> {
+    fn guarded_by_data(
+        &mut self,
+        cta: &mut Cta,
+        t: usize,
+        ids: &Ids,
+        inst: &Inst,
+        cond: TermId,
+    ) -> Result<(), ExecError> {
         let line = inst.line;
         let (dst, ty) = match &inst.op {
-            Op::Float { dst, ty, .. } | Op::Fma { dst, ty, .. } | Op::FloatUn { dst, ty, .. } => (*dst, *ty),
+            Op::Float { dst, ty, .. } | Op::Fma { dst, ty, .. } | Op::FloatUn { dst, ty, .. } => {
+                (*dst, *ty)
+            }
             Op::Mov { dst, bits: 32, .. } => (*dst, FloatTy::F32),
             Op::Mov { dst, bits: 64, .. } => (*dst, FloatTy::F64),
             _ => {
@@ -549,7 +704,11 @@ impl Machine<'_> {
         self.pure(th, ids, &inst.op, line)?;
         let new = th.regs[dst as usize];
         let (a, b) = (self.term_of(new, ty, line)?, self.term_of(old, ty, line)?);
-        let sel = self.mk(Node::Select { cond, then: a, else_: b })?;
+        let sel = self.mk(Node::Select {
+            cond,
+            then: a,
+            else_: b,
+        })?;
         cta.threads[t].regs[dst as usize] = Val::Term(sel);
         Ok(())
     }
@@ -574,26 +733,47 @@ impl Machine<'_> {
                 };
                 (dst, v)
             }
-            Op::Pack { dst, ref srcs, piece_bits } => {
+            Op::Pack {
+                dst,
+                ref srcs,
+                piece_bits,
+            } => {
                 let mut acc = 0u64;
                 for (i, s) in srcs.iter().enumerate() {
                     match rd!(*s) {
-                        Val::Bits(b) => acc |= m(b, piece_bits) << (i as u32 * u32::from(piece_bits)),
+                        Val::Bits(b) => {
+                            acc |= m(b, piece_bits) << (i as u32 * u32::from(piece_bits))
+                        }
                         Val::Undef => return Err(err_undef(line, "mov (pack)")),
-                        _ => return Err(ExecError::Unsupported { line, what: "packing values that depend on tensor data".into() }),
+                        _ => {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "packing values that depend on tensor data".into(),
+                            });
+                        }
                     }
                 }
                 (dst, Val::Bits(acc))
             }
-            Op::Unpack { ref dsts, src, piece_bits } => {
+            Op::Unpack {
+                ref dsts,
+                src,
+                piece_bits,
+            } => {
                 let b = match rd!(src) {
                     Val::Bits(b) => b,
                     Val::Undef => return Err(err_undef(line, "mov (unpack)")),
-                    _ => return Err(ExecError::Unsupported { line, what: "unpacking values that depend on tensor data".into() }),
+                    _ => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what: "unpacking values that depend on tensor data".into(),
+                        });
+                    }
                 };
                 for (i, d) in dsts.iter().enumerate() {
                     if let Some(d) = d {
-                        th.regs[*d as usize] = Val::Bits(m(b >> (i as u32 * u32::from(piece_bits)), piece_bits));
+                        th.regs[*d as usize] =
+                            Val::Bits(m(b >> (i as u32 * u32::from(piece_bits)), piece_bits));
                     }
                 }
                 return Ok(());
@@ -609,7 +789,10 @@ impl Machine<'_> {
                     IntOp::Div | IntOp::Rem => {
                         let (p, q) = (wide(x, ty), wide(y, ty));
                         if q == 0 {
-                            return Err(ExecError::Unsupported { line, what: "integer division by zero (its result is unspecified)".into() });
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "integer division by zero (its result is unspecified)".into(),
+                            });
                         }
                         let r = if op == IntOp::Div { p / q } else { p % q };
                         r as u64
@@ -632,10 +815,18 @@ impl Machine<'_> {
                         }
                     }
                     IntOp::Min => {
-                        if wide(x, ty) <= wide(y, ty) { x } else { y }
+                        if wide(x, ty) <= wide(y, ty) {
+                            x
+                        } else {
+                            y
+                        }
                     }
                     IntOp::Max => {
-                        if wide(x, ty) >= wide(y, ty) { x } else { y }
+                        if wide(x, ty) >= wide(y, ty) {
+                            x
+                        } else {
+                            y
+                        }
                     }
                 };
                 (dst, Val::Bits(m(r, bits)))
@@ -644,7 +835,14 @@ impl Machine<'_> {
                 let r = wide(int!(a), ty) * wide(int!(b), ty);
                 (dst, Val::Bits(m(r as u64, ty.bits * 2)))
             }
-            Op::Mad { mode, ty, dst, a, b, c } => {
+            Op::Mad {
+                mode,
+                ty,
+                dst,
+                a,
+                b,
+                c,
+            } => {
                 let p = wide(int!(a), ty) * wide(int!(b), ty);
                 let cv = int!(c);
                 let r = match mode {
@@ -667,19 +865,41 @@ impl Machine<'_> {
                 };
                 (dst, Val::Bits(m(r, ty.bits)))
             }
-            Op::Bfe { ty, dst, a, pos, len } => {
+            Op::Bfe {
+                ty,
+                dst,
+                a,
+                pos,
+                len,
+            } => {
                 let x = m(int!(a), ty.bits);
                 let (p, l) = (int!(pos) & 0xff, int!(len) & 0xff);
                 let msb = u64::from(ty.bits) - 1;
-                let sbit = if ty.signed && l != 0 { (x >> (p + l - 1).min(msb)) & 1 } else { 0 };
+                let sbit = if ty.signed && l != 0 {
+                    (x >> (p + l - 1).min(msb)) & 1
+                } else {
+                    0
+                };
                 let mut r = 0u64;
                 for i in 0..u64::from(ty.bits) {
-                    let bit = if i < l && p + i <= msb { (x >> (p + i)) & 1 } else { sbit };
+                    let bit = if i < l && p + i <= msb {
+                        (x >> (p + i)) & 1
+                    } else {
+                        sbit
+                    };
                     r |= bit << i;
                 }
                 (dst, Val::Bits(r))
             }
-            Op::Setp { cmp, ty, dst, dst_not, a, b, combine } => {
+            Op::Setp {
+                cmp,
+                ty,
+                dst,
+                dst_not,
+                a,
+                b,
+                combine,
+            } => {
                 let (x, y) = (rd!(a), rd!(b));
                 let mut p = self.setp(cmp, ty, x, y, line)?;
                 let mut q = self.bool_op(BoolOp::Xor, p, Val::Bits(1), line)?;
@@ -693,7 +913,14 @@ impl Machine<'_> {
                 }
                 (dst, p)
             }
-            Op::Selp { bits, float, dst, a, b, p } => {
+            Op::Selp {
+                bits,
+                float,
+                dst,
+                a,
+                b,
+                p,
+            } => {
                 let (x, y) = (rd!(a), rd!(b));
                 let v = match rd!(p) {
                     Val::Bits(c) => {
@@ -708,10 +935,19 @@ impl Machine<'_> {
                             (Some(f), _) => f,
                             (None, 32) => FloatTy::F32,
                             (None, 64) => FloatTy::F64,
-                            _ => return Err(ExecError::Unsupported { line, what: "selp on tensor data of a non-float type".into() }),
+                            _ => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: "selp on tensor data of a non-float type".into(),
+                                });
+                            }
                         };
                         let (tx, ty_) = (self.term_of(x, ty, line)?, self.term_of(y, ty, line)?);
-                        Val::Term(self.mk(Node::Select { cond: c, then: tx, else_: ty_ })?)
+                        Val::Term(self.mk(Node::Select {
+                            cond: c,
+                            then: tx,
+                            else_: ty_,
+                        })?)
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
                     Val::Term(_) => return Err(data_int(line)),
@@ -739,37 +975,82 @@ impl Machine<'_> {
                 let x = rd!(a);
                 (dst, self.float_un(op, ty, x, line)?)
             }
-            Op::Cvt { from, to, round, dst, src } => {
+            Op::Cvt {
+                from,
+                to,
+                round,
+                dst,
+                src,
+            } => {
                 let x = rd!(src);
                 (dst, self.cvt(from, to, round, x, line)?)
             }
-            Op::LdParam { dst, param, offset, bytes } => {
+            Op::LdParam {
+                dst,
+                param,
+                offset,
+                bytes,
+            } => {
                 let p = self.param_bits[param as usize];
                 let size = self.prog.params[param as usize].bytes;
                 if offset + u32::from(bytes) > size.min(8) {
-                    return Err(ExecError::Unsupported { line, what: format!("ld.param of bytes {offset}..{} of an {size}-byte parameter", offset + u32::from(bytes)) });
+                    return Err(ExecError::Unsupported {
+                        line,
+                        what: format!(
+                            "ld.param of bytes {offset}..{} of an {size}-byte parameter",
+                            offset + u32::from(bytes)
+                        ),
+                    });
                 }
                 (dst, Val::Bits(m(p >> (offset * 8), bytes * 8)))
             }
             Op::VarAddr { dst, offset, .. } => (dst, Val::Bits(offset)),
-            Op::Cvta { to_generic, space, dst, src } => {
+            Op::Cvta {
+                to_generic,
+                space,
+                dst,
+                src,
+            } => {
                 let x = int!(src);
                 let window = match space {
                     Space::Shared => SHARED_WINDOW,
                     Space::Local => LOCAL_WINDOW,
                     _ => 0,
                 };
-                (dst, Val::Bits(if to_generic { x.wrapping_add(window) } else { x.wrapping_sub(window) }))
+                (
+                    dst,
+                    Val::Bits(if to_generic {
+                        x.wrapping_add(window)
+                    } else {
+                        x.wrapping_sub(window)
+                    }),
+                )
             }
-            Op::Bra { .. } | Op::Exit | Op::Bar { .. } | Op::WarpSync { .. } | Op::Shfl { .. } | Op::Ld { .. } | Op::St { .. } => {
-                return Err(ExecError::Invalid { line, msg: "control or memory operation reached the register-only path".into() });
+            Op::Bra { .. }
+            | Op::Exit
+            | Op::Bar { .. }
+            | Op::WarpSync { .. }
+            | Op::Shfl { .. }
+            | Op::Ld { .. }
+            | Op::St { .. } => {
+                return Err(ExecError::Invalid {
+                    line,
+                    msg: "control or memory operation reached the register-only path".into(),
+                });
             }
         };
         th.regs[dst as usize] = v;
         Ok(())
     }
 
-    fn cvt(&mut self, from: Ty, to: Ty, round: Option<IntRound>, x: Val, line: Line) -> Result<Val, ExecError> {
+    fn cvt(
+        &mut self,
+        from: Ty,
+        to: Ty,
+        round: Option<IntRound>,
+        x: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         match (from, to) {
             (Ty::Int(a), Ty::Int(b)) => {
                 let v = wide(Self::int(x, line)?, a);
@@ -780,8 +1061,16 @@ impl Machine<'_> {
                 match self.mode {
                     Mode::Concrete => Ok(Val::Bits(from_f64(v as f64, f))),
                     Mode::Symbolic => {
-                        let d = if a.signed { Dyadic::from_i64(v as i64) } else { Dyadic::from_u64(v as u64) };
-                        Ok(Val::Term(self.arena.constant(d).map_err(|e| ExecError::Limit(e.to_string()))?))
+                        let d = if a.signed {
+                            Dyadic::from_i64(v as i64)
+                        } else {
+                            Dyadic::from_u64(v as u64)
+                        };
+                        Ok(Val::Term(
+                            self.arena
+                                .constant(d)
+                                .map_err(|e| ExecError::Limit(e.to_string()))?,
+                        ))
                     }
                 }
             }
@@ -796,7 +1085,10 @@ impl Machine<'_> {
                 };
                 // PTX saturates float-to-integer conversions; NaN converts to 0.
                 let (lo, hi) = if b.signed {
-                    (-(2f64.powi(i32::from(b.bits) - 1)), 2f64.powi(i32::from(b.bits) - 1) - 1.0)
+                    (
+                        -(2f64.powi(i32::from(b.bits) - 1)),
+                        2f64.powi(i32::from(b.bits) - 1) - 1.0,
+                    )
                 } else {
                     (0.0, 2f64.powi(i32::from(b.bits)) - 1.0)
                 };
@@ -816,9 +1108,10 @@ impl Machine<'_> {
                     };
                     Ok(Val::Bits(from_f64(v, b)))
                 }
-                (Mode::Symbolic, _) if round.is_some() => {
-                    Err(ExecError::Unsupported { line, what: "rounding a real to an integer (cvt.rni/rzi between floats)".into() })
-                }
+                (Mode::Symbolic, _) if round.is_some() => Err(ExecError::Unsupported {
+                    line,
+                    what: "rounding a real to an integer (cvt.rni/rzi between floats)".into(),
+                }),
                 // Conversions between float widths are the identity on reals.
                 (Mode::Symbolic, x) => Ok(Val::Term(self.term_of(x, a, line)?)),
             },

@@ -52,14 +52,23 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn operand(&self, n: usize) -> Result<&Operand, LowerError> {
-        self.i.operands.get(n).ok_or_else(|| invalid(self.line, format!("`{}` is missing operand {}", self.i.opcode, n + 1)))
+        self.i.operands.get(n).ok_or_else(|| {
+            invalid(
+                self.line,
+                format!("`{}` is missing operand {}", self.i.opcode, n + 1),
+            )
+        })
     }
 
     fn arity(&self, n: usize) -> Result<(), LowerError> {
         if self.i.operands.len() != n {
             return Err(invalid(
                 self.line,
-                format!("`{}` takes {n} operands, found {}", self.i.opcode, self.i.operands.len()),
+                format!(
+                    "`{}` takes {n} operands, found {}",
+                    self.i.opcode,
+                    self.i.operands.len()
+                ),
             ));
         }
         Ok(())
@@ -68,7 +77,10 @@ impl Ctx<'_> {
     fn reg_named(&self, name: &str) -> Result<Reg, LowerError> {
         match self.scope.regs.get(name) {
             Some(&r) => Ok(r),
-            None if special(name).is_some() => Err(invalid(self.line, format!("special register {name} is read-only"))),
+            None if special(name).is_some() => Err(invalid(
+                self.line,
+                format!("special register {name} is read-only"),
+            )),
             None => Err(invalid(self.line, format!("undeclared register {name}"))),
         }
     }
@@ -76,7 +88,10 @@ impl Ctx<'_> {
     fn dst(&self, n: usize) -> Result<Reg, LowerError> {
         match self.operand(n)? {
             Operand::Reg(name) => self.reg_named(name),
-            other => Err(invalid(self.line, format!("destination must be a register, found {other:?}"))),
+            other => Err(invalid(
+                self.line,
+                format!("destination must be a register, found {other:?}"),
+            )),
         }
     }
 
@@ -93,21 +108,39 @@ impl Ctx<'_> {
             (Operand::NotReg(name), Kind::Pred) => Src::NotReg(self.reg_named(name)?),
             (Operand::Int(v), Kind::Bits(b)) => Src::Imm(mask(*v as u64, b)),
             (Operand::Int(v), Kind::Pred) => Src::Imm(u64::from(*v != 0)),
-            (Operand::Float(lit), Kind::Float(ty)) => Src::Imm(float_bits(*lit, ty).ok_or_else(|| {
-                unsupported(self.line, format!("float literal {lit:?} for a {ty:?} operand"))
-            })?),
+            (Operand::Float(lit), Kind::Float(ty)) => {
+                Src::Imm(float_bits(*lit, ty).ok_or_else(|| {
+                    unsupported(
+                        self.line,
+                        format!("float literal {lit:?} for a {ty:?} operand"),
+                    )
+                })?)
+            }
             // `mov.b32 %f1, 0fFF800000`: a float literal as a raw bit pattern.
             (Operand::Float(FloatLit::F32(b)), Kind::Bits(32)) => Src::Imm(u64::from(*b)),
             (Operand::Float(FloatLit::F64(b)), Kind::Bits(64)) => Src::Imm(*b),
             (Operand::Symbol(name), Kind::Bits(_)) => match self.scope.vars.get(name) {
                 Some(VarRef::Space(_, off)) => Src::Imm(*off),
-                Some(VarRef::Param(_)) => return Err(unsupported(self.line, format!("the address of parameter {name}"))),
+                Some(VarRef::Param(_)) => {
+                    return Err(unsupported(
+                        self.line,
+                        format!("the address of parameter {name}"),
+                    ));
+                }
                 Some(VarRef::Unmodeled(sp)) => {
-                    return Err(unsupported(self.line, format!("module variable {name} in {sp:?} space")));
+                    return Err(unsupported(
+                        self.line,
+                        format!("module variable {name} in {sp:?} space"),
+                    ));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
-            (op, kind) => return Err(invalid(self.line, format!("operand {op:?} cannot be used as a {kind:?} value"))),
+            (op, kind) => {
+                return Err(invalid(
+                    self.line,
+                    format!("operand {op:?} cannot be used as a {kind:?} value"),
+                ));
+            }
         })
     }
 
@@ -121,21 +154,39 @@ impl Ctx<'_> {
             AddressBase::Symbol(name) => match self.scope.vars.get(name) {
                 Some(VarRef::Space(sp, off)) if *sp == space => Src::Imm(*off),
                 Some(VarRef::Space(sp, _)) => {
-                    return Err(unsupported(self.line, format!("{name} is in {sp:?} space, accessed as {space:?}")));
+                    return Err(unsupported(
+                        self.line,
+                        format!("{name} is in {sp:?} space, accessed as {space:?}"),
+                    ));
                 }
-                Some(VarRef::Param(_)) => return Err(invalid(self.line, format!("parameter {name} outside ld.param"))),
+                Some(VarRef::Param(_)) => {
+                    return Err(invalid(
+                        self.line,
+                        format!("parameter {name} outside ld.param"),
+                    ));
+                }
                 Some(VarRef::Unmodeled(sp)) => {
-                    return Err(unsupported(self.line, format!("module variable {name} in {sp:?} space")));
+                    return Err(unsupported(
+                        self.line,
+                        format!("module variable {name} in {sp:?} space"),
+                    ));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
         };
-        Ok(Addr { base, offset: a.offset })
+        Ok(Addr {
+            base,
+            offset: a.offset,
+        })
     }
 }
 
 fn mask(v: u64, bits: u8) -> u64 {
-    if bits >= 64 { v } else { v & ((1u64 << bits) - 1) }
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    }
 }
 
 /// Converts a literal to the bit pattern of `ty`; decimal literals are f64 and are rounded to
@@ -171,10 +222,19 @@ fn special(name: &str) -> Option<Result<Src, String>> {
         ("%ctaid", 0..=2) => Special::Ctaid(d),
         ("%nctaid", 0..=2) => Special::Nctaid(d),
         ("%laneid", 3) => Special::LaneId,
-        ("%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%clock" | "%clock64" | "%globaltimer" | "%gridid", _) => {
-            return Some(Err(format!("special register {name} (its value depends on the hardware schedule)")));
+        (
+            "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%clock" | "%clock64" | "%globaltimer"
+            | "%gridid",
+            _,
+        ) => {
+            return Some(Err(format!(
+                "special register {name} (its value depends on the hardware schedule)"
+            )));
         }
-        _ if base.starts_with("%envreg") || base.starts_with("%cluster") || base.starts_with("%lanemask") => {
+        _ if base.starts_with("%envreg")
+            || base.starts_with("%cluster")
+            || base.starts_with("%lanemask") =>
+        {
             return Some(Err(format!("special register {name}")));
         }
         _ => return None,
@@ -212,7 +272,9 @@ fn ty_of(t: ScalarType, line: Line) -> Result<Ty, LowerError> {
     if let Some(i) = int_ty(t) {
         return Ok(Ty::Int(i));
     }
-    float_ty(t).map(Ty::Float).ok_or_else(|| unsupported(line, format!("type .{t:?}").to_lowercase()))
+    float_ty(t)
+        .map(Ty::Float)
+        .ok_or_else(|| unsupported(line, format!("type .{t:?}").to_lowercase()))
 }
 
 fn kind_of(ty: Ty) -> Kind {
@@ -224,7 +286,11 @@ fn kind_of(ty: Ty) -> Kind {
 
 /// Lowers one instruction.
 pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, LowerError> {
-    let cx = Ctx { scope, line: i.line, i };
+    let cx = Ctx {
+        scope,
+        line: i.line,
+        i,
+    };
     let guard = match &i.guard {
         Some(g) => Some((cx.reg_named(&g.reg)?, g.negated)),
         None => None,
@@ -232,15 +298,17 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
     let mut m = Mods::new(i);
     let op = match i.opcode.as_str() {
         "mov" => lower_mov(&cx, &mut m)?,
-        "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" => {
-            lower_binary(&cx, &mut m)?
-        }
+        "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl"
+        | "shr" => lower_binary(&cx, &mut m)?,
         "mad" | "fma" => lower_mad(&cx, &mut m)?,
         "not" | "neg" | "abs" | "popc" | "clz" | "brev" | "cnot" => lower_unary(&cx, &mut m)?,
-        "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => lower_float_fn(&cx, &mut m)?,
+        "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => {
+            lower_float_fn(&cx, &mut m)?
+        }
         "bfe" => {
             cx.arity(4)?;
-            let ty = int_ty(m.one_type()?).ok_or_else(|| invalid(i.line, "bfe needs an integer type"))?;
+            let ty = int_ty(m.one_type()?)
+                .ok_or_else(|| invalid(i.line, "bfe needs an integer type"))?;
             Op::Bfe {
                 ty,
                 dst: cx.dst(0)?,
@@ -259,18 +327,31 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
                 Ty::Int(it) => (it.bits, None),
                 Ty::Float(f) => (f.bits(), Some(f)),
             };
-            Op::Selp { bits, float, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)?, p: cx.src(3, Kind::Pred)? }
+            Op::Selp {
+                bits,
+                float,
+                dst: cx.dst(0)?,
+                a: cx.src(1, k)?,
+                b: cx.src(2, k)?,
+                p: cx.src(3, Kind::Pred)?,
+            }
         }
         "cvt" => lower_cvt(&cx, &mut m)?,
         "cvta" => {
             cx.arity(2)?;
             let to_generic = !m.take("to");
-            let space = take_space(&mut m, i.line)?.ok_or_else(|| invalid(i.line, "cvta needs a state space"))?;
+            let space = take_space(&mut m, i.line)?
+                .ok_or_else(|| invalid(i.line, "cvta needs a state space"))?;
             let t = m.one_type()?;
             if !matches!(t, ScalarType::U32 | ScalarType::U64) {
                 return Err(invalid(i.line, "cvta takes .u32 or .u64"));
             }
-            Op::Cvta { to_generic, space, dst: cx.dst(0)?, src: cx.src(1, Kind::Bits((t.size() * 8) as u8))? }
+            Op::Cvta {
+                to_generic,
+                space,
+                dst: cx.dst(0)?,
+                src: cx.src(1, Kind::Bits((t.size() * 8) as u8))?,
+            }
         }
         "ld" | "st" => lower_ld_st(&cx, &mut m)?,
         "bra" => {
@@ -280,7 +361,10 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             let Operand::Symbol(label) = cx.operand(0)? else {
                 return Err(invalid(i.line, "bra needs a label"));
             };
-            let target = *scope.labels.get(label).ok_or_else(|| invalid(i.line, format!("unknown label {label}")))?;
+            let target = *scope
+                .labels
+                .get(label)
+                .ok_or_else(|| invalid(i.line, format!("unknown label {label}")))?;
             Op::Bra { target }
         }
         "ret" | "exit" => {
@@ -293,24 +377,44 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
         other => return Err(unsupported(i.line, format!("instruction `{other}`"))),
     };
     m.finish()?;
-    Ok(Inst { guard, op, line: i.line, loc: i.loc })
+    Ok(Inst {
+        guard,
+        op,
+        line: i.line,
+        loc: i.loc,
+    })
 }
 
 fn take_space(m: &mut Mods, line: Line) -> Result<Option<Space>, LowerError> {
-    Ok(match m.take_any(&["global", "shared", "shared::cta", "local", "param", "const", "shared::cluster", "tex"]) {
-        None => None,
-        Some("global") => Some(Space::Global),
-        Some("shared" | "shared::cta") => Some(Space::Shared),
-        Some("local") => Some(Space::Local),
-        Some("param") => Some(Space::Generic), // marker, handled by the caller
-        Some(other) => return Err(unsupported(line, format!("state space .{other}"))),
-    })
+    Ok(
+        match m.take_any(&[
+            "global",
+            "shared",
+            "shared::cta",
+            "local",
+            "param",
+            "const",
+            "shared::cluster",
+            "tex",
+        ]) {
+            None => None,
+            Some("global") => Some(Space::Global),
+            Some("shared" | "shared::cta") => Some(Space::Shared),
+            Some("local") => Some(Space::Local),
+            Some("param") => Some(Space::Generic), // marker, handled by the caller
+            Some(other) => return Err(unsupported(line, format!("state space .{other}"))),
+        },
+    )
 }
 
 fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(2)?;
     let t = m.one_type()?;
-    let bits = if t == ScalarType::Pred { 1 } else { (t.size() * 8) as u8 };
+    let bits = if t == ScalarType::Pred {
+        1
+    } else {
+        (t.size() * 8) as u8
+    };
     let kind = match (t, float_ty(t)) {
         (ScalarType::Pred, _) => Kind::Pred,
         (_, Some(f)) => Kind::Float(f),
@@ -330,21 +434,40 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             if ![2, 4].contains(&dsts.len()) || !matches!(piece_bits, 8 | 16 | 32) {
                 return Err(invalid(cx.line, "mov unpack needs 2 or 4 pieces"));
             }
-            Ok(Op::Unpack { dsts, src: cx.src_of(src, Kind::Bits(bits))?, piece_bits })
+            Ok(Op::Unpack {
+                dsts,
+                src: cx.src_of(src, Kind::Bits(bits))?,
+                piece_bits,
+            })
         }
         (_, Operand::Vector(srcs)) => {
             let piece_bits = bits / u8::try_from(srcs.len()).unwrap_or(u8::MAX).max(1);
             if ![2, 4].contains(&srcs.len()) || !matches!(piece_bits, 8 | 16 | 32) {
                 return Err(invalid(cx.line, "mov pack needs 2 or 4 pieces"));
             }
-            let srcs = srcs.iter().map(|s| cx.src_of(s, Kind::Bits(piece_bits))).collect::<Result<Vec<_>, _>>()?;
-            Ok(Op::Pack { dst: cx.dst(0)?, srcs, piece_bits })
+            let srcs = srcs
+                .iter()
+                .map(|s| cx.src_of(s, Kind::Bits(piece_bits)))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Op::Pack {
+                dst: cx.dst(0)?,
+                srcs,
+                piece_bits,
+            })
         }
         (_, Operand::Symbol(name)) => match cx.scope.vars.get(name) {
-            Some(VarRef::Space(space, offset)) => Ok(Op::VarAddr { dst: cx.dst(0)?, space: *space, offset: *offset }),
+            Some(VarRef::Space(space, offset)) => Ok(Op::VarAddr {
+                dst: cx.dst(0)?,
+                space: *space,
+                offset: *offset,
+            }),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
-        (_, src) => Ok(Op::Mov { dst: cx.dst(0)?, src: cx.src_of(src, kind)?, bits }),
+        (_, src) => Ok(Op::Mov {
+            dst: cx.dst(0)?,
+            src: cx.src_of(src, kind)?,
+            bits,
+        }),
     }
 }
 
@@ -361,13 +484,21 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             "xor" => BoolOp::Xor,
             _ => return Err(invalid(line, format!("{name}.pred"))),
         };
-        return Ok(Op::PredLogic { op, dst: cx.dst(0)?, a: cx.src(1, Kind::Pred)?, b: cx.src(2, Kind::Pred)? });
+        return Ok(Op::PredLogic {
+            op,
+            dst: cx.dst(0)?,
+            a: cx.src(1, Kind::Pred)?,
+            b: cx.src(2, Kind::Pred)?,
+        });
     }
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
         if f != FloatTy::F32 && f != FloatTy::F64 {
-            return Err(unsupported(line, format!("{name} on {f:?} (half-precision arithmetic)")));
+            return Err(unsupported(
+                line,
+                format!("{name} on {f:?} (half-precision arithmetic)"),
+            ));
         }
         let op = match name {
             "add" => FloatOp::Add,
@@ -379,13 +510,26 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             _ => return Err(invalid(line, format!("{name} on a float type"))),
         };
         let k = Kind::Float(f);
-        return Ok(Op::Float { op, ty: f, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)? });
+        return Ok(Op::Float {
+            op,
+            ty: f,
+            dst: cx.dst(0)?,
+            a: cx.src(1, k)?,
+            b: cx.src(2, k)?,
+        });
     }
     let ty = int_ty(t).ok_or_else(|| unsupported(line, format!("{name} on type {t:?}")))?;
     let k = Kind::Bits(ty.bits);
     let (dst, a) = (cx.dst(0)?, cx.src(1, k)?);
     // Shift amounts are always .u32.
-    let b = cx.src(2, if matches!(name, "shl" | "shr") { Kind::Bits(32) } else { k })?;
+    let b = cx.src(
+        2,
+        if matches!(name, "shl" | "shr") {
+            Kind::Bits(32)
+        } else {
+            k
+        },
+    )?;
     let op = match (name, int_mode) {
         ("mul", Some("wide")) => return Ok(Op::MulWide { ty, dst, a, b }),
         ("mul", Some("lo")) => IntOp::MulLo,
@@ -416,10 +560,19 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
         if f != FloatTy::F32 && f != FloatTy::F64 {
-            return Err(unsupported(cx.line, format!("{} on {f:?} (half-precision arithmetic)", cx.i.opcode)));
+            return Err(unsupported(
+                cx.line,
+                format!("{} on {f:?} (half-precision arithmetic)", cx.i.opcode),
+            ));
         }
         let k = Kind::Float(f);
-        return Ok(Op::Fma { ty: f, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)?, c: cx.src(3, k)? });
+        return Ok(Op::Fma {
+            ty: f,
+            dst: cx.dst(0)?,
+            a: cx.src(1, k)?,
+            b: cx.src(2, k)?,
+            c: cx.src(3, k)?,
+        });
     }
     let ty = int_ty(t).ok_or_else(|| unsupported(cx.line, format!("mad on {t:?}")))?;
     let mode = match mode {
@@ -429,8 +582,19 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         _ => return Err(invalid(cx.line, "integer mad needs .lo, .hi or .wide")),
     };
     let k = Kind::Bits(ty.bits);
-    let kc = if mode == MadMode::Wide { Kind::Bits(ty.bits * 2) } else { k };
-    Ok(Op::Mad { mode, ty, dst: cx.dst(0)?, a: cx.src(1, k)?, b: cx.src(2, k)?, c: cx.src(3, kc)? })
+    let kc = if mode == MadMode::Wide {
+        Kind::Bits(ty.bits * 2)
+    } else {
+        k
+    };
+    Ok(Op::Mad {
+        mode,
+        ty,
+        dst: cx.dst(0)?,
+        a: cx.src(1, k)?,
+        b: cx.src(2, k)?,
+        c: cx.src(3, kc)?,
+    })
 }
 
 fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
@@ -438,7 +602,12 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let name = cx.i.opcode.as_str();
     let t = m.one_type()?;
     if t == ScalarType::Pred && name == "not" {
-        return Ok(Op::PredLogic { op: BoolOp::Xor, dst: cx.dst(0)?, a: cx.src(1, Kind::Pred)?, b: Src::Imm(1) });
+        return Ok(Op::PredLogic {
+            op: BoolOp::Xor,
+            dst: cx.dst(0)?,
+            a: cx.src(1, Kind::Pred)?,
+            b: Src::Imm(1),
+        });
     }
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_PRECISION);
@@ -447,7 +616,12 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             "abs" => FloatUnOp::Abs,
             _ => return Err(invalid(cx.line, format!("{name} on a float type"))),
         };
-        return Ok(Op::FloatUn { op, ty: f, dst: cx.dst(0)?, a: cx.src(1, Kind::Float(f))? });
+        return Ok(Op::FloatUn {
+            op,
+            ty: f,
+            dst: cx.dst(0)?,
+            a: cx.src(1, Kind::Float(f))?,
+        });
     }
     let ty = int_ty(t).ok_or_else(|| unsupported(cx.line, format!("{name} on {t:?}")))?;
     let op = match name {
@@ -460,7 +634,12 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         "cnot" => IntUnOp::Cnot,
         _ => return Err(invalid(cx.line, name.to_string())),
     };
-    Ok(Op::IntUn { op, ty, dst: cx.dst(0)?, a: cx.src(1, Kind::Bits(ty.bits))? })
+    Ok(Op::IntUn {
+        op,
+        ty,
+        dst: cx.dst(0)?,
+        a: cx.src(1, Kind::Bits(ty.bits))?,
+    })
 }
 
 fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
@@ -468,7 +647,8 @@ fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     m.ignore(FLOAT_ROUNDING);
     m.ignore(FLOAT_PRECISION);
     let t = m.one_type()?;
-    let f = float_ty(t).ok_or_else(|| invalid(cx.line, format!("{} needs a float type", cx.i.opcode)))?;
+    let f = float_ty(t)
+        .ok_or_else(|| invalid(cx.line, format!("{} needs a float type", cx.i.opcode)))?;
     if f != FloatTy::F32 && f != FloatTy::F64 {
         return Err(unsupported(cx.line, format!("{} on {f:?}", cx.i.opcode)));
     }
@@ -482,7 +662,12 @@ fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         "cos" => FloatUnOp::Cos,
         _ => FloatUnOp::Tanh,
     };
-    Ok(Op::FloatUn { op, ty: f, dst: cx.dst(0)?, a: cx.src(1, Kind::Float(f))? })
+    Ok(Op::FloatUn {
+        op,
+        ty: f,
+        dst: cx.dst(0)?,
+        a: cx.src(1, Kind::Float(f))?,
+    })
 }
 
 fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
@@ -493,7 +678,10 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     m.ignore(&["ftz"]);
     // Unordered float comparisons equal ordered ones: real values are never NaN.
     let c = m
-        .take_any(&["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu"])
+        .take_any(&[
+            "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
+            "gtu", "geu",
+        ])
         .ok_or_else(|| invalid(line, "setp needs a comparison"))?;
     let (cmp, unsigned) = match c {
         "eq" | "equ" => (Cmp::Eq, false),
@@ -508,10 +696,16 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         _ => (Cmp::Ge, true),
     };
     if c.ends_with('u') && c.len() == 3 && !is_float {
-        return Err(invalid(line, format!("unordered comparison .{c} on an integer type")));
+        return Err(invalid(
+            line,
+            format!("unordered comparison .{c} on an integer type"),
+        ));
     }
     let ty = match ty {
-        Ty::Int(it) if unsigned => Ty::Int(IntTy { signed: false, ..it }),
+        Ty::Int(it) if unsigned => Ty::Int(IntTy {
+            signed: false,
+            ..it
+        }),
         other => other,
     };
     let bool_op = match m.take_any(&["and", "or", "xor"]) {
@@ -522,7 +716,13 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     };
     let n = cx.i.operands.len();
     if n != 3 + usize::from(bool_op.is_some()) {
-        return Err(invalid(line, format!("setp takes {} operands, found {n}", 3 + usize::from(bool_op.is_some()))));
+        return Err(invalid(
+            line,
+            format!(
+                "setp takes {} operands, found {n}",
+                3 + usize::from(bool_op.is_some())
+            ),
+        ));
     }
     let (dst, dst_not) = match cx.operand(0)? {
         Operand::Reg(r) => (cx.reg_named(r)?, None),
@@ -537,7 +737,15 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some(op) => Some((op, cx.src(3, Kind::Pred)?)),
         None => None,
     };
-    Ok(Op::Setp { cmp, ty, dst, dst_not, a: cx.src(1, k)?, b: cx.src(2, k)?, combine })
+    Ok(Op::Setp {
+        cmp,
+        ty,
+        dst,
+        dst_not,
+        a: cx.src(1, k)?,
+        b: cx.src(2, k)?,
+        combine,
+    })
 }
 
 fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
@@ -564,19 +772,31 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     }
     match (from_ty, to_ty, round) {
         (Ty::Float(_), Ty::Int(_), None) => {
-            return Err(invalid(line, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi"));
+            return Err(invalid(
+                line,
+                "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi",
+            ));
         }
         (Ty::Float(a), Ty::Float(b), Some(_)) if a == b => {}
         (_, _, Some(_)) if !matches!(from_ty, Ty::Float(_)) => {
             return Err(invalid(line, "integer rounding on a cvt from an integer"));
         }
         (Ty::Float(a), Ty::Float(b), Some(_)) if a != b => {
-            return Err(invalid(line, "integer rounding on a float-to-float cvt of different widths"));
+            return Err(invalid(
+                line,
+                "integer rounding on a float-to-float cvt of different widths",
+            ));
         }
         _ => {}
     }
     let k = kind_of(from_ty);
-    Ok(Op::Cvt { from: from_ty, to: to_ty, round, dst: cx.dst(0)?, src: cx.src(1, k)? })
+    Ok(Op::Cvt {
+        from: from_ty,
+        to: to_ty,
+        round,
+        dst: cx.dst(0)?,
+        src: cx.src(1, k)?,
+    })
 }
 
 fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
@@ -585,7 +805,10 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(2)?;
     m.ignore(CACHE_HINTS);
     if let Some(sem) = m.take_any(&["relaxed", "acquire", "release", "mmio"]) {
-        return Err(unsupported(line, format!("memory-model qualifier .{sem} (atomics are not modeled yet)")));
+        return Err(unsupported(
+            line,
+            format!("memory-model qualifier .{sem} (atomics are not modeled yet)"),
+        ));
     }
     let is_param = cx.i.mods.iter().any(|x| x == "param");
     let space = take_space(m, line)?;
@@ -605,19 +828,34 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     };
     if is_param {
         if !is_ld || vec != 1 {
-            return Err(unsupported(line, "st.param and vector ld.param (device-function calls)"));
+            return Err(unsupported(
+                line,
+                "st.param and vector ld.param (device-function calls)",
+            ));
         }
         let Operand::Address(a) = cx.operand(1)? else {
             return Err(invalid(line, "ld.param needs an address"));
         };
         let AddressBase::Symbol(name) = &a.base else {
-            return Err(unsupported(line, "ld.param through a register (parameter addresses)"));
+            return Err(unsupported(
+                line,
+                "ld.param through a register (parameter addresses)",
+            ));
         };
         let Some(VarRef::Param(param)) = cx.scope.vars.get(name) else {
-            return Err(invalid(line, format!("{name} is not a parameter of this entry")));
+            return Err(invalid(
+                line,
+                format!("{name} is not a parameter of this entry"),
+            ));
         };
-        let offset = u32::try_from(a.offset).map_err(|_| invalid(line, "negative parameter offset"))?;
-        return Ok(Op::LdParam { dst: cx.dst(0)?, param: *param, offset, bytes: elem_bytes });
+        let offset =
+            u32::try_from(a.offset).map_err(|_| invalid(line, "negative parameter offset"))?;
+        return Ok(Op::LdParam {
+            dst: cx.dst(0)?,
+            param: *param,
+            offset,
+            bytes: elem_bytes,
+        });
     }
     let space = space.unwrap_or(Space::Generic);
     let (data, addr_n) = if is_ld { (0, 1) } else { (1, 0) };
@@ -627,7 +865,10 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         o => vec![o],
     };
     if items.len() != usize::from(vec) {
-        return Err(invalid(line, format!("vector width {vec} but {} operands", items.len())));
+        return Err(invalid(
+            line,
+            format!("vector width {vec} but {} operands", items.len()),
+        ));
     }
     if is_ld {
         let dsts = items
@@ -638,10 +879,25 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
                 o => Err(invalid(line, format!("bad load destination {o:?}"))),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Op::Ld { space, elem_bytes, float, dsts, addr })
+        Ok(Op::Ld {
+            space,
+            elem_bytes,
+            float,
+            dsts,
+            addr,
+        })
     } else {
-        let srcs = items.iter().map(|s| cx.src_of(s, kind)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Op::St { space, elem_bytes, float, srcs, addr })
+        let srcs = items
+            .iter()
+            .map(|s| cx.src_of(s, kind))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Op::St {
+            space,
+            elem_bytes,
+            float,
+            srcs,
+            addr,
+        })
     }
 }
 
@@ -652,7 +908,9 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             return Err(unsupported(line, "bar.warp without .sync"));
         }
         cx.arity(1)?;
-        return Ok(Op::WarpSync { mask: cx.src(0, Kind::Bits(32))? });
+        return Ok(Op::WarpSync {
+            mask: cx.src(0, Kind::Bits(32))?,
+        });
     }
     // `.aligned` promises all threads execute the same barrier instruction; the deadlock and
     // divergence checks verify that rather than assume it.
@@ -665,17 +923,30 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     };
     let n = cx.i.operands.len();
     if !(1..=2).contains(&n) || (!wait && n != 2) {
-        return Err(invalid(line, format!("{} takes 1 or 2 operands (arrive needs 2), found {n}", cx.i.opcode)));
+        return Err(invalid(
+            line,
+            format!(
+                "{} takes 1 or 2 operands (arrive needs 2), found {n}",
+                cx.i.opcode
+            ),
+        ));
     }
     let id = cx.src(0, Kind::Bits(32))?;
-    let count = if n == 2 { Some(cx.src(1, Kind::Bits(32))?) } else { None };
+    let count = if n == 2 {
+        Some(cx.src(1, Kind::Bits(32))?)
+    } else {
+        None
+    };
     Ok(Op::Bar { id, count, wait })
 }
 
 fn lower_shfl(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
     if !m.take("sync") {
-        return Err(unsupported(line, "shfl without .sync (deprecated, undefined on sm_70+)"));
+        return Err(unsupported(
+            line,
+            "shfl without .sync (deprecated, undefined on sm_70+)",
+        ));
     }
     let mode = match m.take_any(&["up", "down", "bfly", "idx"]) {
         Some("up") => ShflMode::Up,

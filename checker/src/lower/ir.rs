@@ -169,43 +169,169 @@ pub enum ShflMode {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
     /// Bit copy of `bits` bits (also predicates, with `bits == 1`).
-    Mov { dst: Reg, src: Src, bits: u8 },
+    Mov {
+        dst: Reg,
+        src: Src,
+        bits: u8,
+    },
     /// `mov.b64 %rd, {%r1, %r2}`: concatenation, first source in the low bits.
-    Pack { dst: Reg, srcs: Vec<Src>, piece_bits: u8 },
+    Pack {
+        dst: Reg,
+        srcs: Vec<Src>,
+        piece_bits: u8,
+    },
     /// `mov.b64 {%r1, %r2}, %rd`.
-    Unpack { dsts: Vec<Option<Reg>>, src: Src, piece_bits: u8 },
-    Int { op: IntOp, ty: IntTy, dst: Reg, a: Src, b: Src },
+    Unpack {
+        dsts: Vec<Option<Reg>>,
+        src: Src,
+        piece_bits: u8,
+    },
+    Int {
+        op: IntOp,
+        ty: IntTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
     /// `mul.wide`: the product of two `ty` values in twice the width.
-    MulWide { ty: IntTy, dst: Reg, a: Src, b: Src },
+    MulWide {
+        ty: IntTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
     /// `mad.lo`/`mad.hi`/`mad.wide`: `a*b + c` with the product part selected like `mul`.
-    Mad { mode: MadMode, ty: IntTy, dst: Reg, a: Src, b: Src, c: Src },
-    IntUn { op: IntUnOp, ty: IntTy, dst: Reg, a: Src },
+    Mad {
+        mode: MadMode,
+        ty: IntTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    IntUn {
+        op: IntUnOp,
+        ty: IntTy,
+        dst: Reg,
+        a: Src,
+    },
     /// `bfe`: extract `len` bits at `pos`, sign-extended for signed types.
-    Bfe { ty: IntTy, dst: Reg, a: Src, pos: Src, len: Src },
-    Setp { cmp: Cmp, ty: Ty, dst: Reg, dst_not: Option<Reg>, a: Src, b: Src, combine: Option<(BoolOp, Src)> },
+    Bfe {
+        ty: IntTy,
+        dst: Reg,
+        a: Src,
+        pos: Src,
+        len: Src,
+    },
+    Setp {
+        cmp: Cmp,
+        ty: Ty,
+        dst: Reg,
+        dst_not: Option<Reg>,
+        a: Src,
+        b: Src,
+        combine: Option<(BoolOp, Src)>,
+    },
     /// `selp`: `p ? a : b`.
-    Selp { bits: u8, float: Option<FloatTy>, dst: Reg, a: Src, b: Src, p: Src },
-    PredLogic { op: BoolOp, dst: Reg, a: Src, b: Src },
-    Float { op: FloatOp, ty: FloatTy, dst: Reg, a: Src, b: Src },
-    Fma { ty: FloatTy, dst: Reg, a: Src, b: Src, c: Src },
-    FloatUn { op: FloatUnOp, ty: FloatTy, dst: Reg, a: Src },
-    Cvt { from: Ty, to: Ty, round: Option<IntRound>, dst: Reg, src: Src },
+    Selp {
+        bits: u8,
+        float: Option<FloatTy>,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        p: Src,
+    },
+    PredLogic {
+        op: BoolOp,
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Float {
+        op: FloatOp,
+        ty: FloatTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Fma {
+        ty: FloatTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    FloatUn {
+        op: FloatUnOp,
+        ty: FloatTy,
+        dst: Reg,
+        a: Src,
+    },
+    Cvt {
+        from: Ty,
+        to: Ty,
+        round: Option<IntRound>,
+        dst: Reg,
+        src: Src,
+    },
     /// A load of `dsts.len()` consecutive elements of `elem_bytes` each.
-    Ld { space: Space, elem_bytes: u8, float: Option<FloatTy>, dsts: Vec<Option<Reg>>, addr: Addr },
-    St { space: Space, elem_bytes: u8, float: Option<FloatTy>, srcs: Vec<Src>, addr: Addr },
+    Ld {
+        space: Space,
+        elem_bytes: u8,
+        float: Option<FloatTy>,
+        dsts: Vec<Option<Reg>>,
+        addr: Addr,
+    },
+    St {
+        space: Space,
+        elem_bytes: u8,
+        float: Option<FloatTy>,
+        srcs: Vec<Src>,
+        addr: Addr,
+    },
     /// `ld.param`: bytes `offset..offset+bytes` of parameter `param`.
-    LdParam { dst: Reg, param: u32, offset: u32, bytes: u8 },
+    LdParam {
+        dst: Reg,
+        param: u32,
+        offset: u32,
+        bytes: u8,
+    },
     /// The address of a variable, in its own space (`mov.u32 %r, smem;`).
-    VarAddr { dst: Reg, space: Space, offset: u64 },
+    VarAddr {
+        dst: Reg,
+        space: Space,
+        offset: u64,
+    },
     /// `cvta`: generic <-> space-specific addresses.
-    Cvta { to_generic: bool, space: Space, dst: Reg, src: Src },
-    Bra { target: u32 },
+    Cvta {
+        to_generic: bool,
+        space: Space,
+        dst: Reg,
+        src: Src,
+    },
+    Bra {
+        target: u32,
+    },
     Exit,
     /// `bar.sync`/`barrier.sync` (wait) or `bar.arrive` (no wait), with barrier id and count.
-    Bar { id: Src, count: Option<Src>, wait: bool },
+    Bar {
+        id: Src,
+        count: Option<Src>,
+        wait: bool,
+    },
     /// `bar.warp.sync mask`.
-    WarpSync { mask: Src },
-    Shfl { mode: ShflMode, dst: Reg, dst_pred: Option<Reg>, a: Src, b: Src, c: Src, mask: Src },
+    WarpSync {
+        mask: Src,
+    },
+    Shfl {
+        mode: ShflMode,
+        dst: Reg,
+        dst_pred: Option<Reg>,
+        a: Src,
+        b: Src,
+        c: Src,
+        mask: Src,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,7 +390,14 @@ impl Program {
     /// The source file path and line of instruction `pc`, when `.loc` recorded one.
     pub fn source_of(&self, pc: usize) -> Option<(String, u32)> {
         let loc = self.insts.get(pc)?.loc?;
-        let file = self.files.iter().find(|(i, _)| *i == loc.file).map(|(_, p)| p.clone());
-        Some((file.unwrap_or_else(|| format!("file{}", loc.file)), loc.line))
+        let file = self
+            .files
+            .iter()
+            .find(|(i, _)| *i == loc.file)
+            .map(|(_, p)| p.clone());
+        Some((
+            file.unwrap_or_else(|| format!("file{}", loc.file)),
+            loc.line,
+        ))
     }
 }

@@ -29,11 +29,17 @@ pub enum LowerError {
 }
 
 pub(crate) fn unsupported(line: Line, what: impl Into<String>) -> LowerError {
-    LowerError::Unsupported { line, what: what.into() }
+    LowerError::Unsupported {
+        line,
+        what: what.into(),
+    }
 }
 
 pub(crate) fn invalid(line: Line, msg: impl Into<String>) -> LowerError {
-    LowerError::Invalid { line, msg: msg.into() }
+    LowerError::Invalid {
+        line,
+        msg: msg.into(),
+    }
 }
 
 /// Where a named variable lives.
@@ -55,8 +61,11 @@ pub(crate) struct Scope {
 
 /// Lowers the entry called `entry`.
 pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
-    let func = module.functions.iter().find(|f| f.is_entry && f.name == entry).ok_or_else(|| {
-        LowerError::NoEntry {
+    let func = module
+        .functions
+        .iter()
+        .find(|f| f.is_entry && f.name == entry)
+        .ok_or_else(|| LowerError::NoEntry {
             name: entry.to_string(),
             available: module
                 .functions
@@ -65,8 +74,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 .map(|f| f.name.as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
-        }
-    })?;
+        })?;
 
     let mut scope = Scope {
         regs: HashMap::new(),
@@ -79,7 +87,10 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     let mut params = Vec::new();
     for (i, p) in func.params.iter().enumerate() {
         let bytes = p.ty.size() * p.array_len.unwrap_or(1);
-        params.push(ParamInfo { name: p.name.clone(), bytes });
+        params.push(ParamInfo {
+            name: p.name.clone(),
+            bytes,
+        });
         let idx = u32::try_from(i).map_err(|_| invalid(p.line, "too many parameters"))?;
         scope.vars.insert(p.name.clone(), VarRef::Param(idx));
     }
@@ -95,36 +106,65 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     for v in module.vars.iter().chain(fn_vars) {
         let align = u64::from(v.align.unwrap_or(v.ty.size()).max(1));
         let elem = u64::from(v.ty.size()) * u64::from(v.vector.unwrap_or(1));
-        let known: Option<u64> = v.dims.iter().try_fold(1u64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
+        let known: Option<u64> = v
+            .dims
+            .iter()
+            .try_fold(1u64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
         match v.space {
             StateSpace::Shared if v.is_extern || known.is_none() => dynamic.push(v),
             StateSpace::Shared | StateSpace::Local => {
-                let size = known.and_then(|n| n.checked_mul(elem)).ok_or_else(|| invalid(v.line, "variable too large"))?;
-                let end = if v.space == StateSpace::Shared { &mut shared_end } else { &mut local_end };
+                let size = known
+                    .and_then(|n| n.checked_mul(elem))
+                    .ok_or_else(|| invalid(v.line, "variable too large"))?;
+                let end = if v.space == StateSpace::Shared {
+                    &mut shared_end
+                } else {
+                    &mut local_end
+                };
                 let off = end.div_ceil(align) * align;
                 *end = off + size;
-                let space = if v.space == StateSpace::Shared { Space::Shared } else { Space::Local };
+                let space = if v.space == StateSpace::Shared {
+                    Space::Shared
+                } else {
+                    Space::Local
+                };
                 scope.vars.insert(v.name.clone(), VarRef::Space(space, off));
             }
-            StateSpace::SharedCluster => return Err(unsupported(v.line, "`.shared::cluster` variables")),
+            StateSpace::SharedCluster => {
+                return Err(unsupported(v.line, "`.shared::cluster` variables"));
+            }
             other => {
                 scope.vars.insert(v.name.clone(), VarRef::Unmodeled(other));
             }
         }
         if !v.init.is_empty() && matches!(v.space, StateSpace::Shared | StateSpace::Local) {
-            return Err(invalid(v.line, "shared and local variables cannot have initializers"));
+            return Err(invalid(
+                v.line,
+                "shared and local variables cannot have initializers",
+            ));
         }
     }
-    let dyn_align = dynamic.iter().map(|v| u64::from(v.align.unwrap_or(16).max(1))).max().unwrap_or(16);
+    let dyn_align = dynamic
+        .iter()
+        .map(|v| u64::from(v.align.unwrap_or(16).max(1)))
+        .max()
+        .unwrap_or(16);
     let dynamic_shared_offset = shared_end.div_ceil(dyn_align) * dyn_align;
     for v in &dynamic {
-        scope.vars.insert(v.name.clone(), VarRef::Space(Space::Shared, dynamic_shared_offset));
+        scope.vars.insert(
+            v.name.clone(),
+            VarRef::Space(Space::Shared, dynamic_shared_offset),
+        );
     }
 
     // Registers.
     for s in &func.body {
         if let Statement::Reg(r) = s {
-            let bits = if r.ty == ScalarType::Pred { 1 } else { (r.ty.size() * 8) as u8 };
+            let bits = if r.ty == ScalarType::Pred {
+                1
+            } else {
+                (r.ty.size() * 8) as u8
+            };
             if r.vector.is_some() {
                 return Err(unsupported(r.line, "vector registers (`.reg .v4`)"));
             }
@@ -133,7 +173,8 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 None => vec![r.name.clone()],
             };
             for name in names {
-                let id = u32::try_from(scope.reg_info.len()).map_err(|_| invalid(r.line, "too many registers"))?;
+                let id = u32::try_from(scope.reg_info.len())
+                    .map_err(|_| invalid(r.line, "too many registers"))?;
                 if scope.regs.insert(name.clone(), id).is_some() {
                     return Err(invalid(r.line, format!("register {name} declared twice")));
                 }
@@ -147,9 +188,10 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     for s in &func.body {
         match s {
             Statement::Label { name, line }
-                if scope.labels.insert(name.clone(), count).is_some() => {
-                    return Err(invalid(*line, format!("label {name} defined twice")));
-                }
+                if scope.labels.insert(name.clone(), count).is_some() =>
+            {
+                return Err(invalid(*line, format!("label {name} defined twice")));
+            }
             Statement::Instr(_) => count += 1,
             _ => {}
         }
@@ -163,7 +205,12 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     }
     // Falling off the end of an entry is an implicit `ret`.
     let end_line = insts.last().map(|i: &Inst| i.line).unwrap_or(func.line);
-    insts.push(Inst { guard: None, op: Op::Exit, line: end_line, loc: None });
+    insts.push(Inst {
+        guard: None,
+        op: Op::Exit,
+        line: end_line,
+        loc: None,
+    });
 
     let dims = |name: &str| -> Option<[u32; 3]> {
         let d = func.directives.iter().find(|d| d.name == name)?;
@@ -175,7 +222,8 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     };
     for d in &func.directives {
         match d.name.as_str() {
-            "reqntid" | "maxntid" | "minnctapersm" | "maxnreg" | "noreturn" | "maxnctapersm" | "pragma" => {}
+            "reqntid" | "maxntid" | "minnctapersm" | "maxnreg" | "noreturn" | "maxnctapersm"
+            | "pragma" => {}
             other => return Err(unsupported(d.line, format!("directive `.{other}`"))),
         }
     }
@@ -191,6 +239,10 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         local_bytes: local_end,
         reqntid: dims("reqntid"),
         maxntid: dims("maxntid"),
-        files: module.files.iter().map(|f| (f.index, f.path.clone())).collect(),
+        files: module
+            .files
+            .iter()
+            .map(|f| (f.index, f.path.clone()))
+            .collect(),
     })
 }

@@ -12,7 +12,11 @@ pub(crate) struct Mods<'a> {
 
 impl<'a> Mods<'a> {
     pub fn new(i: &'a Instruction) -> Self {
-        Mods { line: i.line, opcode: &i.opcode, left: i.mods.iter().map(String::as_str).collect() }
+        Mods {
+            line: i.line,
+            opcode: &i.opcode,
+            left: i.mods.iter().map(String::as_str).collect(),
+        }
     }
 
     /// Removes `m` if present.
@@ -55,7 +59,14 @@ impl<'a> Mods<'a> {
         let t = self.take_types();
         match t.as_slice() {
             [t] => Ok(*t),
-            _ => Err(super::invalid(self.line, format!("`{}` needs exactly one type modifier, found {}", self.opcode, t.len()))),
+            _ => Err(super::invalid(
+                self.line,
+                format!(
+                    "`{}` needs exactly one type modifier, found {}",
+                    self.opcode,
+                    t.len()
+                ),
+            )),
         }
     }
 
@@ -72,7 +83,10 @@ impl<'a> Mods<'a> {
     pub fn finish(self) -> Result<(), LowerError> {
         match self.left.first() {
             None => Ok(()),
-            Some(m) => Err(unsupported(self.line, format!("modifier `.{m}` on `{}`", self.opcode))),
+            Some(m) => Err(unsupported(
+                self.line,
+                format!("modifier `.{m}` on `{}`", self.opcode),
+            )),
         }
     }
 }

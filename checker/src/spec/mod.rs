@@ -52,7 +52,10 @@ impl Tensor {
 pub enum Binding {
     Tensor(Tensor),
     /// A concrete scalar, as the bit pattern the parameter holds.
-    Scalar { dtype: ScalarType, bits: u64 },
+    Scalar {
+        dtype: ScalarType,
+        bits: u64,
+    },
     /// A pointer the kernel must never dereference (Triton's trailing scratch pointers).
     Scratch,
 }
@@ -139,15 +142,22 @@ impl KernelSpec {
             msg: format!("cannot read: {e}"),
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
-        KernelSpec::parse(&text, base).map_err(|msg| SpecError { path: path.display().to_string(), msg })
+        KernelSpec::parse(&text, base).map_err(|msg| SpecError {
+            path: path.display().to_string(),
+            msg,
+        })
     }
 
     /// Parses spec text; relative PTX paths resolve against `base`.
     pub fn parse(text: &str, base: &Path) -> Result<KernelSpec, String> {
-        let raw: RawSpec = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+        let raw: RawSpec =
+            toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
         let dims = |what: &str, v: &[u32]| -> Result<[u32; 3], String> {
             if v.is_empty() || v.len() > 3 {
-                return Err(format!("{what} must have 1 to 3 dimensions, found {}", v.len()));
+                return Err(format!(
+                    "{what} must have 1 to 3 dimensions, found {}",
+                    v.len()
+                ));
             }
             let mut d = [1u32; 3];
             d[..v.len()].copy_from_slice(v);
@@ -160,7 +170,9 @@ impl KernelSpec {
         let block = dims("block", &raw.block)?;
         let threads = block.iter().map(|&b| u64::from(b)).product::<u64>();
         if threads > 1024 {
-            return Err(format!("block {block:?} has {threads} threads; CUDA allows at most 1024"));
+            return Err(format!(
+                "block {block:?} has {threads} threads; CUDA allows at most 1024"
+            ));
         }
         if grid[1] > 65535 || grid[2] > 65535 {
             return Err(format!("grid {grid:?}: y and z are limited to 65535"));
@@ -170,7 +182,12 @@ impl KernelSpec {
         for (i, p) in raw.params.into_iter().enumerate() {
             let at = |m: String| format!("params[{i}]: {m}");
             params.push(match p {
-                RawParam::Tensor { name, dtype, shape, role } => {
+                RawParam::Tensor {
+                    name,
+                    dtype,
+                    shape,
+                    role,
+                } => {
                     let dtype = data_type(&dtype).map_err(at)?;
                     if shape.is_empty() || shape.contains(&0) {
                         return Err(at(format!("tensor {name} has empty shape {shape:?}")));
@@ -179,16 +196,28 @@ impl KernelSpec {
                         .iter()
                         .try_fold(u64::from(dtype.size()), |acc, &d| acc.checked_mul(d))
                         .filter(|&b| b <= MAX_TENSOR_BYTES)
-                        .ok_or_else(|| at(format!("tensor {name} {shape:?} is larger than {MAX_TENSOR_BYTES} bytes")))?;
+                        .ok_or_else(|| {
+                            at(format!(
+                                "tensor {name} {shape:?} is larger than {MAX_TENSOR_BYTES} bytes"
+                            ))
+                        })?;
                     let _ = bytes;
                     if !names.insert(name.clone()) {
                         return Err(at(format!("tensor name {name} is used twice")));
                     }
-                    Binding::Tensor(Tensor { name, dtype, shape, role })
+                    Binding::Tensor(Tensor {
+                        name,
+                        dtype,
+                        shape,
+                        role,
+                    })
                 }
                 RawParam::Scalar { dtype, value } => {
                     let dtype = data_type(&dtype).map_err(at)?;
-                    Binding::Scalar { dtype, bits: scalar_bits(dtype, &value).map_err(at)? }
+                    Binding::Scalar {
+                        dtype,
+                        bits: scalar_bits(dtype, &value).map_err(at)?,
+                    }
                 }
                 RawParam::Scratch {} => Binding::Scratch,
             });
@@ -206,10 +235,17 @@ impl KernelSpec {
 
 fn data_type(s: &str) -> Result<ScalarType, String> {
     match ScalarType::from_suffix(s) {
-        Some(t) if !matches!(t, ScalarType::Pred | ScalarType::B128 | ScalarType::F16x2 | ScalarType::Bf16x2) => {
+        Some(t)
+            if !matches!(
+                t,
+                ScalarType::Pred | ScalarType::B128 | ScalarType::F16x2 | ScalarType::Bf16x2
+            ) =>
+        {
             Ok(t)
         }
-        _ => Err(format!("unknown dtype {s:?} (expected f32, f16, bf16, f64, s32, u32, s64, u64, ...)")),
+        _ => Err(format!(
+            "unknown dtype {s:?} (expected f32, f16, bf16, f64, s32, u32, s64, u64, ...)"
+        )),
     }
 }
 
@@ -240,7 +276,11 @@ fn scalar_bits(ty: ScalarType, v: &toml::Value) -> Result<u64, String> {
 }
 
 fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 #[cfg(test)]
@@ -271,7 +311,13 @@ kind = "scratch"
         let s = KernelSpec::parse(GOOD, Path::new("/k")).unwrap();
         assert_eq!(s.grid, [4, 1, 1]);
         assert_eq!(s.ptx, Path::new("/k/k.ptx"));
-        assert_eq!(s.params[1], Binding::Scalar { dtype: ScalarType::S32, bits: 0xffff_fffd });
+        assert_eq!(
+            s.params[1],
+            Binding::Scalar {
+                dtype: ScalarType::S32,
+                bits: 0xffff_fffd
+            }
+        );
         assert_eq!(s.params[2], Binding::Scratch);
     }
 
@@ -283,7 +329,10 @@ kind = "scratch"
             (GOOD.replace("value = -3", "value = 3000000000"), "fit"),
             (GOOD.replace("[1024]", "[]"), "empty shape"),
             (GOOD.replace("grid = [4]", "grid = [0]"), "zero"),
-            (GOOD.replace("role = \"in\"", "role = \"sideways\""), "sideways"),
+            (
+                GOOD.replace("role = \"in\"", "role = \"sideways\""),
+                "sideways",
+            ),
             (GOOD.replace("entry", "entri"), "entr"),
             (GOOD[..GOOD.len() / 2].to_string(), ""),
             (GOOD.replace("value = -3", "value = \"x\""), "cannot take"),

@@ -13,15 +13,27 @@ pub struct Dyadic {
 }
 
 impl Dyadic {
-    pub const ZERO: Dyadic = Dyadic { neg: false, mant: 0, exp: 0 };
-    pub const ONE: Dyadic = Dyadic { neg: false, mant: 1, exp: 0 };
+    pub const ZERO: Dyadic = Dyadic {
+        neg: false,
+        mant: 0,
+        exp: 0,
+    };
+    pub const ONE: Dyadic = Dyadic {
+        neg: false,
+        mant: 1,
+        exp: 0,
+    };
 
     pub fn new(neg: bool, mant: u64, exp: i32) -> Dyadic {
         if mant == 0 {
             return Dyadic::ZERO;
         }
         let tz = mant.trailing_zeros();
-        Dyadic { neg, mant: mant >> tz, exp: exp + tz as i32 }
+        Dyadic {
+            neg,
+            mant: mant >> tz,
+            exp: exp + tz as i32,
+        }
     }
 
     pub fn from_i64(v: i64) -> Dyadic {
@@ -152,7 +164,9 @@ impl fmt::Display for Dyadic {
         if (-64..0).contains(&self.exp) && self.mant < (1 << 53) {
             // Exact decimal: m / 2^k = m·5^k / 10^k, printed when short.
             let k = (-self.exp) as u32;
-            if let Some(num) = 5u128.checked_pow(k).and_then(|p| p.checked_mul(u128::from(self.mant)))
+            if let Some(num) = 5u128
+                .checked_pow(k)
+                .and_then(|p| p.checked_mul(u128::from(self.mant)))
             {
                 let digits = num.to_string();
                 let k = k as usize;
@@ -189,7 +203,10 @@ mod tests {
         let l2e = Dyadic::from_f32_bits(0x3fb8_aa3b).unwrap();
         assert_eq!(l2e.parts(), (false, 0xb8_aa3b, -23));
         assert!(Dyadic::from_f32_bits(0xff80_0000).is_none());
-        assert_eq!(Dyadic::from_f64_bits(1.5f64.to_bits()).unwrap().to_f64(), 1.5);
+        assert_eq!(
+            Dyadic::from_f64_bits(1.5f64.to_bits()).unwrap().to_f64(),
+            1.5
+        );
         assert_eq!(Dyadic::from_f32_bits(1).unwrap().parts(), (false, 1, -149));
         assert_eq!(Dyadic::from_f16_bits(0x3c00), Some(Dyadic::ONE));
     }

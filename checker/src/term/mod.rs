@@ -65,7 +65,10 @@ pub enum Node {
     PosInf,
     /// Element `index` (row-major, in elements) of the input tensor numbered `tensor` in the
     /// launch's parameter list.
-    Input { tensor: u32, index: u64 },
+    Input {
+        tensor: u32,
+        index: u64,
+    },
     Add(TermId, TermId),
     Sub(TermId, TermId),
     Mul(TermId, TermId),
@@ -157,14 +160,19 @@ impl TermArena {
         let key = Self::key(&node);
         let slot = key.map(|k| self.first_parent[k.index()]);
         if let Some(p) = slot.filter(|&p| p != NONE)
-            && self.nodes[p as usize] == node {
-                return Ok(TermId(p));
-            }
+            && self.nodes[p as usize] == node
+        {
+            return Ok(TermId(p));
+        }
         if slot.is_none_or(|p| p != NONE)
-            && let Some(&id) = self.table.get(&node) {
-                return Ok(id);
-            }
-        let raw = u32::try_from(self.nodes.len()).ok().filter(|&r| r != NONE).ok_or(ArenaFull(self.nodes.len()))?;
+            && let Some(&id) = self.table.get(&node)
+        {
+            return Ok(id);
+        }
+        let raw = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&r| r != NONE)
+            .ok_or(ArenaFull(self.nodes.len()))?;
         let id = TermId(raw);
         self.nodes.push(node);
         self.first_parent.push(NONE);
@@ -182,7 +190,8 @@ impl TermArena {
         if let Some(&c) = self.const_ids.get(&d) {
             return Ok(Node::Const(c));
         }
-        let c = ConstId(u32::try_from(self.consts.len()).map_err(|_| ArenaFull(self.consts.len()))?);
+        let c =
+            ConstId(u32::try_from(self.consts.len()).map_err(|_| ArenaFull(self.consts.len()))?);
         self.consts.push(d);
         self.const_ids.insert(d, c);
         Ok(Node::Const(c))
@@ -334,8 +343,18 @@ mod tests {
     #[test]
     fn interning_shares_equal_nodes() {
         let mut a = TermArena::new();
-        let x = a.intern(Node::Input { tensor: 0, index: 3 }).unwrap();
-        let y = a.intern(Node::Input { tensor: 0, index: 4 }).unwrap();
+        let x = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 3,
+            })
+            .unwrap();
+        let y = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 4,
+            })
+            .unwrap();
         let s1 = a.intern(Node::Add(x, y)).unwrap();
         let s2 = a.intern(Node::Add(x, y)).unwrap();
         let s3 = a.intern(Node::Add(y, x)).unwrap();
@@ -349,8 +368,18 @@ mod tests {
         // Chains record links on their newest child; re-building any link must find it again,
         // whether it was recorded there or in the table.
         let mut a = TermArena::new();
-        let x = a.intern(Node::Input { tensor: 0, index: 0 }).unwrap();
-        let y = a.intern(Node::Input { tensor: 0, index: 1 }).unwrap();
+        let x = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 0,
+            })
+            .unwrap();
+        let y = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 1,
+            })
+            .unwrap();
         let mut chain = vec![x];
         for _ in 0..10 {
             let last = *chain.last().unwrap();
@@ -373,7 +402,12 @@ mod tests {
         let mut a = TermArena::new();
         let mut acc = a.constant(Dyadic::ZERO).unwrap();
         for i in 0..100_000 {
-            let x = a.intern(Node::Input { tensor: 0, index: i }).unwrap();
+            let x = a
+                .intern(Node::Input {
+                    tensor: 0,
+                    index: i,
+                })
+                .unwrap();
             acc = a.intern(Node::Add(acc, x)).unwrap();
         }
         let s = a.render(acc, 200);
