@@ -398,37 +398,3 @@ fn nvcc_sample_parses_to_the_expected_tree() {
     });
     assert!(shared, "the demoted __shared__ array");
 }
-
-/// Throughput on a synthetic module of a few MB (the corpus files are small). Asserts only a
-/// floor far below the expected rate, so that a quadratic slip fails without flaky timing.
-#[test]
-fn parsing_is_fast() {
-    let body = "\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4+16];\n\
-                \t.loc\t1 23 5\n\
-                \tfma.rn.f32 %f5, %f1, 0f3FB8AA3B, %f2;\n\
-                \t@%p1 bra $L__BB0_2;\n\
-                $L__BB0_2:\n\
-                \tsetp.lt.s32 %p1, %r1, %r2;\n\
-                \tmov.u32 %r3, %tid.x;\n";
-    let mut src = String::from(".version 9.0\n.target sm_80\n.address_size 64\n.entry k()\n{\n");
-    while src.len() < 4 << 20 {
-        src.push_str(body);
-    }
-    src.push_str("\tret;\n}\n.section .debug_info\n{\n");
-    while src.len() < 6 << 20 {
-        src.push_str(
-            ".b8 95,90,78,51,49,95,73,78,84,69,82,78,65,76 // DW_AT_name\n.b64 $L__func_begin0\n",
-        );
-    }
-    src.push_str("}\n");
-    let start = std::time::Instant::now();
-    let m = ptx::parse(&src);
-    let secs = start.elapsed().as_secs_f64();
-    assert!(m.is_ok());
-    let mb_per_s = src.len() as f64 / 1e6 / secs;
-    println!(
-        "parsed {} bytes in {secs:.3} s: {mb_per_s:.1} MB/s",
-        src.len()
-    );
-    assert!(mb_per_s > 0.5, "{mb_per_s} MB/s");
-}

@@ -2,6 +2,7 @@
 //! verdicts for people, and measures. It never re-implements semantics (DESIGN.md).
 
 pub mod bench;
+pub mod expect;
 pub mod inputs;
 pub mod reference;
 pub mod verdict;

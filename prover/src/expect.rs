@@ -1,0 +1,246 @@
+//! Expected verdicts of corpus instances (`X.expect.toml`, documented in kernels/README.md), and
+//! the operator each instance computes, for tests and the corpus report.
+
+use crate::reference;
+use kcert_checker::exec::{FindingKind, Inputs, Outcome};
+use kcert_checker::instance::{Error, ErrorClass};
+use kcert_checker::spec::KernelSpec;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The operator an instance computes, in plain math.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Reference {
+    BlockSum {
+        input: String,
+        output: String,
+        chunk: u64,
+    },
+    Matmul {
+        a: String,
+        b: String,
+        c: String,
+        m: u64,
+        n: u64,
+        k: u64,
+    },
+    Relu {
+        input: String,
+        output: String,
+    },
+    WarpSum {
+        input: String,
+        output: String,
+    },
+    TotalSum {
+        input: String,
+        output: String,
+    },
+    Copy {
+        input: String,
+        output: String,
+    },
+    Transpose {
+        input: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+    },
+}
+
+/// An `X.expect.toml` file.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Expect {
+    /// `safe`, `unsupported`, or a finding kind name (`race`, `out_of_bounds`, ...).
+    pub verdict: String,
+    #[serde(default)]
+    pub lines: Vec<u32>,
+    pub reference: Option<Reference>,
+}
+
+impl Expect {
+    pub fn load(path: &Path) -> Result<Expect, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Checks an analysis result against the expectation; `Err` says what differs.
+    ///
+    /// A finding verdict needs every finding to be of that kind and at least one of them to
+    /// name an expected line; race findings must name only expected lines (both accesses).
+    pub fn matches(&self, result: &Result<Outcome, Error>) -> Result<(), String> {
+        match (self.verdict.as_str(), result) {
+            ("safe", Ok(o)) if o.is_safe() => Ok(()),
+            ("safe", Ok(o)) => Err(format!(
+                "expected safe, got {} findings: {}",
+                o.findings.len(),
+                first(o)
+            )),
+            ("unsupported", Err(e)) if e.class() == ErrorClass::Unsupported => {
+                let msg = e.to_string();
+                if self
+                    .lines
+                    .iter()
+                    .any(|l| msg.contains(&format!("line {l}:")))
+                {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "unsupported, but not at lines {:?}: {msg}",
+                        self.lines
+                    ))
+                }
+            }
+            (v, Err(e)) => Err(format!("expected {v}, got error: {e}")),
+            (v, Ok(o)) => {
+                let kind = kind_named(v).ok_or_else(|| format!("unknown verdict {v:?}"))?;
+                if o.findings.is_empty() {
+                    return Err(format!("expected {v}, got no finding"));
+                }
+                if let Some(f) = o.findings.iter().find(|f| f.kind != kind) {
+                    return Err(format!("expected only {v} findings, got {f}"));
+                }
+                let named = |f: &kcert_checker::exec::Finding| {
+                    f.lines().iter().any(|l| self.lines.contains(l))
+                };
+                if !o.findings.iter().any(named) {
+                    return Err(format!(
+                        "no {v} finding names a line of {:?}: {}",
+                        self.lines,
+                        first(o)
+                    ));
+                }
+                if kind == FindingKind::DataRace {
+                    for f in &o.findings {
+                        if !f.lines().iter().all(|l| self.lines.contains(l)) {
+                            return Err(format!(
+                                "race finding names a line outside {:?}: {f}",
+                                self.lines
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn first(o: &Outcome) -> String {
+    o.findings
+        .first()
+        .map(|f| f.to_string())
+        .unwrap_or_default()
+}
+
+/// The finding kind with this expectation name.
+pub fn kind_named(name: &str) -> Option<FindingKind> {
+    use FindingKind::*;
+    [
+        DataRace,
+        BarrierDivergence,
+        Deadlock,
+        CollectiveMismatch,
+        OutOfBounds,
+        Misaligned,
+        UninitializedRead,
+        WriteToInput,
+    ]
+    .into_iter()
+    .find(|k| k.name() == name)
+}
+
+/// Expected outputs of `r` on concrete `inputs`: parameter index -> element values.
+pub fn evaluate(
+    r: &Reference,
+    spec: &KernelSpec,
+    inputs: &Inputs,
+) -> Result<BTreeMap<usize, Vec<f64>>, String> {
+    let tensor = |name: &str| -> Result<(usize, Vec<f64>), String> {
+        let (i, t) = spec
+            .tensor_by_name(name)
+            .ok_or_else(|| format!("no tensor {name}"))?;
+        let data = inputs.get(&i).map(|d| {
+            d.iter()
+                .map(|&b| crate::inputs::decode(b, t.dtype))
+                .collect()
+        });
+        Ok((i, data.unwrap_or_default()))
+    };
+    let out_index = |name: &str| {
+        spec.tensor_by_name(name)
+            .map(|(i, _)| i)
+            .ok_or_else(|| format!("no tensor {name}"))
+    };
+    let out_len = |name: &str| {
+        spec.tensor_by_name(name)
+            .map(|(_, t)| t.elements() as usize)
+            .unwrap_or(0)
+    };
+    let mut res = BTreeMap::new();
+    match r {
+        Reference::BlockSum {
+            input,
+            output,
+            chunk,
+        } => {
+            let (_, x) = tensor(input)?;
+            let blocks = out_len(output);
+            if x.len() < blocks * *chunk as usize {
+                return Err(format!(
+                    "{input} is shorter than {blocks} chunks of {chunk}"
+                ));
+            }
+            res.insert(
+                out_index(output)?,
+                reference::block_sum(&x, *chunk as usize, blocks),
+            );
+        }
+        Reference::Matmul { a, b, c, m, n, k } => {
+            let (_, av) = tensor(a)?;
+            let (_, bv) = tensor(b)?;
+            res.insert(
+                out_index(c)?,
+                reference::matmul(&av, &bv, *m as usize, *n as usize, *k as usize),
+            );
+        }
+        Reference::Relu { input, output } => {
+            let (_, x) = tensor(input)?;
+            res.insert(out_index(output)?, x.iter().map(|v| v.max(0.0)).collect());
+        }
+        Reference::WarpSum { input, output } => {
+            let (_, x) = tensor(input)?;
+            res.insert(
+                out_index(output)?,
+                reference::block_sum(&x, 32, out_len(output)),
+            );
+        }
+        Reference::TotalSum { input, output } => {
+            let (_, x) = tensor(input)?;
+            res.insert(out_index(output)?, vec![x.iter().sum()]);
+        }
+        Reference::Copy { input, output } => {
+            let (_, x) = tensor(input)?;
+            res.insert(out_index(output)?, x);
+        }
+        Reference::Transpose {
+            input,
+            output,
+            rows,
+            cols,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (r, c) = (*rows as usize, *cols as usize);
+            let mut o = vec![0.0; r * c];
+            for i in 0..r {
+                for j in 0..c {
+                    o[j * r + i] = x[i * c + j];
+                }
+            }
+            res.insert(out_index(output)?, o);
+        }
+    }
+    Ok(res)
+}

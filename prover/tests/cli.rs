@@ -1,0 +1,190 @@
+//! The `kcert` binary: verdict text and exit codes (0 safe, 1 finding, 2 unknown or unsupported,
+//! 3 invalid input), and clear located errors for malformed PTX and specs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn kernels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels")
+}
+
+fn kcert(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kcert"))
+        .args(args)
+        .output()
+        .expect("kcert runs");
+    (
+        out.status.code().expect("exited, not killed"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A scratch copy of one corpus instance (spec and PTX) that a test may corrupt.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(tag: &str, family: &str, kernel: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kcert-cli-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for ext in ["toml", "ptx"] {
+            let src = kernels().join(family).join(format!("{kernel}.{ext}"));
+            std::fs::copy(&src, dir.join(format!("k.{ext}"))).unwrap();
+        }
+        let spec = std::fs::read_to_string(dir.join("k.toml")).unwrap();
+        std::fs::write(
+            dir.join("k.toml"),
+            spec.replace(&format!("{kernel}.ptx"), "k.ptx"),
+        )
+        .unwrap();
+        Scratch { dir }
+    }
+
+    fn spec(&self) -> String {
+        self.dir.join("k.toml").display().to_string()
+    }
+
+    fn edit(&self, ext: &str, f: impl FnOnce(String) -> String) {
+        let p = self.dir.join(format!("k.{ext}"));
+        let s = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, f(s)).unwrap();
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn safe_kernel_exits_zero_and_states_its_scope() {
+    let spec = kernels().join("reduce/reduce_seq.toml");
+    let (code, out, _) = kcert(&["analyze", spec.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("SAFE"), "{out}");
+    assert!(out.contains("all 8 CTAs"), "{out}");
+}
+
+#[test]
+fn racy_kernel_exits_one_with_both_lines() {
+    let spec = kernels().join("reduce/reduce_seq_nosync.toml");
+    let (code, out, _) = kcert(&["analyze", spec.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("UNSAFE") && out.contains("race"), "{out}");
+    assert!(
+        out.contains("PTX line    73") && out.contains("PTX line    75"),
+        "{out}"
+    );
+    assert!(
+        out.contains("reduce_seq_nosync.cu:"),
+        "source lines from .loc: {out}"
+    );
+}
+
+#[test]
+fn partial_grid_is_unknown_not_safe() {
+    let spec = kernels().join("reduce/reduce_seq.toml");
+    let (code, out, _) = kcert(&["analyze", "--max-ctas", "3", spec.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.starts_with("UNKNOWN") && out.contains("3 of 8 CTAs"),
+        "{out}"
+    );
+}
+
+#[test]
+fn truncated_ptx_is_invalid_input_with_a_line() {
+    let s = Scratch::new("trunc", "reduce", "reduce_seq");
+    s.edit("ptx", |t| {
+        let cut = t.find("bar.sync").unwrap();
+        t[..cut].to_string()
+    });
+    let (code, _, err) = kcert(&["analyze", &s.spec()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("k.ptx:line "), "{err}");
+}
+
+#[test]
+fn unknown_instruction_is_unsupported_with_its_line() {
+    let s = Scratch::new("unknown-op", "reduce", "reduce_seq");
+    let mut line = 0;
+    s.edit("ptx", |t| {
+        let mut lines: Vec<String> = t.lines().map(String::from).collect();
+        let i = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("bar.sync"))
+            .unwrap();
+        lines[i] = lines[i].replace("bar.sync", "bar.red.popc.u32");
+        line = i + 1;
+        lines.join("\n")
+    });
+    let (code, _, err) = kcert(&["analyze", &s.spec()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("line {line}: unsupported")), "{err}");
+}
+
+#[test]
+fn unknown_modifier_is_rejected_by_name() {
+    let s = Scratch::new("unknown-mod", "reduce", "reduce_seq");
+    s.edit("ptx", |t| t.replacen("add.f32", "add.sat.f32", 1));
+    let (code, _, err) = kcert(&["analyze", &s.spec()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("modifier `.sat`"), "{err}");
+}
+
+#[test]
+fn malformed_specs_are_invalid_input_with_a_location() {
+    let cases: [(&str, fn(String) -> String, &str); 5] = [
+        (
+            "wrong-type",
+            |t| t.replacen("grid = [8, 1, 1]", "grid = \"eight\"", 1),
+            "line",
+        ),
+        ("truncated", |t| t[..t.len() / 3].to_string(), "k.toml"),
+        (
+            "missing-param",
+            |t| t[..t.rfind("[[params]]").unwrap()].to_string(),
+            "3 parameters, the spec binds 2",
+        ),
+        (
+            "bad-dtype",
+            |t| t.replacen("\"f32\"", "\"float\"", 1),
+            "unknown dtype",
+        ),
+        (
+            "missing-ptx",
+            |t| t.replacen("k.ptx", "nowhere.ptx", 1),
+            "nowhere.ptx: cannot read",
+        ),
+    ];
+    for (tag, edit, needle) in cases {
+        let s = Scratch::new(tag, "reduce", "reduce_seq");
+        s.edit("toml", edit);
+        let (code, out, err) = kcert(&["analyze", &s.spec()]);
+        assert_eq!(code, 3, "{tag}: {out}{err}");
+        assert!(err.contains(needle), "{tag}: {err}");
+    }
+}
+
+#[test]
+fn run_prints_outputs_and_writes_them() {
+    let spec = kernels().join("reduce/reduce_seq.toml");
+    let dir = std::env::temp_dir().join(format!("kcert-cli-run-{}", std::process::id()));
+    let (code, out, err) = kcert(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("out (8 of 8 elements written)"), "{out}");
+    let bytes = std::fs::read(dir.join("out.bin")).unwrap();
+    assert_eq!(bytes.len(), 8 * 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
