@@ -16,7 +16,8 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence"}
+VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence",
+            "collective_mismatch", "uninitialized_read", "unsupported"}
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
     "s32": {"u32", "s32", "b32"}, "u32": {"u32", "s32", "b32"},
@@ -24,11 +25,54 @@ SCALAR_PTX = {  # spec dtype -> accepted .param types
     "f32": {"f32", "b32"}, "f64": {"f64", "b64"},
 }
 # instruction classes each verdict's lines may point at
+# ("unsupported" is checked by unsupported_line_ok below)
 LINE_RE = {
-    "race": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.shared"),
+    "race": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)"),
     "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
+    # warp collectives taking a member mask
+    "collective_mismatch": re.compile(r"^\s*(@!?%p\w+\s+)?(shfl\.sync|vote\.sync|match\.sync|redux\.sync|bar\.warp\.sync)[.\s]"),
+    "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared"),
 }
+# "unsupported" lines: an atomic (atom / red, any state space), or a bra / st guarded by a
+# predicate computed (through setp) from data loaded from memory.
+ATOMIC_RE = re.compile(r"^\s*(@!?%p\w+\s+)?(atom|red)\.")
+GUARDED_RE = re.compile(r"^\s*@!?(%p\w+)\s+(bra|st)[.\s]")
+INSTR_RE = re.compile(r"^\s*(?:@!?%p\w+\s+)?([a-z][\w.]*)\s+([^;]*);")
+REG_RE = re.compile(r"%\w+")
+
+
+def data_tainted_regs(ptx_lines, upto):
+    """Registers whose value derives from a memory load (ld other than ld.param),
+    scanning the function that contains line `upto` (1-based) linearly up to it.
+    A flow-insensitive over-approximation: once tainted, a register stays tainted."""
+    start = upto - 1
+    while start > 0 and not re.match(r"^\s*(\.visible\s+|\.weak\s+)?\.entry\b", ptx_lines[start]):
+        start -= 1
+    tainted = set()
+    for text in ptx_lines[start:upto - 1]:
+        m = INSTR_RE.match(text)
+        if not m:
+            continue
+        op, args = m.group(1), m.group(2)
+        if op.startswith(("st.", "bra", "bar.", "ret", "red.")):
+            continue
+        dst, _, srcs = args.partition(",")
+        if dst.strip().startswith("{"):       # vector destination {%f1, %f2, ...}
+            dst, _, srcs = args.partition("}")
+        dsts = REG_RE.findall(dst)
+        from_mem = op.startswith(("ld.", "atom.")) and not op.startswith("ld.param")
+        if from_mem or any(r in tainted for r in REG_RE.findall(srcs)):
+            tainted.update(dsts)
+    return tainted
+
+
+def unsupported_line_ok(ptx_lines, ln):
+    text = ptx_lines[ln - 1]
+    if ATOMIC_RE.match(text):
+        return True
+    m = GUARDED_RE.match(text)
+    return bool(m) and m.group(1) in data_tainted_regs(ptx_lines, ln)
 
 
 def ptx_entries(text):
@@ -122,7 +166,11 @@ def check_spec(spec_path, errors):
             err(f"expect: line {ln} out of range")
             continue
         text = ptx_lines[ln - 1]
-        if not LINE_RE[verdict].match(text):
+        if verdict == "unsupported":
+            if not unsupported_line_ok(ptx_lines, ln):
+                err(f"expect: line {ln} ({text.strip()!r}) is neither an atomic nor a bra/st "
+                    "guarded by a predicate computed from loaded data")
+        elif not LINE_RE[verdict].match(text):
             err(f"expect: line {ln} ({text.strip()!r}) is not a {verdict} instruction")
 
     ref = exp.get("reference")
@@ -130,7 +178,51 @@ def check_spec(spec_path, errors):
         err("expect: missing [reference]")
         return
     op = ref.get("op")
-    if op == "block_sum":
+
+    def numel(t):
+        n = 1
+        for d in t["shape"]:
+            n *= d
+        return n
+
+    def in_out():
+        """(input tensor, output tensor) named by the reference, or (None, None) after an error."""
+        x, out = tensors.get(ref.get("input")), tensors.get(ref.get("output"))
+        if x is None or out is None:
+            err("reference: input/output must name tensors of the spec")
+            return None, None
+        if x.get("role") not in ("in", "inout") or out.get("role") not in ("out", "inout"):
+            err("reference: input must have role in/inout and output role out/inout")
+        return x, out
+
+    if op in ("relu", "copy"):
+        x, out = in_out()
+        if x is not None and numel(x) != numel(out):
+            err(f"reference: {op} needs input and output of the same size")
+    elif op == "warp_sum":
+        x, out = in_out()
+        if x is not None:
+            threads = spec["block"][0] * spec["block"][1] * spec["block"][2]
+            ctas = spec["grid"][0] * spec["grid"][1] * spec["grid"][2]
+            if numel(out) != ctas * ((threads + 31) // 32):
+                err("reference: warp_sum expects one output per warp of the grid")
+            if numel(out) * 32 > numel(x):
+                err(f"reference: {numel(out)} warps x 32 exceeds input size {numel(x)}")
+    elif op == "total_sum":
+        x, out = in_out()
+        if out is not None and out.get("role") != "inout":
+            err("reference: total_sum accumulates into out[0]: output role must be inout")
+    elif op == "transpose":
+        x, out = in_out()
+        rows, cols = ref.get("rows"), ref.get("cols")
+        if not all(isinstance(v, int) and v >= 1 for v in (rows, cols)):
+            err("reference: rows/cols must be positive ints")
+        elif x is not None:
+            if x["shape"] != [rows, cols] or out["shape"] != [cols, rows]:
+                err("reference: transpose needs input rows x cols and output cols x rows")
+            if scalars[:2] != [rows, cols]:
+                err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
+    elif op == "block_sum":
         x, out, chunk = tensors.get(ref.get("input")), tensors.get(ref.get("output")), ref.get("chunk")
         if x is None or out is None:
             err("reference: input/output must name tensors of the spec")

@@ -433,7 +433,13 @@ impl<'a> Machine<'a> {
                 }
                 return Ok(());
             }
-            if self.resolve_warps(&mut cta)? || self.resolve_barriers(&mut cta) {
+            match self.resolve_warps(&mut cta)? {
+                Resolved::Progress => continue,
+                // The finding is recorded; the rest of this CTA has no defined meaning.
+                Resolved::Abort => return Ok(()),
+                Resolved::Stuck => {}
+            }
+            if self.resolve_barriers(&mut cta) {
                 continue;
             }
             self.report_stuck(&cta);
@@ -442,7 +448,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Completes every warp collective whose lanes have all arrived.
-    fn resolve_warps(&mut self, cta: &mut Cta) -> Result<bool, ExecError> {
+    fn resolve_warps(&mut self, cta: &mut Cta) -> Result<Resolved, ExecError> {
         let mut progress = false;
         let n = cta.threads.len();
         for w0 in (0..n).step_by(32) {
@@ -483,10 +489,7 @@ impl<'a> Machine<'a> {
                         ),
                         self,
                     );
-                    return Err(ExecError::Unsupported {
-                        line: self.prog.insts[ww.pc as usize].line,
-                        what: "continuing past an ill-formed warp collective".into(),
-                    });
+                    return Ok(Resolved::Abort);
                 }
                 let all_here = members.iter().all(|&k| {
                     let t = &cta.threads[k];
@@ -510,10 +513,7 @@ impl<'a> Machine<'a> {
                             ),
                             self,
                         );
-                        return Err(ExecError::Unsupported {
-                            line: self.prog.insts[ww.pc as usize].line,
-                            what: "continuing past a warp collective whose lanes exited".into(),
-                        });
+                        return Ok(Resolved::Abort);
                     }
                     continue;
                 }
@@ -521,7 +521,11 @@ impl<'a> Machine<'a> {
                 progress = true;
             }
         }
-        Ok(progress)
+        Ok(if progress {
+            Resolved::Progress
+        } else {
+            Resolved::Stuck
+        })
     }
 
     fn complete_collective(
@@ -751,6 +755,14 @@ impl<'a> Machine<'a> {
         }
         out
     }
+}
+
+/// What resolving blocked warp collectives achieved.
+enum Resolved {
+    Progress,
+    Stuck,
+    /// An ill-formed collective was reported; the CTA cannot continue meaningfully.
+    Abort,
 }
 
 fn first_count(done: &[Arrival]) -> Option<u32> {

@@ -21,8 +21,9 @@ pub struct Epoch {
 #[derive(Debug, Clone, Default)]
 pub struct Shadow {
     pub write: Option<Epoch>,
-    /// Latest read of each thread of the current CTA since the last write.
+    /// Latest read of each thread of CTA `reads_cta` since the last write.
     pub reads: Vec<Epoch>,
+    pub reads_cta: u32,
     /// One read by an earlier CTA since the last write (all such reads conflict with any write).
     pub foreign_read: Option<Epoch>,
 }
@@ -107,10 +108,11 @@ impl Shadow {
         {
             conflict = Some((w, true));
         }
-        if self.reads.iter().any(|r| r.cta != clocks.cta) {
-            let foreign = self.reads.iter().copied().find(|r| r.cta != clocks.cta);
-            self.reads.retain(|r| r.cta == clocks.cta);
-            self.foreign_read = self.foreign_read.or(foreign);
+        if self.reads_cta != clocks.cta {
+            // Reads by an earlier CTA conflict with every later write: keep one as evidence.
+            self.foreign_read = self.foreign_read.or(self.reads.first().copied());
+            self.reads.clear();
+            self.reads_cta = clocks.cta;
         }
         if write {
             if conflict.is_none() {

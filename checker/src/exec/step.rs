@@ -692,6 +692,12 @@ impl Machine<'_> {
             }
             Op::Mov { dst, bits: 32, .. } => (*dst, FloatTy::F32),
             Op::Mov { dst, bits: 64, .. } => (*dst, FloatTy::F64),
+            Op::Bra { .. } => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: "a branch on a value that depends on tensor data (structured kernels branch on indices and scalars only)".into(),
+                });
+            }
             _ => {
                 return Err(ExecError::Unsupported {
                     line,

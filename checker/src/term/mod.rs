@@ -97,9 +97,16 @@ pub enum Node {
 impl Node {
     /// The children, in order; used by iterative traversals.
     pub fn children(&self) -> impl Iterator<Item = TermId> {
-        let (a, b, c) = match *self {
-            Node::Const(_) | Node::NegInf | Node::PosInf | Node::Input { .. } => (None, None, None),
-            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) => (Some(a), None, None),
+        let (kids, n) = self.child_array();
+        kids.into_iter().take(n)
+    }
+
+    /// The children as a fixed array and a count, for hot paths.
+    pub fn child_array(&self) -> ([TermId; 3], usize) {
+        let z = TermId(0);
+        match *self {
+            Node::Const(_) | Node::NegInf | Node::PosInf | Node::Input { .. } => ([z; 3], 0),
+            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) => ([a, z, z], 1),
             Node::Add(a, b)
             | Node::Sub(a, b)
             | Node::Mul(a, b)
@@ -108,11 +115,10 @@ impl Node {
             | Node::Min(a, b)
             | Node::Cmp(_, a, b)
             | Node::And(a, b)
-            | Node::Or(a, b) => (Some(a), Some(b), None),
-            Node::Select { cond, then, else_ } => (Some(cond), Some(then), Some(else_)),
-            Node::Fma(a, b, c) => (Some(a), Some(b), Some(c)),
-        };
-        a.into_iter().chain(b).chain(c)
+            | Node::Or(a, b) => ([a, b, z], 2),
+            Node::Select { cond, then, else_ } => ([cond, then, else_], 3),
+            Node::Fma(a, b, c) => ([a, b, c], 3),
+        }
     }
 }
 
@@ -130,15 +136,15 @@ const NONE: u32 = u32::MAX;
 /// Hash-consed storage: structurally equal nodes get the same id, so equality is `==` on ids.
 ///
 /// Interning must not cost a hash-table probe per node: a K=4096 matmul tile builds tens of
-/// millions of nodes, nearly all of them fresh links of accumulation chains. So each node is
-/// findable in one of two places: as the *first parent* recorded on its newest child (the child
-/// with the largest id), or in the hash table. A chain link `fma(a, b, acc)` whose `acc` has no
-/// parent yet is recorded on `acc` and never touches the table. Lookup checks the first parent,
-/// then the table, so hash-consing stays complete.
+/// millions of nodes, nearly all of them fresh links of accumulation chains. So every node is
+/// recorded as the *first parent* of each child that had none, and only nodes that are nobody's
+/// first parent go to the hash table. A node with a parentless child cannot exist yet, so it is
+/// created without any lookup; otherwise lookup checks the children's first parents, then the
+/// table. Every node is findable in one of the two places, so hash-consing stays complete.
 #[derive(Debug, Default, Clone)]
 pub struct TermArena {
     nodes: Vec<Node>,
-    /// Per node: the first node created with it as newest child, or `NONE`.
+    /// Per node: the first node created with it as a child, or `NONE` while it has no parent.
     first_parent: Vec<u32>,
     table: HashMap<Node, TermId, FxBuildHasher>,
     consts: Vec<Dyadic>,
@@ -150,39 +156,39 @@ impl TermArena {
         Self::default()
     }
 
-    /// The newest child, whose first-parent slot may hold `node`.
-    fn key(node: &Node) -> Option<TermId> {
-        node.children().max()
-    }
-
     /// Interns `node`. Children must already be in this arena (ids come only from it).
     pub fn intern(&mut self, node: Node) -> Result<TermId, ArenaFull> {
-        let key = Self::key(&node);
-        let slot = key.map(|k| self.first_parent[k.index()]);
-        if let Some(p) = slot.filter(|&p| p != NONE)
-            && self.nodes[p as usize] == node
-        {
-            return Ok(TermId(p));
-        }
-        if slot.is_none_or(|p| p != NONE)
-            && let Some(&id) = self.table.get(&node)
-        {
-            return Ok(id);
+        let (kids, n) = node.child_array();
+        let kids = &kids[..n];
+        let orphan = kids.iter().any(|c| self.first_parent[c.index()] == NONE);
+        if !orphan {
+            for c in kids {
+                let p = self.first_parent[c.index()];
+                if self.nodes[p as usize] == node {
+                    return Ok(TermId(p));
+                }
+            }
+            if let Some(&id) = self.table.get(&node) {
+                return Ok(id);
+            }
         }
         let raw = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&r| r != NONE)
             .ok_or(ArenaFull(self.nodes.len()))?;
-        let id = TermId(raw);
         self.nodes.push(node);
         self.first_parent.push(NONE);
-        match key {
-            Some(k) if slot == Some(NONE) => self.first_parent[k.index()] = raw,
-            _ => {
-                self.table.insert(node, id);
+        if orphan {
+            for c in kids {
+                let slot = &mut self.first_parent[c.index()];
+                if *slot == NONE {
+                    *slot = raw;
+                }
             }
+        } else {
+            self.table.insert(node, TermId(raw));
         }
-        Ok(id)
+        Ok(TermId(raw))
     }
 
     /// Interns the constant `d`.
