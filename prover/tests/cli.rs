@@ -136,9 +136,12 @@ fn unknown_modifier_is_rejected_by_name() {
     assert!(err.contains("modifier `.sat`"), "{err}");
 }
 
+/// A corruption of a file's text.
+type Edit = fn(String) -> String;
+
 #[test]
 fn malformed_specs_are_invalid_input_with_a_location() {
-    let cases: [(&str, fn(String) -> String, &str); 5] = [
+    let cases: [(&str, Edit, &str); 5] = [
         (
             "wrong-type",
             |t| t.replacen("grid = [8, 1, 1]", "grid = \"eight\"", 1),
