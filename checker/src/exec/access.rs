@@ -248,6 +248,13 @@ impl Machine<'_> {
                             ExecError::Launch(format!("no data for {}[{index}]", tm.name))
                         })
                     }
+                    Mode::Symbolic if !tm.is_float => Err(ExecError::Unsupported {
+                        line,
+                        what: format!(
+                            "reading integer tensor data ({}): terms hold real-valued floats only",
+                            tm.name
+                        ),
+                    }),
                     Mode::Symbolic => {
                         let node = Node::Input {
                             tensor: tm.ordinal,

@@ -18,7 +18,7 @@ pub use finding::{Finding, FindingKind, Site};
 pub use value::Val;
 
 use crate::lower::{Program, Space};
-use crate::ptx::Line;
+use crate::ptx::{Line, ScalarType};
 use crate::spec::{Binding, KernelSpec, Role};
 use crate::term::TermArena;
 use memory::{Region, TENSOR_STRIDE};
@@ -118,6 +118,8 @@ pub(crate) struct TensorMem {
     pub data: Option<Vec<u64>>,
     /// Ordinal among tensors, used in input terms.
     pub ordinal: u32,
+    /// Whether elements are floats (f16, bf16, f32, f64); only those become input terms.
+    pub is_float: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,6 +336,10 @@ impl<'a> Machine<'a> {
                         region: Region::sparse(t.bytes(), elem),
                         data,
                         ordinal: ordinal as u32,
+                        is_float: matches!(
+                            t.dtype,
+                            ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64
+                        ),
                     });
                     (ordinal + 1) * TENSOR_STRIDE
                 }

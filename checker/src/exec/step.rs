@@ -79,6 +79,20 @@ pub(super) fn shfl_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bo
     if ok { (j as u32, true) } else { (lane, false) }
 }
 
+/// The float type under which a data-dependent choice between `x` and `y` is read: the
+/// instruction's own float type, or, for untyped `.b32`/`.b64`, f32/f64 when one side is already
+/// a real-valued term (terms only ever hold floats). Two bit patterns of an untyped choice could
+/// be integers, so they get no float reading.
+fn float_view(x: Val, y: Val, float: Option<FloatTy>, bits: u8) -> Option<FloatTy> {
+    let term = matches!(x, Val::Term(_)) || matches!(y, Val::Term(_));
+    match (float, bits) {
+        (Some(f), _) => Some(f),
+        (None, 32) if term => Some(FloatTy::F32),
+        (None, 64) if term => Some(FloatTy::F64),
+        _ => None,
+    }
+}
+
 /// Real-valued order of float literals, with infinities; `None` for NaN.
 fn ext(bits: u64, ty: FloatTy) -> Option<(i8, Dyadic)> {
     let (d, inf_neg) = match ty {
@@ -690,8 +704,21 @@ impl Machine<'_> {
             Op::Float { dst, ty, .. } | Op::Fma { dst, ty, .. } | Op::FloatUn { dst, ty, .. } => {
                 (*dst, *ty)
             }
-            Op::Mov { dst, bits: 32, .. } => (*dst, FloatTy::F32),
-            Op::Mov { dst, bits: 64, .. } => (*dst, FloatTy::F64),
+            Op::Mov { dst, src, bits } => {
+                let th = &cta.threads[t];
+                let (new, old) = (self.read(th, ids, *src, line)?, th.regs[*dst as usize]);
+                match float_view(new, old, None, *bits) {
+                    Some(ty) => (*dst, ty),
+                    None => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what:
+                                "an integer move guarded by a predicate that depends on tensor data"
+                                    .into(),
+                        });
+                    }
+                }
+            }
             Op::Bra { .. } => {
                 return Err(ExecError::Unsupported {
                     line,
@@ -937,16 +964,11 @@ impl Machine<'_> {
                         }
                     }
                     Val::Cond(c) => {
-                        let ty = match (float, bits) {
-                            (Some(f), _) => f,
-                            (None, 32) => FloatTy::F32,
-                            (None, 64) => FloatTy::F64,
-                            _ => {
-                                return Err(ExecError::Unsupported {
-                                    line,
-                                    what: "selp on tensor data of a non-float type".into(),
-                                });
-                            }
+                        let Some(ty) = float_view(x, y, float, bits) else {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "selp between integers on a predicate that depends on tensor data".into(),
+                            });
                         };
                         let (tx, ty_) = (self.term_of(x, ty, line)?, self.term_of(y, ty, line)?);
                         Val::Term(self.mk(Node::Select {
