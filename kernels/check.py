@@ -7,7 +7,12 @@ For every X.cu: X.ptx exists and is nvcc output. For every spec X.toml: the PTX
 exists, the entry exists, there is one [[params]] per .entry parameter and each
 kind matches the PTX parameter type, grid/block are sane, and X.expect.toml exists
 with a valid verdict, lines that point at the right kind of PTX instruction for
-that verdict, and a [reference] consistent with the tensors and scalars of the spec.
+that verdict, and a [reference] consistent with the tensors and scalars of the spec
+(its optional `wrong` key a bool). For every pair pairs/OPT-vs-REF.pair.toml: both
+instance specs exist and are named by the file name, the [[inputs]] / [[outputs]] map
+every in / out tensor of each side exactly once to a tensor of the same dtype and shape
+on the other side, and OPT-vs-REF.pair.expect.toml has a known verdict consistent with
+the two instances' expectations.
 Prints 'N passed, N failed' and exits non-zero on any failure.
 """
 import re
@@ -18,6 +23,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence",
             "collective_mismatch", "uninitialized_read", "unsupported"}
+# pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
+PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence"}
+PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
     "s32": {"u32", "s32", "b32"}, "u32": {"u32", "s32", "b32"},
@@ -178,6 +186,10 @@ def check_spec(spec_path, errors):
         err("expect: missing [reference]")
         return
     op = ref.get("op")
+    if "wrong" in ref and not isinstance(ref["wrong"], bool):
+        err("reference: wrong must be a bool (true: the kernel does NOT compute this operator)")
+    if ref.get("wrong") is True and verdict != "safe":
+        err("reference: wrong = true marks a value bug, only for a safe verdict")
 
     def numel(t):
         n = 1
@@ -253,6 +265,127 @@ def check_spec(spec_path, errors):
         err(f"reference: unknown op {op!r}")
 
 
+def load_instance(spec_path):
+    """(spec, expectation) of an instance spec X.toml; expectation None if X.expect.toml is missing."""
+    spec = tomllib.loads(spec_path.read_text())
+    exp_path = spec_path.with_name(spec_path.name[: -len(".toml")] + ".expect.toml")
+    exp = tomllib.loads(exp_path.read_text()) if exp_path.exists() else None
+    return spec, exp
+
+
+def check_pair(pair_path, errors):
+    """A pair OPT-vs-REF.pair.toml and its OPT-vs-REF.pair.expect.toml."""
+    def err(msg):
+        errors.append(f"{pair_path.relative_to(HERE)}: {msg}")
+
+    pair = tomllib.loads(pair_path.read_text())
+    unknown = set(pair) - {"reference", "optimized", "inputs", "outputs"}
+    if unknown:
+        err(f"unknown keys {sorted(unknown)}")
+    sides = {}
+    for side in ("reference", "optimized"):
+        rel = pair.get(side)
+        if not isinstance(rel, str):
+            err(f"missing {side} = \"path/to/X.toml\"")
+            return
+        path = (pair_path.parent / rel).resolve()
+        if not path.is_file():
+            err(f"{side} {rel} not found")
+            return
+        if not path.name.endswith(".toml") or path.name.endswith(".expect.toml") \
+                or path.name.endswith(PAIR_SUFFIX):
+            err(f"{side} {rel} is not an instance spec X.toml")
+            return
+        spec, exp = load_instance(path)
+        sides[side] = (path, spec, exp)
+    ref_stem = sides["reference"][0].name[: -len(".toml")]
+    opt_stem = sides["optimized"][0].name[: -len(".toml")]
+    want_name = f"{opt_stem}-vs-{ref_stem}{PAIR_SUFFIX}"
+    if pair_path.name != want_name:
+        err(f"file name must be {want_name} (OPT-vs-REF)")
+
+    tensors = {side: {p.get("name"): p for p in spec.get("params", []) if p.get("kind") == "tensor"}
+               for side, (_, spec, _) in sides.items()}
+    renaming = {}   # reference tensor name -> optimized tensor name
+    for group, role in (("inputs", "in"), ("outputs", "out")):
+        rows = pair.get(group)
+        if not isinstance(rows, list) or not rows:
+            err(f"needs at least one [[{group}]]")
+            continue
+        seen = {"reference": set(), "optimized": set()}
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict) or set(row) != {"reference", "optimized"}:
+                err(f"[[{group}]] #{i + 1} must have exactly the keys reference and optimized")
+                continue
+            shapes = {}
+            for side in ("reference", "optimized"):
+                name = row[side]
+                t = tensors[side].get(name)
+                if t is None:
+                    err(f"[[{group}]] #{i + 1}: {side} has no tensor {name!r}")
+                    continue
+                if t.get("role") != role:
+                    err(f"[[{group}]] #{i + 1}: {side} tensor {name!r} has role "
+                        f"{t.get('role')!r}, {group} need role {role!r}")
+                if name in seen[side]:
+                    err(f"[[{group}]]: {side} tensor {name!r} named twice")
+                seen[side].add(name)
+                shapes[side] = (t.get("dtype"), t.get("shape"))
+            if len(shapes) == 2:
+                if shapes["reference"] != shapes["optimized"]:
+                    err(f"[[{group}]] #{i + 1}: {row['reference']!r} {shapes['reference']} vs "
+                        f"{row['optimized']!r} {shapes['optimized']}: dtype/shape differ")
+                renaming[row["reference"]] = row["optimized"]
+        # every in (out) tensor of each side is paired: no free input, no unchecked output
+        for side in ("reference", "optimized"):
+            missing = sorted(n for n, t in tensors[side].items()
+                             if t.get("role") == role and n not in seen[side])
+            if missing:
+                err(f"[[{group}]]: {side} tensor(s) {missing} with role {role!r} not paired")
+        for side in ("reference", "optimized"):
+            inout = sorted(n for n, t in tensors[side].items() if t.get("role") == "inout")
+            if inout:
+                err(f"{side} has inout tensor(s) {inout}: pairs support only in / out")
+
+    exp_path = pair_path.with_name(pair_path.name[: -len(PAIR_SUFFIX)] + PAIR_EXPECT_SUFFIX)
+    if not exp_path.exists():
+        err(f"missing {exp_path.name}")
+        return
+    pexp = tomllib.loads(exp_path.read_text())
+    if set(pexp) != {"verdict"}:
+        err(f"{exp_path.name}: must hold exactly one key, verdict")
+    verdict = pexp.get("verdict")
+    if verdict not in PAIR_VERDICTS:
+        err(f"{exp_path.name}: bad verdict {verdict!r} (one of {sorted(PAIR_VERDICTS)})")
+        return
+
+    # consistency with the instances' own expectations
+    exps = {side: e for side, (_, _, e) in sides.items()}
+    if any(e is None for e in exps.values()):
+        err("an instance of the pair has no X.expect.toml")
+        return
+    iv = {side: e.get("verdict") for side, e in exps.items()}
+    refs = {side: (e.get("reference") or {}) for side, e in exps.items()}
+    wrong = {side: refs[side].get("wrong") is True for side in refs}
+    if iv["reference"] != "safe" or wrong["reference"]:
+        err("the reference instance must be safe and compute its [reference] (no wrong = true)")
+    if verdict in ("equivalent", "not_equivalent"):
+        if iv["optimized"] != "safe":
+            err(f"verdict {verdict} but the optimized instance's verdict is {iv['optimized']!r}")
+        # both [reference] operators, tensor names of the reference side renamed to the optimized side
+        a = {k: renaming.get(v, v) if isinstance(v, str) and k != "op" else v
+             for k, v in refs["reference"].items() if k != "wrong"}
+        b = {k: v for k, v in refs["optimized"].items() if k != "wrong"}
+        if a != b:
+            err(f"the two instances document different operators: {a} vs {b}")
+        if verdict == "equivalent" and wrong["optimized"]:
+            err("verdict equivalent but the optimized instance has wrong = true")
+        if verdict == "not_equivalent" and not wrong["optimized"]:
+            err("verdict not_equivalent but the optimized instance lacks wrong = true")
+    elif iv["optimized"] != verdict:
+        err(f"verdict {verdict} but the optimized instance's verdict is {iv['optimized']!r}")
+
+
 def main():
     passed = failed = 0
 
@@ -277,6 +410,18 @@ def main():
         record(errs)
     for spec in sorted(HERE.rglob("*.toml")):
         errs = []
+        if spec.name.endswith(PAIR_EXPECT_SUFFIX):
+            if not spec.with_name(spec.name[: -len(PAIR_EXPECT_SUFFIX)] + PAIR_SUFFIX).exists():
+                errs.append(f"{spec.relative_to(HERE)}: pair expectation without a pair")
+                record(errs)
+            continue
+        if spec.name.endswith(PAIR_SUFFIX):
+            try:
+                check_pair(spec, errs)
+            except (tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError) as e:
+                errs.append(f"{spec.relative_to(HERE)}: {type(e).__name__}: {e}")
+            record(errs)
+            continue
         if spec.name.endswith(".expect.toml"):
             if not spec.with_name(spec.name.replace(".expect.toml", ".toml")).exists():
                 errs.append(f"{spec.relative_to(HERE)}: expectation without a spec")

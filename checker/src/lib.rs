@@ -3,9 +3,14 @@
 
 #![forbid(unsafe_code)]
 
+pub mod cert;
+pub mod check;
+pub mod equiv;
 pub mod exec;
 pub mod instance;
 pub mod lower;
+pub mod pair;
 pub mod ptx;
+pub mod rules;
 pub mod spec;
 pub mod term;

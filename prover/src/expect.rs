@@ -57,13 +57,36 @@ pub struct Expect {
     pub verdict: String,
     #[serde(default)]
     pub lines: Vec<u32>,
-    pub reference: Option<Reference>,
+    /// The `[reference]` table: an [`Reference`] plus an optional `wrong = true` marking a
+    /// kernel that deliberately does not compute it (a value-bug twin).
+    reference: Option<toml::Table>,
 }
 
 impl Expect {
     pub fn load(path: &Path) -> Result<Expect, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The documented operator, if any.
+    pub fn reference(&self) -> Result<Option<Reference>, String> {
+        self.reference
+            .as_ref()
+            .map(|t| {
+                let mut t = t.clone();
+                t.remove("wrong");
+                Reference::deserialize(t).map_err(|e| format!("[reference]: {e}"))
+            })
+            .transpose()
+    }
+
+    /// Whether the kernel deliberately computes something else than its `[reference]`.
+    pub fn wrong(&self) -> bool {
+        self.reference
+            .as_ref()
+            .and_then(|t| t.get("wrong"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
     }
 
     /// Checks an analysis result against the expectation; `Err` says what differs.

@@ -1,0 +1,248 @@
+//! The checker's algorithm: re-derive every claim of a certificate from the PTX with this
+//! crate's own semantics, replay every proof step, never search. One success path (all of
+//! [`check`]'s steps pass); every other outcome is a [`Reject`] naming the first failure.
+
+use crate::cert::{self, Certificate, Claim, Kernel, Rule};
+use crate::equiv::{self, SideRun};
+use crate::exec::Config;
+use crate::pair::{PairSpec, SpecTexts};
+use crate::rules::ring::{self, Budget, Side};
+use std::path::Path;
+
+/// Rule work allowed per output element.
+pub const ELEMENT_BUDGET: u64 = 1 << 26;
+
+/// What an accepted certificate establishes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    pub claims: Vec<Claim>,
+    pub reference: String,
+    pub optimized: String,
+    /// Output elements shown equal.
+    pub elements: u64,
+    pub steps: usize,
+}
+
+/// The first reason a certificate is rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Reject {
+    #[error("{0}")]
+    Hash(String),
+    #[error("spec: {0}")]
+    Spec(String),
+    #[error("claims: {0}")]
+    Claims(String),
+    #[error("{0}")]
+    Side(#[from] equiv::SideError),
+    #[error("claim Safe({0:?}) does not hold: {1}")]
+    Unsafe(Kernel, String),
+    #[error("output link {output}: element {element} is written by the {by:?} kernel only")]
+    Footprint {
+        output: u32,
+        element: u64,
+        by: Kernel,
+    },
+    #[error("output link {0}: {1}")]
+    Coverage(u32, String),
+    #[error("step {index} (output link {output}, element {element}): {msg}")]
+    Step {
+        index: usize,
+        output: u32,
+        element: u64,
+        msg: String,
+    },
+}
+
+fn launch(k: &crate::spec::KernelSpec) -> String {
+    format!(
+        "{} grid {:?} block {:?} dynamic shared {} B",
+        k.entry, k.grid, k.block, k.dynamic_shared
+    )
+}
+
+/// Checks `cert` against the two PTX texts it is about.
+pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verified, Reject> {
+    // 1. The certificate is about exactly these files.
+    if cert::sha256(ref_ptx.as_bytes()) != cert.ref_ptx_sha256 {
+        return Err(Reject::Hash(format!(
+            "the reference PTX's SHA-256 is not {}",
+            cert::hex(&cert.ref_ptx_sha256)
+        )));
+    }
+    if cert::sha256(opt_ptx.as_bytes()) != cert.opt_ptx_sha256 {
+        return Err(Reject::Hash(format!(
+            "the optimized PTX's SHA-256 is not {}",
+            cert::hex(&cert.opt_ptx_sha256)
+        )));
+    }
+    if cert::spec_digest(&cert.pair_spec, &cert.ref_spec, &cert.opt_spec) != cert.spec_sha256 {
+        return Err(Reject::Hash(
+            "the embedded specs do not match their SHA-256".into(),
+        ));
+    }
+    let texts = SpecTexts {
+        pair: cert.pair_spec.clone(),
+        reference: cert.ref_spec.clone(),
+        optimized: cert.opt_spec.clone(),
+    };
+    let pair = PairSpec::from_texts(texts, Path::new("."), Path::new(".")).map_err(Reject::Spec)?;
+
+    // 2. The claims are well formed: sorted, distinct, and equivalence rests on both safety claims.
+    if !cert.claims.windows(2).all(|w| w[0] < w[1]) || cert.claims.is_empty() {
+        return Err(Reject::Claims(
+            "claims must be non-empty, sorted and distinct".into(),
+        ));
+    }
+    let claimed = |c: Claim| cert.claims.contains(&c);
+    let equiv: Vec<u32> = cert
+        .claims
+        .iter()
+        .filter_map(|c| {
+            if let Claim::Equivalent(o) = c {
+                Some(*o)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if let Some(o) = equiv.iter().find(|&&o| o as usize >= pair.outputs.len()) {
+        return Err(Reject::Claims(format!("output link {o} does not exist")));
+    }
+    if !equiv.is_empty()
+        && !(claimed(Claim::Safe(Kernel::Reference)) && claimed(Claim::Safe(Kernel::Optimized)))
+    {
+        return Err(Reject::Claims(
+            "equivalence needs both kernels' safety claims".into(),
+        ));
+    }
+
+    // 3. Safety, re-derived by execution.
+    let config = Config {
+        max_ctas: u64::MAX,
+        ..Config::default()
+    };
+    let links = |side: Kernel| -> Vec<(usize, u32)> {
+        pair.inputs
+            .iter()
+            .enumerate()
+            .map(|(i, (r, o))| (if side == Kernel::Reference { *r } else { *o }, i as u32))
+            .collect()
+    };
+    let mut runs: Vec<Option<SideRun>> = Vec::new();
+    for (kernel, spec, text) in [
+        (Kernel::Reference, &pair.reference, ref_ptx),
+        (Kernel::Optimized, &pair.optimized, opt_ptx),
+    ] {
+        if !claimed(Claim::Safe(kernel)) {
+            runs.push(None);
+            continue;
+        }
+        let run = equiv::run_side(kernel, spec, text, &links(kernel), &config)?;
+        if let Some(why) = run.unsafety() {
+            return Err(Reject::Unsafe(kernel, why));
+        }
+        runs.push(Some(run));
+    }
+
+    // 4. Equivalence: footprints, then every written element covered by exactly one valid step.
+    let mut elements = 0u64;
+    if let (Some(Some(mut r)), Some(Some(mut o))) = (
+        runs.first_mut().map(Option::take),
+        runs.get_mut(1).map(Option::take),
+    ) {
+        let mut covered: Vec<Vec<bool>> = Vec::new();
+        let mut footprints = Vec::new();
+        for (n, (rp, op)) in pair.outputs.iter().enumerate() {
+            let (fr, fo) = (r.footprint(*rp), o.footprint(*op));
+            if equiv.contains(&(n as u32))
+                && let Some((element, by)) = equiv::footprint_mismatch(&fr, &fo)
+            {
+                return Err(Reject::Footprint {
+                    output: n as u32,
+                    element,
+                    by,
+                });
+            }
+            let size = match pair.reference.params.get(*rp) {
+                Some(crate::spec::Binding::Tensor(t)) => t.elements(),
+                _ => 0,
+            };
+            covered.push(vec![false; usize::try_from(size).unwrap_or(0)]);
+            footprints.push(fr);
+        }
+        for (index, step) in cert.steps.iter().enumerate() {
+            let out = step.output;
+            let bad = |element: u64, msg: String| Reject::Step {
+                index,
+                output: out,
+                element,
+                msg,
+            };
+            if !equiv.contains(&out) {
+                return Err(bad(
+                    step.first,
+                    "cites an output link without an equivalence claim".into(),
+                ));
+            }
+            let (rp, op) = pair.outputs[out as usize];
+            let end = step
+                .first
+                .checked_add(step.count)
+                .ok_or_else(|| bad(step.first, "range overflows".into()))?;
+            let cov = &mut covered[out as usize];
+            if step.count == 0 || end > cov.len() as u64 {
+                return Err(bad(
+                    step.first,
+                    format!("range {}..{end} is empty or outside the tensor", step.first),
+                ));
+            }
+            for e in step.first..end {
+                if cov[e as usize] {
+                    return Err(bad(e, "element already covered by an earlier step".into()));
+                }
+                cov[e as usize] = true;
+                let lt = r.element_term(rp, e).map_err(|m| bad(e, m))?;
+                let ot = o.element_term(op, e).map_err(|m| bad(e, m))?;
+                let (Some(lt), Some(ot)) = (lt, ot) else {
+                    return Err(bad(e, "element is not written".into()));
+                };
+                match step.rule {
+                    Rule::RingNormalize => {
+                        let ls = Side {
+                            arena: &r.outcome.arena,
+                            inputs: &r.inputs,
+                        };
+                        let os = Side {
+                            arena: &o.outcome.arena,
+                            inputs: &o.inputs,
+                        };
+                        ring::ring_normalize(&ls, lt, &os, ot, &mut Budget::new(ELEMENT_BUDGET))
+                            .map_err(|err| bad(e, format!("RingNormalize fails: {err}")))?;
+                    }
+                }
+                elements += 1;
+            }
+        }
+        for &n in &equiv {
+            if let Some(e) = footprints[n as usize]
+                .iter()
+                .find(|&&e| !covered[n as usize][e as usize])
+            {
+                return Err(Reject::Coverage(
+                    n,
+                    format!("element {e} is written but no step proves it"),
+                ));
+            }
+        }
+    } else if !cert.steps.is_empty() {
+        return Err(Reject::Claims("steps without an equivalence claim".into()));
+    }
+
+    Ok(Verified {
+        claims: cert.claims.clone(),
+        reference: launch(&pair.reference),
+        optimized: launch(&pair.optimized),
+        elements,
+        steps: cert.steps.len(),
+    })
+}

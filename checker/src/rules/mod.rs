@@ -1,0 +1,9 @@
+//! The proof rules a certificate may cite, one function each. The checker applies exactly the
+//! rule a step names and never searches.
+//!
+//! | rule | function | Lean theorem |
+//! |---|---|---|
+//! | `RingNormalize` | [`ring::ring_normalize`] | `Rules.ringNormalize_sound` (planned) |
+
+pub mod coef;
+pub mod ring;
