@@ -108,9 +108,9 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
     if let Some(o) = equiv.iter().find(|&&o| o as usize >= pair.outputs.len()) {
         return Err(Reject::Claims(format!("output link {o} does not exist")));
     }
-    if !equiv.is_empty()
-        && !(claimed(Claim::Safe(Kernel::Reference)) && claimed(Claim::Safe(Kernel::Optimized)))
-    {
+    let both_safe =
+        claimed(Claim::Safe(Kernel::Reference)) && claimed(Claim::Safe(Kernel::Optimized));
+    if !equiv.is_empty() && !both_safe {
         return Err(Reject::Claims(
             "equivalence needs both kernels' safety claims".into(),
         ));

@@ -42,20 +42,20 @@ impl Coef {
         self.mant == 0
     }
 
-    pub fn neg(self) -> Coef {
+    pub fn negated(self) -> Coef {
         Coef {
             mant: -self.mant,
             exp: self.exp,
         }
     }
 
-    pub fn mul(self, o: Coef) -> Result<Coef, Overflow> {
+    pub fn checked_mul(self, o: Coef) -> Result<Coef, Overflow> {
         let m = self.mant.checked_mul(o.mant).ok_or(Overflow)?;
         let e = self.exp.checked_add(o.exp).ok_or(Overflow)?;
         Ok(Coef::norm(m, e))
     }
 
-    pub fn add(self, o: Coef) -> Result<Coef, Overflow> {
+    pub fn checked_add(self, o: Coef) -> Result<Coef, Overflow> {
         if self.is_zero() {
             return Ok(o);
         }
@@ -114,15 +114,22 @@ mod tests {
     #[test]
     fn arithmetic_is_exact() {
         let half = Coef::from_dyadic(Dyadic::from_f32_bits(0x3f00_0000).unwrap());
-        let one = half.add(half).unwrap();
+        let one = half.checked_add(half).unwrap();
         assert_eq!(one, Coef::ONE);
         let third_ish = Coef::from_dyadic(Dyadic::from_f32_bits(0x3eaa_aaab).unwrap());
-        let sum = third_ish.add(third_ish).unwrap().add(third_ish).unwrap();
+        let sum = third_ish
+            .checked_add(third_ish)
+            .unwrap()
+            .checked_add(third_ish)
+            .unwrap();
         assert_ne!(sum, Coef::ONE, "0.33333334f * 3 is not 1 over the reals");
-        assert_eq!(Coef::ONE.add(Coef::ONE.neg()).unwrap(), Coef::ZERO);
+        assert_eq!(
+            Coef::ONE.checked_add(Coef::ONE.negated()).unwrap(),
+            Coef::ZERO
+        );
         let tiny = Coef::from_dyadic(Dyadic::from_f32_bits(1).unwrap());
         assert_eq!(
-            Coef::ONE.add(tiny),
+            Coef::ONE.checked_add(tiny),
             Err(Overflow),
             "2^-149 + 1 needs 150 bits"
         );

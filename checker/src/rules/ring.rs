@@ -44,7 +44,7 @@ impl Mono {
         &self.vars[..self.len as usize]
     }
 
-    fn mul(self, o: Mono) -> Result<Mono, RingError> {
+    fn times(self, o: Mono) -> Result<Mono, RingError> {
         let n = self.len as usize + o.len as usize;
         if n > MAX_DEGREE {
             return Err(RingError::Degree);
@@ -108,7 +108,7 @@ impl Budget {
 
 fn add(out: &mut PolyMap, m: Mono, c: Coef) -> Result<(), RingError> {
     let e = out.entry(m).or_insert(Coef::ZERO);
-    *e = e.add(c)?;
+    *e = e.checked_add(c)?;
     Ok(())
 }
 
@@ -152,13 +152,13 @@ fn expand_at(
     while let Some((t, s)) = stack.pop() {
         budget.spend(1)?;
         if let Some((m, c)) = atom(side, t)? {
-            add(out, m, s.mul(c)?)?;
+            add(out, m, s.checked_mul(c)?)?;
             continue;
         }
         match *side.arena.node(t) {
             Node::Add(a, b) => stack.extend([(a, s), (b, s)]),
-            Node::Sub(a, b) => stack.extend([(a, s), (b, s.neg())]),
-            Node::Neg(a) => stack.push((a, s.neg())),
+            Node::Sub(a, b) => stack.extend([(a, s), (b, s.negated())]),
+            Node::Neg(a) => stack.push((a, s.negated())),
             Node::Mul(a, b) => product_into(out, side, a, b, s, budget, depth)?,
             Node::Fma(a, b, c) => {
                 stack.push((c, s));
@@ -180,7 +180,7 @@ fn product_into(
     depth: u32,
 ) -> Result<(), RingError> {
     if let (Some((ma, ca)), Some((mb, cb))) = (atom(side, a)?, atom(side, b)?) {
-        return add(out, ma.mul(mb)?, s.mul(ca)?.mul(cb)?);
+        return add(out, ma.times(mb)?, s.checked_mul(ca)?.checked_mul(cb)?);
     }
     if depth >= MAX_PRODUCT_DEPTH {
         return Err(RingError::Depth);
@@ -196,7 +196,7 @@ fn product_into(
         }
         for (mb, cb) in &pb {
             if !cb.is_zero() {
-                add(out, ma.mul(*mb)?, s.mul(*ca)?.mul(*cb)?)?;
+                add(out, ma.times(*mb)?, s.checked_mul(*ca)?.checked_mul(*cb)?)?;
             }
         }
     }
@@ -224,7 +224,7 @@ pub fn ring_normalize(
 ) -> Result<(), RingError> {
     let mut diff = PolyMap::default();
     expand_into(&mut diff, l, lhs, Coef::ONE, budget)?;
-    expand_into(&mut diff, r, rhs, Coef::ONE.neg(), budget)?;
+    expand_into(&mut diff, r, rhs, Coef::ONE.negated(), budget)?;
     if diff.values().all(|c| c.is_zero()) {
         Ok(())
     } else {
