@@ -2,7 +2,9 @@
 //! verdicts for people, and measures. It never re-implements semantics (DESIGN.md).
 
 pub mod bench;
+pub mod corpus;
 pub mod expect;
 pub mod inputs;
+pub mod prove;
 pub mod reference;
 pub mod verdict;

@@ -224,10 +224,8 @@ impl Machine<'_> {
         if let Some(Target::Tensor(k)) = target {
             let tm = &self.tensors[k];
             if tm.role != Role::Out {
-                if width != tm.elem_bytes
-                    || tm.region.load(offset, width)
-                        != Err(LoadMiss::Uninit(offset / tm.elem_bytes))
-                {
+                // The caller's load found this element unwritten; a wider load would mix elements.
+                if width != tm.elem_bytes {
                     return Err(ExecError::Unsupported {
                         line,
                         what: format!(
@@ -256,14 +254,25 @@ impl Machine<'_> {
                         ),
                     }),
                     Mode::Symbolic => {
+                        // Input leaves are looked up in a per-tensor cache first: every load
+                        // of a matmul operand would otherwise probe the arena's table.
+                        let ordinal = tm.ordinal;
+                        if let Some(&id) =
+                            tm.input_terms.get(index as usize).and_then(Option::as_ref)
+                        {
+                            return Ok(Val::Term(id));
+                        }
                         let node = Node::Input {
-                            tensor: tm.ordinal,
+                            tensor: ordinal,
                             index,
                         };
                         let id = self
                             .arena
                             .intern(node)
                             .map_err(|e| ExecError::Limit(e.to_string()))?;
+                        if let Some(slot) = self.tensors[k].input_terms.get_mut(index as usize) {
+                            *slot = Some(id);
+                        }
                         Ok(Val::Term(id))
                     }
                 };

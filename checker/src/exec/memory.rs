@@ -103,6 +103,15 @@ impl Region {
         }
     }
 
+    /// A tensor's region: dense up to [`super::DENSE_ELEMENTS`] granules, sparse beyond.
+    pub fn tensor(bytes: u64, granule: u64) -> Region {
+        if bytes / granule <= super::DENSE_ELEMENTS {
+            Region::dense(bytes, granule)
+        } else {
+            Region::sparse(bytes, granule)
+        }
+    }
+
     /// A region whose cells are a hash map (tensors): large and touched sparsely.
     pub fn sparse(bytes: u64, granule: u64) -> Region {
         Region {

@@ -120,6 +120,8 @@ pub(crate) struct TensorMem {
     pub ordinal: u32,
     /// Whether elements are floats (f16, bf16, f32, f64); only those become input terms.
     pub is_float: bool,
+    /// Input leaf of each element, once made (empty for tensors too large to cache densely).
+    pub input_terms: Vec<Option<crate::term::TermId>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,6 +248,9 @@ fn select_ctas(grid: [u32; 3], max: u64) -> Vec<[u32; 3]> {
         .collect()
 }
 
+/// Tensors up to this many elements get dense per-element side tables.
+pub(crate) const DENSE_ELEMENTS: u64 = 1 << 22;
+
 /// Shared memory a CTA may use (sm_90 maximum).
 const MAX_SHARED: u64 = 227 * 1024;
 
@@ -333,7 +338,15 @@ impl<'a> Machine<'a> {
                         elem_bytes: elem,
                         shape: t.shape.clone(),
                         role: t.role,
-                        region: Region::sparse(t.bytes(), elem),
+                        region: Region::tensor(t.bytes(), elem),
+                        input_terms: if mode == Mode::Symbolic
+                            && t.role != Role::Out
+                            && t.elements() <= DENSE_ELEMENTS
+                        {
+                            vec![None; t.elements() as usize]
+                        } else {
+                            Vec::new()
+                        },
                         data,
                         ordinal: ordinal as u32,
                         is_float: matches!(

@@ -1,0 +1,370 @@
+//! `kcert prove`: both safety analyses, then the equality of every output element, then a
+//! certificate. Refutations come with evidence: the finding, or the element, both terms, and a
+//! concrete input at which the two kernels differ under exact evaluation, confirmed by the
+//! concrete interpreter.
+
+use crate::inputs::{Rng, encode};
+use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
+use kcert_checker::equiv::{self, SideError, SideRun};
+use kcert_checker::exec::{Config, ExecError, Inputs, Mode};
+use kcert_checker::lower::LowerError;
+use kcert_checker::pair::PairSpec;
+use kcert_checker::rules::coef::Coef;
+use kcert_checker::rules::ring::{self, Budget, PolyMap, RingError, Side};
+use kcert_checker::spec::Binding;
+use kcert_checker::term::Dyadic;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A concrete input where the kernels differ.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// Exact values of the element on each side (as f64 for display).
+    pub exact: (f64, f64),
+    /// What the concrete interpreter computed for the element on each side.
+    pub interpreted: (f64, f64),
+    /// The seed of the input assignment (every linked input element is k/8, k in -8..=8).
+    pub seed: u64,
+}
+
+/// Why a pair is not equivalent.
+#[derive(Debug, Clone)]
+pub enum Refutation {
+    /// A safety finding in one kernel.
+    Unsafe { kernel: Kernel, report: String },
+    /// One kernel writes an element the other does not.
+    Footprint {
+        output: String,
+        element: u64,
+        by: Kernel,
+    },
+    /// Different real values.
+    Value {
+        output: String,
+        element: u64,
+        reference: String,
+        optimized: String,
+        witness: Option<Counterexample>,
+    },
+}
+
+/// The result of `prove`.
+#[derive(Debug)]
+pub enum Outcome {
+    Proved {
+        cert: Certificate,
+        elements: u64,
+    },
+    Refuted(Refutation),
+    /// Outside what is decided, or a limit: never a pass.
+    Unknown(String),
+}
+
+/// Failure to even start (bad files): exit 3.
+#[derive(Debug, Clone)]
+pub struct Invalid(pub String);
+
+fn side_error(e: SideError) -> Result<Outcome, Invalid> {
+    let unsupported = match &e {
+        SideError::Parse(..) => false,
+        SideError::Lower(_, l) => matches!(l, LowerError::Unsupported { .. }),
+        SideError::Exec(_, x) => matches!(x, ExecError::Unsupported { .. } | ExecError::Limit(_)),
+    };
+    if unsupported {
+        Ok(Outcome::Unknown(e.to_string()))
+    } else {
+        Err(Invalid(e.to_string()))
+    }
+}
+
+fn tensor_name(spec: &kcert_checker::spec::KernelSpec, p: usize) -> String {
+    match spec.params.get(p) {
+        Some(Binding::Tensor(t)) => t.name.clone(),
+        _ => format!("param{p}"),
+    }
+}
+
+/// Lexically normalized path text (`a/b/../c` -> `a/c`), for recording in certificates.
+fn clean(p: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir if parts.last().is_some_and(|l| l != "..") => {
+                parts.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    parts.join("/").replace("//", "/")
+}
+
+/// Proves the pair at `path`.
+pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
+    let pair = PairSpec::load(path).map_err(Invalid)?;
+    let read =
+        |p: &Path| std::fs::read_to_string(p).map_err(|e| Invalid(format!("{}: {e}", p.display())));
+    let ref_text = read(&pair.reference.ptx)?;
+    let opt_text = read(&pair.optimized.ptx)?;
+    let config = Config {
+        max_ctas: u64::MAX,
+        ..Config::default()
+    };
+    let links = |k: Kernel| -> Vec<(usize, u32)> {
+        pair.inputs
+            .iter()
+            .enumerate()
+            .map(|(i, (r, o))| (if k == Kernel::Reference { *r } else { *o }, i as u32))
+            .collect()
+    };
+    let mut r = match equiv::run_side(
+        Kernel::Reference,
+        &pair.reference,
+        &ref_text,
+        &links(Kernel::Reference),
+        &config,
+    ) {
+        Ok(r) => r,
+        Err(e) => return side_error(e),
+    };
+    let mut o = match equiv::run_side(
+        Kernel::Optimized,
+        &pair.optimized,
+        &opt_text,
+        &links(Kernel::Optimized),
+        &config,
+    ) {
+        Ok(o) => o,
+        Err(e) => return side_error(e),
+    };
+    for (kernel, run) in [(Kernel::Reference, &r), (Kernel::Optimized, &o)] {
+        if let Some(f) = run.findings().first() {
+            return Ok(Outcome::Refuted(Refutation::Unsafe {
+                kernel,
+                report: f.to_string(),
+            }));
+        }
+        if let Some(why) = run.unsafety() {
+            return Ok(Outcome::Unknown(format!("{kernel:?} kernel: {why}")));
+        }
+    }
+    let mut steps: Vec<Step> = Vec::new();
+    let mut elements = 0u64;
+    for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
+        let (fr, fo) = (r.footprint(rp), o.footprint(op));
+        if let Some((element, by)) = equiv::footprint_mismatch(&fr, &fo) {
+            return Ok(Outcome::Refuted(Refutation::Footprint {
+                output: tensor_name(&pair.reference, rp),
+                element,
+                by,
+            }));
+        }
+        for &e in &fr {
+            let lt = r.element_term(rp, e).map_err(Invalid)?;
+            let ot = o.element_term(op, e).map_err(Invalid)?;
+            let (Some(lt), Some(ot)) = (lt, ot) else {
+                return Err(Invalid(format!("element {e} vanished")));
+            };
+            let ls = Side {
+                arena: &r.outcome.arena,
+                inputs: &r.inputs,
+            };
+            let os = Side {
+                arena: &o.outcome.arena,
+                inputs: &o.inputs,
+            };
+            match ring::ring_normalize(
+                &ls,
+                lt,
+                &os,
+                ot,
+                &mut Budget::new(kcert_checker::check::ELEMENT_BUDGET),
+            ) {
+                Ok(()) => {}
+                Err(RingError::Different) => {
+                    let witness =
+                        counterexample(&pair, &r, &o, n, e, (lt, ot), &ref_text, &opt_text);
+                    return Ok(Outcome::Refuted(Refutation::Value {
+                        output: tensor_name(&pair.reference, rp),
+                        element: e,
+                        reference: r.outcome.arena.render(lt, 300),
+                        optimized: o.outcome.arena.render(ot, 300),
+                        witness,
+                    }));
+                }
+                Err(other) => {
+                    return Ok(Outcome::Unknown(format!(
+                        "output {} element {e}: {other} (the decided fragment is polynomial for now)",
+                        tensor_name(&pair.reference, rp)
+                    )));
+                }
+            }
+            elements += 1;
+            match steps.last_mut() {
+                Some(s) if s.output == n as u32 && s.first + s.count == e => s.count += 1,
+                _ => steps.push(Step {
+                    output: n as u32,
+                    first: e,
+                    count: 1,
+                    rule: Rule::RingNormalize,
+                }),
+            }
+        }
+    }
+    let mut claims = vec![
+        Claim::Safe(Kernel::Reference),
+        Claim::Safe(Kernel::Optimized),
+    ];
+    claims.extend((0..pair.outputs.len() as u32).map(Claim::Equivalent));
+    let t = &pair.texts;
+    let cert = Certificate {
+        spec_sha256: cert::spec_digest(&t.pair, &t.reference, &t.optimized),
+        ref_ptx_sha256: cert::sha256(ref_text.as_bytes()),
+        opt_ptx_sha256: cert::sha256(opt_text.as_bytes()),
+        ref_ptx_path: clean(&pair.reference.ptx),
+        opt_ptx_path: clean(&pair.optimized.ptx),
+        pair_spec: t.pair.clone(),
+        ref_spec: t.reference.clone(),
+        opt_spec: t.optimized.clone(),
+        claims,
+        steps,
+    };
+    Ok(Outcome::Proved { cert, elements })
+}
+
+/// Exact value of a polynomial at `point` (missing variables are an error, as is overflow).
+fn eval(p: &PolyMap, point: &HashMap<u64, Coef>) -> Option<Coef> {
+    let mut acc = Coef::ZERO;
+    for (m, c) in p {
+        let mut t = *c;
+        for v in m.vars() {
+            t = t.checked_mul(*point.get(v)?).ok()?;
+        }
+        acc = acc.checked_add(t).ok()?;
+    }
+    Some(acc)
+}
+
+/// Searches a few seeded inputs (every linked input element k/8, k in -8..=8, exact in every
+/// float format) for one where the two expansions differ exactly, then runs the interpreter
+/// there. `None` when no seed separates them or evaluation overflows.
+#[allow(clippy::too_many_arguments)]
+fn counterexample(
+    pair: &PairSpec,
+    r: &SideRun,
+    o: &SideRun,
+    output: usize,
+    element: u64,
+    (lt, ot): (kcert_checker::term::TermId, kcert_checker::term::TermId),
+    ref_text: &str,
+    opt_text: &str,
+) -> Option<Counterexample> {
+    let mut pl = PolyMap::default();
+    let mut po = PolyMap::default();
+    let big = 1 << 28;
+    ring::expand_into(
+        &mut pl,
+        &Side {
+            arena: &r.outcome.arena,
+            inputs: &r.inputs,
+        },
+        lt,
+        Coef::ONE,
+        &mut Budget::new(big),
+    )
+    .ok()?;
+    ring::expand_into(
+        &mut po,
+        &Side {
+            arena: &o.outcome.arena,
+            inputs: &o.inputs,
+        },
+        ot,
+        Coef::ONE,
+        &mut Budget::new(big),
+    )
+    .ok()?;
+    for seed in 1..=8u64 {
+        let mut rng = Rng::new(seed);
+        // Values per link, per element.
+        let mut values: Vec<Vec<i64>> = Vec::new();
+        for &(rp, _) in &pair.inputs {
+            let n = match pair.reference.params.get(rp) {
+                Some(Binding::Tensor(t)) => t.elements(),
+                _ => 0,
+            };
+            values.push((0..n).map(|_| (rng.next_u64() % 17) as i64 - 8).collect());
+        }
+        let mut point = HashMap::new();
+        for (i, vs) in values.iter().enumerate() {
+            for (e, &k) in vs.iter().enumerate() {
+                point.insert(
+                    ((i as u64) << 40) | e as u64,
+                    Coef::from_dyadic(Dyadic::new(k < 0, k.unsigned_abs(), -3)),
+                );
+            }
+        }
+        let (a, b) = (eval(&pl, &point)?, eval(&po, &point)?);
+        if a == b {
+            continue;
+        }
+        let inputs_for = |k: Kernel| -> Inputs {
+            let spec = if k == Kernel::Reference {
+                &pair.reference
+            } else {
+                &pair.optimized
+            };
+            let mut inp = crate::inputs::random(spec, seed);
+            for (i, &(rp, op)) in pair.inputs.iter().enumerate() {
+                let p = if k == Kernel::Reference { rp } else { op };
+                if let Some(Binding::Tensor(t)) = spec.params.get(p) {
+                    inp.insert(
+                        p,
+                        values[i]
+                            .iter()
+                            .map(|&v| encode(v as f64 / 8.0, t.dtype))
+                            .collect(),
+                    );
+                }
+            }
+            inp
+        };
+        let run = |k: Kernel, text: &str| -> Option<f64> {
+            let spec = if k == Kernel::Reference {
+                &pair.reference
+            } else {
+                &pair.optimized
+            };
+            let module = kcert_checker::ptx::parse(text).ok()?;
+            let prog = kcert_checker::lower::lower(&module, &spec.entry).ok()?;
+            let out = kcert_checker::exec::run(
+                &prog,
+                spec,
+                Mode::Concrete,
+                &inputs_for(k),
+                &Config::default(),
+            )
+            .ok()?;
+            let (rp, op) = pair.outputs[output];
+            let p = if k == Kernel::Reference { rp } else { op };
+            let Some(Binding::Tensor(t)) = spec.params.get(p) else {
+                return None;
+            };
+            out.outputs
+                .get(&p)?
+                .get(&element)?
+                .bits()
+                .map(|b| crate::inputs::decode(b, t.dtype))
+        };
+        let interpreted = (
+            run(Kernel::Reference, ref_text)?,
+            run(Kernel::Optimized, opt_text)?,
+        );
+        return Some(Counterexample {
+            exact: (a.to_f64(), b.to_f64()),
+            interpreted,
+            seed,
+        });
+    }
+    None
+}

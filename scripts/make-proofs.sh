@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates proofs/: one certificate per pair in kernels/pairs whose expected verdict is
+# "equivalent". Run from anywhere; paths inside certificates are relative to the repository root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p kcert
+rm -f proofs/*.kcert
+for pair in kernels/pairs/*.pair.toml; do
+    expect="${pair%.toml}.expect.toml"
+    grep -q '^verdict *= *"equivalent"' "$expect" || continue
+    name="$(basename "${pair%.pair.toml}")"
+    ./target/release/kcert prove "$pair" -o "proofs/$name.kcert"
+done
