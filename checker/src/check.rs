@@ -3,10 +3,12 @@
 //! [`check`]'s steps pass); every other outcome is a [`Reject`] naming the first failure.
 
 use crate::cert::{self, Certificate, Claim, Kernel, Rule};
-use crate::equiv::{self, SideRun};
+use crate::equiv::{self, PairRun, SideRun};
 use crate::exec::Config;
 use crate::pair::{PairSpec, SpecTexts};
-use crate::rules::ring::{self, Budget, Side};
+use crate::rules::congruence;
+use crate::rules::ring::{self, Budget};
+use crate::term::TermId;
 use std::path::Path;
 
 /// Rule work allowed per output element.
@@ -51,6 +53,19 @@ pub enum Reject {
         element: u64,
         msg: String,
     },
+}
+
+/// Applies one rule to one element: the single `match` from rule name to rule function.
+pub fn apply(rule: Rule, run: &PairRun, lt: TermId, ot: TermId) -> Result<(), String> {
+    let side = run.view();
+    match rule {
+        Rule::Congruent => congruence::congruent(&side, lt, &side, ot, ELEMENT_BUDGET)
+            .map_err(|e| format!("Congruent fails: {e}")),
+        Rule::RingNormalize => {
+            ring::ring_normalize(&side, lt, &side, ot, &mut Budget::new(ELEMENT_BUDGET))
+                .map_err(|e| format!("RingNormalize fails: {e}"))
+        }
+    }
 }
 
 fn launch(k: &crate::spec::KernelSpec) -> String {
@@ -116,40 +131,31 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
         ));
     }
 
-    // 3. Safety, re-derived by execution.
+    // 3. Safety, re-derived by execution of every kernel a claim is about.
     let config = Config {
         max_ctas: u64::MAX,
         ..Config::default()
     };
-    let links = |side: Kernel| -> Vec<(usize, u32)> {
-        pair.inputs
-            .iter()
-            .enumerate()
-            .map(|(i, (r, o))| (if side == Kernel::Reference { *r } else { *o }, i as u32))
-            .collect()
-    };
-    let mut runs: Vec<Option<SideRun>> = Vec::new();
-    for (kernel, spec, text) in [
-        (Kernel::Reference, &pair.reference, ref_ptx),
-        (Kernel::Optimized, &pair.optimized, opt_ptx),
-    ] {
-        if !claimed(Claim::Safe(kernel)) {
-            runs.push(None);
-            continue;
-        }
-        let run = equiv::run_side(kernel, spec, text, &links(kernel), &config)?;
-        if let Some(why) = run.unsafety() {
+    let want = [
+        claimed(Claim::Safe(Kernel::Reference)),
+        claimed(Claim::Safe(Kernel::Optimized)),
+    ];
+    let mut run = equiv::run_pair(&pair, [ref_ptx, opt_ptx], want, &config)?;
+    for kernel in [Kernel::Reference, Kernel::Optimized] {
+        if let Some(why) = run.side(kernel).and_then(SideRun::unsafety) {
             return Err(Reject::Unsafe(kernel, why));
         }
-        runs.push(Some(run));
     }
 
     // 4. Equivalence: footprints, then every written element covered by exactly one valid step.
     let mut elements = 0u64;
-    if let (Some(Some(mut r)), Some(Some(mut o))) = (
-        runs.first_mut().map(Option::take),
-        runs.get_mut(1).map(Option::take),
-    ) {
+    if equiv.is_empty() && !cert.steps.is_empty() {
+        return Err(Reject::Claims("steps without an equivalence claim".into()));
+    }
+    if !equiv.is_empty() {
+        let (Some(r), Some(o)) = (run.side(Kernel::Reference), run.side(Kernel::Optimized)) else {
+            return Err(Reject::Claims("equivalence needs both kernels run".into()));
+        };
         let mut covered: Vec<Vec<bool>> = Vec::new();
         let mut footprints = Vec::new();
         for (n, (rp, op)) in pair.outputs.iter().enumerate() {
@@ -201,25 +207,16 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
                     return Err(bad(e, "element already covered by an earlier step".into()));
                 }
                 cov[e as usize] = true;
-                let lt = r.element_term(rp, e).map_err(|m| bad(e, m))?;
-                let ot = o.element_term(op, e).map_err(|m| bad(e, m))?;
+                let lt = run
+                    .element_term(Kernel::Reference, rp, e)
+                    .map_err(|m| bad(e, m))?;
+                let ot = run
+                    .element_term(Kernel::Optimized, op, e)
+                    .map_err(|m| bad(e, m))?;
                 let (Some(lt), Some(ot)) = (lt, ot) else {
                     return Err(bad(e, "element is not written".into()));
                 };
-                match step.rule {
-                    Rule::RingNormalize => {
-                        let ls = Side {
-                            arena: &r.outcome.arena,
-                            inputs: &r.inputs,
-                        };
-                        let os = Side {
-                            arena: &o.outcome.arena,
-                            inputs: &o.inputs,
-                        };
-                        ring::ring_normalize(&ls, lt, &os, ot, &mut Budget::new(ELEMENT_BUDGET))
-                            .map_err(|err| bad(e, format!("RingNormalize fails: {err}")))?;
-                    }
-                }
+                apply(step.rule, &run, lt, ot).map_err(|m| bad(e, m))?;
                 elements += 1;
             }
         }
@@ -234,8 +231,6 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
                 ));
             }
         }
-    } else if !cert.steps.is_empty() {
-        return Err(Reject::Claims("steps without an equivalence claim".into()));
     }
 
     Ok(Verified {

@@ -1,21 +1,23 @@
-//! Executing both kernels of a pair and lining up their outputs: shared by the prover (to find
-//! proofs) and the checker (to replay them), so both see exactly the same terms.
+//! Executing both kernels of a pair into one hash-consed arena and lining up their outputs:
+//! shared by the prover (to find proofs) and the checker (to replay them), so both see exactly
+//! the same terms. Input tensors linked by the pair spec get the same name in `Node::Input`
+//! (the link index), so the same computation in both kernels is the same term id.
 
 use crate::cert::Kernel;
 use crate::exec::{self, Config, Finding, Mode, Outcome, Val};
 use crate::lower::{self, Program};
+use crate::pair::PairSpec;
 use crate::ptx;
+use crate::rules::ring::Side;
 use crate::spec::{Binding, KernelSpec};
-use crate::term::{Dyadic, TermId};
+use crate::term::{Dyadic, TermArena, TermId};
 
-/// One kernel of a pair, executed symbolically.
+/// One kernel of a pair, executed symbolically (its terms live in [`PairRun::arena`]).
 #[derive(Debug)]
 pub struct SideRun {
     pub spec: KernelSpec,
     pub program: Program,
     pub outcome: Outcome,
-    /// Tensor ordinal (as in `Node::Input`) -> index of the pair's input link.
-    pub inputs: Vec<Option<u32>>,
 }
 
 /// Why a side could not be run to a clean result.
@@ -29,29 +31,86 @@ pub enum SideError {
     Exec(Kernel, exec::ExecError),
 }
 
-/// Parses, lowers and symbolically executes one side. `links` are `(param of this side, pair
-/// input index)`.
-pub fn run_side(
-    kernel: Kernel,
-    spec: &KernelSpec,
-    ptx_text: &str,
-    links: &[(usize, u32)],
+/// Both kernels' runs (a side is `None` when it was not asked for) and their shared arena.
+#[derive(Debug)]
+pub struct PairRun {
+    pub arena: TermArena,
+    pub reference: Option<SideRun>,
+    pub optimized: Option<SideRun>,
+    /// `Node::Input` tensor name -> pair input link (names past the links are unlinked tensors).
+    pub inputs: Vec<Option<u32>>,
+}
+
+/// Runs the requested sides of `pair` on the given PTX texts.
+pub fn run_pair(
+    pair: &PairSpec,
+    texts: [&str; 2],
+    want: [bool; 2],
     config: &Config,
-) -> Result<SideRun, SideError> {
-    let module = ptx::parse(ptx_text).map_err(|e| SideError::Parse(kernel, e))?;
-    let program = lower::lower(&module, &spec.entry).map_err(|e| SideError::Lower(kernel, e))?;
-    let outcome = exec::run(&program, spec, Mode::Symbolic, &Default::default(), config)
-        .map_err(|e| SideError::Exec(kernel, e))?;
-    let mut inputs = Vec::new();
-    for (param, b) in spec.params.iter().enumerate() {
-        if matches!(b, Binding::Tensor(_)) {
-            inputs.push(links.iter().find(|(p, _)| *p == param).map(|(_, i)| *i));
+) -> Result<PairRun, SideError> {
+    let links = pair.inputs.len() as u32;
+    let count = |s: &KernelSpec| {
+        s.params
+            .iter()
+            .filter(|b| matches!(b, Binding::Tensor(_)))
+            .count() as u32
+    };
+    let (nr, no) = (count(&pair.reference), count(&pair.optimized));
+    let mut inputs: Vec<Option<u32>> = (0..links).map(Some).collect();
+    inputs.extend(std::iter::repeat_n(None, (nr + no) as usize));
+    // Name every tensor ordinal of a side: its link, or a private name past the links.
+    let names = |spec: &KernelSpec, kernel: Kernel| -> Vec<u32> {
+        let mut out = Vec::new();
+        for (param, b) in spec.params.iter().enumerate() {
+            if matches!(b, Binding::Tensor(_)) {
+                let link = pair
+                    .inputs
+                    .iter()
+                    .position(|(r, o)| param == if kernel == Kernel::Reference { *r } else { *o });
+                let private =
+                    links + out.len() as u32 + if kernel == Kernel::Optimized { nr } else { 0 };
+                out.push(link.map(|l| l as u32).unwrap_or(private));
+            }
         }
+        out
+    };
+    let mut arena = TermArena::new();
+    let mut runs = [None, None];
+    for (i, (kernel, spec)) in [
+        (Kernel::Reference, &pair.reference),
+        (Kernel::Optimized, &pair.optimized),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if !want[i] {
+            continue;
+        }
+        let module = ptx::parse(texts[i]).map_err(|e| SideError::Parse(kernel, e))?;
+        let program =
+            lower::lower(&module, &spec.entry).map_err(|e| SideError::Lower(kernel, e))?;
+        let mut outcome = exec::run_in(
+            &program,
+            spec,
+            Mode::Symbolic,
+            &Default::default(),
+            config,
+            arena,
+            &names(spec, kernel),
+        )
+        .map_err(|e| SideError::Exec(kernel, e))?;
+        arena = std::mem::take(&mut outcome.arena);
+        runs[i] = Some(SideRun {
+            spec: spec.clone(),
+            program,
+            outcome,
+        });
     }
-    Ok(SideRun {
-        spec: spec.clone(),
-        program,
-        outcome,
+    let [reference, optimized] = runs;
+    Ok(PairRun {
+        arena,
+        reference,
+        optimized,
         inputs,
     })
 }
@@ -77,9 +136,46 @@ impl SideRun {
         &self.outcome.findings
     }
 
-    /// The element value of output tensor `param` as a term (concrete stores become constants).
-    pub fn element_term(&mut self, param: usize, element: u64) -> Result<Option<TermId>, String> {
-        let Some(v) = self
+    /// Sorted indices of the elements of output `param` that were written.
+    pub fn footprint(&self, param: usize) -> Vec<u64> {
+        self.outcome
+            .outputs
+            .get(&param)
+            .map(|m| m.keys().copied().collect())
+            .unwrap_or_default()
+    }
+}
+
+impl PairRun {
+    pub fn side(&self, k: Kernel) -> Option<&SideRun> {
+        match k {
+            Kernel::Reference => self.reference.as_ref(),
+            Kernel::Optimized => self.optimized.as_ref(),
+        }
+    }
+
+    /// The view rules work on.
+    pub fn view(&self) -> Side<'_> {
+        Side {
+            arena: &self.arena,
+            inputs: &self.inputs,
+        }
+    }
+
+    /// The element value of output tensor `param` of side `k` as a term (concrete stores
+    /// become constants).
+    pub fn element_term(
+        &mut self,
+        k: Kernel,
+        param: usize,
+        element: u64,
+    ) -> Result<Option<TermId>, String> {
+        let run = match k {
+            Kernel::Reference => self.reference.as_ref(),
+            Kernel::Optimized => self.optimized.as_ref(),
+        }
+        .ok_or("that kernel was not run")?;
+        let Some(v) = run
             .outcome
             .outputs
             .get(&param)
@@ -88,7 +184,7 @@ impl SideRun {
         else {
             return Ok(None);
         };
-        let dtype = match self.spec.params.get(param) {
+        let dtype = match run.spec.params.get(param) {
             Some(Binding::Tensor(t)) => t.dtype,
             _ => return Err(format!("parameter {param} is not a tensor")),
         };
@@ -108,23 +204,10 @@ impl SideRun {
                     }
                 };
                 let d = d.ok_or_else(|| format!("element {element} is infinite or NaN"))?;
-                self.outcome
-                    .arena
-                    .constant(d)
-                    .map(Some)
-                    .map_err(|e| e.to_string())
+                self.arena.constant(d).map(Some).map_err(|e| e.to_string())
             }
             Val::Cond(_) | Val::Undef => Err(format!("element {element} holds no number")),
         }
-    }
-
-    /// Sorted indices of the elements of output `param` that were written.
-    pub fn footprint(&self, param: usize) -> Vec<u64> {
-        self.outcome
-            .outputs
-            .get(&param)
-            .map(|m| m.keys().copied().collect())
-            .unwrap_or_default()
     }
 }
 

@@ -5,12 +5,13 @@
 
 use crate::inputs::{Rng, encode};
 use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
-use kcert_checker::equiv::{self, SideError, SideRun};
+use kcert_checker::equiv::{self, PairRun, SideError};
 use kcert_checker::exec::{Config, ExecError, Inputs, Mode};
 use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
-use kcert_checker::rules::ring::{self, Budget, PolyMap, RingError, Side};
+use kcert_checker::rules::congruence;
+use kcert_checker::rules::ring::{self, Budget, PolyMap, RingError};
 use kcert_checker::spec::Binding;
 use kcert_checker::term::Dyadic;
 use std::collections::HashMap;
@@ -110,103 +111,105 @@ pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
         max_ctas: u64::MAX,
         ..Config::default()
     };
-    let links = |k: Kernel| -> Vec<(usize, u32)> {
-        pair.inputs
-            .iter()
-            .enumerate()
-            .map(|(i, (r, o))| (if k == Kernel::Reference { *r } else { *o }, i as u32))
-            .collect()
-    };
-    let mut r = match equiv::run_side(
-        Kernel::Reference,
-        &pair.reference,
-        &ref_text,
-        &links(Kernel::Reference),
-        &config,
-    ) {
+    let mut run = match equiv::run_pair(&pair, [&ref_text, &opt_text], [true, true], &config) {
         Ok(r) => r,
         Err(e) => return side_error(e),
     };
-    let mut o = match equiv::run_side(
-        Kernel::Optimized,
-        &pair.optimized,
-        &opt_text,
-        &links(Kernel::Optimized),
-        &config,
-    ) {
-        Ok(o) => o,
-        Err(e) => return side_error(e),
-    };
-    for (kernel, run) in [(Kernel::Reference, &r), (Kernel::Optimized, &o)] {
-        if let Some(f) = run.findings().first() {
+    for kernel in [Kernel::Reference, Kernel::Optimized] {
+        let Some(side) = run.side(kernel) else {
+            continue;
+        };
+        if let Some(f) = side.findings().first() {
             return Ok(Outcome::Refuted(Refutation::Unsafe {
                 kernel,
                 report: f.to_string(),
             }));
         }
-        if let Some(why) = run.unsafety() {
+        if let Some(why) = side.unsafety() {
             return Ok(Outcome::Unknown(format!("{kernel:?} kernel: {why}")));
         }
     }
+    let footprints: Vec<(Vec<u64>, Vec<u64>)> = {
+        let (Some(r), Some(o)) = (run.side(Kernel::Reference), run.side(Kernel::Optimized)) else {
+            return Err(Invalid("a kernel did not run".into()));
+        };
+        pair.outputs
+            .iter()
+            .map(|&(rp, op)| (r.footprint(rp), o.footprint(op)))
+            .collect()
+    };
     let mut steps: Vec<Step> = Vec::new();
     let mut elements = 0u64;
     for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
-        let (fr, fo) = (r.footprint(rp), o.footprint(op));
-        if let Some((element, by)) = equiv::footprint_mismatch(&fr, &fo) {
+        let (fr, fo) = &footprints[n];
+        if let Some((element, by)) = equiv::footprint_mismatch(fr, fo) {
             return Ok(Outcome::Refuted(Refutation::Footprint {
                 output: tensor_name(&pair.reference, rp),
                 element,
                 by,
             }));
         }
-        for &e in &fr {
-            let lt = r.element_term(rp, e).map_err(Invalid)?;
-            let ot = o.element_term(op, e).map_err(Invalid)?;
+        for &e in fr {
+            let lt = run
+                .element_term(Kernel::Reference, rp, e)
+                .map_err(Invalid)?;
+            let ot = run
+                .element_term(Kernel::Optimized, op, e)
+                .map_err(Invalid)?;
             let (Some(lt), Some(ot)) = (lt, ot) else {
                 return Err(Invalid(format!("element {e} vanished")));
             };
-            let ls = Side {
-                arena: &r.outcome.arena,
-                inputs: &r.inputs,
-            };
-            let os = Side {
-                arena: &o.outcome.arena,
-                inputs: &o.inputs,
-            };
-            match ring::ring_normalize(
+            let ls = run.view();
+            let os = run.view();
+            // The cheap rule first: the same operations in the same order.
+            let rule = if congruence::congruent(
                 &ls,
                 lt,
                 &os,
                 ot,
-                &mut Budget::new(kcert_checker::check::ELEMENT_BUDGET),
-            ) {
-                Ok(()) => {}
-                Err(RingError::Different) => {
-                    let witness =
-                        counterexample(&pair, &r, &o, n, e, (lt, ot), &ref_text, &opt_text);
-                    return Ok(Outcome::Refuted(Refutation::Value {
-                        output: tensor_name(&pair.reference, rp),
-                        element: e,
-                        reference: r.outcome.arena.render(lt, 300),
-                        optimized: o.outcome.arena.render(ot, 300),
-                        witness,
-                    }));
+                kcert_checker::check::ELEMENT_BUDGET,
+            )
+            .is_ok()
+            {
+                Rule::Congruent
+            } else {
+                match ring::ring_normalize(
+                    &ls,
+                    lt,
+                    &os,
+                    ot,
+                    &mut Budget::new(kcert_checker::check::ELEMENT_BUDGET),
+                ) {
+                    Ok(()) => Rule::RingNormalize,
+                    Err(RingError::Different) => {
+                        let witness =
+                            counterexample(&pair, &run, n, e, (lt, ot), &ref_text, &opt_text);
+                        return Ok(Outcome::Refuted(Refutation::Value {
+                            output: tensor_name(&pair.reference, rp),
+                            element: e,
+                            reference: run.arena.render(lt, 300),
+                            optimized: run.arena.render(ot, 300),
+                            witness,
+                        }));
+                    }
+                    Err(other) => {
+                        return Ok(Outcome::Unknown(format!(
+                            "output {} element {e}: {other} (the decided fragment is polynomial for now)",
+                            tensor_name(&pair.reference, rp)
+                        )));
+                    }
                 }
-                Err(other) => {
-                    return Ok(Outcome::Unknown(format!(
-                        "output {} element {e}: {other} (the decided fragment is polynomial for now)",
-                        tensor_name(&pair.reference, rp)
-                    )));
-                }
-            }
+            };
             elements += 1;
             match steps.last_mut() {
-                Some(s) if s.output == n as u32 && s.first + s.count == e => s.count += 1,
+                Some(s) if s.output == n as u32 && s.first + s.count == e && s.rule == rule => {
+                    s.count += 1
+                }
                 _ => steps.push(Step {
                     output: n as u32,
                     first: e,
                     count: 1,
-                    rule: Rule::RingNormalize,
+                    rule,
                 }),
             }
         }
@@ -251,8 +254,7 @@ fn eval(p: &PolyMap, point: &HashMap<u64, Coef>) -> Option<Coef> {
 #[allow(clippy::too_many_arguments)]
 fn counterexample(
     pair: &PairSpec,
-    r: &SideRun,
-    o: &SideRun,
+    run: &PairRun,
     output: usize,
     element: u64,
     (lt, ot): (kcert_checker::term::TermId, kcert_checker::term::TermId),
@@ -262,28 +264,8 @@ fn counterexample(
     let mut pl = PolyMap::default();
     let mut po = PolyMap::default();
     let big = 1 << 28;
-    ring::expand_into(
-        &mut pl,
-        &Side {
-            arena: &r.outcome.arena,
-            inputs: &r.inputs,
-        },
-        lt,
-        Coef::ONE,
-        &mut Budget::new(big),
-    )
-    .ok()?;
-    ring::expand_into(
-        &mut po,
-        &Side {
-            arena: &o.outcome.arena,
-            inputs: &o.inputs,
-        },
-        ot,
-        Coef::ONE,
-        &mut Budget::new(big),
-    )
-    .ok()?;
+    ring::expand_into(&mut pl, &run.view(), lt, Coef::ONE, &mut Budget::new(big)).ok()?;
+    ring::expand_into(&mut po, &run.view(), ot, Coef::ONE, &mut Budget::new(big)).ok()?;
     for seed in 1..=8u64 {
         let mut rng = Rng::new(seed);
         // Values per link, per element.

@@ -32,6 +32,8 @@ pub enum Claim {
 /// The rules a step may cite (one table, mirrored by `rules/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Rule {
+    /// [`crate::rules::congruence::congruent`].
+    Congruent,
     /// [`crate::rules::ring::ring_normalize`].
     RingNormalize,
 }

@@ -128,6 +128,17 @@ impl Machine<'_> {
             });
             return Ok(Val::Bits(0));
         }
+        // Reads of an `in` tensor nobody has written need neither cells nor race shadows: a
+        // race on it needs a write, and every write to an `in` tensor is itself a finding.
+        if let (Some(Target::Tensor(k)), None) = (target, store) {
+            let tm = &self.tensors[k];
+            if tm.role == Role::In && !tm.written && width == tm.elem_bytes && offset % width == 0 {
+                return self.initial(target, space, addr, offset, width, cta, t, pc);
+            }
+        }
+        if let (Some(Target::Tensor(k)), Some(_)) = (target, store) {
+            self.tensors[k].written = true;
+        }
         let region = match target {
             Some(Target::Tensor(k)) => &mut self.tensors[k].region,
             Some(Target::Shared) => &mut cta.shared,

@@ -116,10 +116,13 @@ pub(crate) struct TensorMem {
     pub region: Region,
     /// Concrete initial contents (concrete mode, `in`/`inout` tensors).
     pub data: Option<Vec<u64>>,
-    /// Ordinal among tensors, used in input terms.
+    /// The tensor's name in input terms: its ordinal among tensors, unless renamed by
+    /// [`run_in`].
     pub ordinal: u32,
     /// Whether elements are floats (f16, bf16, f32, f64); only those become input terms.
     pub is_float: bool,
+    /// Whether anything was stored here in this launch.
+    pub written: bool,
     /// Input leaf of each element, once made (empty for tensors too large to cache densely).
     pub input_terms: Vec<Option<crate::term::TermId>>,
 }
@@ -209,7 +212,28 @@ pub fn run(
     inputs: &Inputs,
     config: &Config,
 ) -> Result<Outcome, ExecError> {
+    run_in(prog, spec, mode, inputs, config, TermArena::new(), &[])
+}
+
+/// Runs `prog` building terms in `arena`, which may already hold another kernel's terms: both
+/// kernels of a pair share one hash-consed arena, so identical computations get identical ids.
+/// `input_ids[k]` names tensor ordinal `k` in `Node::Input` (missing entries: the ordinal).
+pub fn run_in(
+    prog: &Program,
+    spec: &KernelSpec,
+    mode: Mode,
+    inputs: &Inputs,
+    config: &Config,
+    arena: TermArena,
+    input_ids: &[u32],
+) -> Result<Outcome, ExecError> {
     let mut m = Machine::new(prog, spec, mode, inputs, config)?;
+    m.arena = arena;
+    for t in &mut m.tensors {
+        if let Some(&id) = input_ids.get(t.ordinal as usize) {
+            t.ordinal = id;
+        }
+    }
     let ctas = select_ctas(spec.grid, config.max_ctas);
     for &id in &ctas {
         m.run_cta(id)?;
@@ -339,6 +363,7 @@ impl<'a> Machine<'a> {
                         shape: t.shape.clone(),
                         role: t.role,
                         region: Region::tensor(t.bytes(), elem),
+                        written: false,
                         input_terms: if mode == Mode::Symbolic
                             && t.role != Role::Out
                             && t.elements() <= DENSE_ELEMENTS

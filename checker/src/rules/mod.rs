@@ -3,7 +3,9 @@
 //!
 //! | rule | function | Lean theorem |
 //! |---|---|---|
+//! | `Congruent` | [`congruence::congruent`] | `Rules.congruent_sound` (planned) |
 //! | `RingNormalize` | [`ring::ring_normalize`] | `Rules.ringNormalize_sound` (planned) |
 
 pub mod coef;
+pub mod congruence;
 pub mod ring;
