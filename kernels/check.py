@@ -234,6 +234,16 @@ def check_spec(spec_path, errors):
                 err("reference: transpose needs input rows x cols and output cols x rows")
             if scalars[:2] != [rows, cols]:
                 err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
+    elif op == "softmax":
+        x, out = in_out()
+        rows, cols = ref.get("rows"), ref.get("cols")
+        if not all(isinstance(v, int) and v >= 1 for v in (rows, cols)):
+            err("reference: rows/cols must be positive ints")
+        elif x is not None:
+            if x["shape"] != [rows, cols] or out["shape"] != [rows, cols]:
+                err("reference: softmax needs input and output of shape rows x cols")
+            if scalars[:2] != [rows, cols]:
+                err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
     elif op == "block_sum":
         x, out, chunk = tensors.get(ref.get("input")), tensors.get(ref.get("output")), ref.get("chunk")
         if x is None or out is None:

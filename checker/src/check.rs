@@ -6,8 +6,8 @@ use crate::cert::{self, Certificate, Claim, Kernel, Rule};
 use crate::equiv::{self, PairRun, SideRun};
 use crate::exec::Config;
 use crate::pair::{PairSpec, SpecTexts};
-use crate::rules::congruence;
 use crate::rules::ring::{self, Budget};
+use crate::rules::{congruence, field};
 use crate::term::TermId;
 use std::path::Path;
 
@@ -65,6 +65,8 @@ pub fn apply(rule: Rule, run: &PairRun, lt: TermId, ot: TermId) -> Result<(), St
             ring::ring_normalize(&side, lt, &side, ot, &mut Budget::new(ELEMENT_BUDGET))
                 .map_err(|e| format!("RingNormalize fails: {e}"))
         }
+        Rule::FieldNormalize => field::field_normalize(&side, lt, ot, ELEMENT_BUDGET)
+            .map_err(|e| format!("FieldNormalize fails: {e}")),
     }
 }
 

@@ -48,6 +48,12 @@ pub enum Reference {
         rows: u64,
         cols: u64,
     },
+    Softmax {
+        input: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+    },
 }
 
 /// An `X.expect.toml` file.
@@ -247,6 +253,23 @@ pub fn evaluate(
         Reference::Copy { input, output } => {
             let (_, x) = tensor(input)?;
             res.insert(out_index(output)?, x);
+        }
+        Reference::Softmax {
+            input,
+            output,
+            rows,
+            cols,
+        } => {
+            let (_, x) = tensor(input)?;
+            let c = *cols as usize;
+            let mut o = Vec::with_capacity(x.len());
+            for r in 0..*rows as usize {
+                let row = &x[r * c..(r + 1) * c];
+                let m = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
+                o.extend(row.iter().map(|v| (v - m).exp() / s));
+            }
+            res.insert(out_index(output)?, o);
         }
         Reference::Transpose {
             input,

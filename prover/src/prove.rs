@@ -10,8 +10,8 @@ use kcert_checker::exec::{Config, ExecError, Inputs, Mode};
 use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
-use kcert_checker::rules::congruence;
 use kcert_checker::rules::ring::{self, Budget, PolyMap, RingError};
+use kcert_checker::rules::{congruence, field};
 use kcert_checker::spec::Binding;
 use kcert_checker::term::Dyadic;
 use std::collections::HashMap;
@@ -20,8 +20,9 @@ use std::path::Path;
 /// A concrete input where the kernels differ.
 #[derive(Debug, Clone)]
 pub struct Counterexample {
-    /// Exact values of the element on each side (as f64 for display).
-    pub exact: (f64, f64),
+    /// Exact values of the element on each side (as f64 for display), when the terms are
+    /// polynomials; `None` for evidence from the interpreter alone (far beyond rounding).
+    pub exact: Option<(f64, f64)>,
     /// What the concrete interpreter computed for the element on each side.
     pub interpreted: (f64, f64),
     /// The seed of the input assignment (every linked input element is k/8, k in -8..=8).
@@ -159,45 +160,35 @@ pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
             let (Some(lt), Some(ot)) = (lt, ot) else {
                 return Err(Invalid(format!("element {e} vanished")));
             };
-            let ls = run.view();
-            let os = run.view();
             // The cheap rule first: the same operations in the same order.
-            let rule = if congruence::congruent(
-                &ls,
-                lt,
-                &os,
-                ot,
-                kcert_checker::check::ELEMENT_BUDGET,
-            )
-            .is_ok()
-            {
-                Rule::Congruent
-            } else {
-                match ring::ring_normalize(
-                    &ls,
-                    lt,
-                    &os,
-                    ot,
-                    &mut Budget::new(kcert_checker::check::ELEMENT_BUDGET),
-                ) {
-                    Ok(()) => Rule::RingNormalize,
-                    Err(RingError::Different) => {
-                        let witness =
-                            counterexample(&pair, &run, n, e, (lt, ot), &ref_text, &opt_text);
-                        return Ok(Outcome::Refuted(Refutation::Value {
-                            output: tensor_name(&pair.reference, rp),
-                            element: e,
-                            reference: run.arena.render(lt, 300),
-                            optimized: run.arena.render(ot, 300),
-                            witness,
-                        }));
-                    }
-                    Err(other) => {
+            let rule = match decide(&run, lt, ot) {
+                Decision::Proved(rule) => rule,
+                Decision::Different { exact } => {
+                    let witness = if exact {
+                        counterexample(&pair, &run, n, e, (lt, ot), &ref_text, &opt_text)
+                    } else {
+                        numeric_witness(&pair, n, e, &ref_text, &opt_text)
+                    };
+                    if !exact && witness.is_none() {
                         return Ok(Outcome::Unknown(format!(
-                            "output {} element {e}: {other} (the decided fragment is polynomial for now)",
+                            "output {} element {e}: the normal forms differ but no concrete input separates the kernels; \
+                             equality may need a rule kcert does not have",
                             tensor_name(&pair.reference, rp)
                         )));
                     }
+                    return Ok(Outcome::Refuted(Refutation::Value {
+                        output: tensor_name(&pair.reference, rp),
+                        element: e,
+                        reference: run.arena.render(lt, 300),
+                        optimized: run.arena.render(ot, 300),
+                        witness,
+                    }));
+                }
+                Decision::Unknown(why) => {
+                    return Ok(Outcome::Unknown(format!(
+                        "output {} element {e}: {why}",
+                        tensor_name(&pair.reference, rp)
+                    )));
                 }
             };
             elements += 1;
@@ -233,6 +224,104 @@ pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
         steps,
     };
     Ok(Outcome::Proved { cert, elements })
+}
+
+/// What the decision procedure concluded for one element.
+enum Decision {
+    Proved(Rule),
+    /// The terms differ: `exact` when as polynomials (so a point separating them exists), else
+    /// only as normal forms (a numeric run must confirm before anything is reported).
+    Different {
+        exact: bool,
+    },
+    Unknown(String),
+}
+
+/// Tries the rules from cheapest to most general.
+fn decide(
+    run: &PairRun,
+    lt: kcert_checker::term::TermId,
+    ot: kcert_checker::term::TermId,
+) -> Decision {
+    let side = run.view();
+    let budget = kcert_checker::check::ELEMENT_BUDGET;
+    if congruence::congruent(&side, lt, &side, ot, budget).is_ok() {
+        return Decision::Proved(Rule::Congruent);
+    }
+    match ring::ring_normalize(&side, lt, &side, ot, &mut Budget::new(budget)) {
+        Ok(()) => return Decision::Proved(Rule::RingNormalize),
+        Err(RingError::Different) => return Decision::Different { exact: true },
+        Err(RingError::NotPolynomial(_)) => {}
+        Err(other) => return Decision::Unknown(other.to_string()),
+    }
+    match field::field_normalize(&side, lt, ot, budget) {
+        Ok(()) => Decision::Proved(Rule::FieldNormalize),
+        Err(field::FieldError::Different) => Decision::Different { exact: false },
+        Err(other) => Decision::Unknown(other.to_string()),
+    }
+}
+
+/// Runs both kernels concretely on seeded random inputs (shared where linked) and reports the
+/// first seed where element `element` of output link `output` differs far beyond rounding.
+fn numeric_witness(
+    pair: &PairSpec,
+    output: usize,
+    element: u64,
+    ref_text: &str,
+    opt_text: &str,
+) -> Option<Counterexample> {
+    for seed in 1..=4u64 {
+        let mut rng = Rng::new(seed);
+        let shared: Vec<Vec<f64>> = pair
+            .inputs
+            .iter()
+            .map(|&(rp, _)| match pair.reference.params.get(rp) {
+                Some(Binding::Tensor(t)) => (0..t.elements()).map(|_| rng.unit() * 4.0).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let run = |k: Kernel, text: &str| -> Option<f64> {
+            let spec = if k == Kernel::Reference {
+                &pair.reference
+            } else {
+                &pair.optimized
+            };
+            let mut inp = crate::inputs::random(spec, seed);
+            for (i, &(rp, op)) in pair.inputs.iter().enumerate() {
+                let p = if k == Kernel::Reference { rp } else { op };
+                if let Some(Binding::Tensor(t)) = spec.params.get(p) {
+                    inp.insert(p, shared[i].iter().map(|&v| encode(v, t.dtype)).collect());
+                }
+            }
+            let module = kcert_checker::ptx::parse(text).ok()?;
+            let prog = kcert_checker::lower::lower(&module, &spec.entry).ok()?;
+            let out =
+                kcert_checker::exec::run(&prog, spec, Mode::Concrete, &inp, &Config::default())
+                    .ok()?;
+            let (rp, op) = pair.outputs[output];
+            let p = if k == Kernel::Reference { rp } else { op };
+            let Some(Binding::Tensor(t)) = spec.params.get(p) else {
+                return None;
+            };
+            out.outputs
+                .get(&p)?
+                .get(&element)?
+                .bits()
+                .map(|b| crate::inputs::decode(b, t.dtype))
+        };
+        let (a, b) = (
+            run(Kernel::Reference, ref_text)?,
+            run(Kernel::Optimized, opt_text)?,
+        );
+        if (a - b).abs() > 1e-3 * (1.0 + a.abs().max(b.abs())) {
+            return Some(Counterexample {
+                exact: None,
+                interpreted: (a, b),
+                seed,
+            });
+        }
+    }
+    None
 }
 
 /// Exact value of a polynomial at `point` (missing variables are an error, as is overflow).
@@ -343,7 +432,7 @@ fn counterexample(
             run(Kernel::Optimized, opt_text)?,
         );
         return Some(Counterexample {
-            exact: (a.to_f64(), b.to_f64()),
+            exact: Some((a.to_f64(), b.to_f64())),
             interpreted,
             seed,
         });

@@ -62,7 +62,9 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
             }
             Outcome::Refuted(Refutation::Value { witness, .. }) => match witness {
                 Some(w) => {
-                    assert_ne!(w.exact.0, w.exact.1);
+                    if let Some((x, y)) = w.exact {
+                        assert_ne!(x, y);
+                    }
                     // The interpreter confirms it: at these small dyadic inputs the float results
                     // differ by far more than rounding.
                     let gap = (w.interpreted.0 - w.interpreted.1).abs();

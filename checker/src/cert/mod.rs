@@ -36,6 +36,8 @@ pub enum Rule {
     Congruent,
     /// [`crate::rules::ring::ring_normalize`].
     RingNormalize,
+    /// [`crate::rules::field::field_normalize`].
+    FieldNormalize,
 }
 
 /// Evidence that elements `first .. first + count` of output link `output` are equal.

@@ -5,7 +5,9 @@
 //! |---|---|---|
 //! | `Congruent` | [`congruence::congruent`] | `Rules.congruent_sound` (planned) |
 //! | `RingNormalize` | [`ring::ring_normalize`] | `Rules.ringNormalize_sound` (planned) |
+//! | `FieldNormalize` | [`field::field_normalize`] | `Rules.fieldNormalize_sound` (planned) |
 
 pub mod coef;
 pub mod congruence;
+pub mod field;
 pub mod ring;

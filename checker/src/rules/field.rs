@@ -1,0 +1,704 @@
+//! The rule `field_normalize`: two terms are equal when their normal forms as quotients of
+//! exponential polynomials, cross-multiplied, coincide, and both denominators are provably
+//! positive.
+//!
+//! A normal form is `P / Q`, where `P` and `Q` are sums of `coefficient · monomial · 2^E`, the
+//! coefficient an exact dyadic, the monomial a multiset of input variables and *atoms*, and `E`
+//! itself a polynomial (so `2^a · 2^b = 2^(a+b)` and `2^0 = 1` hold by construction; `ex2` is
+//! exactly `2^x`, and a float literal near log2(e) is the dyadic it denotes). Atoms stand for
+//! what the rule does not open: `max`/`min` (flattened, sorted, deduplicated, with `-inf` dropped
+//! from `max` and `+inf` from `min`, so every bracketing of a running max is one atom), `sqrt`,
+//! `rsqrt`, `tanh`, selects, and `ex2` of a non-polynomial; an atom is keyed by the normal forms
+//! of its arguments. `-inf` and `+inf` are admitted only where they fold away: `ex2(-inf) = 0`,
+//! `x + (-inf) = -inf`, `c · (-inf)` for a constant `c > 0`, `max(-inf, x) = x`.
+//!
+//! Sums, products and quotients never cancel common factors, so every denominator ever formed
+//! survives into the final one; requiring that to be a sum of positive constants times
+//! exponentials guarantees no division by zero anywhere on either side.
+//!
+//! Lean twin: `Rules.fieldNormalize_sound` (planned), in every commutative field with an
+//! exponential satisfying `exp(a+b) = exp(a)·exp(b)`, `exp(0) = 1` and `exp(x) > 0`.
+
+use super::coef::{Coef, Overflow};
+use super::ring::Side;
+use crate::term::{CmpOp, Func, Node, TermId};
+use std::collections::HashMap;
+
+/// Input variables are `(link << 40) | element`, as in `ring`; atoms carry this bit.
+const ATOM: u64 = 1 << 63;
+/// Deepest nesting of non-sum operations followed recursively.
+const MAX_DEPTH: u32 = 2000;
+
+/// `vars` (sorted multiset) times `2^exps[exp]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Mono {
+    vars: Vec<u64>,
+    exp: u32,
+}
+
+/// A canonical exponential polynomial: sorted by monomial, no zero coefficients.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Poly(Vec<(Mono, Coef)>);
+
+/// A normal form.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Frac { num: Poly, den: Poly },
+    NegInf,
+    PosInf,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Atom {
+    Func(Func, Value),
+    Max(Vec<Value>),
+    Min(Vec<Value>),
+    Select(CmpOp, Value, Value, Value, Value),
+}
+
+/// Why the rule does not apply.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    #[error("{0}")]
+    Overflow(#[from] Overflow),
+    #[error("the normal forms differ")]
+    Different,
+    #[error("a denominator is not provably positive")]
+    Denominator,
+    #[error("an infinity does not fold away: {0}")]
+    Infinite(&'static str),
+    #[error("division by zero")]
+    DivisionByZero,
+    #[error("input tensor number {0} is not paired with an input of the other kernel")]
+    UnmappedInput(u32),
+    #[error("unsupported in normal forms: {0}")]
+    Unsupported(&'static str),
+    #[error("the normalization exceeds its budget of {0} steps")]
+    Budget(u64),
+    #[error("terms nest deeper than {MAX_DEPTH}")]
+    Depth,
+}
+
+impl Poly {
+    fn constant(c: Coef) -> Poly {
+        if c.is_zero() {
+            Poly(Vec::new())
+        } else {
+            Poly(vec![(
+                Mono {
+                    vars: Vec::new(),
+                    exp: 0,
+                },
+                c,
+            )])
+        }
+    }
+
+    fn one() -> Poly {
+        Poly::constant(Coef::ONE)
+    }
+
+    fn is_zero(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The constant it is, if it is one.
+    fn as_constant(&self) -> Option<Coef> {
+        match self.0.as_slice() {
+            [] => Some(Coef::ZERO),
+            [(m, c)] if m.vars.is_empty() && m.exp == 0 => Some(*c),
+            _ => None,
+        }
+    }
+
+    fn from_terms(mut terms: Vec<(Mono, Coef)>) -> Result<Poly, FieldError> {
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(Mono, Coef)> = Vec::with_capacity(terms.len());
+        for (m, c) in terms {
+            match out.last_mut() {
+                Some((lm, lc)) if *lm == m => *lc = lc.checked_add(c)?,
+                _ => out.push((m, c)),
+            }
+        }
+        out.retain(|(_, c)| !c.is_zero());
+        Ok(Poly(out))
+    }
+
+    fn neg(&self) -> Poly {
+        Poly(
+            self.0
+                .iter()
+                .map(|(m, c)| (m.clone(), c.negated()))
+                .collect(),
+        )
+    }
+
+    fn scale(&self, k: Coef) -> Result<Poly, FieldError> {
+        Poly::from_terms(
+            self.0
+                .iter()
+                .map(|(m, c)| Ok((m.clone(), c.checked_mul(k)?)))
+                .collect::<Result<_, FieldError>>()?,
+        )
+    }
+}
+
+/// Normal forms of terms of one arena, with the tables that make them canonical.
+pub struct Normalizer<'a> {
+    side: &'a Side<'a>,
+    memo: HashMap<TermId, Value>,
+    exps: Vec<Poly>,
+    exp_ids: HashMap<Poly, u32>,
+    exp_sums: HashMap<(u32, u32), u32>,
+    atoms: Vec<Atom>,
+    atom_ids: HashMap<Atom, u32>,
+    limit: u64,
+    left: u64,
+}
+
+impl<'a> Normalizer<'a> {
+    pub fn new(side: &'a Side<'a>, budget: u64) -> Self {
+        let zero = Poly::default();
+        Normalizer {
+            side,
+            memo: HashMap::new(),
+            exps: vec![zero.clone()],
+            exp_ids: HashMap::from([(zero, 0)]),
+            exp_sums: HashMap::new(),
+            atoms: Vec::new(),
+            atom_ids: HashMap::new(),
+            limit: budget,
+            left: budget,
+        }
+    }
+
+    fn spend(&mut self, n: usize) -> Result<(), FieldError> {
+        self.left = self
+            .left
+            .checked_sub(n as u64)
+            .ok_or(FieldError::Budget(self.limit))?;
+        Ok(())
+    }
+
+    fn exp_id(&mut self, p: Poly) -> u32 {
+        if let Some(&i) = self.exp_ids.get(&p) {
+            return i;
+        }
+        let i = self.exps.len() as u32;
+        self.exps.push(p.clone());
+        self.exp_ids.insert(p, i);
+        i
+    }
+
+    fn exp_sum(&mut self, a: u32, b: u32) -> Result<u32, FieldError> {
+        if a == 0 {
+            return Ok(b);
+        }
+        if b == 0 {
+            return Ok(a);
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&i) = self.exp_sums.get(&key) {
+            return Ok(i);
+        }
+        let p = self.add_poly(
+            &self.exps[a as usize].clone(),
+            &self.exps[b as usize].clone(),
+        )?;
+        let i = self.exp_id(p);
+        self.exp_sums.insert(key, i);
+        Ok(i)
+    }
+
+    fn add_poly(&mut self, a: &Poly, b: &Poly) -> Result<Poly, FieldError> {
+        self.spend(a.0.len() + b.0.len())?;
+        Poly::from_terms(a.0.iter().chain(&b.0).cloned().collect())
+    }
+
+    fn mul_poly(&mut self, a: &Poly, b: &Poly) -> Result<Poly, FieldError> {
+        self.spend(a.0.len().saturating_mul(b.0.len()))?;
+        let mut terms = Vec::with_capacity(a.0.len() * b.0.len());
+        for (ma, ca) in &a.0 {
+            for (mb, cb) in &b.0 {
+                let mut vars = ma.vars.clone();
+                vars.extend_from_slice(&mb.vars);
+                vars.sort_unstable();
+                let exp = self.exp_sum(ma.exp, mb.exp)?;
+                terms.push((Mono { vars, exp }, ca.checked_mul(*cb)?));
+            }
+        }
+        Poly::from_terms(terms)
+    }
+
+    fn frac(num: Poly, den: Poly) -> Value {
+        Value::Frac { num, den }
+    }
+
+    fn atom(&mut self, a: Atom) -> Value {
+        let id = match self.atom_ids.get(&a) {
+            Some(&i) => i,
+            None => {
+                let i = self.atoms.len() as u32;
+                self.atoms.push(a.clone());
+                self.atom_ids.insert(a, i);
+                i
+            }
+        };
+        Self::frac(
+            Poly(vec![(
+                Mono {
+                    vars: vec![ATOM | u64::from(id)],
+                    exp: 0,
+                },
+                Coef::ONE,
+            )]),
+            Poly::one(),
+        )
+    }
+
+    fn add(&mut self, a: Value, b: Value) -> Result<Value, FieldError> {
+        use Value::*;
+        Ok(match (a, b) {
+            (NegInf, PosInf) | (PosInf, NegInf) => return Err(FieldError::Infinite("-inf + +inf")),
+            (NegInf, _) | (_, NegInf) => NegInf,
+            (PosInf, _) | (_, PosInf) => PosInf,
+            (Frac { num: n1, den: d1 }, Frac { num: n2, den: d2 }) => {
+                if d1 == d2 {
+                    let n = self.add_poly(&n1, &n2)?;
+                    Self::frac(n, d1)
+                } else {
+                    let a = self.mul_poly(&n1, &d2)?;
+                    let b = self.mul_poly(&n2, &d1)?;
+                    let n = self.add_poly(&a, &b)?;
+                    let d = self.mul_poly(&d1, &d2)?;
+                    Self::frac(n, d)
+                }
+            }
+        })
+    }
+
+    fn neg(v: Value) -> Value {
+        match v {
+            Value::NegInf => Value::PosInf,
+            Value::PosInf => Value::NegInf,
+            Value::Frac { num, den } => Value::Frac {
+                num: num.neg(),
+                den,
+            },
+        }
+    }
+
+    /// The sign of a constant value, if it is a nonzero constant.
+    fn const_sign(v: &Value) -> Option<bool> {
+        let Value::Frac { num, den } = v else {
+            return None;
+        };
+        let (n, d) = (num.as_constant()?, den.as_constant()?);
+        if n.is_zero() || d.is_zero() {
+            return None;
+        }
+        Some((n.parts().0 > 0) == (d.parts().0 > 0))
+    }
+
+    fn mul(&mut self, a: Value, b: Value) -> Result<Value, FieldError> {
+        use Value::*;
+        match (&a, &b) {
+            (Frac { num: n1, den: d1 }, Frac { num: n2, den: d2 }) => {
+                let n = self.mul_poly(n1, n2)?;
+                let d = self.mul_poly(d1, d2)?;
+                Ok(Self::frac(n, d))
+            }
+            (inf @ (NegInf | PosInf), other) | (other, inf @ (NegInf | PosInf)) => {
+                match Self::const_sign(other) {
+                    Some(true) => Ok(inf.clone()),
+                    Some(false) => Ok(Self::neg(inf.clone())),
+                    None => Err(FieldError::Infinite(
+                        "an infinity times a non-constant or zero",
+                    )),
+                }
+            }
+        }
+    }
+
+    fn div(&mut self, a: Value, b: Value) -> Result<Value, FieldError> {
+        match b {
+            Value::Frac { num, den } => {
+                if num.is_zero() {
+                    return Err(FieldError::DivisionByZero);
+                }
+                self.mul(a, Self::frac(den, num))
+            }
+            _ => Err(FieldError::Infinite("division by an infinity")),
+        }
+    }
+
+    fn ex2(&mut self, a: Value) -> Result<Value, FieldError> {
+        match a {
+            Value::NegInf => Ok(Self::frac(Poly::default(), Poly::one())),
+            Value::PosInf => Err(FieldError::Infinite("ex2(+inf)")),
+            Value::Frac { num, den } => {
+                // 2^(P/c) for a constant c = ±2^k is 2^(P·(1/c)), exactly; otherwise opaque.
+                let inv = den.as_constant().and_then(|c| {
+                    let (m, e) = c.parts();
+                    (m == 1 || m == -1)
+                        .then(|| Coef::from_dyadic(crate::term::Dyadic::new(m < 0, 1, -e)))
+                });
+                match inv {
+                    Some(k) => {
+                        let p = num.scale(k)?;
+                        let id = self.exp_id(p);
+                        Ok(Self::frac(
+                            Poly(vec![(
+                                Mono {
+                                    vars: Vec::new(),
+                                    exp: id,
+                                },
+                                Coef::ONE,
+                            )]),
+                            Poly::one(),
+                        ))
+                    }
+                    None => Ok(self.atom(Atom::Func(Func::Ex2, Value::Frac { num, den }))),
+                }
+            }
+        }
+    }
+
+    /// The arguments of a max (or min) atom, when `v` is exactly one.
+    fn lattice_args(&self, v: &Value, max: bool) -> Option<Vec<Value>> {
+        let Value::Frac { num, den } = v else {
+            return None;
+        };
+        if *den != Poly::one() {
+            return None;
+        }
+        let [(m, c)] = num.0.as_slice() else {
+            return None;
+        };
+        if *c != Coef::ONE || m.exp != 0 {
+            return None;
+        }
+        let [var] = m.vars.as_slice() else {
+            return None;
+        };
+        if var & ATOM == 0 {
+            return None;
+        }
+        match (&self.atoms[(var & !ATOM) as usize], max) {
+            (Atom::Max(args), true) | (Atom::Min(args), false) => Some(args.clone()),
+            _ => None,
+        }
+    }
+
+    fn lattice(&mut self, a: Value, b: Value, max: bool) -> Result<Value, FieldError> {
+        let (identity, absorbing) = if max {
+            (Value::NegInf, Value::PosInf)
+        } else {
+            (Value::PosInf, Value::NegInf)
+        };
+        let mut args = Vec::new();
+        for v in [a, b] {
+            if v == absorbing {
+                return Err(FieldError::Infinite("max(+inf, _) or min(-inf, _)"));
+            }
+            match self.lattice_args(&v, max) {
+                Some(inner) => args.extend(inner),
+                None if v == identity => {}
+                None => args.push(v),
+            }
+        }
+        args.sort();
+        args.dedup();
+        Ok(match args.len() {
+            0 => identity,
+            1 => args.pop().unwrap_or(identity),
+            _ => self.atom(if max {
+                Atom::Max(args)
+            } else {
+                Atom::Min(args)
+            }),
+        })
+    }
+
+    /// The normal form of term `t`.
+    pub fn value(&mut self, t: TermId) -> Result<Value, FieldError> {
+        self.value_at(t, 0)
+    }
+
+    fn value_at(&mut self, t: TermId, depth: u32) -> Result<Value, FieldError> {
+        if let Some(v) = self.memo.get(&t) {
+            return Ok(v.clone());
+        }
+        if depth > MAX_DEPTH {
+            return Err(FieldError::Depth);
+        }
+        self.spend(1)?;
+        let arena = self.side.arena;
+        let d = depth + 1;
+        let v = match *arena.node(t) {
+            Node::Const(c) => Self::frac(
+                Poly::constant(Coef::from_dyadic(arena.const_value(c))),
+                Poly::one(),
+            ),
+            Node::NegInf => Value::NegInf,
+            Node::PosInf => Value::PosInf,
+            Node::Input { tensor, index } => {
+                let link = self
+                    .side
+                    .inputs
+                    .get(tensor as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or(FieldError::UnmappedInput(tensor))?;
+                let var = (u64::from(link) << 40) | index;
+                Self::frac(
+                    Poly(vec![(
+                        Mono {
+                            vars: vec![var],
+                            exp: 0,
+                        },
+                        Coef::ONE,
+                    )]),
+                    Poly::one(),
+                )
+            }
+            Node::Add(..) | Node::Sub(..) | Node::Fma(..) => self.sum(t, depth)?,
+            Node::Neg(a) => Self::neg(self.value_at(a, d)?),
+            Node::Mul(a, b) => {
+                let (x, y) = (self.value_at(a, d)?, self.value_at(b, d)?);
+                self.mul(x, y)?
+            }
+            Node::Div(a, b) => {
+                let (x, y) = (self.value_at(a, d)?, self.value_at(b, d)?);
+                self.div(x, y)?
+            }
+            Node::Max(a, b) | Node::Min(a, b) => {
+                let max = matches!(arena.node(t), Node::Max(..));
+                let (x, y) = (self.value_at(a, d)?, self.value_at(b, d)?);
+                self.lattice(x, y, max)?
+            }
+            Node::Apply(Func::Ex2, a) => {
+                let x = self.value_at(a, d)?;
+                self.ex2(x)?
+            }
+            Node::Apply(Func::Rcp, a) => {
+                let x = self.value_at(a, d)?;
+                self.div(Self::frac(Poly::one(), Poly::one()), x)?
+            }
+            Node::Apply(f, a) => match self.value_at(a, d)? {
+                x @ Value::Frac { .. } => self.atom(Atom::Func(f, x)),
+                _ => return Err(FieldError::Infinite("a function of an infinity")),
+            },
+            Node::Select { cond, then, else_ } => {
+                let Node::Cmp(op, l, r) = *arena.node(cond) else {
+                    return Err(FieldError::Unsupported("a select on a combined condition"));
+                };
+                let (l, r) = (self.value_at(l, d)?, self.value_at(r, d)?);
+                let (a, b) = (self.value_at(then, d)?, self.value_at(else_, d)?);
+                self.atom(Atom::Select(op, l, r, a, b))
+            }
+            Node::Cmp(..) | Node::And(..) | Node::Or(..) | Node::Not(..) => {
+                return Err(FieldError::Unsupported("a predicate used as a number"));
+            }
+        };
+        self.memo.insert(t, v.clone());
+        Ok(v)
+    }
+
+    /// A chain of sums, walked with an explicit stack (reductions are deep in this direction):
+    /// terms are grouped by denominator, so a sum of quotients over one denominator stays one
+    /// quotient.
+    fn sum(&mut self, root: TermId, depth: u32) -> Result<Value, FieldError> {
+        let arena = self.side.arena;
+        let mut parts: Vec<(Value, bool)> = Vec::new();
+        let mut stack = vec![(root, false)];
+        while let Some((t, negated)) = stack.pop() {
+            self.spend(1)?;
+            match *arena.node(t) {
+                Node::Add(a, b) if !self.memo.contains_key(&t) || t == root => {
+                    stack.extend([(a, negated), (b, negated)])
+                }
+                Node::Sub(a, b) if !self.memo.contains_key(&t) || t == root => {
+                    stack.extend([(a, negated), (b, !negated)])
+                }
+                Node::Neg(a) => stack.push((a, !negated)),
+                Node::Fma(a, b, c) => {
+                    stack.push((c, negated));
+                    let (x, y) = (self.value_at(a, depth + 1)?, self.value_at(b, depth + 1)?);
+                    parts.push((self.mul(x, y)?, negated));
+                }
+                _ => parts.push((self.value_at(t, depth + 1)?, negated)),
+            }
+        }
+        // Group by denominator, then combine the groups.
+        let mut groups: Vec<(Poly, Vec<(Mono, Coef)>)> = Vec::new();
+        let mut inf: Option<Value> = None;
+        for (v, negated) in parts {
+            let v = if negated { Self::neg(v) } else { v };
+            match v {
+                Value::Frac { num, den } => match groups.iter_mut().find(|(d, _)| *d == den) {
+                    Some((_, terms)) => terms.extend(num.0),
+                    None => groups.push((den, num.0)),
+                },
+                other => {
+                    inf = Some(match inf {
+                        None => other,
+                        Some(prev) => self.add(prev, other)?,
+                    })
+                }
+            }
+        }
+        let mut acc = Self::frac(Poly::default(), Poly::one());
+        for (den, terms) in groups {
+            self.spend(terms.len())?;
+            let v = Self::frac(Poly::from_terms(terms)?, den);
+            acc = self.add(acc, v)?;
+        }
+        match inf {
+            Some(i) => self.add(i, acc),
+            None => Ok(acc),
+        }
+    }
+}
+
+/// Whether every monomial of `p` is a positive constant times an exponential: then `p > 0`.
+fn positive(p: &Poly) -> bool {
+    !p.0.is_empty()
+        && p.0
+            .iter()
+            .all(|(m, c)| m.vars.is_empty() && c.parts().0 > 0)
+}
+
+/// The rule: `lhs` and `rhs` (one arena, one input naming) have equal normal forms after
+/// cross-multiplication, over positive denominators.
+pub fn field_normalize(
+    side: &Side,
+    lhs: TermId,
+    rhs: TermId,
+    budget: u64,
+) -> Result<(), FieldError> {
+    let mut n = Normalizer::new(side, budget);
+    let (a, b) = (n.value(lhs)?, n.value(rhs)?);
+    match (a, b) {
+        (Value::NegInf, Value::NegInf) | (Value::PosInf, Value::PosInf) => Ok(()),
+        (Value::Frac { num: n1, den: d1 }, Value::Frac { num: n2, den: d2 }) => {
+            if !positive(&d1) || !positive(&d2) {
+                return Err(FieldError::Denominator);
+            }
+            if (n1 == n2 && d1 == d2) || n.mul_poly(&n1, &d2)? == n.mul_poly(&n2, &d1)? {
+                Ok(())
+            } else {
+                Err(FieldError::Different)
+            }
+        }
+        _ => Err(FieldError::Different),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{Dyadic, TermArena};
+
+    fn x(a: &mut TermArena, i: u64) -> TermId {
+        a.intern(Node::Input {
+            tensor: 0,
+            index: i,
+        })
+        .unwrap()
+    }
+
+    fn check(a: &TermArena, l: TermId, r: TermId) -> Result<(), FieldError> {
+        let map = [Some(0)];
+        field_normalize(
+            &Side {
+                arena: a,
+                inputs: &map,
+            },
+            l,
+            r,
+            1 << 20,
+        )
+    }
+
+    #[test]
+    fn softmax_rescaling_identities() {
+        let mut a = TermArena::new();
+        let (x0, x1) = (x(&mut a, 0), x(&mut a, 1));
+        let ninf = a.intern(Node::NegInf).unwrap();
+        let zero = a.constant(Dyadic::ZERO).unwrap();
+        let ex = |a: &mut TermArena, t| a.intern(Node::Apply(Func::Ex2, t)).unwrap();
+        let sub = |a: &mut TermArena, p, q| a.intern(Node::Sub(p, q)).unwrap();
+        // Reference: m = max(max(-inf, x0), x1); s = e(x0-m) + e(x1-m); out0 = e(x0-m)/s.
+        let m0 = a.intern(Node::Max(ninf, x0)).unwrap();
+        let m = a.intern(Node::Max(m0, x1)).unwrap();
+        let (d0, d1) = (sub(&mut a, x0, m), sub(&mut a, x1, m));
+        let (e0, e1) = (ex(&mut a, d0), ex(&mut a, d1));
+        let s = a.intern(Node::Add(e0, e1)).unwrap();
+        let reference = a.intern(Node::Div(e0, s)).unwrap();
+        // Online: m1 = max(-inf, x0); s1 = 0*e(-inf - m1) + e(x0 - m1);
+        //         m2 = max(m1, x1);   s2 = s1*e(m1 - m2) + e(x1 - m2); out0 = e(x0 - m2)/s2.
+        let t = sub(&mut a, ninf, m0);
+        let r0 = ex(&mut a, t);
+        let z = a.intern(Node::Mul(zero, r0)).unwrap();
+        let t = sub(&mut a, x0, m0);
+        let e00 = ex(&mut a, t);
+        let s1 = a.intern(Node::Add(z, e00)).unwrap();
+        let t = sub(&mut a, m0, m);
+        let r1 = ex(&mut a, t);
+        let s1r = a.intern(Node::Mul(s1, r1)).unwrap();
+        let s2 = a.intern(Node::Add(s1r, e1)).unwrap();
+        let online = a.intern(Node::Div(e0, s2)).unwrap();
+        assert_eq!(check(&a, reference, online), Ok(()));
+        // Missing the rescale: not equal.
+        let bad_s2 = a.intern(Node::Add(s1, e1)).unwrap();
+        let bad = a.intern(Node::Div(e0, bad_s2)).unwrap();
+        assert_eq!(check(&a, reference, bad), Err(FieldError::Different));
+        // A tree max and a chain max are one atom.
+        let m01 = a.intern(Node::Max(x1, x0)).unwrap();
+        assert_eq!(check(&a, m, m01), Ok(()));
+    }
+
+    #[test]
+    fn exponent_arithmetic_is_exact() {
+        let mut a = TermArena::new();
+        let (x0, x1) = (x(&mut a, 0), x(&mut a, 1));
+        let sum = a.intern(Node::Add(x0, x1)).unwrap();
+        let e_sum = a.intern(Node::Apply(Func::Ex2, sum)).unwrap();
+        let (e0, e1) = (
+            a.intern(Node::Apply(Func::Ex2, x0)).unwrap(),
+            a.intern(Node::Apply(Func::Ex2, x1)).unwrap(),
+        );
+        let prod = a.intern(Node::Mul(e0, e1)).unwrap();
+        assert_eq!(check(&a, e_sum, prod), Ok(()));
+        // 0f3FB8AA3B is not log2(e): ex2(x·l) with two different literals differ.
+        let l1 = a
+            .constant(Dyadic::from_f32_bits(0x3fb8_aa3b).unwrap())
+            .unwrap();
+        let l2 = a
+            .constant(Dyadic::from_f32_bits(0x3fb8_aa3c).unwrap())
+            .unwrap();
+        let (p1, p2) = (
+            a.intern(Node::Mul(x0, l1)).unwrap(),
+            a.intern(Node::Mul(x0, l2)).unwrap(),
+        );
+        let (q1, q2) = (
+            a.intern(Node::Apply(Func::Ex2, p1)).unwrap(),
+            a.intern(Node::Apply(Func::Ex2, p2)).unwrap(),
+        );
+        assert_eq!(check(&a, q1, q2), Err(FieldError::Different));
+    }
+
+    #[test]
+    fn denominators_must_be_provably_positive() {
+        let mut a = TermArena::new();
+        let (x0, x1) = (x(&mut a, 0), x(&mut a, 1));
+        // x0·x1 / x1 vs x0: the denominator x1 may be zero, so the rule refuses.
+        let p = a.intern(Node::Mul(x0, x1)).unwrap();
+        let q = a.intern(Node::Div(p, x1)).unwrap();
+        assert_eq!(check(&a, q, x0), Err(FieldError::Denominator));
+        let inf = a.intern(Node::PosInf).unwrap();
+        let e = a.intern(Node::Apply(Func::Ex2, inf)).unwrap();
+        assert!(matches!(check(&a, e, e), Err(FieldError::Infinite(_))));
+    }
+}
