@@ -265,25 +265,18 @@ impl Machine<'_> {
                         ),
                     }),
                     Mode::Symbolic => {
-                        // Input leaves are looked up in a per-tensor cache first: every load
-                        // of a matmul operand would otherwise probe the arena's table.
-                        let ordinal = tm.ordinal;
-                        if let Some(&id) =
-                            tm.input_terms.get(index as usize).and_then(Option::as_ref)
-                        {
-                            return Ok(Val::Term(id));
+                        // Leaves of tensors interned up front are `base + index`: no lookup.
+                        if let Some(base) = tm.input_base {
+                            return Ok(Val::Term(base.offset(index)));
                         }
                         let node = Node::Input {
-                            tensor: ordinal,
+                            tensor: tm.ordinal,
                             index,
                         };
                         let id = self
                             .arena
                             .intern(node)
                             .map_err(|e| ExecError::Limit(e.to_string()))?;
-                        if let Some(slot) = self.tensors[k].input_terms.get_mut(index as usize) {
-                            *slot = Some(id);
-                        }
                         Ok(Val::Term(id))
                     }
                 };

@@ -123,8 +123,8 @@ pub(crate) struct TensorMem {
     pub is_float: bool,
     /// Whether anything was stored here in this launch.
     pub written: bool,
-    /// Input leaf of each element, once made (empty for tensors too large to cache densely).
-    pub input_terms: Vec<Option<crate::term::TermId>>,
+    /// Id of the leaf of element 0 when all leaves were interned consecutively up front.
+    pub input_base: Option<crate::term::TermId>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,6 +232,16 @@ pub fn run_in(
     for t in &mut m.tensors {
         if let Some(&id) = input_ids.get(t.ordinal as usize) {
             t.ordinal = id;
+        }
+        // Interning every leaf of a small input tensor first gives them consecutive (and
+        // small) ids: loads become arithmetic, and accumulation chains always have their
+        // newest child in the accumulator, which keeps interning off the hash table.
+        let n: u64 = t.shape.iter().product();
+        if mode == Mode::Symbolic && t.role != Role::Out && t.is_float && n <= DENSE_ELEMENTS {
+            t.input_base = m
+                .arena
+                .intern_inputs(t.ordinal, n)
+                .map_err(|e| ExecError::Limit(e.to_string()))?;
         }
     }
     let ctas = select_ctas(spec.grid, config.max_ctas);
@@ -364,14 +374,7 @@ impl<'a> Machine<'a> {
                         role: t.role,
                         region: Region::tensor(t.bytes(), elem),
                         written: false,
-                        input_terms: if mode == Mode::Symbolic
-                            && t.role != Role::Out
-                            && t.elements() <= DENSE_ELEMENTS
-                        {
-                            vec![None; t.elements() as usize]
-                        } else {
-                            Vec::new()
-                        },
+                        input_base: None,
                         data,
                         ordinal: ordinal as u32,
                         is_float: matches!(

@@ -22,6 +22,11 @@ impl TermId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The id `k` places after this one (for leaves interned consecutively).
+    pub fn offset(self, k: u64) -> TermId {
+        TermId(self.0 + k as u32)
+    }
 }
 
 /// Comparisons a data-dependent predicate may make (PTX `setp` on floats, ISA 9.7.3.x).
@@ -136,15 +141,17 @@ const NONE: u32 = u32::MAX;
 /// Hash-consed storage: structurally equal nodes get the same id, so equality is `==` on ids.
 ///
 /// Interning must not cost a hash-table probe per node: a K=4096 matmul tile builds tens of
-/// millions of nodes, nearly all of them fresh links of accumulation chains. So every node is
-/// recorded as the *first parent* of each child that had none, and only nodes that are nobody's
-/// first parent go to the hash table. A node with a parentless child cannot exist yet, so it is
-/// created without any lookup; otherwise lookup checks the children's first parents, then the
-/// table. Every node is findable in one of the two places, so hash-consing stays complete.
+/// millions of nodes, nearly all of them fresh links of accumulation chains. So a node's *key* is
+/// its newest child (largest id), and the first node created with a given key is recorded in
+/// that child's `first_parent` slot instead of the hash table; later nodes with the same key go
+/// to the table. A node whose key slot is empty cannot exist yet, so a chain link
+/// `fma(a, b, acc)` is created after reading one slot, the one of the `acc` just made. Lookup
+/// checks the key slot, then the table, so hash-consing stays complete. Leaves always go to
+/// the table.
 #[derive(Debug, Default, Clone)]
 pub struct TermArena {
     nodes: Vec<Node>,
-    /// Per node: the first node created with it as a child, or `NONE` while it has no parent.
+    /// Per node: the first node created with it as newest child, or `NONE`.
     first_parent: Vec<u32>,
     table: HashMap<Node, TermId, FxBuildHasher>,
     consts: Vec<Dyadic>,
@@ -159,17 +166,16 @@ impl TermArena {
     /// Interns `node`. Children must already be in this arena (ids come only from it).
     pub fn intern(&mut self, node: Node) -> Result<TermId, ArenaFull> {
         let (kids, n) = node.child_array();
-        let kids = &kids[..n];
-        let orphan = kids.iter().any(|c| self.first_parent[c.index()] == NONE);
-        if !orphan {
-            for c in kids {
-                let p = self.first_parent[c.index()];
-                if self.nodes[p as usize] == node {
-                    return Ok(TermId(p));
+        let key = kids[..n].iter().max().copied();
+        let slot = key.map(|k| self.first_parent[k.index()]);
+        match slot {
+            // No node has this key yet: `node` is new.
+            Some(NONE) => {}
+            Some(p) if self.nodes[p as usize] == node => return Ok(TermId(p)),
+            _ => {
+                if let Some(&id) = self.table.get(&node) {
+                    return Ok(id);
                 }
-            }
-            if let Some(&id) = self.table.get(&node) {
-                return Ok(id);
             }
         }
         let raw = u32::try_from(self.nodes.len())
@@ -178,17 +184,29 @@ impl TermArena {
             .ok_or(ArenaFull(self.nodes.len()))?;
         self.nodes.push(node);
         self.first_parent.push(NONE);
-        if orphan {
-            for c in kids {
-                let slot = &mut self.first_parent[c.index()];
-                if *slot == NONE {
-                    *slot = raw;
-                }
+        match key {
+            Some(k) if slot == Some(NONE) => self.first_parent[k.index()] = raw,
+            _ => {
+                self.table.insert(node, TermId(raw));
             }
-        } else {
-            self.table.insert(node, TermId(raw));
         }
         Ok(TermId(raw))
+    }
+
+    /// Interns `Input { tensor, index }` for every `index < n`, in order, and returns the id of
+    /// index 0 when the ids are consecutive (always in a fresh arena), so that an element's
+    /// leaf is `base + index` with no lookup.
+    pub fn intern_inputs(&mut self, tensor: u32, n: u64) -> Result<Option<TermId>, ArenaFull> {
+        let mut base = None;
+        let mut contiguous = true;
+        for index in 0..n {
+            let id = self.intern(Node::Input { tensor, index })?;
+            match base {
+                None => base = Some(id),
+                Some(TermId(b)) => contiguous &= u64::from(id.0) == u64::from(b) + index,
+            }
+        }
+        Ok(if contiguous { base } else { None })
     }
 
     /// Interns the constant `d`.
