@@ -86,6 +86,21 @@ fn tensor_name(spec: &kcert_checker::spec::KernelSpec, p: usize) -> String {
     }
 }
 
+/// Names input leaves as the reference's tensor and multi-index (`A[3, 17]`).
+fn input_name(pair: &PairSpec) -> impl Fn(u32, u64) -> String + '_ {
+    move |link, index| match pair
+        .inputs
+        .get(link as usize)
+        .and_then(|&(rp, _)| pair.reference.params.get(rp))
+    {
+        Some(Binding::Tensor(t)) => {
+            let idx: Vec<String> = t.multi_index(index).iter().map(u64::to_string).collect();
+            format!("{}[{}]", t.name, idx.join(", "))
+        }
+        _ => format!("in{link}[{index}]"),
+    }
+}
+
 /// Lexically normalized path text (`a/b/../c` -> `a/c`), for recording in certificates.
 fn clean(p: &Path) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -274,8 +289,8 @@ fn prove_symbolic(path: &Path, pair: &PairSpec) -> Result<Outcome, Invalid> {
                     return Ok(Outcome::Refuted(Refutation::Value {
                         output: tensor_name(&pair.reference, rp),
                         element: e,
-                        reference: run.arena.render(lt, 300),
-                        optimized: run.arena.render(ot, 300),
+                        reference: run.arena.render_with(lt, 300, &input_name(&pair)),
+                        optimized: run.arena.render_with(ot, 300, &input_name(&pair)),
                         witness,
                     }));
                 }

@@ -250,6 +250,18 @@ impl TermArena {
 
     /// Renders a term for people, sharing-unaware and cut at `budget` characters. Iterative.
     pub fn render(&self, root: TermId, budget: usize) -> String {
+        self.render_with(root, budget, &|tensor, index| {
+            format!("in{tensor}[{index}]")
+        })
+    }
+
+    /// Like [`TermArena::render`], naming input elements with `input(tensor, index)`.
+    pub fn render_with(
+        &self,
+        root: TermId,
+        budget: usize,
+        input: &dyn Fn(u32, u64) -> String,
+    ) -> String {
         enum Job {
             Visit(TermId),
             Text(&'static str),
@@ -275,7 +287,7 @@ impl TermArena {
                 Node::Const(c) => out.push_str(&self.const_value(c).to_string()),
                 Node::NegInf => out.push_str("-inf"),
                 Node::PosInf => out.push_str("+inf"),
-                Node::Input { tensor, index } => out.push_str(&format!("in{tensor}[{index}]")),
+                Node::Input { tensor, index } => out.push_str(&input(tensor, index)),
                 Node::Add(a, b) => {
                     out.push('(');
                     bin(" + ", a, b, &mut stack)
