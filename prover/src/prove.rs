@@ -121,7 +121,7 @@ fn clean(p: &Path) -> String {
 /// UNKNOWN report as a hint (never as a verdict: it is not certified).
 pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
     let pair = PairSpec::load(path).map_err(Invalid)?;
-    match prove_symbolic(path, &pair)? {
+    match prove_symbolic(&pair)? {
         Outcome::Unknown(why) => {
             let hint = concrete_hint(&pair).unwrap_or_else(|| {
                 "the concrete interpreter finds no difference beyond rounding on seeded random inputs".into()
@@ -211,8 +211,8 @@ fn concrete_hint(pair: &PairSpec) -> Option<String> {
     None
 }
 
-fn prove_symbolic(path: &Path, pair: &PairSpec) -> Result<Outcome, Invalid> {
-    let _ = path;
+/// Both safety analyses, footprints, then the rules element by element.
+fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
     let pair = pair.clone();
     let read =
         |p: &Path| std::fs::read_to_string(p).map_err(|e| Invalid(format!("{}: {e}", p.display())));
