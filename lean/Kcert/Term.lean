@@ -112,3 +112,12 @@ def eval (I : Interp K α) (ρ : Env α) (t : Term K) : α := (evalP I ρ t).1
 
 end Term
 end Kcert
+
+namespace Kcert
+
+/-- A side's environment `ρs` agrees with the pair's environment `ρ` through the side's input
+map `m` (Rust: `Side::inputs`): every mapped tensor `t ↦ p` has the values of pair input `p`. -/
+def Agrees {α : Type} (m : Nat → Option Nat) (ρs ρ : Env α) : Prop :=
+  ∀ (t p i : Nat), m t = some p → ρs t i = ρ p i
+
+end Kcert
