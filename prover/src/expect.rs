@@ -247,8 +247,11 @@ pub fn evaluate(
             );
         }
         Reference::TotalSum { input, output } => {
+            // An inout output accumulates: out[0] = its initial value + sum(x).
             let (_, x) = tensor(input)?;
-            res.insert(out_index(output)?, vec![x.iter().sum()]);
+            let (_, init) = tensor(output)?;
+            let start = init.first().copied().unwrap_or(0.0);
+            res.insert(out_index(output)?, vec![start + x.iter().sum::<f64>()]);
         }
         Reference::Copy { input, output } => {
             let (_, x) = tensor(input)?;

@@ -7,6 +7,19 @@ use crate::lower::Space;
 use crate::spec::Role;
 use crate::term::Node;
 
+/// What an access does.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Access {
+    Load,
+    Store(Val),
+    /// `[addr] += val` as one atomic step.
+    AtomicAdd {
+        val: Val,
+        ty: crate::lower::Ty,
+        cta_scope: bool,
+    },
+}
+
 /// Where an address points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
@@ -89,7 +102,8 @@ impl Machine<'_> {
         self.site(cta, tid, e.pc, action.to_string())
     }
 
-    /// Performs one access of `width` bytes (a load when `store` is `None`).
+    /// Performs one access of `width` bytes; returns what a load reads (a store returns the
+    /// stored value, an atomic [`Val::Unordered`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn access(
         &mut self,
@@ -98,13 +112,22 @@ impl Machine<'_> {
         space: Space,
         addr: u64,
         width: u64,
-        store: Option<Val>,
+        kind: Access,
         pc: u32,
     ) -> Result<Val, ExecError> {
         let line = self.prog.insts[pc as usize].line;
         let (target, offset, space) = self.resolve(space, addr);
         let tid = cta.threads[t].tid;
-        let verb = if store.is_some() { "writes" } else { "reads" };
+        let store = match kind {
+            Access::Load => None,
+            Access::Store(v) => Some(v),
+            Access::AtomicAdd { .. } => Some(Val::Unordered),
+        };
+        let verb = match kind {
+            Access::Load => "reads",
+            Access::Store(_) => "writes",
+            Access::AtomicAdd { .. } => "atomically adds to",
+        };
         let bytes = match target {
             Some(Target::Tensor(k)) => self.tensors[k].region.bytes,
             Some(Target::Shared) => cta.shared.bytes,
@@ -158,20 +181,22 @@ impl Machine<'_> {
         if target != Some(Target::Local) {
             let now = cta.clocks.epoch(t as u32, pc);
             for gi in offset / g..(offset + width).div_ceil(g) {
-                if let Some(c) = region
-                    .shadow_mut(gi)
-                    .access(&cta.clocks, now, store.is_some())
-                {
-                    conflict = conflict.or(Some(c));
-                }
+                let shadow = region.shadow_mut(gi);
+                let c = match kind {
+                    Access::AtomicAdd { cta_scope, .. } => {
+                        shadow.atomic(&cta.clocks, now, cta_scope)
+                    }
+                    _ => shadow.access(&cta.clocks, now, store.is_some()),
+                };
+                conflict = conflict.or(c);
             }
         }
-        let result = match store {
-            Some(v) => {
+        let result = match kind {
+            Access::Store(v) => {
                 region.store(offset, width, v);
                 Ok(v)
             }
-            None => region.load(offset, width),
+            Access::Load | Access::AtomicAdd { .. } => region.load(offset, width),
         };
         if let Some((earlier, was_write)) = conflict {
             let location = self.describe(target, space, addr, offset);
@@ -204,18 +229,48 @@ impl Machine<'_> {
                 detail: format!("tensor {name} is declared role = \"in\""),
             });
         }
-        match result {
-            Ok(v) => Ok(v),
-            Err(LoadMiss::Shape) => Err(ExecError::Unsupported {
-                line,
-                what: format!(
-                    "{width}-byte load of memory written with a different shape of symbolic value"
-                ),
-            }),
-            Err(LoadMiss::Uninit(_)) => {
-                self.initial(target, space, addr, offset, width, cta, t, pc)
+        let old = match result {
+            Ok(v) => v,
+            Err(LoadMiss::Shape) => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "{width}-byte load of memory written with a different shape of symbolic value"
+                    ),
+                });
             }
-        }
+            Err(LoadMiss::Uninit(_)) => {
+                self.initial(target, space, addr, offset, width, cta, t, pc)?
+            }
+        };
+        let Access::AtomicAdd { val, ty, .. } = kind else {
+            return Ok(old);
+        };
+        // The atomic's effect: old + val, stored back. The sum of all contributions is the same
+        // real number in every order (the term records one order; the rules normalize AC).
+        let new = match ty {
+            crate::lower::Ty::Float(f) => {
+                self.float_bin(crate::lower::FloatOp::Add, f, old, val, line)?
+            }
+            crate::lower::Ty::Int(it) => match (old, val) {
+                (Val::Bits(a), Val::Bits(b)) => {
+                    Val::Bits(a.wrapping_add(b) & super::memory::mask(u64::from(it.bits)))
+                }
+                _ => {
+                    return Err(ExecError::Unsupported {
+                        line,
+                        what: "integer atomic add of tensor data".into(),
+                    });
+                }
+            },
+        };
+        let region = match target {
+            Some(Target::Tensor(k)) => &mut self.tensors[k].region,
+            Some(Target::Shared) => &mut cta.shared,
+            _ => &mut cta.threads[t].local,
+        };
+        region.store(offset, width, new);
+        Ok(Val::Unordered)
     }
 
     /// The value of memory never written in this launch: tensor inputs, or a finding.

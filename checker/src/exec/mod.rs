@@ -7,7 +7,7 @@
 //! Along the way the executor checks the safety claims: races ([`race`]), barrier divergence and
 //! deadlock, warp collectives, bounds and alignment, uninitialized reads ([`finding`]).
 
-mod access;
+pub(crate) mod access;
 pub mod finding;
 pub mod memory;
 pub mod race;

@@ -26,6 +26,10 @@ pub struct Shadow {
     pub reads_cta: u32,
     /// One read by an earlier CTA since the last write (all such reads conflict with any write).
     pub foreign_read: Option<Epoch>,
+    /// Atomic updates since the last plain write: the latest per thread, with whether its scope
+    /// is one CTA. Atomics do not race with each other within their scope; every plain access
+    /// must be ordered after them.
+    pub atomics: Vec<(Epoch, bool)>,
 }
 
 /// The vector clocks of one CTA: row `t` is thread `t`'s knowledge of every thread's clock.
@@ -114,7 +118,15 @@ impl Shadow {
             self.reads.clear();
             self.reads_cta = clocks.cta;
         }
+        if conflict.is_none() {
+            conflict = self
+                .atomics
+                .iter()
+                .find(|(a, _)| !clocks.ordered(a, u))
+                .map(|(a, _)| (*a, true));
+        }
         if write {
+            self.atomics.clear();
             if conflict.is_none() {
                 conflict = self
                     .reads
@@ -131,6 +143,47 @@ impl Shadow {
                 Some(r) => *r = now,
                 None => self.reads.push(now),
             }
+        }
+        conflict
+    }
+}
+
+impl Shadow {
+    /// Records an atomic update by `now.tid`; returns the first earlier access it races with: a
+    /// plain access not ordered before it, or an atomic whose scope does not cover both threads.
+    pub fn atomic(&mut self, clocks: &Clocks, now: Epoch, cta_scope: bool) -> Option<Conflict> {
+        let u = now.tid;
+        if self.reads_cta != clocks.cta {
+            self.foreign_read = self.foreign_read.or(self.reads.first().copied());
+            self.reads.clear();
+            self.reads_cta = clocks.cta;
+        }
+        let mut conflict = self
+            .write
+            .filter(|w| !clocks.ordered(w, u))
+            .map(|w| (w, true));
+        if conflict.is_none() {
+            conflict = self
+                .reads
+                .iter()
+                .chain(self.foreign_read.iter())
+                .find(|r| !clocks.ordered(r, u))
+                .map(|r| (*r, false));
+        }
+        if conflict.is_none() {
+            conflict = self
+                .atomics
+                .iter()
+                .find(|(a, scope)| (*scope || cta_scope) && a.cta != now.cta)
+                .map(|(a, _)| (*a, true));
+        }
+        match self
+            .atomics
+            .iter_mut()
+            .find(|(a, _)| a.cta == now.cta && a.tid == u)
+        {
+            Some(slot) => *slot = (now, cta_scope),
+            None => self.atomics.push((now, cta_scope)),
         }
         conflict
     }
@@ -154,6 +207,35 @@ mod tests {
         assert!(s.access(&c, c.epoch(1, 2), false).is_none());
         // Thread 0 writes again after the barrier while thread 1's read is unordered: race.
         assert!(s.access(&c, c.epoch(0, 3), true).is_some());
+    }
+
+    #[test]
+    fn atomics_commute_but_not_with_plain_accesses() {
+        let c0 = Clocks::new(0, 2);
+        let c1 = Clocks::new(1, 2);
+        let mut s = Shadow::default();
+        assert!(s.atomic(&c0, c0.epoch(0, 0), false).is_none());
+        assert!(s.atomic(&c0, c0.epoch(1, 0), false).is_none());
+        assert!(
+            s.atomic(&c1, c1.epoch(0, 0), false).is_none(),
+            "gpu-scope atomics across CTAs"
+        );
+        assert!(
+            s.atomic(&c1, c1.epoch(1, 0), true).is_some(),
+            "a cta-scope atomic beside another CTA's"
+        );
+        let mut s = Shadow::default();
+        assert!(s.atomic(&c0, c0.epoch(0, 0), false).is_none());
+        assert!(
+            s.access(&c0, c0.epoch(1, 1), false).is_some(),
+            "a plain read beside an atomic"
+        );
+        let mut s = Shadow::default();
+        assert!(s.access(&c0, c0.epoch(1, 1), true).is_none());
+        assert!(
+            s.atomic(&c0, c0.epoch(0, 0), false).is_some(),
+            "an atomic beside a plain write"
+        );
     }
 
     #[test]

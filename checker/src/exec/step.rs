@@ -23,6 +23,13 @@ fn err_undef(line: Line, what: &str) -> ExecError {
     }
 }
 
+fn unordered(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "use of the value an atomic returned: it depends on the order of the atomics".into(),
+    }
+}
+
 fn data_int(line: Line) -> ExecError {
     ExecError::Unsupported {
         line,
@@ -226,6 +233,7 @@ impl Machine<'_> {
                 });
             }
             Val::Undef => return Err(err_undef(line, "a float operation")),
+            Val::Unordered => return Err(unordered(line)),
         };
         self.mk(node)
     }
@@ -244,7 +252,7 @@ impl Machine<'_> {
         }
     }
 
-    fn float_bin(
+    pub(super) fn float_bin(
         &mut self,
         op: FloatOp,
         ty: FloatTy,
@@ -435,7 +443,10 @@ impl Machine<'_> {
 
     fn read(&mut self, th: &Thread, ids: &Ids, s: Src, line: Line) -> Result<Val, ExecError> {
         Ok(match s {
-            Src::Reg(r) => th.regs[r as usize],
+            Src::Reg(r) => match th.regs[r as usize] {
+                Val::Unordered => return Err(unordered(line)),
+                v => v,
+            },
             Src::Imm(v) => Val::Bits(v),
             Src::Special(sp) => Val::Bits(u64::from(match sp {
                 Special::Tid(d) => ids.tid[d as usize],
@@ -448,6 +459,7 @@ impl Machine<'_> {
                 Val::Bits(b) => Val::Bits(!b & 1),
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
                 Val::Undef => return Err(err_undef(line, "a negated predicate")),
+                Val::Unordered => return Err(unordered(line)),
                 Val::Term(_) => return Err(data_int(line)),
             },
         })
@@ -489,6 +501,7 @@ impl Machine<'_> {
                     }
                     Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
                     Val::Undef => return Err(err_undef(line, "a guard")),
+                    Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) => return Err(data_int(line)),
                 },
             };
@@ -585,6 +598,36 @@ impl Machine<'_> {
                     });
                     return Ok(());
                 }
+                Op::AtomAdd {
+                    space,
+                    cta_scope,
+                    ty,
+                    dst,
+                    addr,
+                    src,
+                } => {
+                    let base = self.address(&cta.threads[t], &ids, addr, line)?;
+                    let width = u64::from(match ty {
+                        Ty::Int(i) => i.bits,
+                        Ty::Float(f) => f.bits(),
+                    }) / 8;
+                    if !self.aligned(cta, t, base, width, pc, *space) {
+                        continue;
+                    }
+                    let val = match self.read(&cta.threads[t], &ids, *src, line)? {
+                        Val::Undef => return Err(err_undef(line, "an atomic")),
+                        v => v,
+                    };
+                    let kind = super::access::Access::AtomicAdd {
+                        val,
+                        ty: *ty,
+                        cta_scope: *cta_scope,
+                    };
+                    self.access(cta, t, *space, base, width, kind, pc)?;
+                    if let Some(d) = dst {
+                        cta.threads[t].regs[*d as usize] = Val::Unordered;
+                    }
+                }
                 Op::Ld {
                     space,
                     elem_bytes,
@@ -604,7 +647,7 @@ impl Machine<'_> {
                             *space,
                             base.wrapping_add(i as u64 * eb),
                             eb,
-                            None,
+                            super::access::Access::Load,
                             pc,
                         )?;
                         if let Some(d) = d {
@@ -642,7 +685,7 @@ impl Machine<'_> {
                             *space,
                             base.wrapping_add(i as u64 * eb),
                             eb,
-                            Some(v),
+                            super::access::Access::Store(v),
                             pc,
                         )?;
                     }
@@ -978,6 +1021,7 @@ impl Machine<'_> {
                         })?)
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
+                    Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) => return Err(data_int(line)),
                 };
                 let v = match v {
@@ -1055,6 +1099,7 @@ impl Machine<'_> {
                 )
             }
             Op::Bra { .. }
+            | Op::AtomAdd { .. }
             | Op::Exit
             | Op::Bar { .. }
             | Op::WarpSync { .. }

@@ -17,6 +17,9 @@ pub enum Val {
     Term(TermId),
     /// A predicate that depends on tensor data: a comparison term.
     Cond(TermId),
+    /// The old value an atomic returned: it depends on the order of the atomics, so reading it
+    /// is rejected (the one-schedule semantics would not cover it).
+    Unordered,
 }
 
 impl Val {

@@ -373,6 +373,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             Op::Exit
         }
         "bar" | "barrier" => lower_bar(&cx, &mut m)?,
+        "atom" | "red" => lower_atom(&cx, &mut m)?,
         "shfl" => lower_shfl(&cx, &mut m)?,
         other => return Err(unsupported(i.line, format!("instruction `{other}`"))),
     };
@@ -899,6 +900,60 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             addr,
         })
     }
+}
+
+/// `atom{.sem}{.scope}{.space}.add.type d, [a], b` and `red{.sem}{.scope}{.space}.add.type [a], b`
+/// (PTX ISA 9.7.13.5-6). Only relaxed addition is modeled: other operations and acquire/release
+/// semantics are rejected by name.
+fn lower_atom(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    let is_atom = cx.i.opcode == "atom";
+    m.take("relaxed");
+    if let Some(sem) = m.take_any(&["acquire", "release", "acq_rel"]) {
+        return Err(unsupported(line, format!("atomic memory order .{sem}")));
+    }
+    let cta_scope = match m.take_any(&["cta", "gpu", "sys", "cluster"]) {
+        Some("cta") => true,
+        Some("cluster") => return Err(unsupported(line, "atomic scope .cluster")),
+        _ => false,
+    };
+    let space = take_space(m, line)?.unwrap_or(Space::Generic);
+    if !m.take("add") {
+        let op = cx.i.mods.iter().find(|x| {
+            [
+                "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor",
+            ]
+            .contains(&x.as_str())
+        });
+        return Err(unsupported(
+            line,
+            format!(
+                "atomic operation .{}",
+                op.map(String::as_str).unwrap_or("?")
+            ),
+        ));
+    }
+    let t = m.one_type()?;
+    let ty = ty_of(t, line)?;
+    if matches!(ty, Ty::Float(FloatTy::F16 | FloatTy::Bf16))
+        || matches!(ty, Ty::Int(IntTy { bits: 8 | 16, .. }))
+    {
+        return Err(unsupported(line, format!("atomic add on {t:?}")));
+    }
+    cx.arity(if is_atom { 3 } else { 2 })?;
+    let (dst, a, b) = if is_atom {
+        (Some(cx.dst(0)?), 1, 2)
+    } else {
+        (None, 0, 1)
+    };
+    Ok(Op::AtomAdd {
+        space,
+        cta_scope,
+        ty,
+        dst,
+        addr: cx.addr(a, space)?,
+        src: cx.src(b, kind_of(ty))?,
+    })
 }
 
 fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {

@@ -289,6 +289,17 @@ pub enum Op {
         srcs: Vec<Src>,
         addr: Addr,
     },
+    /// `atom.add` (with `dst`) / `red.add` (without): `[addr] += src`, atomically. The old
+    /// value the atomic returns depends on the order of the atomics and may not be read.
+    AtomAdd {
+        space: Space,
+        /// `.cta` scope: atomic only with respect to the threads of one CTA.
+        cta_scope: bool,
+        ty: Ty,
+        dst: Option<Reg>,
+        addr: Addr,
+        src: Src,
+    },
     /// `ld.param`: bytes `offset..offset+bytes` of parameter `param`.
     LdParam {
         dst: Reg,
