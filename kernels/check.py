@@ -75,9 +75,24 @@ def data_tainted_regs(ptx_lines, upto):
     return tainted
 
 
+def atomic_results(ptx_lines, ln):
+    """Registers that hold the old value returned by an `atom` before line `ln`."""
+    regs = set()
+    for text in ptx_lines[: ln - 1]:
+        m = re.match(r"\s*(?:@!?%\w+\s+)?atom\.[\w.:]+\s+(%\w+)\s*,", text)
+        if m:
+            regs.add(m.group(1))
+    return regs
+
+
 def unsupported_line_ok(ptx_lines, ln):
     text = ptx_lines[ln - 1]
     if ATOMIC_RE.match(text):
+        return True
+    # A use of an atomic's returned (schedule-dependent) value, as a source operand.
+    operands = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+    sources = operands.split(",", 1)[1] if "," in operands else ""
+    if any(re.search(re.escape(r) + r"\b", sources) for r in atomic_results(ptx_lines, ln)):
         return True
     m = GUARDED_RE.match(text)
     return bool(m) and m.group(1) in data_tainted_regs(ptx_lines, ln)
@@ -176,7 +191,7 @@ def check_spec(spec_path, errors):
         text = ptx_lines[ln - 1]
         if verdict == "unsupported":
             if not unsupported_line_ok(ptx_lines, ln):
-                err(f"expect: line {ln} ({text.strip()!r}) is neither an atomic nor a bra/st "
+                err(f"expect: line {ln} ({text.strip()!r}) is neither an atomic, a use of an atomic's result, nor a bra/st "
                     "guarded by a predicate computed from loaded data")
         elif not LINE_RE[verdict].match(text):
             err(f"expect: line {ln} ({text.strip()!r}) is not a {verdict} instruction")
