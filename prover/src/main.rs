@@ -8,6 +8,34 @@ use kcert_checker::spec::Binding;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Printing that never panics: a closed pipe (`kcert ... | head`) only stops the output, and
+/// the exit code still says what was found.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+#[allow(unused_macros)]
+macro_rules! errout {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "kcert",
@@ -107,7 +135,7 @@ fn analyze(path: PathBuf, max_ctas: u64, show: usize) -> i32 {
     match inst.run(Mode::Symbolic, &Default::default(), &config) {
         Ok(o) => {
             let (text, code) = verdict::render(&path.display().to_string(), &inst.spec, &o, show);
-            print!("{text}");
+            out!("{text}");
             code
         }
         Err(e) => fail(&e),
@@ -121,7 +149,7 @@ fn fail(e: &kcert_checker::instance::Error) -> i32 {
     } else {
         "unknown"
     };
-    eprintln!("kcert: {what}: {e}");
+    errln!("kcert: {what}: {e}");
     code
 }
 
@@ -133,7 +161,7 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
     let mut inputs = kcert::inputs::random(&inst.spec, seed);
     for g in &given {
         let Some((name, file)) = g.split_once('=') else {
-            eprintln!("kcert: invalid input: --input takes NAME=FILE, got {g:?}");
+            errln!("kcert: invalid input: --input takes NAME=FILE, got {g:?}");
             return exit::INVALID;
         };
         match kcert::inputs::read_tensor(&inst.spec, name, file.as_ref()) {
@@ -141,7 +169,7 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
                 inputs.insert(i, data);
             }
             Err(e) => {
-                eprintln!("kcert: invalid input: {e}");
+                errln!("kcert: invalid input: {e}");
                 return exit::INVALID;
             }
         }
@@ -151,13 +179,13 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
         Err(e) => return fail(&e),
     };
     for f in &o.findings {
-        eprint!("warning: {f}");
+        errout!("warning: {f}");
     }
     for (param, vals) in &o.outputs {
         let Some(Binding::Tensor(t)) = inst.spec.params.get(*param) else {
             continue;
         };
-        println!(
+        outln!(
             "{} ({} of {} elements written):",
             t.name,
             vals.len(),
@@ -168,7 +196,7 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
                 Some(b) => format!("{}", kcert::inputs::decode(b, t.dtype)),
                 None => format!("{v:?}"),
             };
-            println!("  [{i}] = {text}");
+            outln!("  [{i}] = {text}");
         }
         if let Some(dir) = &out {
             let w = t.dtype.size() as usize;
@@ -181,7 +209,7 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
             let file = dir.join(format!("{}.bin", t.name));
             if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&file, bytes))
             {
-                eprintln!("kcert: cannot write {}: {e}", file.display());
+                errln!("kcert: cannot write {}: {e}", file.display());
                 return exit::INVALID;
             }
         }
@@ -197,7 +225,7 @@ fn bench(kernels: PathBuf, k: u64) -> i32 {
     match kcert::bench::default_suite(&kernels, k) {
         Ok(ms) => {
             for m in ms {
-                println!(
+                outln!(
                     "{}: {} lane-instructions in {:.3} s = {:.1} M lane-instructions/s ({} terms, {} findings)",
                     m.name,
                     m.lane_instructions,
@@ -210,7 +238,7 @@ fn bench(kernels: PathBuf, k: u64) -> i32 {
             exit::PROVED
         }
         Err(e) => {
-            eprintln!("kcert bench: {e}");
+            errln!("kcert bench: {e}");
             exit::INVALID
         }
     }
@@ -221,7 +249,7 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
     let outcome = match kcert::prove::prove(&pair) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("kcert: invalid input: {}", e.0);
+            errln!("kcert: invalid input: {}", e.0);
             return exit::INVALID;
         }
     };
@@ -230,15 +258,15 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
             let bytes = match cert.to_bytes() {
                 Ok(b) => b,
                 Err(e) => {
-                    eprintln!("kcert: {e}");
+                    errln!("kcert: {e}");
                     return exit::UNKNOWN;
                 }
             };
             if let Err(e) = std::fs::write(&output, &bytes) {
-                eprintln!("kcert: cannot write {}: {e}", output.display());
+                errln!("kcert: cannot write {}: {e}", output.display());
                 return exit::INVALID;
             }
-            println!(
+            outln!(
                 "PROVED {}: both kernels safe, {elements} output elements equal for all inputs ({} steps)\n  certificate: {} ({} bytes)",
                 pair.display(),
                 cert.steps.len(),
@@ -248,17 +276,17 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
             exit::PROVED
         }
         Outcome::Refuted(r) => {
-            print!("REFUTED {}: ", pair.display());
+            out!("REFUTED {}: ", pair.display());
             match r {
                 Refutation::Unsafe { kernel, report } => {
-                    print!("the {kernel:?} kernel is unsafe\n  {report}")
+                    out!("the {kernel:?} kernel is unsafe\n  {report}")
                 }
                 Refutation::Footprint {
                     output,
                     element,
                     by,
                 } => {
-                    println!("{output}[{element}] is written by the {by:?} kernel only")
+                    outln!("{output}[{element}] is written by the {by:?} kernel only")
                 }
                 Refutation::Value {
                     output,
@@ -267,12 +295,12 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
                     optimized,
                     witness,
                 } => {
-                    println!("{output}[{element}] differs");
-                    println!("  reference: {reference}");
-                    println!("  optimized: {optimized}");
+                    outln!("{output}[{element}] differs");
+                    outln!("  reference: {reference}");
+                    outln!("  optimized: {optimized}");
                     match witness {
                         Some(w) => match w.exact {
-                            Some((x, y)) => println!(
+                            Some((x, y)) => outln!(
                                 "  counterexample (seed {}: every linked input element k/8, k in -8..=8): exact values {x} vs {y} \
                                  (difference {}); the concrete interpreter computes {} vs {}",
                                 w.seed,
@@ -280,13 +308,15 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
                                 w.interpreted.0,
                                 w.interpreted.1
                             ),
-                            None => println!(
+                            None => outln!(
                                 "  evidence (seed {}: random inputs in [-4, 4)): the concrete interpreter computes {} vs {}, \
                                  far beyond rounding (a numeric witness, not an exact one)",
-                                w.seed, w.interpreted.0, w.interpreted.1
+                                w.seed,
+                                w.interpreted.0,
+                                w.interpreted.1
                             ),
                         },
-                        None => println!(
+                        None => outln!(
                             "  (the two normal forms differ as polynomials; no seeded input separated them within budget)"
                         ),
                     }
@@ -295,7 +325,7 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
             exit::REFUTED
         }
         Outcome::Unknown(why) => {
-            println!("UNKNOWN {}: {why}", pair.display());
+            outln!("UNKNOWN {}: {why}", pair.display());
             exit::UNKNOWN
         }
     }
@@ -304,7 +334,7 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
 fn corpus(kernels: PathBuf) -> i32 {
     match kcert::corpus::report(&kernels) {
         Ok(rows) => {
-            print!("{}", kcert::corpus::render(&rows));
+            out!("{}", kcert::corpus::render(&rows));
             if rows.iter().all(|r| r.as_expected) {
                 exit::PROVED
             } else {
@@ -312,7 +342,7 @@ fn corpus(kernels: PathBuf) -> i32 {
             }
         }
         Err(e) => {
-            eprintln!("kcert corpus: {e}");
+            errln!("kcert corpus: {e}");
             exit::INVALID
         }
     }

@@ -13,6 +13,35 @@ use kcert_checker::pair::PairSpec;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Printing that never panics: a closed pipe (`kcert ... | head`) only stops the output, and
+/// the exit code still says what was found.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+#[allow(unused_macros)]
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+#[allow(unused_macros)]
+macro_rules! errout {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
 struct Args {
     certs: Vec<PathBuf>,
     ptx: Option<(PathBuf, PathBuf)>,
@@ -90,12 +119,12 @@ fn one(path: &PathBuf, args: &Args) -> Result<bool, String> {
     let cert = match Certificate::from_bytes(&bytes) {
         Ok(c) => c,
         Err(e) => {
-            println!("REJECT {name}: {e}");
+            outln!("REJECT {name}: {e}");
             return Ok(false);
         }
     };
     if args.explain {
-        println!("{}", explain(&cert));
+        outln!("{}", explain(&cert));
     }
     let (rp, op) = match &args.ptx {
         Some((r, o)) => (r.clone(), o.clone()),
@@ -119,7 +148,7 @@ fn one(path: &PathBuf, args: &Args) -> Result<bool, String> {
             cert.ref_spec.as_str(),
             cert.opt_spec.as_str(),
         ) {
-            println!(
+            outln!(
                 "REJECT {name}: the specs given with --spec differ from the ones the certificate was made for"
             );
             return Ok(false);
@@ -137,20 +166,21 @@ fn one(path: &PathBuf, args: &Args) -> Result<bool, String> {
                 ".".as_ref(),
             )
             .ok();
-            println!("ACCEPT {name}");
-            println!("  reference: {} ({})", v.reference, rp.display());
-            println!("  optimized: {} ({})", v.optimized, op.display());
+            outln!("ACCEPT {name}");
+            outln!("  reference: {} ({})", v.reference, rp.display());
+            outln!("  optimized: {} ({})", v.optimized, op.display());
             for c in &v.claims {
-                println!("  claim: {}", claim_text(c, pair.as_ref()));
+                outln!("  claim: {}", claim_text(c, pair.as_ref()));
             }
-            println!(
+            outln!(
                 "  {} output elements proved by {} steps",
-                v.elements, v.steps
+                v.elements,
+                v.steps
             );
             Ok(true)
         }
         Err(e) => {
-            println!("REJECT {name}: {e}");
+            outln!("REJECT {name}: {e}");
             Ok(false)
         }
     }
@@ -211,7 +241,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("kcert-check: {e}");
+            errln!("kcert-check: {e}");
             return ExitCode::from(3);
         }
     };
@@ -220,7 +250,7 @@ fn main() -> ExitCode {
         match one(c, &args) {
             Ok(ok) => all &= ok,
             Err(e) => {
-                eprintln!("kcert-check: {e}");
+                errln!("kcert-check: {e}");
                 return ExitCode::from(3);
             }
         }
