@@ -166,19 +166,7 @@ fn first(o: &Outcome) -> String {
 
 /// The finding kind with this expectation name.
 pub fn kind_named(name: &str) -> Option<FindingKind> {
-    use FindingKind::*;
-    [
-        DataRace,
-        BarrierDivergence,
-        Deadlock,
-        CollectiveMismatch,
-        OutOfBounds,
-        Misaligned,
-        UninitializedRead,
-        WriteToInput,
-    ]
-    .into_iter()
-    .find(|k| k.name() == name)
+    FindingKind::ALL.into_iter().find(|k| k.name() == name)
 }
 
 /// Expected outputs of `r` on concrete `inputs`: parameter index -> element values.

@@ -5,36 +5,9 @@ use kcert::verdict::{self, exit};
 use kcert_checker::exec::{Config, Mode};
 use kcert_checker::instance::Instance;
 use kcert_checker::spec::Binding;
+use kcert_checker::{errln, out, outln};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Printing that never panics: a closed pipe (`kcert ... | head`) only stops the output, and
-/// the exit code still says what was found.
-macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
-    }};
-}
-macro_rules! out {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($t)*);
-    }};
-}
-macro_rules! errln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
-}
-#[allow(unused_macros)]
-macro_rules! errout {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($t)*);
-    }};
-}
 
 #[derive(Parser)]
 #[command(
@@ -179,7 +152,7 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
         Err(e) => return fail(&e),
     };
     for f in &o.findings {
-        errout!("warning: {f}");
+        kcert_checker::out!("warning: {f}");
     }
     for (param, vals) in &o.outputs {
         let Some(Binding::Tensor(t)) = inst.spec.params.get(*param) else {

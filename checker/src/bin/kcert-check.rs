@@ -10,37 +10,9 @@
 use kcert_checker::cert::{self, Certificate, Claim};
 use kcert_checker::check;
 use kcert_checker::pair::PairSpec;
+use kcert_checker::{errln, outln};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Printing that never panics: a closed pipe (`kcert ... | head`) only stops the output, and
-/// the exit code still says what was found.
-macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
-    }};
-}
-#[allow(unused_macros)]
-macro_rules! out {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($t)*);
-    }};
-}
-macro_rules! errln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
-}
-#[allow(unused_macros)]
-macro_rules! errout {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($t)*);
-    }};
-}
 
 struct Args {
     certs: Vec<PathBuf>,

@@ -27,6 +27,18 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
+    /// Every kind, in report order.
+    pub const ALL: [FindingKind; 8] = [
+        FindingKind::DataRace,
+        FindingKind::BarrierDivergence,
+        FindingKind::Deadlock,
+        FindingKind::CollectiveMismatch,
+        FindingKind::OutOfBounds,
+        FindingKind::Misaligned,
+        FindingKind::UninitializedRead,
+        FindingKind::WriteToInput,
+    ];
+
     /// The name used in spec expectation files and reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -112,12 +112,7 @@ impl Shadow {
         {
             conflict = Some((w, true));
         }
-        if self.reads_cta != clocks.cta {
-            // Reads by an earlier CTA conflict with every later write: keep one as evidence.
-            self.foreign_read = self.foreign_read.or(self.reads.first().copied());
-            self.reads.clear();
-            self.reads_cta = clocks.cta;
-        }
+        self.settle_cta(clocks.cta);
         if conflict.is_none() {
             conflict = self
                 .atomics
@@ -149,15 +144,21 @@ impl Shadow {
 }
 
 impl Shadow {
+    /// Reads by an earlier CTA conflict with every later write: when a new CTA touches the
+    /// granule, keep one of them as evidence and start the new CTA's read set.
+    fn settle_cta(&mut self, cta: u32) {
+        if self.reads_cta != cta {
+            self.foreign_read = self.foreign_read.or(self.reads.first().copied());
+            self.reads.clear();
+            self.reads_cta = cta;
+        }
+    }
+
     /// Records an atomic update by `now.tid`; returns the first earlier access it races with: a
     /// plain access not ordered before it, or an atomic whose scope does not cover both threads.
     pub fn atomic(&mut self, clocks: &Clocks, now: Epoch, cta_scope: bool) -> Option<Conflict> {
         let u = now.tid;
-        if self.reads_cta != clocks.cta {
-            self.foreign_read = self.foreign_read.or(self.reads.first().copied());
-            self.reads.clear();
-            self.reads_cta = clocks.cta;
-        }
+        self.settle_cta(clocks.cta);
         let mut conflict = self
             .write
             .filter(|w| !clocks.ordered(w, u))
