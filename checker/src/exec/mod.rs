@@ -327,6 +327,13 @@ impl<'a> Machine<'a> {
         } else {
             shared_bytes
         };
+        // CUDA's per-thread local memory limit; beyond it the PTX cannot be launched.
+        if prog.local_bytes > 512 * 1024 {
+            return Err(ExecError::Launch(format!(
+                "{} bytes of local memory per thread exceed 512 KiB",
+                prog.local_bytes
+            )));
+        }
         if shared_bytes > MAX_SHARED {
             return Err(ExecError::Launch(format!(
                 "{shared_bytes} bytes of shared memory exceed {MAX_SHARED}"
@@ -441,7 +448,7 @@ impl<'a> Machine<'a> {
                 status: Status::Ready,
                 warp_wait: None,
                 exit_pc: 0,
-                local: Region::dense(self.prog.local_bytes, 2),
+                local: Region::sparse(self.prog.local_bytes, 2),
                 steps: 0,
             });
         }
