@@ -59,6 +59,9 @@ pub(crate) struct Scope {
     pub labels: HashMap<String, u32>,
 }
 
+/// Registers one entry may declare.
+pub const MAX_REGISTERS: u64 = 1 << 16;
+
 /// Lowers the entry called `entry`.
 pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     let func = module
@@ -167,6 +170,14 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
             };
             if r.vector.is_some() {
                 return Err(unsupported(r.line, "vector registers (`.reg .v4`)"));
+            }
+            // Every thread gets a register file; a bound keeps a crafted declaration from
+            // exhausting memory (real kernels declare a few thousand at most).
+            if scope.reg_info.len() as u64 + u64::from(r.count.unwrap_or(1)) > MAX_REGISTERS {
+                return Err(unsupported(
+                    r.line,
+                    format!("more than {MAX_REGISTERS} registers"),
+                ));
             }
             let names: Vec<String> = match r.count {
                 Some(n) => (0..n).map(|i| format!("{}{}", r.name, i)).collect(),
