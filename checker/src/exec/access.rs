@@ -121,7 +121,7 @@ impl Machine<'_> {
         if tm.role != Role::In
             || tm.written
             || width != tm.elem_bytes
-            || offset % width != 0
+            || !offset.is_multiple_of(width)
             || !inside
         {
             return None;
