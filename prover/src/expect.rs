@@ -48,6 +48,11 @@ pub enum Reference {
         rows: u64,
         cols: u64,
     },
+    Vadd {
+        x: String,
+        y: String,
+        output: String,
+    },
     Softmax {
         input: String,
         output: String,
@@ -244,6 +249,14 @@ pub fn evaluate(
         Reference::Copy { input, output } => {
             let (_, x) = tensor(input)?;
             res.insert(out_index(output)?, x);
+        }
+        Reference::Vadd { x, y, output } => {
+            let (_, a) = tensor(x)?;
+            let (_, b) = tensor(y)?;
+            res.insert(
+                out_index(output)?,
+                a.iter().zip(&b).map(|(p, q)| p + q).collect(),
+            );
         }
         Reference::Softmax {
             input,

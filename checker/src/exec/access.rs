@@ -206,7 +206,16 @@ impl Machine<'_> {
                 ),
             });
         }
-        // Races: local memory is private, everything else is checked granule by granule.
+        // Races: local memory is private, everything else is checked granule by granule. A
+        // store of exactly the value already there (same bits, or the same term) is a benign
+        // write: no order of such writes changes memory.
+        let same_value = match (kind, region.load(offset, width)) {
+            (Access::Store(v), Ok(old)) if old == v => true,
+            (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
+                self.arena.equal_up_to_commutativity(old, new, 4096)
+            }
+            _ => false,
+        };
         let mut conflict = None;
         if target != Some(Target::Local) {
             let now = cta.clocks.epoch(t as u32, pc);
@@ -216,7 +225,7 @@ impl Machine<'_> {
                     Access::AtomicAdd { cta_scope, .. } => {
                         shadow.atomic(&cta.clocks, now, cta_scope)
                     }
-                    _ => shadow.access(&cta.clocks, now, store.is_some()),
+                    _ => shadow.access(&cta.clocks, now, store.is_some(), same_value),
                 };
                 conflict = conflict.or(c);
             }

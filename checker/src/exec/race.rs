@@ -21,6 +21,10 @@ pub struct Epoch {
 #[derive(Debug, Clone, Default)]
 pub struct Shadow {
     pub write: Option<Epoch>,
+    /// Earlier writes of the very value `write` stored, not ordered with it. Such writes are
+    /// benign (every order leaves the same value: Triton's cross-warp reductions rely on it),
+    /// but every later access must still be ordered with each of them.
+    pub same_writes: Vec<Epoch>,
     /// Latest read of each thread of CTA `reads_cta` since the last write.
     pub reads: Vec<Epoch>,
     pub reads_cta: u32,
@@ -104,14 +108,27 @@ pub type Conflict = (Epoch, bool);
 
 impl Shadow {
     /// Records an access by `u`; returns the first earlier access it races with.
-    pub fn access(&mut self, clocks: &Clocks, now: Epoch, write: bool) -> Option<Conflict> {
+    /// `same_value`: a write that stores exactly the value the location holds from `write`.
+    pub fn access(
+        &mut self,
+        clocks: &Clocks,
+        now: Epoch,
+        write: bool,
+        same_value: bool,
+    ) -> Option<Conflict> {
         let u = now.tid;
-        let mut conflict = None;
-        if let Some(w) = self.write
-            && !clocks.ordered(&w, u)
-        {
-            conflict = Some((w, true));
-        }
+        let unordered_write = self
+            .write
+            .iter()
+            .chain(&self.same_writes)
+            .find(|w| !clocks.ordered(w, u))
+            .copied();
+        let benign = write && same_value;
+        let mut conflict = if benign {
+            None
+        } else {
+            unordered_write.map(|w| (w, true))
+        };
         self.settle_cta(clocks.cta);
         if conflict.is_none() {
             conflict = self
@@ -129,6 +146,15 @@ impl Shadow {
                     .chain(self.foreign_read.iter())
                     .find(|r| !clocks.ordered(r, u))
                     .map(|r| (*r, false));
+            }
+            if benign {
+                // Keep the earlier writes this one is not ordered with.
+                self.same_writes.retain(|w| !clocks.ordered(w, u));
+                if let Some(w) = self.write.filter(|w| !clocks.ordered(w, u)) {
+                    self.same_writes.push(w);
+                }
+            } else {
+                self.same_writes.clear();
             }
             self.write = Some(now);
             self.reads.clear();
@@ -198,16 +224,16 @@ mod tests {
     fn barrier_orders_and_its_absence_races() {
         let mut c = Clocks::new(0, 2);
         let mut s = Shadow::default();
-        assert!(s.access(&c, c.epoch(0, 1), true).is_none());
+        assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
         // Thread 1 reads without a barrier: race with thread 0's write.
-        assert!(s.access(&c, c.epoch(1, 2), false).is_some());
+        assert!(s.access(&c, c.epoch(1, 2), false, false).is_some());
         let mut s = Shadow::default();
-        assert!(s.access(&c, c.epoch(0, 1), true).is_none());
+        assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
         let rows: Vec<(u32, Vec<u32>)> = (0..2).map(|t| (t, c.row(t))).collect();
         c.barrier(&rows, &[0, 1]);
-        assert!(s.access(&c, c.epoch(1, 2), false).is_none());
+        assert!(s.access(&c, c.epoch(1, 2), false, false).is_none());
         // Thread 0 writes again after the barrier while thread 1's read is unordered: race.
-        assert!(s.access(&c, c.epoch(0, 3), true).is_some());
+        assert!(s.access(&c, c.epoch(0, 3), true, false).is_some());
     }
 
     #[test]
@@ -228,11 +254,11 @@ mod tests {
         let mut s = Shadow::default();
         assert!(s.atomic(&c0, c0.epoch(0, 0), false).is_none());
         assert!(
-            s.access(&c0, c0.epoch(1, 1), false).is_some(),
+            s.access(&c0, c0.epoch(1, 1), false, false).is_some(),
             "a plain read beside an atomic"
         );
         let mut s = Shadow::default();
-        assert!(s.access(&c0, c0.epoch(1, 1), true).is_none());
+        assert!(s.access(&c0, c0.epoch(1, 1), true, false).is_none());
         assert!(
             s.atomic(&c0, c0.epoch(0, 0), false).is_some(),
             "an atomic beside a plain write"
@@ -240,14 +266,33 @@ mod tests {
     }
 
     #[test]
+    fn same_value_writes_are_benign_but_stay_on_record() {
+        let mut c = Clocks::new(0, 3);
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
+        // Thread 1 stores the same value, unordered: benign.
+        assert!(s.access(&c, c.epoch(1, 1), true, true).is_none());
+        // A barrier orders thread 1 (only) before thread 2; thread 2 writes a different value:
+        // it still races with thread 0's unordered write.
+        let rows = vec![(1, c.row(1)), (2, c.row(2))];
+        c.barrier(&rows, &[1, 2]);
+        assert!(s.access(&c, c.epoch(2, 2), true, false).is_some());
+        // A different value, unordered, is a race as always.
+        let c = Clocks::new(0, 2);
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
+        assert!(s.access(&c, c.epoch(1, 1), true, false).is_some());
+    }
+
+    #[test]
     fn different_ctas_never_order() {
         let c0 = Clocks::new(0, 1);
         let c1 = Clocks::new(1, 1);
         let mut s = Shadow::default();
-        assert!(s.access(&c0, c0.epoch(0, 0), false).is_none());
-        assert!(s.access(&c1, c1.epoch(0, 0), false).is_none());
+        assert!(s.access(&c0, c0.epoch(0, 0), false, false).is_none());
+        assert!(s.access(&c1, c1.epoch(0, 0), false, false).is_none());
         assert!(
-            s.access(&c1, c1.epoch(0, 0), true).is_some(),
+            s.access(&c1, c1.epoch(0, 0), true, false).is_some(),
             "write after another CTA's read"
         );
     }

@@ -248,6 +248,63 @@ impl TermArena {
         &self.nodes
     }
 
+    /// Whether `a` and `b` are the same tree once the operands of commutative operations
+    /// (`+`, `*`, max, min, the product in `fma`) may be swapped. Such terms are equal over the
+    /// reals *and* bit for bit in IEEE arithmetic (these operations commute exactly), which is
+    /// what makes concurrent writes of them benign. Gives up (false) after `budget` node pairs.
+    pub fn equal_up_to_commutativity(&self, a: TermId, b: TermId, budget: usize) -> bool {
+        let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
+            Default::default();
+        let mut left = budget;
+        self.commutes(a, b, &mut proven, &mut left)
+    }
+
+    fn commutes(
+        &self,
+        a: TermId,
+        b: TermId,
+        proven: &mut std::collections::HashSet<(TermId, TermId), FxBuildHasher>,
+        left: &mut usize,
+    ) -> bool {
+        if a == b || proven.contains(&(a, b)) {
+            return true;
+        }
+        if *left == 0 {
+            return false;
+        }
+        *left -= 1;
+        let pair = |x: TermId, y: TermId, u: TermId, v: TermId, p: &mut _, l: &mut usize| {
+            (self.commutes(x, u, p, l) && self.commutes(y, v, p, l))
+                || (self.commutes(x, v, p, l) && self.commutes(y, u, p, l))
+        };
+        let same = match (*self.node(a), *self.node(b)) {
+            (Node::Add(x, y), Node::Add(u, v))
+            | (Node::Mul(x, y), Node::Mul(u, v))
+            | (Node::Max(x, y), Node::Max(u, v))
+            | (Node::Min(x, y), Node::Min(u, v)) => pair(x, y, u, v, proven, left),
+            (Node::Fma(x, y, z), Node::Fma(u, v, w)) => {
+                pair(x, y, u, v, proven, left) && self.commutes(z, w, proven, left)
+            }
+            (na, nb) => {
+                let ((ka, n), (kb, m)) = (na.child_array(), nb.child_array());
+                let shallow = match (na, nb) {
+                    (Node::Apply(f, _), Node::Apply(g, _)) => f == g,
+                    (Node::Cmp(p, _, _), Node::Cmp(q, _, _)) => p == q,
+                    _ => std::mem::discriminant(&na) == std::mem::discriminant(&nb),
+                };
+                // Leaves are hash-consed, so distinct ids of leaves mean distinct leaves.
+                shallow
+                    && n == m
+                    && n > 0
+                    && (0..n).all(|i| self.commutes(ka[i], kb[i], proven, left))
+            }
+        };
+        if same {
+            proven.insert((a, b));
+        }
+        same
+    }
+
     /// Renders a term for people, sharing-unaware and cut at `budget` characters. Iterative.
     pub fn render(&self, root: TermId, budget: usize) -> String {
         self.render_with(root, budget, &|tensor, index| {
@@ -431,6 +488,43 @@ mod tests {
         assert_eq!(a.len(), n + 1);
         let c1 = a.constant(Dyadic::ONE).unwrap();
         assert_eq!(a.constant(Dyadic::ONE).unwrap(), c1);
+    }
+
+    #[test]
+    fn commutativity_is_recognized_and_nothing_more() {
+        let mut a = TermArena::new();
+        let x = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 0,
+            })
+            .unwrap();
+        let y = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 1,
+            })
+            .unwrap();
+        let z = a
+            .intern(Node::Input {
+                tensor: 0,
+                index: 2,
+            })
+            .unwrap();
+        let xy = a.intern(Node::Max(x, y)).unwrap();
+        let yx = a.intern(Node::Max(y, x)).unwrap();
+        let l = a.intern(Node::Add(xy, z)).unwrap();
+        let r = a.intern(Node::Add(z, yx)).unwrap();
+        assert!(a.equal_up_to_commutativity(l, r, 100));
+        // Associativity is not commutativity: (x + y) + z vs x + (y + z) are different floats.
+        let s1 = a.intern(Node::Add(x, y)).unwrap();
+        let l2 = a.intern(Node::Add(s1, z)).unwrap();
+        let s2 = a.intern(Node::Add(y, z)).unwrap();
+        let r2 = a.intern(Node::Add(x, s2)).unwrap();
+        assert!(!a.equal_up_to_commutativity(l2, r2, 100));
+        let sub1 = a.intern(Node::Sub(x, y)).unwrap();
+        let sub2 = a.intern(Node::Sub(y, x)).unwrap();
+        assert!(!a.equal_up_to_commutativity(sub1, sub2, 100));
     }
 
     #[test]
