@@ -3,7 +3,7 @@
 # "equivalent". Run from anywhere; paths inside certificates are relative to the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p kcert
+cargo build --release -q -p kcert -p kcert-checker
 rm -f proofs/*.kcert
 for pair in kernels/pairs/*.pair.toml; do
     expect="${pair%.toml}.expect.toml"
