@@ -58,8 +58,8 @@ namespace ExpField
 
 variable {α : Type} [ExpField α]
 
-instance : OfNat α 0 := ⟨ExpField.zero⟩
-instance : OfNat α 1 := ⟨ExpField.one⟩
+instance : OfNat α (nat_lit 0) := ⟨ExpField.zero⟩
+instance : OfNat α (nat_lit 1) := ⟨ExpField.one⟩
 instance : Add α := ⟨ExpField.add⟩
 instance : Mul α := ⟨ExpField.mul⟩
 instance : Neg α := ⟨ExpField.neg⟩
@@ -142,7 +142,7 @@ theorem neg_add (a b : α) : -(a + b) = -a + -b := by
   rw [add_assoc, ← add_assoc b, add_comm b (-a), add_assoc, add_neg_self, add_zero,
     add_neg_self]
 
-theorem neg_one_mul (a : α) : -1 * a = -a := by
+theorem neg_one_mul (a : α) : -(1 : α) * a = -a := by
   rw [neg_mul, one_mul]
 
 /-! ### Exponentials never vanish -/

@@ -47,14 +47,14 @@ inductive Term (K : Type) where
   | sub : Term K → Term K → Term K
   | mul : Term K → Term K → Term K
   | div : Term K → Term K → Term K
-  /-- `fma a b c = a * b + c`, over the reals. -/
+  -- `fma a b c = a * b + c`, over the reals.
   | fma : Term K → Term K → Term K → Term K
   | neg : Term K → Term K
   | max : Term K → Term K → Term K
   | min : Term K → Term K → Term K
   | app : Func → Term K → Term K
   | cmp : CmpOp → Term K → Term K → Term K
-  /-- `select c a b = if c then a else b`. -/
+  -- `select c a b = if c then a else b`.
   | select : Term K → Term K → Term K → Term K
   | and : Term K → Term K → Term K
   | or : Term K → Term K → Term K
@@ -98,14 +98,14 @@ def evalP (I : Interp K α) (ρ : Env α) : Term K → α × Bool
   | div a b => ((evalP I ρ a).1 / (evalP I ρ b).1, false)
   | fma a b c => ((evalP I ρ a).1 * (evalP I ρ b).1 + (evalP I ρ c).1, false)
   | neg a => (-(evalP I ρ a).1, false)
-  | max a b => (I.max (evalP I ρ a).1 (evalP I ρ b).1, false)
-  | min a b => (I.min (evalP I ρ a).1 (evalP I ρ b).1, false)
+  | Term.max a b => (I.max (evalP I ρ a).1 (evalP I ρ b).1, false)
+  | Term.min a b => (I.min (evalP I ρ a).1 (evalP I ρ b).1, false)
   | app f a => (applyFunc I f (evalP I ρ a).1, false)
   | cmp op a b => (0, I.cmp op (evalP I ρ a).1 (evalP I ρ b).1)
   | select c a b => (if (evalP I ρ c).2 then (evalP I ρ a).1 else (evalP I ρ b).1, false)
-  | and a b => (0, (evalP I ρ a).2 && (evalP I ρ b).2)
-  | or a b => (0, (evalP I ρ a).2 || (evalP I ρ b).2)
-  | not a => (0, !(evalP I ρ a).2)
+  | Term.and a b => (0, (evalP I ρ a).2 && (evalP I ρ b).2)
+  | Term.or a b => (0, (evalP I ρ a).2 || (evalP I ρ b).2)
+  | Term.not a => (0, !(evalP I ρ a).2)
 
 /-- The real value of a term. -/
 def eval (I : Interp K α) (ρ : Env α) (t : Term K) : α := (evalP I ρ t).1

@@ -103,7 +103,7 @@ impl Region {
         }
     }
 
-    /// A tensor's region: dense up to [`super::DENSE_ELEMENTS`] granules, sparse beyond.
+    /// A tensor's region: dense up to `DENSE_ELEMENTS` granules, sparse beyond.
     pub fn tensor(bytes: u64, granule: u64) -> Region {
         if bytes / granule <= super::DENSE_ELEMENTS {
             Region::dense(bytes, granule)

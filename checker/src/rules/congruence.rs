@@ -3,8 +3,9 @@
 //! cheap case of equality (an optimized kernel that performs the reference's operations in the
 //! reference's order) and needs no algebra.
 //!
-//! Lean twin: `Rules.congruent_sound` (planned): evaluation is a function of the tree and the
-//! input values, so identical trees over identical inputs have identical values.
+//! Lean twin: `Kcert.Rules.congruent_sound` (lean/Kcert/Rules/Congruence.lean, proved):
+//! evaluation is a function of the tree and the input values, so identical trees over
+//! identical inputs have identical values.
 
 use super::ring::Side;
 use crate::term::{Node, TermId};

@@ -3,8 +3,8 @@
 //!
 //! | rule | function | Lean theorem |
 //! |---|---|---|
-//! | `Congruent` | [`congruence::congruent`] | `Rules.congruent_sound` (planned) |
-//! | `RingNormalize` | [`ring::ring_normalize`] | `Rules.ringNormalize_sound` (planned) |
+//! | `Congruent` | [`congruence::congruent`] | `Kcert.Rules.congruent_sound` (proved) |
+//! | `RingNormalize` | [`ring::ring_normalize`] | `Kcert.Rules.ringNormalize_sound` (proved for the model) |
 //! | `FieldNormalize` | [`field::field_normalize`] | `Rules.fieldNormalize_sound` (planned) |
 
 pub mod coef;

@@ -2,8 +2,10 @@
 //! the inputs, using only the commutative-ring axioms (associativity and commutativity of + and
 //! ×, distributivity, `fma(a,b,c) = a·b + c`, `a - b = a + (-1)·b`) and exact constant arithmetic.
 //!
-//! Lean twin: `Rules.ringNormalize_sound` (planned): expansion preserves the value of a term in
-//! every commutative ring, so equal expansions mean equal values for all inputs.
+//! Lean twin: `Kcert.Rules.ringNormalize_sound` (lean/Kcert/Rules/Ring.lean, proved for the
+//! Lean model of the expansion; that this Rust code follows the model is not yet proved):
+//! expansion preserves the value of a term in every commutative ring, so equal expansions
+//! mean equal values for all inputs.
 //!
 //! The expansion is deterministic and linear in the size of the expanded form, which a budget
 //! bounds: no search. Sums (the deep direction of every reduction chain) are walked with an

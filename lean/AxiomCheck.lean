@@ -1,0 +1,21 @@
+import Kcert
+
+/-!
+Not part of the package: after `lake build`, run
+
+    LEAN_PATH=build/lib lean AxiomCheck.lean
+
+Each line must print "does not depend on any axioms" (no `sorryAx`, no `Classical.choice`,
+nothing declared with `axiom`).
+-/
+
+#print axioms Kcert.ExpField.exp_ne_zero
+#print axioms Kcert.ExpField.pow2_ne_zero
+#print axioms Kcert.Term.evalP_rename
+#print axioms Kcert.Term.eval_rename
+#print axioms Kcert.Rules.congruent_sound
+#print axioms Kcert.Rules.congruent_eval
+#print axioms Kcert.Rules.expand_sound
+#print axioms Kcert.Rules.ringNormalize_sound
+#print axioms Kcert.Rules.div_eq_div_of_cross
+#print axioms Kcert.Rules.posSum_ne_zero

@@ -1,0 +1,6 @@
+import Lake.Package
+
+def package : Lake.PackageConfig := {
+  name := "kcert"
+  version := "0.1"
+}
