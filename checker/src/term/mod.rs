@@ -433,21 +433,15 @@ impl TermArena {
 mod tests {
     use super::*;
 
+    fn input(a: &mut TermArena, index: u64) -> TermId {
+        a.intern(Node::Input { tensor: 0, index }).unwrap()
+    }
+
     #[test]
     fn interning_shares_equal_nodes() {
         let mut a = TermArena::new();
-        let x = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 3,
-            })
-            .unwrap();
-        let y = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 4,
-            })
-            .unwrap();
+        let x = input(&mut a, 3);
+        let y = input(&mut a, 4);
         let s1 = a.intern(Node::Add(x, y)).unwrap();
         let s2 = a.intern(Node::Add(x, y)).unwrap();
         let s3 = a.intern(Node::Add(y, x)).unwrap();
@@ -461,18 +455,8 @@ mod tests {
         // Chains record links on their newest child; re-building any link must find it again,
         // whether it was recorded there or in the table.
         let mut a = TermArena::new();
-        let x = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 0,
-            })
-            .unwrap();
-        let y = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 1,
-            })
-            .unwrap();
+        let x = input(&mut a, 0);
+        let y = input(&mut a, 1);
         let mut chain = vec![x];
         for _ in 0..10 {
             let last = *chain.last().unwrap();
@@ -493,24 +477,9 @@ mod tests {
     #[test]
     fn commutativity_is_recognized_and_nothing_more() {
         let mut a = TermArena::new();
-        let x = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 0,
-            })
-            .unwrap();
-        let y = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 1,
-            })
-            .unwrap();
-        let z = a
-            .intern(Node::Input {
-                tensor: 0,
-                index: 2,
-            })
-            .unwrap();
+        let x = input(&mut a, 0);
+        let y = input(&mut a, 1);
+        let z = input(&mut a, 2);
         let xy = a.intern(Node::Max(x, y)).unwrap();
         let yx = a.intern(Node::Max(y, x)).unwrap();
         let l = a.intern(Node::Add(xy, z)).unwrap();
@@ -532,12 +501,7 @@ mod tests {
         let mut a = TermArena::new();
         let mut acc = a.constant(Dyadic::ZERO).unwrap();
         for i in 0..100_000 {
-            let x = a
-                .intern(Node::Input {
-                    tensor: 0,
-                    index: i,
-                })
-                .unwrap();
+            let x = input(&mut a, i);
             acc = a.intern(Node::Add(acc, x)).unwrap();
         }
         let s = a.render(acc, 200);
