@@ -6,7 +6,7 @@
 use crate::inputs::{Rng, encode};
 use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
 use kcert_checker::equiv::{self, PairRun, SideError};
-use kcert_checker::exec::{Config, ExecError, Inputs, Mode};
+use kcert_checker::exec::{Config, ExecError, Mode};
 use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
@@ -132,23 +132,16 @@ pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
     }
 }
 
-/// Outputs of side `k` per output link (element -> value) on the seeded inputs of
-/// [`numeric_witness`], or `None` when the interpreter cannot run it.
+/// Outputs of side `k` per output link (element -> value) when the linked inputs hold
+/// `shared` (one vector per link) and every other input seeded random data, or `None` when
+/// the interpreter cannot run it.
 fn concrete_outputs(
     pair: &PairSpec,
     seed: u64,
     k: Kernel,
     text: &str,
+    shared: &[Vec<f64>],
 ) -> Option<Vec<std::collections::BTreeMap<u64, f64>>> {
-    let mut rng = Rng::new(seed);
-    let shared: Vec<Vec<f64>> = pair
-        .inputs
-        .iter()
-        .map(|&(rp, _)| match pair.reference.params.get(rp) {
-            Some(Binding::Tensor(t)) => (0..t.elements()).map(|_| rng.unit() * 4.0).collect(),
-            _ => Vec::new(),
-        })
-        .collect();
     let spec = if k == Kernel::Reference {
         &pair.reference
     } else {
@@ -182,6 +175,18 @@ fn concrete_outputs(
         .collect()
 }
 
+/// Seeded random values in [-4, 4) for every element of every linked input.
+fn random_link_values(pair: &PairSpec, seed: u64) -> Vec<Vec<f64>> {
+    let mut rng = Rng::new(seed);
+    pair.inputs
+        .iter()
+        .map(|&(rp, _)| match pair.reference.params.get(rp) {
+            Some(Binding::Tensor(t)) => (0..t.elements()).map(|_| rng.unit() * 4.0).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// Whether two interpreter results differ far beyond float rounding.
 fn far_apart(a: f64, b: f64) -> bool {
     (a - b).abs() > 1e-3 * (1.0 + a.abs().max(b.abs()))
@@ -193,8 +198,9 @@ fn concrete_hint(pair: &PairSpec) -> Option<String> {
     let read = |p: &Path| std::fs::read_to_string(p).ok();
     let (rt, ot) = (read(&pair.reference.ptx)?, read(&pair.optimized.ptx)?);
     for seed in 1..=2u64 {
-        let r = concrete_outputs(pair, seed, Kernel::Reference, &rt)?;
-        let o = concrete_outputs(pair, seed, Kernel::Optimized, &ot)?;
+        let values = random_link_values(pair, seed);
+        let r = concrete_outputs(pair, seed, Kernel::Reference, &rt, &values)?;
+        let o = concrete_outputs(pair, seed, Kernel::Optimized, &ot, &values)?;
         for (n, (rm, om)) in r.iter().zip(&o).enumerate() {
             for (e, a) in rm {
                 let b = om.get(e);
@@ -381,10 +387,11 @@ fn numeric_witness(
     opt_text: &str,
 ) -> Option<Counterexample> {
     for seed in 1..=4u64 {
-        let a = *concrete_outputs(pair, seed, Kernel::Reference, ref_text)?
+        let values = random_link_values(pair, seed);
+        let a = *concrete_outputs(pair, seed, Kernel::Reference, ref_text, &values)?
             .get(output)?
             .get(&element)?;
-        let b = *concrete_outputs(pair, seed, Kernel::Optimized, opt_text)?
+        let b = *concrete_outputs(pair, seed, Kernel::Optimized, opt_text, &values)?
             .get(output)?
             .get(&element)?;
         if far_apart(a, b) {
@@ -453,57 +460,20 @@ fn counterexample(
         if a == b {
             continue;
         }
-        let inputs_for = |k: Kernel| -> Inputs {
-            let spec = if k == Kernel::Reference {
-                &pair.reference
-            } else {
-                &pair.optimized
-            };
-            let mut inp = crate::inputs::random(spec, seed);
-            for (i, &(rp, op)) in pair.inputs.iter().enumerate() {
-                let p = if k == Kernel::Reference { rp } else { op };
-                if let Some(Binding::Tensor(t)) = spec.params.get(p) {
-                    inp.insert(
-                        p,
-                        values[i]
-                            .iter()
-                            .map(|&v| encode(v as f64 / 8.0, t.dtype))
-                            .collect(),
-                    );
-                }
-            }
-            inp
-        };
-        let run = |k: Kernel, text: &str| -> Option<f64> {
-            let spec = if k == Kernel::Reference {
-                &pair.reference
-            } else {
-                &pair.optimized
-            };
-            let module = kcert_checker::ptx::parse(text).ok()?;
-            let prog = kcert_checker::lower::lower(&module, &spec.entry).ok()?;
-            let out = kcert_checker::exec::run(
-                &prog,
-                spec,
-                Mode::Concrete,
-                &inputs_for(k),
-                &Config::default(),
-            )
-            .ok()?;
-            let (rp, op) = pair.outputs[output];
-            let p = if k == Kernel::Reference { rp } else { op };
-            let Some(Binding::Tensor(t)) = spec.params.get(p) else {
-                return None;
-            };
-            out.outputs
-                .get(&p)?
-                .get(&element)?
-                .bits()
-                .map(|b| crate::inputs::decode(b, t.dtype))
+        // The same point, as floats (k/8 is exact in every float format), in the interpreter.
+        let shared: Vec<Vec<f64>> = values
+            .iter()
+            .map(|vs| vs.iter().map(|&v| v as f64 / 8.0).collect())
+            .collect();
+        let at = |k: Kernel, text: &str| -> Option<f64> {
+            concrete_outputs(pair, seed, k, text, &shared)?
+                .get(output)?
+                .get(&element)
+                .copied()
         };
         let interpreted = (
-            run(Kernel::Reference, ref_text)?,
-            run(Kernel::Optimized, opt_text)?,
+            at(Kernel::Reference, ref_text)?,
+            at(Kernel::Optimized, opt_text)?,
         );
         return Some(Counterexample {
             exact: Some((a.to_f64(), b.to_f64())),
