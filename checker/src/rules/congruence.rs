@@ -27,10 +27,16 @@ pub fn congruent(
     rhs: TermId,
     budget: u64,
 ) -> Result<(), CongruenceError> {
+    // One arena read through one input naming: equal ids are equal trees (hash-consing), so a
+    // shared subterm is not walked again.
+    let same_view = std::ptr::eq(l.arena, r.arena) && l.inputs == r.inputs;
     let mut stack = vec![(lhs, rhs)];
     let mut left = budget;
     while let Some((a, b)) = stack.pop() {
         left = left.checked_sub(1).ok_or(CongruenceError::Budget(budget))?;
+        if same_view && a == b {
+            continue;
+        }
         let (na, nb) = (l.arena.node(a), r.arena.node(b));
         let same = match (*na, *nb) {
             (Node::Const(x), Node::Const(y)) => l.arena.const_value(x) == r.arena.const_value(y),
