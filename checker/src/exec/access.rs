@@ -5,7 +5,7 @@ use super::race::Epoch;
 use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
 use crate::spec::Role;
-use crate::term::Node;
+use crate::term::{Node, TermId};
 
 /// What an access does.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +45,14 @@ impl Machine<'_> {
                     .then(|| Target::Tensor((k - 1) as usize));
                 (hit, addr % TENSOR_STRIDE, Space::Global)
             }
+        }
+    }
+
+    /// The element size of the tensor a global address points into (4 outside any tensor).
+    pub(super) fn element_bytes(&self, addr: u64) -> u64 {
+        match self.resolve(Space::Global, addr).0 {
+            Some(Target::Tensor(k)) => self.tensors[k].elem_bytes,
+            _ => 4,
         }
     }
 
@@ -210,6 +218,8 @@ impl Machine<'_> {
         // store of exactly the value already there (same bits, or the same term) is a benign
         // write: no order of such writes changes memory.
         let same_value = match (kind, region.load(offset, width)) {
+            // Two copies in flight to one place are a race whatever they copy.
+            (Access::Store(Val::Pending), _) => false,
             (Access::Store(v), Ok(old)) if old == v => true,
             (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
                 self.arena.equal_up_to_commutativity(old, new, 4096)
@@ -269,7 +279,42 @@ impl Machine<'_> {
             });
         }
         let old = match result {
+            Ok(Val::Pending) if store.is_none() => {
+                let location = self.describe(target, space, addr, offset);
+                let site = self.site(cta.id, tid, pc, format!("reads {width} bytes"));
+                self.report(Finding {
+                    kind: FindingKind::UninitializedRead,
+                    location: Some(location),
+                    space: Some(space),
+                    sites: vec![site],
+                    detail: "a cp.async is still copying here: its destination is undefined \
+                             until the cp.async.wait_group that completes it"
+                        .into(),
+                });
+                Val::Bits(0)
+            }
             Ok(v) => v,
+            Err(LoadMiss::Shape) if width == 4 && g == 2 => {
+                // Two halves stored apart (data beside a constant, e.g. a zero fill).
+                let region = match target {
+                    Some(Target::Tensor(k)) => &self.tensors[k].region,
+                    Some(Target::Shared) => &cta.shared,
+                    _ => &cta.threads[t].local,
+                };
+                match (region.load(offset, 2), region.load(offset + 2, 2)) {
+                    (Ok(Val::Bits(lo)), Ok(Val::Bits(hi))) => Val::Bits(lo | hi << 16),
+                    (Ok(lo), Ok(hi)) if lo != Val::Pending && hi != Val::Pending => {
+                        Val::Pair(self.half_term(lo, line)?, self.half_term(hi, line)?)
+                    }
+                    _ => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what: "4-byte load of two 16-bit halves that are not both defined"
+                                .into(),
+                        });
+                    }
+                }
+            }
             Err(LoadMiss::Shape) => {
                 return Err(ExecError::Unsupported {
                     line,
@@ -329,6 +374,40 @@ impl Machine<'_> {
         if let Some(Target::Tensor(k)) = target {
             let tm = &self.tensors[k];
             if tm.role != Role::Out {
+                // Two adjacent 16-bit floats read as one packed register (`ld.b32` of f16 data).
+                if width == 2 * tm.elem_bytes && tm.elem_bytes == 2 && tm.is_float {
+                    let index = offset / 2;
+                    return match self.mode {
+                        Mode::Concrete => {
+                            let d = tm.data.as_ref();
+                            let half = |i: u64| d.and_then(|d| d.get(i as usize)).copied();
+                            match (half(index), half(index + 1)) {
+                                (Some(lo), Some(hi)) => Ok(Val::Bits(lo | hi << 16)),
+                                _ => Err(ExecError::Launch(format!(
+                                    "no data for {}[{index}..{}]",
+                                    tm.name,
+                                    index + 2
+                                ))),
+                            }
+                        }
+                        Mode::Symbolic => {
+                            let leaf = |m: &mut Self, i: u64| -> Result<TermId, ExecError> {
+                                let tm = &m.tensors[k];
+                                if let Some(base) = tm.input_base {
+                                    return Ok(base.offset(i));
+                                }
+                                let node = Node::Input {
+                                    tensor: tm.ordinal,
+                                    index: i,
+                                };
+                                m.arena
+                                    .intern(node)
+                                    .map_err(|e| ExecError::Limit(e.to_string()))
+                            };
+                            Ok(Val::Pair(leaf(self, index)?, leaf(self, index + 1)?))
+                        }
+                    };
+                }
                 // The caller's load found this element unwritten; a wider load would mix elements.
                 if width != tm.elem_bytes {
                     return Err(ExecError::Unsupported {

@@ -138,6 +138,20 @@ impl Region {
         let g = self.granule;
         let first = offset / g;
         let parts = width.div_ceil(g).max(1);
+        if let (Val::Pair(lo, hi), 2, 2) = (val, g, parts) {
+            // Packed halves are two elements of their own: each half can be read alone.
+            for (p, t) in [lo, hi].into_iter().enumerate() {
+                self.cells.set(
+                    first + p as u64,
+                    Cell {
+                        val: Val::Term(t),
+                        width: 2,
+                        part: 0,
+                    },
+                );
+            }
+            return;
+        }
         if parts == 1 {
             self.cells.set(
                 first,
@@ -190,6 +204,16 @@ impl Region {
                 Cell {
                     val: Val::Bits(b), ..
                 } => Ok(Val::Bits(b & mask(width * 8))),
+                _ => Err(LoadMiss::Shape),
+            };
+        }
+        if let (2, 2, Val::Term(lo), 2) = (g, parts, c0.val, c0.width) {
+            return match cell(1)? {
+                Cell {
+                    val: Val::Term(hi),
+                    width: 2,
+                    part: 0,
+                } => Ok(Val::Pair(lo, hi)),
                 _ => Err(LoadMiss::Shape),
             };
         }

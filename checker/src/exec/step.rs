@@ -30,6 +30,20 @@ fn unordered(line: Line) -> ExecError {
     }
 }
 
+fn packed(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "two packed 16-bit floats used as one number (unpack them with mov.b32 first)".into(),
+    }
+}
+
+fn pending(line: Line) -> ExecError {
+    ExecError::Invalid {
+        line,
+        msg: "a cp.async destination reached a register before its wait".into(),
+    }
+}
+
 fn data_int(line: Line) -> ExecError {
     ExecError::Unsupported {
         line,
@@ -138,7 +152,7 @@ fn cmp_holds(c: Cmp, o: Ordering) -> bool {
     }
 }
 
-fn to_f64(bits: u64, ty: FloatTy) -> f64 {
+pub(super) fn to_f64(bits: u64, ty: FloatTy) -> f64 {
     match ty {
         FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
         FloatTy::F64 => f64::from_bits(bits),
@@ -176,6 +190,22 @@ fn from_f64(v: f64, ty: FloatTy) -> u64 {
     }
 }
 
+/// `x` rounded to the nearest f16 or bf16 bit pattern (concrete runs only).
+pub(super) fn f32_to_half(x: f32, to: FloatTy) -> u16 {
+    match to {
+        FloatTy::Bf16 => {
+            let b = x.to_bits();
+            if x.is_nan() {
+                return ((b >> 16) as u16) | 0x40;
+            }
+            // Round half to even on the dropped 16 bits.
+            let r = b.wrapping_add(0x7fff + ((b >> 16) & 1));
+            (r >> 16) as u16
+        }
+        _ => f32_to_f16(x),
+    }
+}
+
 fn f32_to_f16(x: f32) -> u16 {
     let b = x.to_bits();
     let sign = ((b >> 16) & 0x8000) as u16;
@@ -209,7 +239,23 @@ fn f32_to_f16(x: f32) -> u16 {
 }
 
 impl Machine<'_> {
-    fn term_of(&mut self, v: Val, ty: FloatTy, line: Line) -> Result<TermId, ExecError> {
+    /// The term of one 16-bit half being packed: a term, or the constant zero (whose bits
+    /// mean 0 in every float format; any other constant half has no known format here).
+    pub(super) fn half_term(&mut self, v: Val, line: Line) -> Result<TermId, ExecError> {
+        match v {
+            Val::Term(t) => Ok(t),
+            Val::Bits(b) if b & 0x7fff == 0 => self.term_of(Val::Bits(0), FloatTy::F32, line),
+            Val::Bits(_) => Err(ExecError::Unsupported {
+                line,
+                what: "packing a constant 16-bit pattern of unknown float format with tensor data"
+                    .into(),
+            }),
+            Val::Undef => Err(err_undef(line, "mov (pack)")),
+            _ => Err(packed(line)),
+        }
+    }
+
+    pub(super) fn term_of(&mut self, v: Val, ty: FloatTy, line: Line) -> Result<TermId, ExecError> {
         let node = match v {
             Val::Term(t) => return Ok(t),
             Val::Bits(b) => match ext(b, ty) {
@@ -234,6 +280,8 @@ impl Machine<'_> {
             }
             Val::Undef => return Err(err_undef(line, "a float operation")),
             Val::Unordered => return Err(unordered(line)),
+            Val::Pair(..) => return Err(packed(line)),
+            Val::Pending => return Err(pending(line)),
         };
         self.mk(node)
     }
@@ -297,7 +345,14 @@ impl Machine<'_> {
         Ok(Val::Term(self.mk(n)?))
     }
 
-    fn fma(&mut self, ty: FloatTy, a: Val, b: Val, c: Val, line: Line) -> Result<Val, ExecError> {
+    pub(super) fn fma(
+        &mut self,
+        ty: FloatTy,
+        a: Val,
+        b: Val,
+        c: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
             let (x, y, z) = (
                 Self::int(a, line)?,
@@ -460,7 +515,8 @@ impl Machine<'_> {
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
                 Val::Undef => return Err(err_undef(line, "a negated predicate")),
                 Val::Unordered => return Err(unordered(line)),
-                Val::Term(_) => return Err(data_int(line)),
+                Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
+                Val::Pending => return Err(pending(line)),
             },
         })
     }
@@ -502,7 +558,8 @@ impl Machine<'_> {
                     Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
                     Val::Undef => return Err(err_undef(line, "a guard")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) => return Err(data_int(line)),
+                    Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
+                    Val::Pending => return Err(pending(line)),
                 },
             };
             if let Some(cond) = data_guard {
@@ -598,6 +655,63 @@ impl Machine<'_> {
                     });
                     return Ok(());
                 }
+                Op::Mma { a, b, c, .. } => {
+                    let th = &cta.threads[t];
+                    let (mut fa, mut fb, mut fc) =
+                        ([Val::Undef; 4], [Val::Undef; 2], [Val::Undef; 4]);
+                    for (slot, s) in fa.iter_mut().zip(a) {
+                        *slot = self.read(th, &ids, *s, line)?;
+                    }
+                    for (slot, s) in fb.iter_mut().zip(b) {
+                        *slot = self.read(th, &ids, *s, line)?;
+                    }
+                    for (slot, s) in fc.iter_mut().zip(c) {
+                        *slot = match self.read(th, &ids, *s, line)? {
+                            Val::Undef => return Err(err_undef(line, "mma (accumulator)")),
+                            v => v,
+                        };
+                    }
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: u32::MAX,
+                        what: Collective::Mma {
+                            a: fa,
+                            b: fb,
+                            c: fc,
+                        },
+                    });
+                    return Ok(());
+                }
+                Op::Ldmatrix { addr, .. } => {
+                    let a = self.address(&cta.threads[t], &ids, addr, line)?;
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: u32::MAX,
+                        what: Collective::Ldmatrix { addr: a },
+                    });
+                    return Ok(());
+                }
+                Op::CpAsync {
+                    dst,
+                    src,
+                    bytes,
+                    src_bytes,
+                } => {
+                    let th = &cta.threads[t];
+                    let d = self.address(th, &ids, dst, line)?;
+                    let s = self.address(th, &ids, src, line)?;
+                    let n = match src_bytes {
+                        Some(x) => Self::int(self.read(th, &ids, *x, line)?, line)?,
+                        None => u64::from(*bytes),
+                    };
+                    self.cp_async_issue(cta, t, d, s, u64::from(*bytes), n, pc)?;
+                }
+                Op::CpAsyncCommit => self.cp_async_commit(cta, t),
+                Op::CpAsyncWait { pending } => self.cp_async_wait(cta, t, *pending, pc)?,
                 Op::AtomAdd {
                     space,
                     cta_scope,
@@ -704,7 +818,7 @@ impl Machine<'_> {
     }
 
     /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
-    fn aligned(
+    pub(super) fn aligned(
         &mut self,
         cta: &Cta,
         t: usize,
@@ -814,6 +928,18 @@ impl Machine<'_> {
                 ref srcs,
                 piece_bits,
             } => {
+                let vals = srcs
+                    .iter()
+                    .map(|s| self.read(th, ids, *s, line))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if let [lo, hi] = vals[..]
+                    && piece_bits == 16
+                    && (matches!(lo, Val::Term(_)) || matches!(hi, Val::Term(_)))
+                {
+                    let pair = Val::Pair(self.half_term(lo, line)?, self.half_term(hi, line)?);
+                    th.regs[dst as usize] = pair;
+                    return Ok(());
+                }
                 let mut acc = 0u64;
                 for (i, s) in srcs.iter().enumerate() {
                     match rd!(*s) {
@@ -838,6 +964,14 @@ impl Machine<'_> {
             } => {
                 let b = match rd!(src) {
                     Val::Bits(b) => b,
+                    Val::Pair(lo, hi) if piece_bits == 16 && dsts.len() == 2 => {
+                        for (d, t) in dsts.iter().zip([lo, hi]) {
+                            if let Some(d) = d {
+                                th.regs[*d as usize] = Val::Term(t);
+                            }
+                        }
+                        return Ok(());
+                    }
                     Val::Undef => return Err(err_undef(line, "mov (unpack)")),
                     _ => {
                         return Err(ExecError::Unsupported {
@@ -853,6 +987,21 @@ impl Machine<'_> {
                     }
                 }
                 return Ok(());
+            }
+            Op::CvtPack { to, dst, a, b } => {
+                let (x, y) = (rd!(a), rd!(b));
+                let v = match (self.mode, x, y) {
+                    (Mode::Concrete, Val::Bits(x), Val::Bits(y)) => {
+                        let h = |v: u64| u64::from(f32_to_half(f32::from_bits(v as u32), to));
+                        Val::Bits(h(y) | h(x) << 16)
+                    }
+                    // Conversions are the identity on reals: the halves keep the f32 values.
+                    _ => Val::Pair(
+                        self.term_of(y, FloatTy::F32, line)?,
+                        self.term_of(x, FloatTy::F32, line)?,
+                    ),
+                };
+                (dst, v)
             }
             Op::Int { op, ty, dst, a, b } => {
                 let (x, y) = (int!(a), int!(b));
@@ -1022,7 +1171,8 @@ impl Machine<'_> {
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) => return Err(data_int(line)),
+                    Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
+                    Val::Pending => return Err(pending(line)),
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1104,6 +1254,11 @@ impl Machine<'_> {
             | Op::Bar { .. }
             | Op::WarpSync { .. }
             | Op::Shfl { .. }
+            | Op::Mma { .. }
+            | Op::Ldmatrix { .. }
+            | Op::CpAsync { .. }
+            | Op::CpAsyncCommit
+            | Op::CpAsyncWait { .. }
             | Op::Ld { .. }
             | Op::St { .. } => {
                 return Err(ExecError::Invalid {

@@ -17,6 +17,13 @@ pub enum Val {
     Term(TermId),
     /// A predicate that depends on tensor data: a comparison term.
     Cond(TermId),
+    /// Two 16-bit floats packed in 32 bits (`f16x2`/`bf16x2`), low half first, at least one of
+    /// them depending on tensor data (a constant half is its constant term). Packed halves are
+    /// how tensor-core fragments travel; both halves are reals like any other float.
+    Pair(TermId, TermId),
+    /// A `cp.async` destination before the `cp.async.wait_group` that completes the copy: its
+    /// contents are not yet defined, so reading it is a finding.
+    Pending,
     /// The old value an atomic returned: it depends on the order of the atomics, so reading it
     /// is rejected (the one-schedule semantics would not cover it).
     Unordered,

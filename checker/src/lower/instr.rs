@@ -375,6 +375,9 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
         "bar" | "barrier" => lower_bar(&cx, &mut m)?,
         "atom" | "red" => lower_atom(&cx, &mut m)?,
         "shfl" => lower_shfl(&cx, &mut m)?,
+        "mma" => lower_mma(&cx, &mut m)?,
+        "ldmatrix" => lower_ldmatrix(&cx, &mut m)?,
+        "cp" => lower_cp_async(&cx, &mut m)?,
         other => return Err(unsupported(i.line, format!("instruction `{other}`"))),
     };
     m.finish()?;
@@ -751,8 +754,32 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
 
 fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
-    cx.arity(2)?;
     let types = m.take_types();
+    if let [
+        to @ (ScalarType::F16x2 | ScalarType::Bf16x2),
+        ScalarType::F32,
+    ] = types.as_slice()
+    {
+        // Two floats rounded into one packed register; values are reals, so the rounding is
+        // dropped like every other float rounding.
+        cx.arity(3)?;
+        if m.take("relu") || m.take("satfinite") {
+            return Err(unsupported(line, "cvt.relu / .satfinite to packed halves"));
+        }
+        m.ignore(FLOAT_ROUNDING);
+        let to = if *to == ScalarType::F16x2 {
+            FloatTy::F16
+        } else {
+            FloatTy::Bf16
+        };
+        return Ok(Op::CvtPack {
+            to,
+            dst: cx.dst(0)?,
+            a: cx.src(1, Kind::Float(FloatTy::F32))?,
+            b: cx.src(2, Kind::Float(FloatTy::F32))?,
+        });
+    }
+    cx.arity(2)?;
     let [to, from] = types.as_slice() else {
         return Err(invalid(line, "cvt needs a destination and a source type"));
     };
@@ -1030,5 +1057,209 @@ fn lower_shfl(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         b: cx.src(2, Kind::Bits(32))?,
         c: cx.src(3, Kind::Bits(32))?,
         mask: cx.src(4, Kind::Bits(32))?,
+    })
+}
+
+impl Ctx<'_> {
+    /// A `{%r1, %r2, ...}` operand of exactly `n` registers.
+    fn reg_vector(&self, k: usize, n: usize, what: &str) -> Result<Vec<Reg>, LowerError> {
+        match self.operand(k)? {
+            Operand::Vector(v) if v.len() == n => v
+                .iter()
+                .map(|o| match o {
+                    Operand::Reg(name) => self.reg_named(name),
+                    o => Err(invalid(
+                        self.line,
+                        format!("{what} must be registers, found {o:?}"),
+                    )),
+                })
+                .collect(),
+            o => Err(invalid(
+                self.line,
+                format!("{what} must be a vector of {n} registers, found {o:?}"),
+            )),
+        }
+    }
+
+    /// A `{...}` source operand of exactly `n` values of `kind`.
+    fn src_vector(
+        &self,
+        k: usize,
+        n: usize,
+        kind: Kind,
+        what: &str,
+    ) -> Result<Vec<Src>, LowerError> {
+        match self.operand(k)? {
+            Operand::Vector(v) if v.len() == n => v.iter().map(|o| self.src_of(o, kind)).collect(),
+            o => Err(invalid(
+                self.line,
+                format!("{what} must be a vector of {n} values, found {o:?}"),
+            )),
+        }
+    }
+}
+
+/// `mma.sync.aligned.{m16n8k8,m16n8k16}.row.col.f32.{f16,bf16}.{f16,bf16}.f32` (PTX ISA
+/// 9.7.14.5.14). Other shapes, layouts and types are rejected by name.
+fn lower_mma(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    if !(m.take("sync") && m.take("aligned")) {
+        return Err(unsupported(line, "mma without .sync.aligned"));
+    }
+    let shape = match m.take_any(&["m16n8k8", "m16n8k16"]) {
+        Some("m16n8k8") => MmaShape::M16n8k8,
+        Some(_) => MmaShape::M16n8k16,
+        None => return Err(unsupported(line, "mma shape other than m16n8k8 / m16n8k16")),
+    };
+    if !(m.take("row") && m.take("col")) {
+        return Err(unsupported(line, "mma layouts other than .row.col"));
+    }
+    let types = m.take_types();
+    let ab = match types.as_slice() {
+        [
+            ScalarType::F32,
+            ScalarType::F16,
+            ScalarType::F16,
+            ScalarType::F32,
+        ] => FloatTy::F16,
+        [
+            ScalarType::F32,
+            ScalarType::Bf16,
+            ScalarType::Bf16,
+            ScalarType::F32,
+        ] => FloatTy::Bf16,
+        t => {
+            return Err(unsupported(
+                line,
+                format!("mma types {t:?} (only .f32.f16.f16.f32 and .f32.bf16.bf16.f32)"),
+            ));
+        }
+    };
+    cx.arity(4)?;
+    let (na, nb) = match shape {
+        MmaShape::M16n8k8 => (2, 1),
+        MmaShape::M16n8k16 => (4, 2),
+    };
+    Ok(Op::Mma {
+        shape,
+        ab,
+        dsts: cx.reg_vector(0, 4, "mma destinations")?,
+        a: cx.src_vector(1, na, Kind::Bits(32), "mma operand A")?,
+        b: cx.src_vector(2, nb, Kind::Bits(32), "mma operand B")?,
+        c: cx.src_vector(3, 4, Kind::Float(FloatTy::F32), "mma operand C")?,
+    })
+}
+
+/// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16` (PTX ISA 9.7.14.5.15).
+fn lower_ldmatrix(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    if !(m.take("sync") && m.take("aligned")) {
+        return Err(unsupported(line, "ldmatrix without .sync.aligned"));
+    }
+    if !m.take("m8n8") {
+        return Err(unsupported(line, "ldmatrix shape other than .m8n8"));
+    }
+    let n = match m.take_any(&["x1", "x2", "x4"]) {
+        Some("x1") => 1,
+        Some("x2") => 2,
+        Some(_) => 4,
+        None => return Err(invalid(line, "ldmatrix needs .x1, .x2 or .x4")),
+    };
+    let trans = m.take("trans");
+    let space = match take_space(m, line)? {
+        None => Space::Generic,
+        Some(Space::Shared) => Space::Shared,
+        Some(other) => {
+            return Err(invalid(
+                line,
+                format!("ldmatrix reads shared memory, not {other:?}"),
+            ));
+        }
+    };
+    if m.one_type()? != ScalarType::B16 {
+        return Err(unsupported(line, "ldmatrix element type other than .b16"));
+    }
+    cx.arity(2)?;
+    Ok(Op::Ldmatrix {
+        space,
+        trans,
+        dsts: cx.reg_vector(0, n, "ldmatrix destinations")?,
+        addr: cx.addr(1, space)?,
+    })
+}
+
+/// `cp.async.{ca,cg}.shared{::cta}.global{.L2::*} [dst], [src], size{, src_size}`,
+/// `cp.async.commit_group`, `cp.async.wait_group n`, `cp.async.wait_all` (PTX ISA 9.7.9.25).
+fn lower_cp_async(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    if !m.take("async") {
+        return Err(unsupported(
+            line,
+            "cp without .async (bulk and tensor copies)",
+        ));
+    }
+    if m.take("commit_group") {
+        cx.arity(0)?;
+        return Ok(Op::CpAsyncCommit);
+    }
+    if m.take("wait_group") {
+        cx.arity(1)?;
+        let Operand::Int(n) = cx.operand(0)? else {
+            return Err(invalid(
+                line,
+                "cp.async.wait_group needs an integer constant",
+            ));
+        };
+        let n = u32::try_from(*n).map_err(|_| invalid(line, "negative wait_group count"))?;
+        return Ok(Op::CpAsyncWait { pending: Some(n) });
+    }
+    if m.take("wait_all") {
+        cx.arity(0)?;
+        return Ok(Op::CpAsyncWait { pending: None });
+    }
+    if m.take("mbarrier") {
+        return Err(unsupported(
+            line,
+            "cp.async.mbarrier.arrive (mbarrier completion)",
+        ));
+    }
+    let cg = match m.take_any(&["ca", "cg"]) {
+        Some(level) => level == "cg",
+        None => return Err(invalid(line, "cp.async needs .ca or .cg")),
+    };
+    // The prefetch size and L2 eviction hints do not change what is copied.
+    m.ignore(&["L2::64B", "L2::128B", "L2::256B", "L2::cache_hint"]);
+    if take_space(m, line)? != Some(Space::Shared) || take_space(m, line)? != Some(Space::Global) {
+        return Err(invalid(line, "cp.async copies .shared from .global"));
+    }
+    let n = cx.i.operands.len();
+    if !(3..=4).contains(&n) {
+        return Err(invalid(
+            line,
+            format!("cp.async takes 3 or 4 operands, found {n}"),
+        ));
+    }
+    let bytes = match cx.operand(2)? {
+        Operand::Int(b @ (4 | 8 | 16)) => *b as u8,
+        o => {
+            return Err(invalid(
+                line,
+                format!("cp.async size must be 4, 8 or 16, found {o:?}"),
+            ));
+        }
+    };
+    if cg && bytes != 16 {
+        return Err(invalid(line, "cp.async.cg copies 16 bytes"));
+    }
+    let src_bytes = if n == 4 {
+        Some(cx.src(3, Kind::Bits(32))?)
+    } else {
+        None
+    };
+    Ok(Op::CpAsync {
+        dst: cx.addr(0, Space::Shared)?,
+        src: cx.addr(1, Space::Global)?,
+        bytes,
+        src_bytes,
     })
 }

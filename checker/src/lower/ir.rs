@@ -343,6 +343,64 @@ pub enum Op {
         c: Src,
         mask: Src,
     },
+    /// `cvt.rn.{f16x2,bf16x2}.f32 d, a, b`: `a` goes to the upper half, `b` to the lower.
+    CvtPack {
+        to: FloatTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    /// `mma.sync.aligned.SHAPE.row.col.f32.T.T.f32 {d}, {a}, {b}, {c}` with `T` f16 or bf16: a
+    /// warp collective over all 32 lanes (PTX ISA 9.7.14.5, fragment layouts per lane).
+    Mma {
+        shape: MmaShape,
+        ab: FloatTy,
+        dsts: Vec<Reg>,
+        a: Vec<Src>,
+        b: Vec<Src>,
+        c: Vec<Src>,
+    },
+    /// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16`: a warp collective; lanes
+    /// `8i..8i+7` give the row addresses of matrix `i`.
+    Ldmatrix {
+        space: Space,
+        trans: bool,
+        dsts: Vec<Reg>,
+        addr: Addr,
+    },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], bytes{, src_bytes}`: an asynchronous copy
+    /// whose destination is written at the `cp.async.wait_group` that completes it. Bytes past
+    /// `src_bytes` are filled with zeros.
+    CpAsync {
+        dst: Addr,
+        src: Addr,
+        bytes: u8,
+        src_bytes: Option<Src>,
+    },
+    /// `cp.async.commit_group`.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n` (`Some(n)`: wait until at most `n` groups are pending) or
+    /// `cp.async.wait_all` (`None`: commit, then wait for every group).
+    CpAsyncWait {
+        pending: Option<u32>,
+    },
+}
+
+/// Shape of a warp-level `mma.sync` on 16-bit float inputs with an f32 accumulator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MmaShape {
+    M16n8k8,
+    M16n8k16,
+}
+
+impl MmaShape {
+    /// The reduction depth K.
+    pub fn k(self) -> usize {
+        match self {
+            MmaShape::M16n8k8 => 8,
+            MmaShape::M16n8k16 => 16,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
