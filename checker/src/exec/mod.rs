@@ -12,6 +12,7 @@ pub mod finding;
 pub mod memory;
 pub mod race;
 mod step;
+mod tensor_core;
 pub mod value;
 
 pub use finding::{Finding, FindingKind, Site};
@@ -149,13 +150,23 @@ pub(crate) enum Collective {
         dst: u32,
         dst_pred: Option<u32>,
     },
+    /// `mma.sync`: this lane's A, B and C fragment registers (unused slots `Undef`).
+    Mma {
+        a: [Val; 4],
+        b: [Val; 2],
+        c: [Val; 4],
+    },
+    /// `ldmatrix`: the row address this lane supplies.
+    Ldmatrix {
+        addr: u64,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WarpWait {
-    pc: u32,
+    pub(crate) pc: u32,
     mask: u32,
-    what: Collective,
+    pub(crate) what: Collective,
 }
 
 pub(crate) struct Thread {
@@ -169,6 +180,10 @@ pub(crate) struct Thread {
     exit_pc: u32,
     pub local: Region,
     steps: u64,
+    /// `cp.async` copies issued and not yet committed to a group.
+    async_open: Vec<tensor_core::AsyncCopy>,
+    /// Committed `cp.async` groups not yet waited for, oldest first.
+    async_groups: std::collections::VecDeque<Vec<tensor_core::AsyncCopy>>,
 }
 
 struct Arrival {
@@ -450,6 +465,8 @@ impl<'a> Machine<'a> {
                 exit_pc: 0,
                 local: Region::sparse(self.prog.local_bytes, 2),
                 steps: 0,
+                async_open: Vec::new(),
+                async_groups: Default::default(),
             });
         }
         let mut cta = Cta {
@@ -649,6 +666,8 @@ impl<'a> Machine<'a> {
                     }
                 }
             }
+            Some(Collective::Mma { .. }) => self.complete_mma(cta, &waits, w0)?,
+            Some(Collective::Ldmatrix { .. }) => self.complete_ldmatrix(cta, &waits)?,
             None => {}
         }
         for &k in members {
