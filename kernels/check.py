@@ -25,7 +25,8 @@ HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence",
             "collective_mismatch", "uninitialized_read", "unsupported"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
-PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence"}
+PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
+                 "uninitialized_read", "collective_mismatch", "misaligned"}
 PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
@@ -36,12 +37,13 @@ SCALAR_PTX = {  # spec dtype -> accepted .param types
 # instruction classes each verdict's lines may point at
 # ("unsupported" is checked by unsupported_line_ok below)
 LINE_RE = {
-    "race": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)"),
+    "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.c[ag]\.)"),
     "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     # warp collectives taking a member mask
     "collective_mismatch": re.compile(r"^\s*(@!?%p\w+\s+)?(shfl\.sync|vote\.sync|match\.sync|redux\.sync|bar\.warp\.sync)[.\s]"),
-    "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared"),
+    # shared-memory reads: ld.shared, and ldmatrix (a warp's collective read of shared rows)
+    "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?(ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared|ldmatrix\.)"),
 }
 # "unsupported" lines: an atomic (atom / red, any state space), or a bra / st guarded by a
 # predicate computed (through setp) from data loaded from memory.
