@@ -1,4 +1,4 @@
-import Kcert.ExpField
+import Kcert.Rules.Ring
 
 /-!
 # Building blocks for `FieldNormalize`
@@ -63,6 +63,277 @@ theorem posSum_pos (e : α × α) (l : List (α × α)) (h : allPos (e :: l)) :
 theorem posSum_ne_zero (e : α × α) (l : List (α × α)) (h : allPos (e :: l)) :
     posSum (e :: l) ≠ 0 :=
   pos_ne_zero _ (posSum_pos e l h)
+
+/-- `a * b ≠ 0` gives `a ≠ 0`. -/
+theorem ne_zero_left {a b : α} (h : a * b ≠ 0) : a ≠ 0 := by
+  intro h0
+  apply h
+  rw [h0, zero_mul]
+
+/-- `a * b ≠ 0` gives `b ≠ 0`. -/
+theorem ne_zero_right {a b : α} (h : a * b ≠ 0) : b ≠ 0 := by
+  intro h0
+  apply h
+  rw [h0, mul_zero]
+
+theorem mul_mul_mul_comm' (a b c d : α) : a * b * (c * d) = a * c * (b * d) := by
+  rw [mul_assoc, mul_assoc, ← mul_assoc b c d, mul_comm b c, mul_assoc c b d]
+
+end Rules
+
+open ExpField
+
+/-! ## The rule `FieldNormalize`: coefficients -/
+
+/-- Coefficients of normal forms (Rust: `Coef`): those of `RingNormalize`, plus a test for
+positive coefficients (`c.parts().0 > 0`) and the exact inverse of a coefficient `±2^k`, which
+is again a coefficient (Rust: the `inv` of `Normalizer::ex2`). -/
+structure FieldCoeffOps (K C : Type) extends CoeffOps K C where
+  isPos : C → Bool
+  invExact : C → Option C
+
+/-- The meaning of field coefficients: a `CoeffCast`, sending coefficients that pass the
+positivity test to positive elements, and `invExact` to inverses. -/
+structure FieldCoeffCast {K C : Type} (ops : FieldCoeffOps K C) (α : Type) [ExpField α]
+    extends CoeffCast ops.toCoeffOps α where
+  isPos_sound : ∀ c : C, ops.isPos c = true → pos (cast c)
+  invExact_sound : ∀ c k : C, ops.invExact c = some k → cast k * cast c = 1
+
+namespace Rules
+
+section FieldModel
+
+/-! ## The model of `FieldNormalize` (computational, no `α`)
+
+Variables are the `Var = Nat × Nat` of `RingNormalize`, shifted: pair input `p`, element `i`
+is `(p + 1, i)`, and atom number `n` is `(0, n)` (Rust: `(link << 40) | index` and the `ATOM`
+bit). -/
+
+variable {K C : Type} (ops : FieldCoeffOps K C)
+
+/-- An exponential monomial: variables times `2^E`, `E` a polynomial (Rust: `Mono { vars, exp }`,
+where `exp` indexes the table of exponent polynomials). -/
+abbrev FMono (C : Type) : Type := Mono × Poly C
+
+/-- An exponential polynomial: a sum of coefficient × exponential monomial (Rust: `Poly`). -/
+abbrev FPoly (C : Type) : Type := List (C × FMono C)
+
+/-- A normal form `num / den` (Rust: `Value::Frac { num, den }`). -/
+abbrev NF (C : Type) : Type := FPoly C × FPoly C
+
+/-- A ring polynomial is zero once like monomials are collected. -/
+def polyIsZero (p : Poly C) : Bool := polyAllZero ops.toCoeffOps (polyCollect ops.toCoeffOps p)
+
+/-- Two exponential monomials are the same: equal variables, exponents with zero difference.
+(Rust compares canonical forms; the exponent test here is the polynomial identity.) -/
+def fmonoEq (a b : FMono C) : Bool :=
+  decide (a.1 = b.1) && polyIsZero ops (polySub ops.toCoeffOps a.2 b.2)
+
+/-- `x·2^E · y·2^F = xy·2^(E+F)` (Rust: `mul_poly`'s `exp_sum`). -/
+def fmonoMul (a b : FMono C) : FMono C := (monoMul a.1 b.1, polyAdd ops.toCoeffOps a.2 b.2)
+
+def fpolyAddTerm (c : C) (m : FMono C) : FPoly C → FPoly C
+  | [] => [(c, m)]
+  | e :: p => cond (fmonoEq ops m e.2) ((ops.add c e.1, e.2) :: p) (e :: fpolyAddTerm c m p)
+
+def fpolyAdd : FPoly C → FPoly C → FPoly C
+  | [], q => q
+  | e :: p, q => fpolyAddTerm ops e.1 e.2 (fpolyAdd p q)
+
+def fpolyScale (s : C) : FPoly C → FPoly C
+  | [] => []
+  | e :: p => (ops.mul s e.1, e.2) :: fpolyScale s p
+
+def fpolyMulTerm (c : C) (m : FMono C) : FPoly C → FPoly C
+  | [] => []
+  | e :: q => (ops.mul c e.1, fmonoMul ops m e.2) :: fpolyMulTerm c m q
+
+def fpolyMul : FPoly C → FPoly C → FPoly C
+  | [], q => []
+  | e :: p, q => fpolyAdd ops (fpolyMulTerm ops e.1 e.2 q) (fpolyMul p q)
+
+def fpolyNeg (p : FPoly C) : FPoly C := fpolyScale ops (ops.neg ops.one) p
+
+def fpolySub (p q : FPoly C) : FPoly C := fpolyAdd ops p (fpolyNeg ops q)
+
+def fpolyAllZero : FPoly C → Bool
+  | [] => true
+  | e :: p => ops.isZero e.1 && fpolyAllZero p
+
+/-- Zero once like monomials are collected (Rust: canonical `Poly` equality with the empty one). -/
+def fpolyIsZero (p : FPoly C) : Bool := fpolyAllZero ops (fpolyAdd ops p [])
+
+/-- The monomial has no variables. -/
+def varsNil : Mono → Bool
+  | [] => true
+  | _ => false
+
+def positiveAll : FPoly C → Bool
+  | [] => true
+  | e :: p => ops.isPos e.1 && varsNil e.2.1 && positiveAll p
+
+/-- Rust `positive`: nonempty, and every monomial a positive constant times an exponential. -/
+def positive : FPoly C → Bool
+  | [] => false
+  | e :: p => positiveAll ops (e :: p)
+
+end FieldModel
+
+section FieldPolySound
+
+/-! ## Exponential polynomials denote sums -/
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+
+def fmonoEval (σ : Env α) (m : FMono C) : α :=
+  monoEval σ m.1 * pow2 (polyEval cc.toCoeffCast σ m.2)
+
+def fpolyEval (σ : Env α) : FPoly C → α
+  | [] => 0
+  | e :: p => cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval σ p
+
+theorem polyIsZero_sound (σ : Env α) (p : Poly C) (h : polyIsZero ops p = true) :
+    polyEval cc.toCoeffCast σ p = 0 := by
+  have z := polyEval_allZero cc.toCoeffCast σ _ h
+  rw [polyEval_collect] at z
+  exact z
+
+theorem fmonoEq_sound (σ : Env α) (a b : FMono C) (h : fmonoEq ops a b = true) :
+    fmonoEval cc σ a = fmonoEval cc σ b := by
+  have h1 : a.1 = b.1 := of_decide_eq_true' (and_left' h)
+  have h2 := polyIsZero_sound cc σ _ (and_right' h)
+  rw [polyEval_sub] at h2
+  show monoEval σ a.1 * pow2 (polyEval cc.toCoeffCast σ a.2)
+    = monoEval σ b.1 * pow2 (polyEval cc.toCoeffCast σ b.2)
+  rw [h1, eq_of_sub_eq_zero h2]
+
+theorem fmonoEval_mul (σ : Env α) (a b : FMono C) :
+    fmonoEval cc σ (fmonoMul ops a b) = fmonoEval cc σ a * fmonoEval cc σ b := by
+  show monoEval σ (monoMul a.1 b.1) * pow2 (polyEval cc.toCoeffCast σ (polyAdd ops.toCoeffOps a.2 b.2))
+    = monoEval σ a.1 * pow2 (polyEval cc.toCoeffCast σ a.2)
+      * (monoEval σ b.1 * pow2 (polyEval cc.toCoeffCast σ b.2))
+  rw [monoEval_mul, polyEval_add, pow2_add, mul_mul_mul_comm']
+
+theorem fpolyEval_addTerm (σ : Env α) (c : C) (m : FMono C) (p : FPoly C) :
+    fpolyEval cc σ (fpolyAddTerm ops c m p) = cc.cast c * fmonoEval cc σ m + fpolyEval cc σ p := by
+  induction p with
+  | nil => rfl
+  | cons e p ih =>
+    cases h : fmonoEq ops m e.2
+    · have r : fpolyAddTerm ops c m (e :: p) = e :: fpolyAddTerm ops c m p := by
+        show cond (fmonoEq ops m e.2) ((ops.add c e.1, e.2) :: p) (e :: fpolyAddTerm ops c m p) = _
+        rw [h]
+        rfl
+      rw [r]
+      show cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ (fpolyAddTerm ops c m p)
+        = cc.cast c * fmonoEval cc σ m + (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p)
+      rw [ih, ← add_assoc, ← add_assoc, add_comm (cc.cast e.1 * fmonoEval cc σ e.2)]
+    · have r : fpolyAddTerm ops c m (e :: p) = (ops.add c e.1, e.2) :: p := by
+        show cond (fmonoEq ops m e.2) ((ops.add c e.1, e.2) :: p) (e :: fpolyAddTerm ops c m p) = _
+        rw [h]
+        rfl
+      rw [r]
+      show cc.cast (ops.add c e.1) * fmonoEval cc σ e.2 + fpolyEval cc σ p
+        = cc.cast c * fmonoEval cc σ m + (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p)
+      rw [cc.cast_add, fmonoEq_sound cc σ m e.2 h, add_mul, add_assoc]
+
+theorem fpolyEval_add (σ : Env α) (p q : FPoly C) :
+    fpolyEval cc σ (fpolyAdd ops p q) = fpolyEval cc σ p + fpolyEval cc σ q := by
+  induction p with
+  | nil => exact (zero_add _).symm
+  | cons e p ih =>
+    show fpolyEval cc σ (fpolyAddTerm ops e.1 e.2 (fpolyAdd ops p q))
+      = cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p + fpolyEval cc σ q
+    rw [fpolyEval_addTerm, ih, add_assoc]
+
+theorem fpolyEval_scale (σ : Env α) (s : C) (p : FPoly C) :
+    fpolyEval cc σ (fpolyScale ops s p) = cc.cast s * fpolyEval cc σ p := by
+  induction p with
+  | nil => exact (mul_zero _).symm
+  | cons e p ih =>
+    show cc.cast (ops.mul s e.1) * fmonoEval cc σ e.2 + fpolyEval cc σ (fpolyScale ops s p)
+      = cc.cast s * (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p)
+    rw [ih, cc.cast_mul, mul_add, mul_assoc]
+
+theorem fpolyEval_mulTerm (σ : Env α) (c : C) (m : FMono C) (q : FPoly C) :
+    fpolyEval cc σ (fpolyMulTerm ops c m q) = cc.cast c * fmonoEval cc σ m * fpolyEval cc σ q := by
+  induction q with
+  | nil => exact (mul_zero _).symm
+  | cons e q ih =>
+    show cc.cast (ops.mul c e.1) * fmonoEval cc σ (fmonoMul ops m e.2)
+        + fpolyEval cc σ (fpolyMulTerm ops c m q)
+      = cc.cast c * fmonoEval cc σ m * (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ q)
+    rw [ih, cc.cast_mul, fmonoEval_mul, mul_add, mul_mul_mul_comm']
+
+theorem fpolyEval_mul (σ : Env α) (p q : FPoly C) :
+    fpolyEval cc σ (fpolyMul ops p q) = fpolyEval cc σ p * fpolyEval cc σ q := by
+  induction p with
+  | nil => exact (zero_mul _).symm
+  | cons e p ih =>
+    show fpolyEval cc σ (fpolyAdd ops (fpolyMulTerm ops e.1 e.2 q) (fpolyMul ops p q))
+      = (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p) * fpolyEval cc σ q
+    rw [fpolyEval_add, fpolyEval_mulTerm, ih, add_mul]
+
+theorem fpolyEval_neg (σ : Env α) (p : FPoly C) :
+    fpolyEval cc σ (fpolyNeg ops p) = -fpolyEval cc σ p := by
+  show fpolyEval cc σ (fpolyScale ops (ops.neg ops.one) p) = _
+  rw [fpolyEval_scale, cc.cast_neg, cc.cast_one, neg_one_mul]
+
+theorem fpolyEval_sub (σ : Env α) (p q : FPoly C) :
+    fpolyEval cc σ (fpolySub ops p q) = fpolyEval cc σ p - fpolyEval cc σ q := by
+  show fpolyEval cc σ (fpolyAdd ops p (fpolyNeg ops q)) = _
+  rw [fpolyEval_add, fpolyEval_neg]
+  rfl
+
+theorem fpolyEval_allZero (σ : Env α) (p : FPoly C) (h : fpolyAllZero ops p = true) :
+    fpolyEval cc σ p = 0 := by
+  induction p with
+  | nil => rfl
+  | cons e p ih =>
+    show cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p = 0
+    rw [cc.isZero_sound e.1 (and_left' h), ih (and_right' h), zero_mul, add_zero]
+
+theorem fpolyIsZero_sound (σ : Env α) (p : FPoly C) (h : fpolyIsZero ops p = true) :
+    fpolyEval cc σ p = 0 := by
+  have z := fpolyEval_allZero cc σ _ h
+  rw [fpolyEval_add] at z
+  rw [← add_zero (fpolyEval cc σ p)]
+  exact z
+
+/-- A monomial without variables denotes a power of two. -/
+theorem fmonoEval_varsNil (σ : Env α) (m : FMono C) (h : varsNil m.1 = true) :
+    pos (fmonoEval cc σ m) := by
+  cases m with
+  | mk vs e =>
+    cases vs with
+    | nil =>
+      show pos (1 * pow2 (polyEval cc.toCoeffCast σ e))
+      rw [one_mul]
+      exact pos_pow2 _
+    | cons v vs => cases h
+
+theorem positiveAll_pos (σ : Env α) (e : C × FMono C) (p : FPoly C)
+    (h : positiveAll ops (e :: p) = true) : pos (fpolyEval cc σ (e :: p)) := by
+  induction p generalizing e with
+  | nil =>
+    show pos (cc.cast e.1 * fmonoEval cc σ e.2 + 0)
+    rw [add_zero]
+    exact pos_mul _ _ (cc.isPos_sound _ (and_left' (and_left' h)))
+      (fmonoEval_varsNil cc σ _ (and_right' (and_left' h)))
+  | cons f p ih =>
+    show pos (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ (f :: p))
+    exact pos_add _ _ (pos_mul _ _ (cc.isPos_sound _ (and_left' (and_left' h)))
+      (fmonoEval_varsNil cc σ _ (and_right' (and_left' h)))) (ih f (and_right' h))
+
+/-- A `positive` polynomial denotes a positive element, hence never zero: a denominator that
+passes the test never divides by zero. -/
+theorem positive_ne_zero (σ : Env α) (p : FPoly C) (h : positive ops p = true) :
+    fpolyEval cc σ p ≠ 0 := by
+  cases p with
+  | nil => cases h
+  | cons e p => exact pos_ne_zero _ (positiveAll_pos cc σ e p h)
+
+end FieldPolySound
 
 end Rules
 end Kcert
