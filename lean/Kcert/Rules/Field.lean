@@ -335,5 +335,168 @@ theorem positive_ne_zero (σ : Env α) (p : FPoly C) (h : positive ops p = true)
 
 end FieldPolySound
 
+section NFModel
+
+/-! ## Normal forms and the atom table (model) -/
+
+variable {K C : Type} (ops : FieldCoeffOps K C)
+
+def fpolyOne : FPoly C := [(ops.one, ([], []))]
+
+def nfOne : NF C := (fpolyOne ops, fpolyOne ops)
+
+def nfConst (k : K) : NF C := ([(ops.ofConst k, ([], []))], fpolyOne ops)
+
+def nfVar (v : Var) : NF C := ([(ops.one, ([v], []))], fpolyOne ops)
+
+/-- `2^E` (Rust: the monomial with `exp: id`). -/
+def nfExp (E : Poly C) : NF C := ([(ops.one, ([], E))], fpolyOne ops)
+
+/-- `a/b + c/d = (a·d + c·b) / (b·d)` (Rust `add`; its shortcut for equal denominators is not
+modelled, see the README). -/
+def nfAdd (a b : NF C) : NF C :=
+  (fpolyAdd ops (fpolyMul ops a.1 b.2) (fpolyMul ops b.1 a.2), fpolyMul ops a.2 b.2)
+
+def nfNeg (a : NF C) : NF C := (fpolyNeg ops a.1, a.2)
+
+def nfSub (a b : NF C) : NF C := nfAdd ops a (nfNeg ops b)
+
+def nfMul (a b : NF C) : NF C := (fpolyMul ops a.1 b.1, fpolyMul ops a.2 b.2)
+
+/-- `(a/b) / (c/d) = (a·d) / (b·c)` (Rust `div`). -/
+def nfDiv (a b : NF C) : NF C := (fpolyMul ops a.1 b.2, fpolyMul ops a.2 b.1)
+
+/-- Both denominators positive and the cross-multiplied numerators equal (Rust: the final
+test of `field_normalize`, also used here to recognise an atom already in the table). -/
+def nfEquiv (a b : NF C) : Bool :=
+  positive ops a.2 && positive ops b.2 &&
+    fpolyIsZero ops (fpolySub ops (fpolyMul ops a.1 b.2) (fpolyMul ops b.1 a.2))
+
+/-- The constant a polynomial is, if it is one coefficient times `2^0` (Rust `as_constant`,
+nonzero case). -/
+def constOf : FPoly C → Option C
+  | [(c, ([], e))] => cond (polyIsZero ops e) (some c) none
+  | _ => none
+
+/-- An exponential polynomial without exponentials, as a ring polynomial. -/
+def toRing : FPoly C → Option (Poly C)
+  | [] => some []
+  | e :: p => cond (polyIsZero ops e.2.2) (lift1 (fun q => (e.1, e.2.1) :: q) (toRing p)) none
+
+def nfEx2Inv (n : FPoly C) : Option C → Option (Poly C)
+  | some k => lift1 (polyScale ops.toCoeffOps k) (toRing ops n)
+  | none => none
+
+def nfEx2Of (n : FPoly C) : Option C → Option (Poly C)
+  | some c => nfEx2Inv ops n (ops.invExact c)
+  | none => none
+
+/-- The exponent `E` with `ex2 (P / c) = 2^E`, when the denominator is a constant `c` with an
+exact inverse and `P` has no exponentials (Rust `ex2`: `2^(P·(1/c))`; Rust also admits nested
+exponentials in `P`, this model makes them an atom). -/
+def nfEx2 (v : NF C) : Option (Poly C) := nfEx2Of ops v.1 (constOf ops v.2)
+
+/-- What an atom is: an opaque function of its arguments (Rust `Atom`). -/
+inductive Tag where
+  | func (f : Func)
+  | max
+  | min
+  | select (op : CmpOp)
+  deriving DecidableEq
+
+/-- An atom of the table: its kind and the normal forms of its arguments (Rust `Atom`), and,
+for the proof only, the term it was made for (`src`; nothing in the rule reads it). -/
+structure Entry (K C : Type) where
+  tag : Tag
+  args : List (NF C)
+  src : Term K
+
+/-- The atom table, newest first: the atom of entry `e :: T` is number `T.length` (Rust:
+`atoms`, appended to, indexed from the first). -/
+abbrev Tab (K C : Type) : Type := List (Entry K C)
+
+/-- Arguments pairwise equivalent (Rust: equal canonical normal forms). -/
+def argsMatch : List (NF C) → List (NF C) → Bool
+  | [], [] => true
+  | a :: l, b :: l' => nfEquiv ops a b && argsMatch l l'
+  | _, _ => false
+
+/-- The number of an atom of the table with this kind and these arguments (Rust `atom_ids`). -/
+def findAtom (tag : Tag) (args : List (NF C)) : Tab K C → Option Nat
+  | [] => none
+  | e :: T => cond (decide (e.tag = tag) && argsMatch ops e.args args) (some T.length)
+      (findAtom tag args T)
+
+/-- The normal form of atom number `n`: the variable `(0, n)`. -/
+def atomNF (n : Nat) : NF C := nfVar ops (0, n)
+
+def mkAtomAt (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) :
+    Option Nat → NF C × Tab K C
+  | some n => (atomNF ops n, T)
+  | none => (atomNF ops T.length, ⟨tag, args, src⟩ :: T)
+
+/-- The atom for `tag args`: the one in the table, or a new one (Rust `atom`). -/
+def mkAtom (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) : NF C × Tab K C :=
+  mkAtomAt ops tag args src T (findAtom ops tag args T)
+
+def allPosDen : List (NF C) → Bool
+  | [] => true
+  | a :: l => positive ops a.2 && allPosDen l
+
+/-- An atom, provided every argument has a positive denominator (Rust makes atoms of any
+arguments; see the README). -/
+def atom (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) :
+    Option (NF C × Tab K C) :=
+  cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none
+
+def andThen (r : Option (NF C × Tab K C)) (f : NF C → Tab K C → Option (NF C × Tab K C)) :
+    Option (NF C × Tab K C) :=
+  match r with
+  | some p => f p.1 p.2
+  | none => none
+
+def inputNF (i : Nat) (T : Tab K C) : Option Nat → Option (NF C × Tab K C)
+  | some p => some (nfVar ops (p + 1, i), T)
+  | none => none
+
+def ex2Of (src : Term K) (va : NF C) (T : Tab K C) : Option (Poly C) → Option (NF C × Tab K C)
+  | some E => some (nfExp ops E, T)
+  | none => atom ops (Tag.func Func.ex2) [va] src T
+
+/-- `f a`, given the normal form `va` of `a`: `ex2` exactly where it can, `rcp` as `1/a`, any
+other function an atom (Rust `value_at`, `Node::Apply`). -/
+def normApp (src : Term K) (va : NF C) (T : Tab K C) : Func → Option (NF C × Tab K C)
+  | Func.ex2 => ex2Of ops src va T (nfEx2 ops va)
+  | Func.rcp => cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T)) none
+  | f => atom ops (Tag.func f) [va] src T
+
+/-- The normal form of a term (Rust `Normalizer::value`), threading the atom table. `none`
+where the Rust rule fails, and also on infinities, selects, and divisions by a quotient
+whose denominator is not positive (see the README). -/
+def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K C)
+  | Term.const k, T => some (nfConst ops k, T)
+  | Term.input t i, T => inputNF ops i T (m t)
+  | Term.add a b, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 => some (nfAdd ops va vb, T2)
+  | Term.sub a b, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 => some (nfSub ops va vb, T2)
+  | Term.mul a b, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 => some (nfMul ops va vb, T2)
+  | Term.div a b, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 =>
+        cond (positive ops vb.2) (some (nfDiv ops va vb, T2)) none
+  | Term.fma a b c, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 =>
+        andThen (norm m c T2) fun vc T3 => some (nfAdd ops (nfMul ops va vb) vc, T3)
+  | Term.neg a, T => andThen (norm m a T) fun va T1 => some (nfNeg ops va, T1)
+  | Term.max a b, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 => atom ops Tag.max [va, vb] (Term.max a b) T2
+  | Term.min a b, T => andThen (norm m a T) fun va T1 =>
+      andThen (norm m b T1) fun vb T2 => atom ops Tag.min [va, vb] (Term.min a b) T2
+  | Term.app f a, T => andThen (norm m a T) fun va T1 => normApp ops (Term.app f a) va T1 f
+  | _, _ => none
+
+end NFModel
+
 end Rules
 end Kcert
