@@ -498,5 +498,201 @@ def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K
 
 end NFModel
 
+section NFSound
+
+/-! ## Normal forms denote quotients
+
+`Rep σ v x`: if the denominator of `v` is not zero, `x · den = num` (in the environment `σ`).
+This is what normalization preserves; the final positivity test makes the hypothesis hold. -/
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+
+def Rep (σ : Env α) (v : NF C) (x : α) : Prop :=
+  fpolyEval cc σ v.2 ≠ 0 → x * fpolyEval cc σ v.2 = fpolyEval cc σ v.1
+
+/-- The quotient a normal form denotes. -/
+def nfVal (σ : Env α) (v : NF C) : α := fpolyEval cc σ v.1 / fpolyEval cc σ v.2
+
+theorem fpolyEval_single (σ : Env α) (c : C) (m : FMono C) :
+    fpolyEval cc σ [(c, m)] = cc.cast c * fmonoEval cc σ m :=
+  add_zero _
+
+theorem fpolyEval_one (σ : Env α) : fpolyEval cc σ (fpolyOne ops) = 1 := by
+  show cc.cast ops.one * (1 * pow2 0) + 0 = 1
+  rw [cc.cast_one, pow2_zero, one_mul, one_mul, add_zero]
+
+theorem rep_var (σ : Env α) (v : Var) : Rep cc σ (nfVar ops v) (σ v.1 v.2) := by
+  intro _
+  show σ v.1 v.2 * fpolyEval cc σ (fpolyOne ops) = cc.cast ops.one * (σ v.1 v.2 * 1 * pow2 0) + 0
+  simp only [fpolyEval_one, cc.cast_one, pow2_zero, mul_one, one_mul, add_zero]
+  rfl
+
+theorem rep_const (I : Interp K α) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (σ : Env α) (k : K) : Rep cc σ (nfConst ops k) (I.const k) := by
+  intro _
+  show I.const k * fpolyEval cc σ (fpolyOne ops) = cc.cast (ops.ofConst k) * (1 * pow2 0) + 0
+  simp only [fpolyEval_one, hconst, pow2_zero, mul_one, add_zero]
+  rfl
+
+theorem rep_exp (σ : Env α) (E : Poly C) :
+    Rep cc σ (nfExp ops E) (pow2 (polyEval cc.toCoeffCast σ E)) := by
+  intro _
+  show pow2 (polyEval cc.toCoeffCast σ E) * fpolyEval cc σ (fpolyOne ops)
+    = cc.cast ops.one * (1 * pow2 (polyEval cc.toCoeffCast σ E)) + 0
+  rw [fpolyEval_one, cc.cast_one, mul_one, one_mul, one_mul, add_zero]
+
+theorem rep_one (σ : Env α) : Rep cc σ (nfOne ops) 1 := by
+  intro _
+  show 1 * fpolyEval cc σ (fpolyOne ops) = fpolyEval cc σ (fpolyOne ops)
+  rw [one_mul]
+
+theorem rep_add (σ : Env α) (a b : NF C) (x y : α) (ha : Rep cc σ a x) (hb : Rep cc σ b y) :
+    Rep cc σ (nfAdd ops a b) (x + y) := by
+  intro hD
+  have hD' : fpolyEval cc σ a.2 * fpolyEval cc σ b.2 ≠ 0 := by
+    rw [← fpolyEval_mul]
+    exact hD
+  show (x + y) * fpolyEval cc σ (fpolyMul ops a.2 b.2)
+    = fpolyEval cc σ (fpolyAdd ops (fpolyMul ops a.1 b.2) (fpolyMul ops b.1 a.2))
+  rw [fpolyEval_add, fpolyEval_mul, fpolyEval_mul, fpolyEval_mul, ← ha (ne_zero_left hD'),
+    ← hb (ne_zero_right hD'), add_mul, mul_assoc, mul_assoc y, mul_comm (fpolyEval cc σ b.2)]
+
+theorem rep_neg (σ : Env α) (a : NF C) (x : α) (ha : Rep cc σ a x) :
+    Rep cc σ (nfNeg ops a) (-x) := by
+  intro hD
+  show -x * fpolyEval cc σ a.2 = fpolyEval cc σ (fpolyNeg ops a.1)
+  rw [fpolyEval_neg, neg_mul, ha hD]
+
+theorem rep_sub (σ : Env α) (a b : NF C) (x y : α) (ha : Rep cc σ a x) (hb : Rep cc σ b y) :
+    Rep cc σ (nfSub ops a b) (x - y) :=
+  rep_add cc σ a (nfNeg ops b) x (-y) ha (rep_neg cc σ b y hb)
+
+theorem rep_mul (σ : Env α) (a b : NF C) (x y : α) (ha : Rep cc σ a x) (hb : Rep cc σ b y) :
+    Rep cc σ (nfMul ops a b) (x * y) := by
+  intro hD
+  have hD' : fpolyEval cc σ a.2 * fpolyEval cc σ b.2 ≠ 0 := by
+    rw [← fpolyEval_mul]
+    exact hD
+  show x * y * fpolyEval cc σ (fpolyMul ops a.2 b.2) = fpolyEval cc σ (fpolyMul ops a.1 b.1)
+  rw [fpolyEval_mul, fpolyEval_mul, ← ha (ne_zero_left hD'), ← hb (ne_zero_right hD'),
+    mul_mul_mul_comm']
+
+/-- Division, when the divisor's denominator is not zero (the model checks it is positive). -/
+theorem rep_div (σ : Env α) (a b : NF C) (x y : α) (ha : Rep cc σ a x) (hb : Rep cc σ b y)
+    (hbd : fpolyEval cc σ b.2 ≠ 0) : Rep cc σ (nfDiv ops a b) (x / y) := by
+  intro hD
+  have hD' : fpolyEval cc σ a.2 * fpolyEval cc σ b.1 ≠ 0 := by
+    rw [← fpolyEval_mul]
+    exact hD
+  have ey : y * fpolyEval cc σ b.2 = fpolyEval cc σ b.1 := hb hbd
+  have hy : y ≠ 0 := by
+    intro h0
+    apply ne_zero_right hD'
+    rw [← ey, h0, zero_mul]
+  show x / y * fpolyEval cc σ (fpolyMul ops a.2 b.1) = fpolyEval cc σ (fpolyMul ops a.1 b.2)
+  rw [fpolyEval_mul, fpolyEval_mul, ← ha (ne_zero_left hD'), ← ey, div_def,
+    mul_left_comm (fpolyEval cc σ a.2) y, mul_assoc x (inv y), ← mul_assoc (inv y) y,
+    mul_comm (inv y) y, mul_inv y hy, one_mul, ← mul_assoc]
+
+/-- Over a nonzero denominator, the represented value is the quotient. -/
+theorem rep_val (σ : Env α) (v : NF C) (x : α) (h : Rep cc σ v x)
+    (hD : fpolyEval cc σ v.2 ≠ 0) : nfVal cc σ v = x := by
+  show fpolyEval cc σ v.1 / fpolyEval cc σ v.2 = x
+  rw [div_def, ← h hD, mul_assoc, mul_inv _ hD, mul_one]
+
+/-- Equivalent normal forms denote the same quotient. -/
+theorem nfEquiv_sound (σ : Env α) (a b : NF C) (h : nfEquiv ops a b = true) :
+    nfVal cc σ a = nfVal cc σ b := by
+  have ha := positive_ne_zero cc σ a.2 (and_left' (and_left' h))
+  have hb := positive_ne_zero cc σ b.2 (and_right' (and_left' h))
+  have z := fpolyIsZero_sound cc σ _ (and_right' h)
+  rw [fpolyEval_sub, fpolyEval_mul, fpolyEval_mul] at z
+  exact div_eq_div_of_cross _ _ _ _ ha hb (eq_of_sub_eq_zero z)
+
+theorem constOf_sound (σ : Env α) (P : FPoly C) (c : C) (h : constOf ops P = some c) :
+    fpolyEval cc σ P = cc.cast c := by
+  cases P with
+  | nil => cases h
+  | cons e p =>
+    cases e with
+    | mk c' mono =>
+      cases mono with
+      | mk vs E =>
+        cases vs with
+        | cons v vs => cases h
+        | nil =>
+          cases p with
+          | cons f p => cases h
+          | nil =>
+            have h' : cond (polyIsZero ops E) (some c') none = some c := h
+            cases hz : polyIsZero ops E
+            · rw [hz] at h'
+              cases h'
+            · rw [hz] at h'
+              have e : c' = c := Option.noConfusion h' id
+              show cc.cast c' * (1 * pow2 (polyEval cc.toCoeffCast σ E)) + 0 = cc.cast c
+              rw [polyIsZero_sound cc σ E hz, pow2_zero, one_mul, mul_one, add_zero, e]
+
+theorem toRing_sound (σ : Env α) (P : FPoly C) :
+    ∀ q : Poly C, toRing ops P = some q → polyEval cc.toCoeffCast σ q = fpolyEval cc σ P := by
+  induction P with
+  | nil =>
+    intro q h
+    have e : ([] : Poly C) = q := Option.noConfusion h id
+    rw [← e]
+    rfl
+  | cons e p ih =>
+    intro q h
+    have h' : cond (polyIsZero ops e.2.2) (lift1 (fun q => (e.1, e.2.1) :: q) (toRing ops p))
+      none = some q := h
+    cases hz : polyIsZero ops e.2.2
+    · rw [hz] at h'
+      cases h'
+    · rw [hz] at h'
+      match lift1_eq_some h' with
+      | ⟨q', hq', hr⟩ =>
+        rw [← hr]
+        show cc.cast e.1 * monoEval σ e.2.1 + polyEval cc.toCoeffCast σ q'
+          = cc.cast e.1 * (monoEval σ e.2.1 * pow2 (polyEval cc.toCoeffCast σ e.2.2))
+            + fpolyEval cc σ p
+        rw [polyIsZero_sound cc σ _ hz, pow2_zero, mul_one, ih q' hq']
+
+/-- Exact `ex2`: if `nfEx2 v = some E` then `2^E` represents `2^x` wherever `v` represents `x`. -/
+theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v = some E)
+    (hv : Rep cc σ v x) : Rep cc σ (nfExp ops E) (pow2 x) := by
+  have h1 : nfEx2Of ops v.1 (constOf ops v.2) = some E := h
+  cases hc : constOf ops v.2 with
+  | none =>
+    rw [hc] at h1
+    cases h1
+  | some c =>
+    rw [hc] at h1
+    have h2 : nfEx2Inv ops v.1 (ops.invExact c) = some E := h1
+    cases hk : ops.invExact c with
+    | none =>
+      rw [hk] at h2
+      cases h2
+    | some k =>
+      rw [hk] at h2
+      have h3 : lift1 (polyScale ops.toCoeffOps k) (toRing ops v.1) = some E := h2
+      match lift1_eq_some h3 with
+      | ⟨q, hq, hr⟩ =>
+        have hkc := cc.invExact_sound c k hk
+        have hD : fpolyEval cc σ v.2 = cc.cast c := constOf_sound cc σ v.2 c hc
+        have hc0 : cc.cast c ≠ 0 := by
+          intro h0
+          apply zero_ne_one (α := α)
+          rw [← hkc, h0, mul_zero]
+        have ex : x * cc.cast c = fpolyEval cc σ v.1 := by
+          rw [← hD]
+          exact hv (by rw [hD]; exact hc0)
+        have hE : polyEval cc.toCoeffCast σ E = x := by
+          rw [← hr, polyEval_scale, toRing_sound cc σ v.1 q hq, ← ex, mul_left_comm, hkc, mul_one]
+        have r := rep_exp cc σ E
+        rw [hE] at r
+        exact r
+
+end NFSound
+
 end Rules
 end Kcert
