@@ -694,5 +694,275 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
 
 end NFSound
 
+/-- What the Rust rule assumes of the opaque operations: `rcp x = 1/x` (PTX `rcp` over the
+reals). -/
+structure FieldInterp {K α : Type} [ExpField α] (I : Interp K α) : Prop where
+  rcp : ∀ x : α, I.func Func.rcp x = 1 / x
+
+section TableSound
+
+/-! ## The atom table
+
+A valuation `ν` of atom numbers is `Good` for a table when each atom's value is its kind applied
+to the values of its arguments.  `OK` says each entry's kind applied to its arguments is the
+value of the term it was made for, whenever the older entries are `Good`.  `nuOf` (each atom
+valued as its term) is `Good` for an `OK` table. -/
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+variable (I : Interp K α) (ρ ρs : Env α)
+
+/-- The environment of normal forms: variable `(0, n)` is atom `n`, `(p + 1, i)` is pair input
+`p`, element `i`. -/
+def envOf (ν : Nat → α) : Env α := fun p i =>
+  match p with
+  | 0 => ν i
+  | p + 1 => ρ p i
+
+def tagSem : Tag → List α → α
+  | Tag.func f, [x] => Term.applyFunc I f x
+  | Tag.max, [x, y] => I.max x y
+  | Tag.min, [x, y] => I.min x y
+  | Tag.select op, [l, r, a, b] => if I.cmp op l r then a else b
+  | _, _ => 0
+
+def entrySem (ν : Nat → α) (e : Entry K C) : α :=
+  tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν)))
+
+def Good (ν : Nat → α) : Tab K C → Prop
+  | [] => True
+  | e :: T => ν T.length = entrySem cc I ρ ν e ∧ Good ν T
+
+def OK : Tab K C → Prop
+  | [] => True
+  | e :: T => (∀ ν, Good cc I ρ ν T → entrySem cc I ρ ν e = Term.eval I ρs e.src) ∧ OK T
+
+def lookupSrc : Tab K C → Nat → Option (Term K)
+  | [], n => none
+  | e :: T, n => if n = T.length then some e.src else lookupSrc T n
+
+def valOf : Option (Term K) → α
+  | some t => Term.eval I ρs t
+  | none => 0
+
+/-- Each atom valued as the term it was made for. -/
+def nuOf (T : Tab K C) (n : Nat) : α := valOf I ρs (lookupSrc T n)
+
+theorem good_append (ν : Nat → α) (l T : Tab K C) (h : Good cc I ρ ν (l ++ T)) : Good cc I ρ ν T := by
+  induction l with
+  | nil => exact h
+  | cons e l ih =>
+    rw [List.cons_append] at h
+    exact ih h.2
+
+theorem lookupSrc_lt (T : Tab K C) : ∀ (n : Nat) (t : Term K), lookupSrc T n = some t → n < T.length := by
+  induction T with
+  | nil =>
+    intro n t h
+    cases h
+  | cons e T ih =>
+    intro n t h
+    cases (inferInstance : Decidable (n = T.length)) with
+    | isTrue hn =>
+      rw [hn, List.length_cons]
+      exact Nat.ltSuccSelf _
+    | isFalse hn =>
+      have h' : lookupSrc T n = some t := by
+        rw [← h]
+        exact (if_neg' hn).symm
+      rw [List.length_cons]
+      exact Nat.ltTrans (ih n t h') (Nat.ltSuccSelf _)
+
+theorem good_of_ok (T : Tab K C) : OK cc I ρ ρs T → ∀ ν : Nat → α,
+    (∀ n t, lookupSrc T n = some t → ν n = Term.eval I ρs t) → Good cc I ρ ν T := by
+  induction T with
+  | nil =>
+    intro _ _ _
+    exact True.intro
+  | cons e T ih =>
+    intro hok ν hν
+    have g : Good cc I ρ ν T := by
+      apply ih hok.2 ν
+      intro n t hl
+      apply hν n t
+      have hn : n ≠ T.length := fun h => Nat.ltIrrefl n (by
+        have := lookupSrc_lt T n t hl
+        rw [h] at this
+        rw [h]
+        exact this)
+      rw [← hl]
+      exact if_neg' hn
+    have h1 : ν T.length = Term.eval I ρs e.src := hν T.length e.src (if_pos' rfl)
+    exact ⟨h1.trans (hok.1 ν g).symm, g⟩
+
+theorem good_nuOf (T : Tab K C) (h : OK cc I ρ ρs T) : Good cc I ρ (nuOf I ρs T) T := by
+  apply good_of_ok cc I ρ ρs T h
+  intro n t hl
+  show valOf I ρs (lookupSrc T n) = _
+  rw [hl]
+  rfl
+
+theorem argsMatch_vals (σ : Env α) (l : List (NF C)) :
+    ∀ l', argsMatch ops l l' = true → l.map (nfVal cc σ) = l'.map (nfVal cc σ) := by
+  induction l with
+  | nil =>
+    intro l' h
+    cases l' with
+    | nil => rfl
+    | cons b l' => cases h
+  | cons a l ih =>
+    intro l' h
+    cases l' with
+    | nil => cases h
+    | cons b l' =>
+      show nfVal cc σ a :: l.map (nfVal cc σ) = nfVal cc σ b :: l'.map (nfVal cc σ)
+      rw [nfEquiv_sound cc σ a b (and_left' h), ih l' (and_right' h)]
+
+theorem findAtom_sound (ν : Nat → α) (tag : Tag) (args : List (NF C)) (T : Tab K C)
+    (hg : Good cc I ρ ν T) :
+    ∀ n, findAtom ops tag args T = some n →
+      ∃ e : Entry K C, e.tag = tag ∧ argsMatch ops e.args args = true ∧ ν n = entrySem cc I ρ ν e := by
+  induction T with
+  | nil =>
+    intro n h
+    cases h
+  | cons e T ih =>
+    intro n h
+    cases hc : (decide (e.tag = tag) && argsMatch ops e.args args)
+    · have h' : findAtom ops tag args T = some n := by
+        rw [← h]
+        show _ = cond (decide (e.tag = tag) && argsMatch ops e.args args) (some T.length)
+          (findAtom ops tag args T)
+        rw [hc]
+        rfl
+      exact ih hg.2 n h'
+    · have h' : some T.length = some n := by
+        rw [← h]
+        show _ = cond (decide (e.tag = tag) && argsMatch ops e.args args) (some T.length)
+          (findAtom ops tag args T)
+        rw [hc]
+        rfl
+      have hn : T.length = n := Option.noConfusion h' id
+      rw [← hn]
+      exact ⟨e, of_decide_eq_true' (and_left' hc), and_right' hc, hg.1⟩
+
+/-- The arguments represent the listed values. -/
+def RepList (σ : Env α) : List (NF C) → List α → Prop
+  | [], [] => True
+  | a :: l, x :: xs => Rep cc σ a x ∧ RepList σ l xs
+  | _, _ => False
+
+theorem repList_vals (σ : Env α) (l : List (NF C)) :
+    ∀ xs, allPosDen ops l = true → RepList cc σ l xs → l.map (nfVal cc σ) = xs := by
+  induction l with
+  | nil =>
+    intro xs _ h
+    cases xs with
+    | nil => rfl
+    | cons x xs => exact False.elim h
+  | cons a l ih =>
+    intro xs hp h
+    cases xs with
+    | nil => exact False.elim h
+    | cons x xs =>
+      show nfVal cc σ a :: l.map (nfVal cc σ) = x :: xs
+      rw [rep_val cc σ a x h.1 (positive_ne_zero cc σ a.2 (and_left' hp)),
+        ih xs (and_right' hp) h.2]
+
+theorem rep_atom (ν : Nat → α) (n : Nat) : Rep cc (envOf ρ ν) (atomNF ops n) (ν n) :=
+  rep_var cc (envOf ρ ν) (0, n)
+
+/-- What normalization preserves, from table `T` to table `T'`, for the term `t` and its normal
+form `v`: the table only grows, stays `OK`, and `v` represents the value of `t` under every
+valuation `Good` for the new table. -/
+def Inv (T : Tab K C) (t : Term K) (v : NF C) (T' : Tab K C) : Prop :=
+  (∃ l, T' = l ++ T) ∧ (OK cc I ρ ρs T → OK cc I ρ ρs T') ∧
+    ∀ ν, Good cc I ρ ν T' → Rep cc (envOf ρ ν) v (Term.eval I ρs t)
+
+theorem inv_pure (T : Tab K C) (t : Term K) (v : NF C)
+    (h : ∀ ν, Good cc I ρ ν T → Rep cc (envOf ρ ν) v (Term.eval I ρs t)) :
+    Inv cc I ρ ρs T t v T :=
+  ⟨⟨[], rfl⟩, id, h⟩
+
+theorem inv_after (T T1 T' : Tab K C) (t : Term K) (v : NF C) (he : ∃ l, T1 = l ++ T)
+    (hok : OK cc I ρ ρs T → OK cc I ρ ρs T1) (h : Inv cc I ρ ρs T1 t v T') :
+    Inv cc I ρ ρs T t v T' := by
+  match he, h with
+  | ⟨l, hl⟩, ⟨⟨l', hl'⟩, hok', hr⟩ =>
+    exact ⟨⟨l' ++ l, by rw [hl', hl, List.append_assoc]⟩, fun o => hok' (hok o), hr⟩
+
+theorem inv_un (T T1 : Tab K C) (a t : Term K) (va v : NF C) (g : α → α)
+    (ha : Inv cc I ρ ρs T a va T1)
+    (hr : ∀ σ x, Rep cc σ va x → Rep cc σ v (g x))
+    (he : Term.eval I ρs t = g (Term.eval I ρs a)) : Inv cc I ρ ρs T t v T1 := by
+  match ha with
+  | ⟨hx, hok, hra⟩ =>
+    refine ⟨hx, hok, ?_⟩
+    intro ν hg
+    rw [he]
+    exact hr _ _ (hra ν hg)
+
+theorem inv_bin (T T1 T2 : Tab K C) (a b t : Term K) (va vb v : NF C) (g : α → α → α)
+    (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
+    (hr : ∀ σ x y, Rep cc σ va x → Rep cc σ vb y → Rep cc σ v (g x y))
+    (he : Term.eval I ρs t = g (Term.eval I ρs a) (Term.eval I ρs b)) :
+    Inv cc I ρ ρs T t v T2 := by
+  match ha, hb with
+  | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
+    refine ⟨⟨l2 ++ l1, by rw [h2, h1, List.append_assoc]⟩, fun o => hok2 (hok1 o), ?_⟩
+    intro ν hg
+    rw [he]
+    have hg1 : Good cc I ρ ν T1 := by
+      rw [h2] at hg
+      exact good_append cc I ρ ν l2 T1 hg
+    exact hr _ _ _ (hra ν hg1) (hrb ν hg)
+
+/-- An atom made (or found) for `src` from arguments representing `xs`, where the kind applied
+to `xs` is the value of `src`. -/
+theorem atom_inv (tag : Tag) (args : List (NF C)) (src : Term K) (T T' : Tab K C) (v : NF C)
+    (xs : List α) (hreps : ∀ ν, Good cc I ρ ν T → RepList cc (envOf ρ ν) args xs)
+    (hsem : tagSem I tag xs = Term.eval I ρs src)
+    (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ ρs T src v T' := by
+  have h1 : cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none = some (v, T') := h
+  cases hp : allPosDen ops args
+  · rw [hp] at h1
+    cases h1
+  · rw [hp] at h1
+    have h2 : mkAtomAt ops tag args src T (findAtom ops tag args T) = (v, T') :=
+      Option.noConfusion h1 id
+    have hval : ∀ ν, Good cc I ρ ν T →
+        tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src := by
+      intro ν hg
+      rw [repList_vals cc (envOf ρ ν) args xs hp (hreps ν hg), hsem]
+    cases hf : findAtom ops tag args T with
+    | none =>
+      rw [hf] at h2
+      have hv : atomNF ops T.length = v := congrArg Prod.fst h2
+      have hT : ⟨tag, args, src⟩ :: T = T' := congrArg Prod.snd h2
+      rw [← hv, ← hT]
+      refine ⟨⟨[⟨tag, args, src⟩], rfl⟩, fun o => ⟨fun ν hg => hval ν hg, o⟩, ?_⟩
+      intro ν hg
+      have e : ν T.length = Term.eval I ρs src := hg.1.trans (hval ν hg.2)
+      have r := rep_atom cc ρ ν T.length
+      rw [e] at r
+      exact r
+    | some n =>
+      rw [hf] at h2
+      have hv : atomNF ops n = v := congrArg Prod.fst h2
+      have hT : T = T' := congrArg Prod.snd h2
+      rw [← hv, ← hT]
+      apply inv_pure
+      intro ν hg
+      match findAtom_sound cc I ρ ν tag args T hg n hf with
+      | ⟨e, het, hm, hn⟩ =>
+        have ev : ν n = Term.eval I ρs src := by
+          rw [hn]
+          show tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν))) = _
+          rw [het, argsMatch_vals cc (envOf ρ ν) e.args args hm, hval ν hg]
+        have r := rep_atom cc ρ ν n
+        rw [ev] at r
+        exact r
+
+end TableSound
+
 end Rules
 end Kcert
