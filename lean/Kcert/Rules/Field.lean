@@ -747,12 +747,23 @@ def valOf : Option (Term K) → α
 /-- Each atom valued as the term it was made for. -/
 def nuOf (T : Tab K C) (n : Nat) : α := valOf I ρs (lookupSrc T n)
 
-theorem good_append (ν : Nat → α) (l T : Tab K C) (h : Good cc I ρ ν (l ++ T)) : Good cc I ρ ν T := by
+/-- `l ++ T`, structurally (core's `++` is tail-recursive and its lemmas use `propext`). -/
+def prepend {β : Type} : List β → List β → List β
+  | [], T => T
+  | e :: l, T => e :: prepend l T
+
+theorem prepend_assoc {β : Type} (a b c : List β) :
+    prepend a (prepend b c) = prepend (prepend a b) c := by
+  induction a with
+  | nil => rfl
+  | cons e a ih =>
+    show e :: prepend a (prepend b c) = e :: prepend (prepend a b) c
+    rw [ih]
+
+theorem good_append (ν : Nat → α) (l T : Tab K C) (h : Good cc I ρ ν (prepend l T)) : Good cc I ρ ν T := by
   induction l with
   | nil => exact h
-  | cons e l ih =>
-    rw [List.cons_append] at h
-    exact ih h.2
+  | cons e l ih => exact ih h.2
 
 theorem lookupSrc_lt (T : Tab K C) : ∀ (n : Nat) (t : Term K), lookupSrc T n = some t → n < T.length := by
   induction T with
@@ -875,7 +886,7 @@ theorem rep_atom (ν : Nat → α) (n : Nat) : Rep cc (envOf ρ ν) (atomNF ops 
 form `v`: the table only grows, stays `OK`, and `v` represents the value of `t` under every
 valuation `Good` for the new table. -/
 def Inv (T : Tab K C) (t : Term K) (v : NF C) (T' : Tab K C) : Prop :=
-  (∃ l, T' = l ++ T) ∧ (OK cc I ρ ρs T → OK cc I ρ ρs T') ∧
+  (∃ l, T' = prepend l T) ∧ (OK cc I ρ ρs T → OK cc I ρ ρs T') ∧
     ∀ ν, Good cc I ρ ν T' → Rep cc (envOf ρ ν) v (Term.eval I ρs t)
 
 theorem inv_pure (T : Tab K C) (t : Term K) (v : NF C)
@@ -883,12 +894,12 @@ theorem inv_pure (T : Tab K C) (t : Term K) (v : NF C)
     Inv cc I ρ ρs T t v T :=
   ⟨⟨[], rfl⟩, id, h⟩
 
-theorem inv_after (T T1 T' : Tab K C) (t : Term K) (v : NF C) (he : ∃ l, T1 = l ++ T)
+theorem inv_after (T T1 T' : Tab K C) (t : Term K) (v : NF C) (he : ∃ l, T1 = prepend l T)
     (hok : OK cc I ρ ρs T → OK cc I ρ ρs T1) (h : Inv cc I ρ ρs T1 t v T') :
     Inv cc I ρ ρs T t v T' := by
   match he, h with
   | ⟨l, hl⟩, ⟨⟨l', hl'⟩, hok', hr⟩ =>
-    exact ⟨⟨l' ++ l, by rw [hl', hl, List.append_assoc]⟩, fun o => hok' (hok o), hr⟩
+    exact ⟨⟨prepend l' l, by rw [hl', hl, prepend_assoc]⟩, fun o => hok' (hok o), hr⟩
 
 theorem inv_un (T T1 : Tab K C) (a t : Term K) (va v : NF C) (g : α → α)
     (ha : Inv cc I ρ ρs T a va T1)
@@ -908,7 +919,7 @@ theorem inv_bin (T T1 T2 : Tab K C) (a b t : Term K) (va vb v : NF C) (g : α �
     Inv cc I ρ ρs T t v T2 := by
   match ha, hb with
   | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
-    refine ⟨⟨l2 ++ l1, by rw [h2, h1, List.append_assoc]⟩, fun o => hok2 (hok1 o), ?_⟩
+    refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, fun o => hok2 (hok1 o), ?_⟩
     intro ν hg
     rw [he]
     have hg1 : Good cc I ρ ν T1 := by
@@ -963,6 +974,295 @@ theorem atom_inv (tag : Tag) (args : List (NF C)) (src : Term K) (T T' : Tab K C
         exact r
 
 end TableSound
+
+section NormSound
+
+/-! ## Normalization is sound -/
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+variable (I : Interp K α) (ρ ρs : Env α)
+
+theorem andThen_eq_some {r : Option (NF C × Tab K C)}
+    {f : NF C → Tab K C → Option (NF C × Tab K C)} {x : NF C × Tab K C}
+    (h : andThen r f = some x) : ∃ v T, r = some (v, T) ∧ f v T = some x := by
+  cases r with
+  | none => cases h
+  | some p =>
+    cases p with
+    | mk v T => exact ⟨v, T, rfl, h⟩
+
+theorem some_pair {a v : NF C} {T T' : Tab K C} (h : some (a, T) = some (v, T')) :
+    a = v ∧ T = T' :=
+  Option.noConfusion h fun e => ⟨congrArg Prod.fst e, congrArg Prod.snd e⟩
+
+theorem good_ext (ν : Nat → α) (l T1 T2 : Tab K C) (he : T2 = prepend l T1)
+    (g : Good cc I ρ ν T2) : Good cc I ρ ν T1 := by
+  rw [he] at g
+  exact good_append cc I ρ ν l T1 g
+
+theorem inv_un_atom (T T1 T' : Tab K C) (a src : Term K) (va v : NF C) (tag : Tag)
+    (ha : Inv cc I ρ ρs T a va T1) (h : atom ops tag [va] src T1 = some (v, T'))
+    (hsem : tagSem I tag [Term.eval I ρs a] = Term.eval I ρs src) :
+    Inv cc I ρ ρs T src v T' := by
+  match ha with
+  | ⟨he, hok, hra⟩ =>
+    apply inv_after cc I ρ ρs T T1 T' src v he hok
+    exact atom_inv cc I ρ ρs tag [va] src T1 T' v [Term.eval I ρs a]
+      (fun ν hg => ⟨hra ν hg, True.intro⟩) hsem h
+
+theorem inv_bin_atom (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C) (tag : Tag)
+    (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
+    (h : atom ops tag [va, vb] src T2 = some (v, T'))
+    (hsem : tagSem I tag [Term.eval I ρs a, Term.eval I ρs b] = Term.eval I ρs src) :
+    Inv cc I ρ ρs T src v T' := by
+  match ha, hb with
+  | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
+    apply inv_after cc I ρ ρs T T2 T' src v ⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩
+      (fun o => hok2 (hok1 o))
+    exact atom_inv cc I ρ ρs tag [va, vb] src T2 T' v [Term.eval I ρs a, Term.eval I ρs b]
+      (fun ν hg => ⟨hra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), hrb ν hg, True.intro⟩) hsem h
+
+/-- Soundness of normalization: a normal form computed for `t` represents the value of `t`
+(under every valuation of atoms `Good` for the final table), and the table stays `OK`. -/
+theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
+    ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ ρs T t v T' := by
+  induction t with
+  | const k =>
+    intro T v T' h
+    match some_pair h with
+    | ⟨e1, e2⟩ =>
+      rw [← e1, ← e2]
+      apply inv_pure
+      intro ν _
+      exact rep_const cc I hconst _ k
+  | input t i =>
+    intro T v T' h
+    have h1 : inputNF ops i T (m t) = some (v, T') := h
+    cases hm : m t with
+    | none =>
+      rw [hm] at h1
+      cases h1
+    | some p =>
+      rw [hm] at h1
+      match some_pair h1 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        apply inv_pure
+        intro ν _
+        have r := rep_var cc (envOf ρ ν) (p + 1, i)
+        have e : Term.eval I ρs (Term.input t i) = ρ p i := hag t p i hm
+        rw [e]
+        exact r
+  | add a b iha ihb =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        have h5 : some (nfAdd ops va vb, T2) = some (v, T') := h4
+        match some_pair h5 with
+        | ⟨e1, e2⟩ =>
+          rw [← e1, ← e2]
+          exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x + y)
+            (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_add cc σ va vb x y) rfl
+  | sub a b iha ihb =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        have h5 : some (nfSub ops va vb, T2) = some (v, T') := h4
+        match some_pair h5 with
+        | ⟨e1, e2⟩ =>
+          rw [← e1, ← e2]
+          exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x - y)
+            (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_sub cc σ va vb x y) rfl
+  | mul a b iha ihb =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        have h5 : some (nfMul ops va vb, T2) = some (v, T') := h4
+        match some_pair h5 with
+        | ⟨e1, e2⟩ =>
+          rw [← e1, ← e2]
+          exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x * y)
+            (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
+  | div a b iha ihb =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        have h5 : cond (positive ops vb.2) (some (nfDiv ops va vb, T2)) none = some (v, T') := h4
+        cases hp : positive ops vb.2
+        · rw [hp] at h5
+          cases h5
+        · rw [hp] at h5
+          match some_pair h5 with
+          | ⟨e1, e2⟩ =>
+            rw [← e1, ← e2]
+            exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x / y)
+              (iha T va T1 h1) (ihb T1 vb T2 h3)
+              (fun σ x y ra rb => rep_div cc σ va vb x y ra rb (positive_ne_zero cc σ vb.2 hp)) rfl
+  | fma a b c iha ihb ihc =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        match andThen_eq_some h4 with
+        | ⟨vc, T3, h5, h6⟩ =>
+          have h7 : some (nfAdd ops (nfMul ops va vb) vc, T3) = some (v, T') := h6
+          match some_pair h7 with
+          | ⟨e1, e2⟩ =>
+            rw [← e1, ← e2]
+            have iab := inv_bin cc I ρ ρs T T1 T2 a b (Term.mul a b) va vb (nfMul ops va vb)
+              (fun x y => x * y) (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
+            exact inv_bin cc I ρ ρs T T2 T3 (Term.mul a b) c _ (nfMul ops va vb) vc _
+              (fun x y => x + y) iab (ihc T2 vc T3 h5)
+              (fun σ x y => rep_add cc σ (nfMul ops va vb) vc x y) rfl
+  | neg a iha =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      have h3 : some (nfNeg ops va, T1) = some (v, T') := h2
+      match some_pair h3 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => -x) (iha T va T1 h1)
+          (fun σ x => rep_neg cc σ va x) rfl
+  | max a b iha ihb =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        exact inv_bin_atom cc I ρ ρs T T1 T2 T' a b _ va vb v Tag.max
+          (iha T va T1 h1) (ihb T1 vb T2 h3) h4 rfl
+  | min a b iha ihb =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThen_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        exact inv_bin_atom cc I ρ ρs T T1 T2 T' a b _ va vb v Tag.min
+          (iha T va T1 h1) (ihb T1 vb T2 h3) h4 rfl
+  | app f a iha =>
+    intro T v T' h
+    match andThen_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      have ia := iha T va T1 h1
+      cases f with
+      | ex2 =>
+        have h3 : ex2Of ops (Term.app Func.ex2 a) va T1 (nfEx2 ops va) = some (v, T') := h2
+        cases hE : nfEx2 ops va with
+        | none =>
+          rw [hE] at h3
+          exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.ex2) ia h3 rfl
+        | some E =>
+          rw [hE] at h3
+          match some_pair h3 with
+          | ⟨e1, e2⟩ =>
+            rw [← e1, ← e2]
+            exact inv_un cc I ρ ρs T T1 a _ va _ pow2 ia
+              (fun σ x r => rep_ex2 cc σ va x E hE r) rfl
+      | rcp =>
+        have h3 : cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T1)) none
+          = some (v, T') := h2
+        cases hp : positive ops va.2
+        · rw [hp] at h3
+          cases h3
+        · rw [hp] at h3
+          match some_pair h3 with
+          | ⟨e1, e2⟩ =>
+            rw [← e1, ← e2]
+            exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => 1 / x) ia
+              (fun σ x r => rep_div cc σ (nfOne ops) va 1 x (rep_one cc σ) r
+                (positive_ne_zero cc σ va.2 hp)) (hI.rcp _)
+      | sqrt => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.sqrt) ia h2 rfl
+      | rsqrt => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.rsqrt) ia h2 rfl
+      | lg2 => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.lg2) ia h2 rfl
+      | sin => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.sin) ia h2 rfl
+      | cos => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
+      | tanh => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
+      | abs => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
+  | _ =>
+    intro T v T' h
+    cases h
+
+end NormSound
+
+section FieldRule
+
+/-! ## The rule -/
+
+variable {K C : Type} (ops : FieldCoeffOps K C)
+
+def checkPair (vs : NF C) : Option (NF C × Tab K C) → Bool
+  | some p => nfEquiv ops vs p.1
+  | none => false
+
+def fieldNormalizeOf (m : Nat → Option Nat) (t : Term K) : Option (NF C × Tab K C) → Bool
+  | some p => checkPair ops p.1 (norm ops m t p.2)
+  | none => false
+
+/-- The rule (Rust `field_normalize`): normal forms of both sides, one atom table, both
+denominators positive, numerators equal after cross-multiplication. -/
+def fieldNormalize (m : Nat → Option Nat) (s t : Term K) : Bool :=
+  fieldNormalizeOf ops m t (norm ops m s [])
+
+end FieldRule
+
+section FieldSound
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+
+/-- Soundness of `FieldNormalize`: if the rule accepts `s` and `t` (one side's input map `m`,
+as in the checker, where both terms live in one arena with one input naming), they have the
+same value in every `ExpField`, for every pair environment `ρ` and side environment `ρs`
+agreeing with it, under every interpretation where `rcp x = 1/x`, given coefficients whose
+`cast` respects the operations and tests and sends each constant to its value. -/
+theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ)
+    (s t : Term K) (h : fieldNormalize ops m s t = true) :
+    Term.eval I ρs s = Term.eval I ρs t := by
+  have h1 : fieldNormalizeOf ops m t (norm ops m s []) = true := h
+  cases hs : norm ops m s [] with
+  | none =>
+    rw [hs] at h1
+    cases h1
+  | some p =>
+    cases p with
+    | mk vs T1 =>
+      rw [hs] at h1
+      have h2 : checkPair ops vs (norm ops m t T1) = true := h1
+      cases ht : norm ops m t T1 with
+      | none =>
+        rw [ht] at h2
+        cases h2
+      | some q =>
+        cases q with
+        | mk vt T2 =>
+          rw [ht] at h2
+          have he : nfEquiv ops vs vt = true := h2
+          match norm_sound cc I ρ ρs hI hconst m hag s [] vs T1 hs,
+            norm_sound cc I ρ ρs hI hconst m hag t T1 vt T2 ht with
+          | ⟨_, ok1, r1⟩, ⟨⟨l2, e2⟩, ok2, r2⟩ =>
+            have okT2 : OK cc I ρ ρs T2 := ok2 (ok1 True.intro)
+            have g2 := good_nuOf cc I ρ ρs T2 okT2
+            have g1 := good_ext cc I ρ (nuOf I ρs T2) l2 T1 T2 e2 g2
+            have vs_val := rep_val cc _ vs _ (r1 _ g1)
+              (positive_ne_zero cc _ vs.2 (and_left' (and_left' he)))
+            have vt_val := rep_val cc _ vt _ (r2 _ g2)
+              (positive_ne_zero cc _ vt.2 (and_right' (and_left' he)))
+            rw [← vs_val, ← vt_val]
+            exact nfEquiv_sound cc _ vs vt he
+
+end FieldSound
 
 end Rules
 end Kcert
