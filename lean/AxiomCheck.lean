@@ -25,3 +25,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.atom_inv
 #print axioms Kcert.Rules.norm_sound
 #print axioms Kcert.Rules.fieldNormalize_sound
+#print axioms Kcert.applyRule_sound
+#print axioms Kcert.checkEquiv_sound

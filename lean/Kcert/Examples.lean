@@ -1,4 +1,4 @@
-import Kcert.Rules.Field
+import Kcert.Check
 
 /-!
 # Examples
@@ -138,5 +138,30 @@ example : fn (app Func.sqrt (add (x 0 0) (x 0 1))) (app Func.sqrt (add (x 0 1) (
   rfl
 -- Unpaired inputs are rejected.
 example : fieldNormalize intFieldOps (fun _ => none) (x 0 0) (x 0 0) = false := rfl
+
+/-! ### Replaying steps (`checker/src/check.rs`) -/
+
+-- One output link (0), two written elements: element 0 is x0·(x1 + x2) in the reference and
+-- x0·x1 + x0·x2 in the optimized kernel (RingNormalize); element 1 is a softmax output
+-- (FieldNormalize).
+def demoRun : Run Int where
+  ref := fun o e => if o = 0 then (if e = 0 then some (mul (x 0 0) (add (x 0 1) (x 0 2)))
+    else if e = 1 then some smRef else none) else none
+  opt := fun o e => if o = 0 then (if e = 0 then some (add (mul (x 0 0) (x 0 1)) (mul (x 0 0) (x 0 2)))
+    else if e = 1 then some smOnline else none) else none
+  refFootprint := fun o => if o = 0 then [0, 1] else []
+  optFootprint := fun o => if o = 0 then [0, 1] else []
+  inputs := one
+
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩] = true := rfl
+-- RingNormalize cannot prove the softmax element.
+example : checkEquiv intFieldOps demoRun [0] [⟨0, 0, 2, Rule.ringNormalize⟩] = false := rfl
+-- Element 1 left uncovered.
+example : checkEquiv intFieldOps demoRun [0] [⟨0, 0, 1, Rule.ringNormalize⟩] = false := rfl
+-- A step citing an output without an equivalence claim.
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
+      ⟨1, 0, 1, Rule.congruent⟩] = false := rfl
 
 end Kcert.Examples
