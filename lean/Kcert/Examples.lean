@@ -136,6 +136,14 @@ example : fn (app Func.rcp (app Func.rcp (x 0 0))) (x 0 0) = false := rfl
 -- Opaque functions are atoms keyed by the normal form of their argument.
 example : fn (app Func.sqrt (add (x 0 0) (x 0 1))) (app Func.sqrt (add (x 0 1) (x 0 0))) = true :=
   rfl
+-- A select on a data comparison is an atom keyed by the normal forms of its four operands ...
+example : fn (select (cmp CmpOp.lt (x 0 0) (x 0 1)) (add (x 0 0) (x 0 1)) (x 0 1))
+    (select (cmp CmpOp.lt (x 0 0) (x 0 1)) (add (x 0 1) (x 0 0)) (x 0 1)) = true := rfl
+example : fn (select (cmp CmpOp.lt (x 0 0) (x 0 1)) (x 0 0) (x 0 1))
+    (select (cmp CmpOp.le (x 0 0) (x 0 1)) (x 0 0) (x 0 1)) = false := rfl
+-- ... and a select on a combined condition is rejected, as in the Rust.
+example : fn (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1))
+    (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1)) = false := rfl
 -- Unpaired inputs are rejected.
 example : fieldNormalize intFieldOps (fun _ => none) (x 0 0) (x 0 0) = false := rfl
 

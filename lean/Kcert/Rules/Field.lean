@@ -471,7 +471,7 @@ def normApp (src : Term K) (va : NF C) (T : Tab K C) : Func → Option (NF C × 
   | f => atom ops (Tag.func f) [va] src T
 
 /-- The normal form of a term (Rust `Normalizer::value`), threading the atom table. `none`
-where the Rust rule fails, and also on infinities, selects, and divisions by a quotient
+where the Rust rule fails, and also on infinities and on divisions by a quotient
 whose denominator is not positive (see the README). -/
 def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K C)
   | Term.const k, T => some (nfConst ops k, T)
@@ -494,6 +494,10 @@ def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K
   | Term.min a b, T => andThen (norm m a T) fun va T1 =>
       andThen (norm m b T1) fun vb T2 => atom ops Tag.min [va, vb] (Term.min a b) T2
   | Term.app f a, T => andThen (norm m a T) fun va T1 => normApp ops (Term.app f a) va T1 f
+  | Term.select (Term.cmp op l r) a b, T => andThen (norm m l T) fun vl T1 =>
+      andThen (norm m r T1) fun vr T2 => andThen (norm m a T2) fun va T3 =>
+        andThen (norm m b T3) fun vb T4 =>
+          atom ops (Tag.select op) [vl, vr, va, vb] (Term.select (Term.cmp op l r) a b) T4
   | _, _ => none
 
 end NFModel
@@ -1024,11 +1028,48 @@ theorem inv_bin_atom (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C) 
 
 /-- Soundness of normalization: a normal form computed for `t` represents the value of `t`
 (under every valuation of atoms `Good` for the final table), and the table stays `OK`. -/
-theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+theorem ext_trans {β : Type} (T T1 T2 : List β) (h1 : ∃ l, T1 = prepend l T)
+    (h2 : ∃ l, T2 = prepend l T1) : ∃ l, T2 = prepend l T := by
+  match h1, h2 with
+  | ⟨l1, e1⟩, ⟨l2, e2⟩ => exact ⟨prepend l2 l1, by rw [e2, e1, prepend_assoc]⟩
+
+theorem inv_quad_atom (T T1 T2 T3 T4 T' : Tab K C) (l r a b src : Term K) (vl vr va vb v : NF C)
+    (tag : Tag) (hl : Inv cc I ρ ρs T l vl T1) (hr : Inv cc I ρ ρs T1 r vr T2)
+    (ha : Inv cc I ρ ρs T2 a va T3) (hb : Inv cc I ρ ρs T3 b vb T4)
+    (h : atom ops tag [vl, vr, va, vb] src T4 = some (v, T'))
+    (hsem : tagSem I tag [Term.eval I ρs l, Term.eval I ρs r, Term.eval I ρs a, Term.eval I ρs b]
+      = Term.eval I ρs src) :
+    Inv cc I ρ ρs T src v T' := by
+  match hl, hr, ha, hb with
+  | ⟨⟨l1, h1⟩, hok1, hrl⟩, ⟨⟨l2, h2⟩, hok2, hrr⟩, ⟨⟨l3, h3⟩, hok3, hra⟩, ⟨⟨l4, h4⟩, hok4, hrb⟩ =>
+    apply inv_after cc I ρ ρs T T4 T' src v
+      (ext_trans T T3 T4 (ext_trans T T2 T3 (ext_trans T T1 T2 ⟨l1, h1⟩ ⟨l2, h2⟩) ⟨l3, h3⟩)
+        ⟨l4, h4⟩)
+      (fun o => hok4 (hok3 (hok2 (hok1 o))))
+    apply atom_inv cc I ρ ρs tag [vl, vr, va, vb] src T4 T' v _ _ hsem h
+    intro ν g4
+    have g3 := good_ext cc I ρ ν l4 T3 T4 h4 g4
+    have g2 := good_ext cc I ρ ν l3 T2 T3 h3 g3
+    have g1 := good_ext cc I ρ ν l2 T1 T2 h2 g2
+    exact ⟨hrl ν g1, hrr ν g2, hra ν g3, hrb ν g4, True.intro⟩
+
+/-- What `norm_sound` states of `t`. -/
+def NormP (m : Nat → Option Nat) (t : Term K) : Prop :=
+  ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ ρs T t v T'
+
+/-- `P` of both operands of a comparison (the condition of a select is normalized operand by
+operand, one level below the select). -/
+def cmpArgs (P : Term K → Prop) : Term K → Prop
+  | Term.cmp _ l r => P l ∧ P r
+  | _ => True
+
+theorem norm_sound_aux (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
     (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
-    ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ ρs T t v T' := by
+    NormP cc I ρ ρs m t ∧ cmpArgs (NormP cc I ρ ρs m) t := by
   induction t with
   | const k =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match some_pair h with
     | ⟨e1, e2⟩ =>
@@ -1037,6 +1078,7 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
       intro ν _
       exact rep_const cc I hconst _ k
   | input t i =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     have h1 : inputNF ops i T (m t) = some (v, T') := h
     cases hm : m t with
@@ -1055,6 +1097,7 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
         rw [e]
         exact r
   | add a b iha ihb =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
@@ -1065,8 +1108,9 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
           exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x + y)
-            (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_add cc σ va vb x y) rfl
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_add cc σ va vb x y) rfl
   | sub a b iha ihb =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
@@ -1077,8 +1121,9 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
           exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x - y)
-            (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_sub cc σ va vb x y) rfl
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_sub cc σ va vb x y) rfl
   | mul a b iha ihb =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
@@ -1089,8 +1134,9 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
           exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x * y)
-            (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
   | div a b iha ihb =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
@@ -1105,9 +1151,10 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
             exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x / y)
-              (iha T va T1 h1) (ihb T1 vb T2 h3)
+              (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3)
               (fun σ x y ra rb => rep_div cc σ va vb x y ra rb (positive_ne_zero cc σ vb.2 hp)) rfl
   | fma a b c iha ihb ihc =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
@@ -1120,11 +1167,12 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
             have iab := inv_bin cc I ρ ρs T T1 T2 a b (Term.mul a b) va vb (nfMul ops va vb)
-              (fun x y => x * y) (iha T va T1 h1) (ihb T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
+              (fun x y => x * y) (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
             exact inv_bin cc I ρ ρs T T2 T3 (Term.mul a b) c _ (nfMul ops va vb) vc _
-              (fun x y => x + y) iab (ihc T2 vc T3 h5)
+              (fun x y => x + y) iab (ihc.1 T2 vc T3 h5)
               (fun σ x y => rep_add cc σ (nfMul ops va vb) vc x y) rfl
   | neg a iha =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
@@ -1132,29 +1180,32 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
       match some_pair h3 with
       | ⟨e1, e2⟩ =>
         rw [← e1, ← e2]
-        exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => -x) (iha T va T1 h1)
+        exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => -x) (iha.1 T va T1 h1)
           (fun σ x => rep_neg cc σ va x) rfl
   | max a b iha ihb =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
         exact inv_bin_atom cc I ρ ρs T T1 T2 T' a b _ va vb v Tag.max
-          (iha T va T1 h1) (ihb T1 vb T2 h3) h4 rfl
+          (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
   | min a b iha ihb =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
         exact inv_bin_atom cc I ρ ρs T T1 T2 T' a b _ va vb v Tag.min
-          (iha T va T1 h1) (ihb T1 vb T2 h3) h4 rfl
+          (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
   | app f a iha =>
+    refine ⟨?_, True.intro⟩
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
-      have ia := iha T va T1 h1
+      have ia := iha.1 T va T1 h1
       cases f with
       | ex2 =>
         have h3 : ex2Of ops (Term.app Func.ex2 a) va T1 (nfEx2 ops va) = some (v, T') := h2
@@ -1189,9 +1240,39 @@ theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofCons
       | cos => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
       | tanh => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
       | abs => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
-  | _ =>
+  | cmp op l r ihl ihr =>
+    refine ⟨?_, ⟨ihl.1, ihr.1⟩⟩
     intro T v T' h
     cases h
+  | select c a b ihc iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T v T' h
+    cases c with
+    | cmp op l r =>
+      match andThen_eq_some h with
+      | ⟨vl, T1, h1, h2⟩ =>
+        match andThen_eq_some h2 with
+        | ⟨vr, T2, h3, h4⟩ =>
+          match andThen_eq_some h4 with
+          | ⟨va, T3, h5, h6⟩ =>
+            match andThen_eq_some h6 with
+            | ⟨vb, T4, h7, h8⟩ =>
+              exact inv_quad_atom cc I ρ ρs T T1 T2 T3 T4 T' l r a b _ vl vr va vb v
+                (Tag.select op) (ihc.2.1 T vl T1 h1) (ihc.2.2 T1 vr T2 h3) (iha.1 T2 va T3 h5)
+                (ihb.1 T3 vb T4 h7) h8 rfl
+    | _ => cases h
+  | _ =>
+    refine ⟨?_, True.intro⟩
+    intro T v T' h
+    cases h
+
+
+/-- Soundness of normalization: a normal form computed for `t` represents the value of `t`
+(under every valuation of atoms `Good` for the final table), and the table stays `OK`. -/
+theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
+    ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ ρs T t v T' :=
+  (norm_sound_aux cc I ρ ρs hI hconst m hag t).1
 
 end NormSound
 
