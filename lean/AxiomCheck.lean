@@ -27,3 +27,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.fieldNormalize_sound
 #print axioms Kcert.applyRule_sound
 #print axioms Kcert.checkEquiv_sound
+#print axioms Kcert.Rules.lattice_inv

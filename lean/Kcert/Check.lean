@@ -16,8 +16,8 @@ arena.  That execution computes these correctly is **not** modelled here (see th
   output and its rule accepts each element of its range.
 * `checkEquiv_sound`: if `checkEquiv` accepts, then for every claimed output link, both kernels
   write the same elements, and for each written element both terms exist and have the same
-  value in every `ExpField`, for every input environment, under every interpretation with
-  `rcp x = 1/x`.
+  value in every `ExpField`, for every input environment, under every interpretation satisfying
+  `FieldInterp` (`rcp x = 1/x`; `max`, `min` associative, commutative and idempotent).
 
 The Rust code also rejects a step range that is empty, overflows, reaches an element outside
 the footprint, or covers an element twice; those checks guard resources and diagnostics, not
@@ -201,7 +201,7 @@ theorem checkOutputs_sound (run : Run K) (steps : List Step) (os : List Nat) :
 claimed equivalent, both kernels write the same elements, and at each element `e` they write,
 both kernels' terms exist and have the same value, in every `ExpField`, for every pair input
 environment `ρ` and arena environment `ρs` agreeing with it through the input naming, under
-every interpretation with `rcp x = 1/x`, given coefficients whose `cast` respects the
+every interpretation satisfying `FieldInterp`, given coefficients whose `cast` respects the
 operations and sends each constant to its value. -/
 theorem checkEquiv_sound (I : Interp K α) (hI : FieldInterp I)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)

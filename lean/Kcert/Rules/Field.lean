@@ -1,17 +1,25 @@
 import Kcert.Rules.Ring
 
 /-!
-# Building blocks for `FieldNormalize`
+# The rule `FieldNormalize`
 
-Rust: `checker/src/rules/field.rs`.  The rule itself (normal forms as quotients of exponential
-polynomials, atoms for `max`/`min`/opaque functions, infinities that fold away) is **not**
-modelled or proved yet.  This file proves the two facts of `ExpField` that its soundness
-argument rests on:
+Rust: `checker/src/rules/field.rs`, function `field_normalize`.  Both sides are normalized into
+quotients `num / den` of exponential polynomials (sums of coefficient × monomial × `2^E`, `E` a
+polynomial), with an atom for each `max`/`min` (flattened, compared as sets), opaque function,
+select, or `ex2` that is not exact; the rule accepts when both denominators are `positive`
+(every monomial a positive constant times `2^E`, hence never zero) and the numerators agree
+after cross-multiplication.
 
-* `div_eq_div_of_cross`: cross-multiplication, `a * d = c * b` with `b ≠ 0`, `d ≠ 0` gives
-  `a / b = c / d`;
-* `posSum_ne_zero`: a nonempty sum of positive coefficients times powers of two (the only
-  denominators the rule admits) is not zero.
+* `div_eq_div_of_cross`, `posSum_ne_zero`, `positive_ne_zero`: the field facts it rests on;
+* `fpolyEval_add`, `fpolyEval_mul`, ...: exponential polynomials denote sums;
+* `Rep`, `rep_add`, `rep_div`, `rep_ex2`, ...: normal-form operations represent the value
+  operations wherever the resulting denominator is not zero;
+* `Good`, `OK`, `nuOf`, `atom_inv`, `lattice_inv`: the atom table, valued consistently;
+* `norm_sound`: normalization represents the value of the term;
+* `fieldNormalize_sound`: the rule is sound in every `ExpField`.
+
+Where the model differs from the Rust (infinities, positivity of divisors' and atom arguments'
+denominators, nested exponentials), it accepts less; `lean/README.md` lists each difference.
 -/
 
 namespace Kcert
@@ -335,6 +343,11 @@ theorem positive_ne_zero (σ : Env α) (p : FPoly C) (h : positive ops p = true)
 
 end FieldPolySound
 
+/-- `l ++ T`, structurally (core's `++` is tail-recursive and its lemmas use `propext`). -/
+def prepend {β : Type} : List β → List β → List β
+  | [], T => T
+  | e :: l, T => e :: prepend l T
+
 section NFModel
 
 /-! ## Normal forms and the atom table (model) -/
@@ -421,10 +434,29 @@ def argsMatch : List (NF C) → List (NF C) → Bool
   | a :: l, b :: l' => nfEquiv ops a b && argsMatch l l'
   | _, _ => false
 
+def anyEquiv (a : NF C) : List (NF C) → Bool
+  | [] => false
+  | b :: l => nfEquiv ops a b || anyEquiv a l
+
+/-- Every element of the first list is equivalent to one of the second. -/
+def subsetB : List (NF C) → List (NF C) → Bool
+  | [], _ => true
+  | a :: l, l' => anyEquiv ops a l' && subsetB l l'
+
+def isLattice : Tag → Bool
+  | Tag.max => true
+  | Tag.min => true
+  | _ => false
+
+/-- Arguments of the same atom: as sets for `max`/`min` (Rust: sorted, deduplicated), pairwise
+otherwise. -/
+def argsMatchTag (tag : Tag) (l l' : List (NF C)) : Bool :=
+  cond (isLattice tag) (subsetB ops l l' && subsetB ops l' l) (argsMatch ops l l')
+
 /-- The number of an atom of the table with this kind and these arguments (Rust `atom_ids`). -/
 def findAtom (tag : Tag) (args : List (NF C)) : Tab K C → Option Nat
   | [] => none
-  | e :: T => cond (decide (e.tag = tag) && argsMatch ops e.args args) (some T.length)
+  | e :: T => cond (decide (e.tag = tag) && argsMatchTag ops tag e.args args) (some T.length)
       (findAtom tag args T)
 
 /-- The normal form of atom number `n`: the variable `(0, n)`. -/
@@ -448,6 +480,47 @@ arguments; see the README). -/
 def atom (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) :
     Option (NF C × Tab K C) :=
   cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none
+
+/-- The atom number of a normal form `c · (0, n) · 2^E / d`, a candidate for being exactly atom
+`n` (`latticeArgs` checks it). -/
+def atomNum : FPoly C → Option Nat
+  | [(_, ([(0, n)], _))] => some n
+  | _ => none
+
+def lookupEntry : Tab K C → Nat → Option (Entry K C)
+  | [], _ => none
+  | e :: T, n => if n = T.length then some e else lookupEntry T n
+
+def nonEmpty {β : Type} : List β → Bool
+  | [] => false
+  | _ :: _ => true
+
+def entryArgs (tag : Tag) (v : NF C) : Option (Entry K C) → List (NF C)
+  | some e => cond (decide (e.tag = tag) && nonEmpty e.args) e.args [v]
+  | none => [v]
+
+def latticeArgsOf (tag : Tag) (T : Tab K C) (v : NF C) : Option Nat → List (NF C)
+  | some n => cond (nfEquiv ops v (atomNF ops n)) (entryArgs tag v (lookupEntry T n)) [v]
+  | none => [v]
+
+/-- The arguments of a `max` (`min`) atom, when `v` is exactly one, else `[v]` (Rust
+`lattice_args`). -/
+def latticeArgs (tag : Tag) (T : Tab K C) (v : NF C) : List (NF C) :=
+  latticeArgsOf ops tag T v (atomNum v.1)
+
+def allEquivTo (v0 : NF C) : List (NF C) → Bool
+  | [] => true
+  | b :: l => nfEquiv ops b v0 && allEquivTo v0 l
+
+def latticeOf (tag : Tag) (src : Term K) (T : Tab K C) : List (NF C) → Option (NF C × Tab K C)
+  | [] => none
+  | v0 :: rest => cond (allPosDen ops (v0 :: rest) && allEquivTo ops v0 rest) (some (v0, T))
+      (atom ops tag (v0 :: rest) src T)
+
+/-- `max(a, b)` (`min`): the arguments of both sides flattened; one argument up to equivalence is
+that argument, otherwise an atom matched as a set (Rust `lattice`, without infinities). -/
+def lattice (tag : Tag) (va vb : NF C) (src : Term K) (T : Tab K C) : Option (NF C × Tab K C) :=
+  latticeOf ops tag src T (prepend (latticeArgs ops tag T va) (latticeArgs ops tag T vb))
 
 def andThen (r : Option (NF C × Tab K C)) (f : NF C → Tab K C → Option (NF C × Tab K C)) :
     Option (NF C × Tab K C) :=
@@ -490,9 +563,9 @@ def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K
         andThen (norm m c T2) fun vc T3 => some (nfAdd ops (nfMul ops va vb) vc, T3)
   | Term.neg a, T => andThen (norm m a T) fun va T1 => some (nfNeg ops va, T1)
   | Term.max a b, T => andThen (norm m a T) fun va T1 =>
-      andThen (norm m b T1) fun vb T2 => atom ops Tag.max [va, vb] (Term.max a b) T2
+      andThen (norm m b T1) fun vb T2 => lattice ops Tag.max va vb (Term.max a b) T2
   | Term.min a b, T => andThen (norm m a T) fun va T1 =>
-      andThen (norm m b T1) fun vb T2 => atom ops Tag.min [va, vb] (Term.min a b) T2
+      andThen (norm m b T1) fun vb T2 => lattice ops Tag.min va vb (Term.min a b) T2
   | Term.app f a, T => andThen (norm m a T) fun va T1 => normApp ops (Term.app f a) va T1 f
   | Term.select (Term.cmp op l r) a b, T => andThen (norm m l T) fun vl T1 =>
       andThen (norm m r T1) fun vr T2 => andThen (norm m a T2) fun va T3 =>
@@ -699,9 +772,96 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
 end NFSound
 
 /-- What the Rust rule assumes of the opaque operations: `rcp x = 1/x` (PTX `rcp` over the
-reals). -/
+reals), and `max`, `min` associative, commutative and idempotent (it flattens, sorts and
+deduplicates their arguments).  The reals are a model. -/
 structure FieldInterp {K α : Type} [ExpField α] (I : Interp K α) : Prop where
   rcp : ∀ x : α, I.func Func.rcp x = 1 / x
+  max_assoc : ∀ a b c : α, I.max (I.max a b) c = I.max a (I.max b c)
+  max_comm : ∀ a b : α, I.max a b = I.max b a
+  max_idem : ∀ a : α, I.max a a = a
+  min_assoc : ∀ a b c : α, I.min (I.min a b) c = I.min a (I.min b c)
+  min_comm : ∀ a b : α, I.min a b = I.min b a
+  min_idem : ∀ a : α, I.min a a = a
+
+section Semilattice
+
+/-! ## Folding an associative, commutative, idempotent operation -/
+
+variable {α : Type} [ExpField α] (op : α → α → α)
+
+/-- `op x1 (op x2 (... xn))` (`0` for the empty list, never used). -/
+def foldOp : List α → α
+  | [] => 0
+  | [x] => x
+  | x :: y :: l => op x (foldOp (y :: l))
+
+def memV (x : α) : List α → Prop
+  | [] => False
+  | y :: l => x = y ∨ memV x l
+
+def subsetV (L : List α) : List α → Prop
+  | [] => True
+  | x :: l => memV x L ∧ subsetV L l
+
+def allEqV (x : α) : List α → Prop
+  | [] => True
+  | y :: l => y = x ∧ allEqV x l
+
+variable (hA : ∀ a b c, op (op a b) c = op a (op b c)) (hC : ∀ a b, op a b = op b a)
+  (hI : ∀ a, op a a = a)
+
+theorem foldOp_absorb (x : α) (L : List α) (h : memV x L) : op x (foldOp op L) = foldOp op L := by
+  induction L with
+  | nil => exact False.elim h
+  | cons y L ih =>
+    cases L with
+    | nil =>
+      cases h with
+      | inl e =>
+        rw [e]
+        exact hI y
+      | inr f => exact False.elim f
+    | cons z l =>
+      show op x (op y (foldOp op (z :: l))) = op y (foldOp op (z :: l))
+      cases h with
+      | inl e => rw [e, ← hA, hI]
+      | inr h' => rw [← hA, hC x y, hA, ih h']
+
+theorem foldOp_absorbAll (L : List α) (l : List α) :
+    ∀ x, subsetV L (x :: l) → op (foldOp op (x :: l)) (foldOp op L) = foldOp op L := by
+  induction l with
+  | nil =>
+    intro x h
+    exact foldOp_absorb op hA hC hI x L h.1
+  | cons z l ih =>
+    intro x h
+    show op (op x (foldOp op (z :: l))) (foldOp op L) = foldOp op L
+    rw [hA, ih z h.2, foldOp_absorb op hA hC hI x L h.1]
+
+/-- Lists with the same elements fold to the same value. -/
+theorem foldOp_setEq (x : α) (l : List α) (y : α) (l' : List α) (h1 : subsetV (y :: l') (x :: l))
+    (h2 : subsetV (x :: l) (y :: l')) : foldOp op (x :: l) = foldOp op (y :: l') := by
+  rw [← foldOp_absorbAll op hA hC hI (x :: l) l' y h2, hC,
+    foldOp_absorbAll op hA hC hI (y :: l') l x h1]
+
+theorem foldOp_prepend (y : α) (l' : List α) (l : List α) :
+    ∀ x, foldOp op (prepend (x :: l) (y :: l')) = op (foldOp op (x :: l)) (foldOp op (y :: l')) := by
+  induction l with
+  | nil => intro x; rfl
+  | cons z l ih =>
+    intro x
+    show op x (foldOp op (prepend (z :: l) (y :: l')))
+      = op (op x (foldOp op (z :: l))) (foldOp op (y :: l'))
+    rw [ih z, hA]
+
+theorem foldOp_allEq (x : α) (l : List α) (h : allEqV x l) : foldOp op (x :: l) = x := by
+  induction l with
+  | nil => rfl
+  | cons y l ih =>
+    show op x (foldOp op (y :: l)) = x
+    rw [h.1, ih h.2, hI]
+
+end Semilattice
 
 section TableSound
 
@@ -724,8 +884,8 @@ def envOf (ν : Nat → α) : Env α := fun p i =>
 
 def tagSem : Tag → List α → α
   | Tag.func f, [x] => Term.applyFunc I f x
-  | Tag.max, [x, y] => I.max x y
-  | Tag.min, [x, y] => I.min x y
+  | Tag.max, xs => foldOp I.max xs
+  | Tag.min, xs => foldOp I.min xs
   | Tag.select op, [l, r, a, b] => if I.cmp op l r then a else b
   | _, _ => 0
 
@@ -750,11 +910,6 @@ def valOf : Option (Term K) → α
 
 /-- Each atom valued as the term it was made for. -/
 def nuOf (T : Tab K C) (n : Nat) : α := valOf I ρs (lookupSrc T n)
-
-/-- `l ++ T`, structurally (core's `++` is tail-recursive and its lemmas use `propext`). -/
-def prepend {β : Type} : List β → List β → List β
-  | [], T => T
-  | e :: l, T => e :: prepend l T
 
 theorem prepend_assoc {β : Type} (a b c : List β) :
     prepend a (prepend b c) = prepend (prepend a b) c := by
@@ -835,24 +990,25 @@ theorem argsMatch_vals (σ : Env α) (l : List (NF C)) :
 theorem findAtom_sound (ν : Nat → α) (tag : Tag) (args : List (NF C)) (T : Tab K C)
     (hg : Good cc I ρ ν T) :
     ∀ n, findAtom ops tag args T = some n →
-      ∃ e : Entry K C, e.tag = tag ∧ argsMatch ops e.args args = true ∧ ν n = entrySem cc I ρ ν e := by
+      ∃ e : Entry K C, e.tag = tag ∧ argsMatchTag ops tag e.args args = true ∧
+        ν n = entrySem cc I ρ ν e := by
   induction T with
   | nil =>
     intro n h
     cases h
   | cons e T ih =>
     intro n h
-    cases hc : (decide (e.tag = tag) && argsMatch ops e.args args)
+    cases hc : (decide (e.tag = tag) && argsMatchTag ops tag e.args args)
     · have h' : findAtom ops tag args T = some n := by
         rw [← h]
-        show _ = cond (decide (e.tag = tag) && argsMatch ops e.args args) (some T.length)
+        show _ = cond (decide (e.tag = tag) && argsMatchTag ops tag e.args args) (some T.length)
           (findAtom ops tag args T)
         rw [hc]
         rfl
       exact ih hg.2 n h'
     · have h' : some T.length = some n := by
         rw [← h]
-        show _ = cond (decide (e.tag = tag) && argsMatch ops e.args args) (some T.length)
+        show _ = cond (decide (e.tag = tag) && argsMatchTag ops tag e.args args) (some T.length)
           (findAtom ops tag args T)
         rw [hc]
         rfl
@@ -931,11 +1087,58 @@ theorem inv_bin (T T1 T2 : Tab K C) (a b t : Term K) (va vb v : NF C) (g : α �
       exact good_append cc I ρ ν l2 T1 hg
     exact hr _ _ _ (hra ν hg1) (hrb ν hg)
 
-/-- An atom made (or found) for `src` from arguments representing `xs`, where the kind applied
-to `xs` is the value of `src`. -/
-theorem atom_inv (tag : Tag) (args : List (NF C)) (src : Term K) (T T' : Tab K C) (v : NF C)
-    (xs : List α) (hreps : ∀ ν, Good cc I ρ ν T → RepList cc (envOf ρ ν) args xs)
-    (hsem : tagSem I tag xs = Term.eval I ρs src)
+theorem anyEquiv_sound (σ : Env α) (a : NF C) (l : List (NF C)) (h : anyEquiv ops a l = true) :
+    memV (nfVal cc σ a) (l.map (nfVal cc σ)) := by
+  induction l with
+  | nil => cases h
+  | cons b l ih =>
+    have h' : (nfEquiv ops a b || anyEquiv ops a l) = true := h
+    cases hb : nfEquiv ops a b
+    · rw [hb] at h'
+      exact Or.inr (ih h')
+    · exact Or.inl (nfEquiv_sound cc σ a b hb)
+
+theorem subsetB_sound (σ : Env α) (l l' : List (NF C)) (h : subsetB ops l l' = true) :
+    subsetV (l'.map (nfVal cc σ)) (l.map (nfVal cc σ)) := by
+  induction l with
+  | nil => exact True.intro
+  | cons a l ih => exact ⟨anyEquiv_sound cc σ a l' (and_left' h), ih (and_right' h)⟩
+
+theorem argsMatchTag_sound (hI : FieldInterp I) (σ : Env α) (tag : Tag) (l l' : List (NF C))
+    (h : argsMatchTag ops tag l l' = true) :
+    tagSem I tag (l.map (nfVal cc σ)) = tagSem I tag (l'.map (nfVal cc σ)) := by
+  have lat : ∀ op : α → α → α, (∀ a b c, op (op a b) c = op a (op b c)) →
+      (∀ a b, op a b = op b a) → (∀ a, op a a = a) →
+      (subsetB ops l l' && subsetB ops l' l) = true →
+      foldOp op (l.map (nfVal cc σ)) = foldOp op (l'.map (nfVal cc σ)) := by
+    intro op hA hC hId hs
+    have s1 := subsetB_sound cc σ l l' (and_left' hs)
+    have s2 := subsetB_sound cc σ l' l (and_right' hs)
+    cases l with
+    | nil =>
+      cases l' with
+      | nil => rfl
+      | cons b l' => exact False.elim (s2.1)
+    | cons a l =>
+      cases l' with
+      | nil => exact False.elim (s1.1)
+      | cons b l' => exact foldOp_setEq op hA hC hId _ _ _ _ s1 s2
+  cases tag with
+  | max => exact lat I.max hI.max_assoc hI.max_comm hI.max_idem h
+  | min => exact lat I.min hI.min_assoc hI.min_comm hI.min_idem h
+  | func f =>
+    have h' : argsMatch ops l l' = true := h
+    rw [argsMatch_vals cc σ l l' h']
+  | select op =>
+    have h' : argsMatch ops l l' = true := h
+    rw [argsMatch_vals cc σ l l' h']
+
+/-- An atom made (or found) for `src`, where the kind applied to the arguments' values is the
+value of `src`. -/
+theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : Term K)
+    (T T' : Tab K C) (v : NF C)
+    (hval' : ∀ ν, Good cc I ρ ν T → allPosDen ops args = true →
+      tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src)
     (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ ρs T src v T' := by
   have h1 : cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none = some (v, T') := h
   cases hp : allPosDen ops args
@@ -945,9 +1148,8 @@ theorem atom_inv (tag : Tag) (args : List (NF C)) (src : Term K) (T T' : Tab K C
     have h2 : mkAtomAt ops tag args src T (findAtom ops tag args T) = (v, T') :=
       Option.noConfusion h1 id
     have hval : ∀ ν, Good cc I ρ ν T →
-        tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src := by
-      intro ν hg
-      rw [repList_vals cc (envOf ρ ν) args xs hp (hreps ν hg), hsem]
+        tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src :=
+      fun ν hg => hval' ν hg hp
     cases hf : findAtom ops tag args T with
     | none =>
       rw [hf] at h2
@@ -972,12 +1174,91 @@ theorem atom_inv (tag : Tag) (args : List (NF C)) (src : Term K) (T T' : Tab K C
         have ev : ν n = Term.eval I ρs src := by
           rw [hn]
           show tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν))) = _
-          rw [het, argsMatch_vals cc (envOf ρ ν) e.args args hm, hval ν hg]
+          rw [het, argsMatchTag_sound cc I hI (envOf ρ ν) tag e.args args hm, hval ν hg]
         have r := rep_atom cc ρ ν n
         rw [ev] at r
         exact r
 
+/-- An atom made (or found) for `src` from arguments representing `xs`, where the kind applied
+to `xs` is the value of `src`. -/
+theorem atom_inv (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : Term K)
+    (T T' : Tab K C) (v : NF C)
+    (xs : List α) (hreps : ∀ ν, Good cc I ρ ν T → RepList cc (envOf ρ ν) args xs)
+    (hsem : tagSem I tag xs = Term.eval I ρs src)
+    (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ ρs T src v T' := by
+  apply atom_inv' cc I ρ ρs hI tag args src T T' v _ h
+  intro ν hg hp
+  rw [repList_vals cc (envOf ρ ν) args xs hp (hreps ν hg), hsem]
+
 end TableSound
+
+section LatticeModel
+
+/-! ## Facts about the flattening of `max`/`min` (model only) -/
+
+variable {K C : Type} (ops : FieldCoeffOps K C)
+
+theorem latticeArgs_cases (tag : Tag) (T : Tab K C) (v : NF C) :
+    latticeArgs ops tag T v = [v] ∨
+      ∃ n e, nfEquiv ops v (atomNF ops n) = true ∧ lookupEntry T n = some e ∧ e.tag = tag ∧
+        latticeArgs ops tag T v = e.args ∧ nonEmpty e.args = true := by
+  cases hn : atomNum v.1 with
+  | none =>
+    apply Or.inl
+    show latticeArgsOf ops tag T v (atomNum v.1) = [v]
+    rw [hn]
+    rfl
+  | some n =>
+    have d : latticeArgs ops tag T v
+        = cond (nfEquiv ops v (atomNF ops n)) (entryArgs tag v (lookupEntry T n)) [v] := by
+      show latticeArgsOf ops tag T v (atomNum v.1) = _
+      rw [hn]
+      rfl
+    rw [d]
+    cases he : nfEquiv ops v (atomNF ops n)
+    · exact Or.inl rfl
+    · cases hl : lookupEntry T n with
+      | none => exact Or.inl rfl
+      | some e =>
+        cases hc : (decide (e.tag = tag) && nonEmpty e.args)
+        · apply Or.inl
+          show cond (decide (e.tag = tag) && nonEmpty e.args) e.args [v] = [v]
+          rw [hc]
+          rfl
+        · apply Or.inr
+          refine ⟨n, e, he, hl, of_decide_eq_true' (and_left' hc), ?_, and_right' hc⟩
+          show cond (decide (e.tag = tag) && nonEmpty e.args) e.args [v] = e.args
+          rw [hc]
+          rfl
+
+theorem latticeArgs_cons (tag : Tag) (T : Tab K C) (v : NF C) :
+    ∃ y l, latticeArgs ops tag T v = y :: l := by
+  cases latticeArgs_cases ops tag T v with
+  | inl h => exact ⟨v, [], h⟩
+  | inr h =>
+    match h with
+    | ⟨_, e, _, _, _, hL, hne⟩ =>
+      cases ha : e.args with
+      | nil =>
+        rw [ha] at hne
+        cases hne
+      | cons y l =>
+        rw [ha] at hL
+        exact ⟨y, l, hL⟩
+
+theorem allPosDen_prepend (l1 l2 : List (NF C)) (h : allPosDen ops (prepend l1 l2) = true) :
+    allPosDen ops l1 = true ∧ allPosDen ops l2 = true := by
+  induction l1 with
+  | nil => exact ⟨rfl, h⟩
+  | cons a l ih =>
+    have h' : (positive ops a.2 && allPosDen ops (prepend l l2)) = true := h
+    have r := ih (and_right' h')
+    refine ⟨?_, r.2⟩
+    show (positive ops a.2 && allPosDen ops l) = true
+    rw [and_left' h', r.1]
+    rfl
+
+end LatticeModel
 
 section NormSound
 
@@ -1004,17 +1285,17 @@ theorem good_ext (ν : Nat → α) (l T1 T2 : Tab K C) (he : T2 = prepend l T1)
   rw [he] at g
   exact good_append cc I ρ ν l T1 g
 
-theorem inv_un_atom (T T1 T' : Tab K C) (a src : Term K) (va v : NF C) (tag : Tag)
+theorem inv_un_atom (hI : FieldInterp I) (T T1 T' : Tab K C) (a src : Term K) (va v : NF C) (tag : Tag)
     (ha : Inv cc I ρ ρs T a va T1) (h : atom ops tag [va] src T1 = some (v, T'))
     (hsem : tagSem I tag [Term.eval I ρs a] = Term.eval I ρs src) :
     Inv cc I ρ ρs T src v T' := by
   match ha with
   | ⟨he, hok, hra⟩ =>
     apply inv_after cc I ρ ρs T T1 T' src v he hok
-    exact atom_inv cc I ρ ρs tag [va] src T1 T' v [Term.eval I ρs a]
+    exact atom_inv cc I ρ ρs hI tag [va] src T1 T' v [Term.eval I ρs a]
       (fun ν hg => ⟨hra ν hg, True.intro⟩) hsem h
 
-theorem inv_bin_atom (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C) (tag : Tag)
+theorem inv_bin_atom (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C) (tag : Tag)
     (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
     (h : atom ops tag [va, vb] src T2 = some (v, T'))
     (hsem : tagSem I tag [Term.eval I ρs a, Term.eval I ρs b] = Term.eval I ρs src) :
@@ -1023,7 +1304,7 @@ theorem inv_bin_atom (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C) 
   | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
     apply inv_after cc I ρ ρs T T2 T' src v ⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩
       (fun o => hok2 (hok1 o))
-    exact atom_inv cc I ρ ρs tag [va, vb] src T2 T' v [Term.eval I ρs a, Term.eval I ρs b]
+    exact atom_inv cc I ρ ρs hI tag [va, vb] src T2 T' v [Term.eval I ρs a, Term.eval I ρs b]
       (fun ν hg => ⟨hra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), hrb ν hg, True.intro⟩) hsem h
 
 /-- Soundness of normalization: a normal form computed for `t` represents the value of `t`
@@ -1033,7 +1314,7 @@ theorem ext_trans {β : Type} (T T1 T2 : List β) (h1 : ∃ l, T1 = prepend l T)
   match h1, h2 with
   | ⟨l1, e1⟩, ⟨l2, e2⟩ => exact ⟨prepend l2 l1, by rw [e2, e1, prepend_assoc]⟩
 
-theorem inv_quad_atom (T T1 T2 T3 T4 T' : Tab K C) (l r a b src : Term K) (vl vr va vb v : NF C)
+theorem inv_quad_atom (hI : FieldInterp I) (T T1 T2 T3 T4 T' : Tab K C) (l r a b src : Term K) (vl vr va vb v : NF C)
     (tag : Tag) (hl : Inv cc I ρ ρs T l vl T1) (hr : Inv cc I ρ ρs T1 r vr T2)
     (ha : Inv cc I ρ ρs T2 a va T3) (hb : Inv cc I ρ ρs T3 b vb T4)
     (h : atom ops tag [vl, vr, va, vb] src T4 = some (v, T'))
@@ -1046,12 +1327,148 @@ theorem inv_quad_atom (T T1 T2 T3 T4 T' : Tab K C) (l r a b src : Term K) (vl vr
       (ext_trans T T3 T4 (ext_trans T T2 T3 (ext_trans T T1 T2 ⟨l1, h1⟩ ⟨l2, h2⟩) ⟨l3, h3⟩)
         ⟨l4, h4⟩)
       (fun o => hok4 (hok3 (hok2 (hok1 o))))
-    apply atom_inv cc I ρ ρs tag [vl, vr, va, vb] src T4 T' v _ _ hsem h
+    apply atom_inv cc I ρ ρs hI tag [vl, vr, va, vb] src T4 T' v _ _ hsem h
     intro ν g4
     have g3 := good_ext cc I ρ ν l4 T3 T4 h4 g4
     have g2 := good_ext cc I ρ ν l3 T2 T3 h3 g3
     have g1 := good_ext cc I ρ ν l2 T1 T2 h2 g2
     exact ⟨hrl ν g1, hrr ν g2, hra ν g3, hrb ν g4, True.intro⟩
+
+theorem map_prepend {β γ : Type} (f : β → γ) (l1 l2 : List β) :
+    (prepend l1 l2).map f = prepend (l1.map f) (l2.map f) := by
+  induction l1 with
+  | nil => rfl
+  | cons a l ih =>
+    show f a :: (prepend l l2).map f = f a :: prepend (l.map f) (l2.map f)
+    rw [ih]
+
+theorem allEquivTo_sound (σ : Env α) (v0 : NF C) (l : List (NF C))
+    (h : allEquivTo ops v0 l = true) : allEqV (nfVal cc σ v0) (l.map (nfVal cc σ)) := by
+  induction l with
+  | nil => exact True.intro
+  | cons b l ih => exact ⟨nfEquiv_sound cc σ b v0 (and_left' h), ih (and_right' h)⟩
+
+theorem rep_of_val (σ : Env α) (v : NF C) : Rep cc σ v (nfVal cc σ v) := by
+  intro hD
+  show fpolyEval cc σ v.1 * inv (fpolyEval cc σ v.2) * fpolyEval cc σ v.2 = fpolyEval cc σ v.1
+  rw [mul_assoc, mul_comm (inv _), mul_inv _ hD, mul_one]
+
+theorem nfVal_atom (ν : Nat → α) (n : Nat) : nfVal cc (envOf ρ ν) (atomNF ops n) = ν n := by
+  apply rep_val cc _ _ _ (rep_atom cc ρ ν n)
+  show fpolyEval cc (envOf ρ ν) (fpolyOne ops) ≠ 0
+  rw [fpolyEval_one]
+  exact fun h => zero_ne_one h.symm
+
+theorem lookupEntry_good (ν : Nat → α) (T : Tab K C) (hg : Good cc I ρ ν T) :
+    ∀ n e, lookupEntry T n = some e → ν n = entrySem cc I ρ ν e := by
+  induction T with
+  | nil =>
+    intro n e h
+    cases h
+  | cons e' T ih =>
+    intro n e h
+    cases (inferInstance : Decidable (n = T.length)) with
+    | isTrue hn =>
+      have h' : some e' = some e := by
+        rw [← h]
+        exact (if_pos' hn).symm
+      have ee : e' = e := Option.noConfusion h' id
+      rw [hn, ← ee]
+      exact hg.1
+    | isFalse hn =>
+      have h' : lookupEntry T n = some e := by
+        rw [← h]
+        exact (if_neg' hn).symm
+      exact ih hg.2 n e h'
+
+theorem latticeArgs_sound (tag : Tag) (op : α → α → α) (hop : ∀ xs, tagSem I tag xs = foldOp op xs)
+    (T : Tab K C) (v : NF C) (x : α) (ν : Nat → α) (hg : Good cc I ρ ν T)
+    (hv : Rep cc (envOf ρ ν) v x) (hp : allPosDen ops (latticeArgs ops tag T v) = true) :
+    foldOp op ((latticeArgs ops tag T v).map (nfVal cc (envOf ρ ν))) = x := by
+  cases latticeArgs_cases ops tag T v with
+  | inl h =>
+    rw [h] at hp
+    rw [h]
+    exact rep_val cc _ v x hv (positive_ne_zero cc _ v.2 (and_left' hp))
+  | inr h =>
+    match h with
+    | ⟨n, e, he, hl, ht, hL, _⟩ =>
+      rw [hL]
+      have e1 : ν n = entrySem cc I ρ ν e := lookupEntry_good cc I ρ ν T hg n e hl
+      have e2 : nfVal cc (envOf ρ ν) v = ν n :=
+        (nfEquiv_sound cc _ v (atomNF ops n) he).trans (nfVal_atom cc ρ ν n)
+      have e3 : nfVal cc (envOf ρ ν) v = x :=
+        rep_val cc _ v x hv (positive_ne_zero cc _ v.2 (and_left' (and_left' he)))
+      rw [← e3, e2, e1]
+      show foldOp op (e.args.map (nfVal cc (envOf ρ ν)))
+        = tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν)))
+      rw [ht, hop]
+
+/-- `max(a, b)` (`min`): flattened arguments, collapsed to one argument or made an atom. -/
+theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
+    (hop : ∀ xs, tagSem I tag xs = foldOp op xs)
+    (hA : ∀ a b c, op (op a b) c = op a (op b c)) (hId : ∀ a, op a a = a)
+    (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C)
+    (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
+    (h : lattice ops tag va vb src T2 = some (v, T'))
+    (hsem : op (Term.eval I ρs a) (Term.eval I ρs b) = Term.eval I ρs src) :
+    Inv cc I ρ ρs T src v T' := by
+  match ha, hb with
+  | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
+    apply inv_after cc I ρ ρs T T2 T' src v (ext_trans T T1 T2 ⟨l1, h1⟩ ⟨l2, h2⟩)
+      (fun o => hok2 (hok1 o))
+    match latticeArgs_cons ops tag T2 va, latticeArgs_cons ops tag T2 vb with
+    | ⟨y1, r1, e1⟩, ⟨y2, r2, e2⟩ =>
+      have key : ∀ ν, Good cc I ρ ν T2 → allPosDen ops (prepend (y1 :: r1) (y2 :: r2)) = true →
+          foldOp op ((prepend (y1 :: r1) (y2 :: r2)).map (nfVal cc (envOf ρ ν)))
+            = Term.eval I ρs src := by
+        intro ν hg hp
+        have hp2 := allPosDen_prepend ops _ _ hp
+        have f1 := latticeArgs_sound cc I ρ tag op hop T2 va (Term.eval I ρs a) ν hg
+          (hra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg)) (by rw [e1]; exact hp2.1)
+        have f2 := latticeArgs_sound cc I ρ tag op hop T2 vb (Term.eval I ρs b) ν hg
+          (hrb ν hg) (by rw [e2]; exact hp2.2)
+        rw [e1] at f1
+        rw [e2] at f2
+        have f1' : foldOp op (nfVal cc (envOf ρ ν) y1 :: r1.map (nfVal cc (envOf ρ ν)))
+          = Term.eval I ρs a := f1
+        have f2' : foldOp op (nfVal cc (envOf ρ ν) y2 :: r2.map (nfVal cc (envOf ρ ν)))
+          = Term.eval I ρs b := f2
+        have mp : (prepend (y1 :: r1) (y2 :: r2)).map (nfVal cc (envOf ρ ν))
+          = prepend (nfVal cc (envOf ρ ν) y1 :: r1.map (nfVal cc (envOf ρ ν)))
+              (nfVal cc (envOf ρ ν) y2 :: r2.map (nfVal cc (envOf ρ ν))) :=
+          map_prepend _ _ _
+        rw [mp, foldOp_prepend op hA, f1', f2', hsem]
+      have hL : lattice ops tag va vb src T2
+          = latticeOf ops tag src T2 (prepend (y1 :: r1) (y2 :: r2)) := by
+        show latticeOf ops tag src T2
+          (prepend (latticeArgs ops tag T2 va) (latticeArgs ops tag T2 vb)) = _
+        rw [e1, e2]
+      rw [hL] at h
+      have h' : cond (allPosDen ops (y1 :: prepend r1 (y2 :: r2))
+          && allEquivTo ops y1 (prepend r1 (y2 :: r2))) (some (y1, T2))
+          (atom ops tag (y1 :: prepend r1 (y2 :: r2)) src T2) = some (v, T') := h
+      cases hc : (allPosDen ops (y1 :: prepend r1 (y2 :: r2))
+          && allEquivTo ops y1 (prepend r1 (y2 :: r2)))
+      · rw [hc] at h'
+        apply atom_inv' cc I ρ ρs hI tag _ src T2 T' v _ h'
+        intro ν hg hp
+        rw [hop]
+        exact key ν hg hp
+      · rw [hc] at h'
+        match some_pair h' with
+        | ⟨ev, eT⟩ =>
+          rw [← ev, ← eT]
+          apply inv_pure
+          intro ν hg
+          have k : foldOp op (nfVal cc (envOf ρ ν) y1
+              :: (prepend r1 (y2 :: r2)).map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src :=
+            key ν hg (and_left' hc)
+          have col := foldOp_allEq op hId (nfVal cc (envOf ρ ν) y1) _
+            (allEquivTo_sound cc (envOf ρ ν) y1 _ (and_right' hc))
+          rw [col] at k
+          rw [← k]
+          exact rep_of_val cc _ y1
 
 /-- What `norm_sound` states of `t`. -/
 def NormP (m : Nat → Option Nat) (t : Term K) : Prop :=
@@ -1189,8 +1606,8 @@ theorem norm_sound_aux (hI : FieldInterp I)
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
-        exact inv_bin_atom cc I ρ ρs T T1 T2 T' a b _ va vb v Tag.max
-          (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
+        exact lattice_inv cc I ρ ρs hI Tag.max I.max (fun xs => rfl) hI.max_assoc hI.max_idem
+          T T1 T2 T' a b _ va vb v (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
   | min a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1198,8 +1615,8 @@ theorem norm_sound_aux (hI : FieldInterp I)
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
-        exact inv_bin_atom cc I ρ ρs T T1 T2 T' a b _ va vb v Tag.min
-          (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
+        exact lattice_inv cc I ρ ρs hI Tag.min I.min (fun xs => rfl) hI.min_assoc hI.min_idem
+          T T1 T2 T' a b _ va vb v (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
   | app f a iha =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1212,7 +1629,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         cases hE : nfEx2 ops va with
         | none =>
           rw [hE] at h3
-          exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.ex2) ia h3 rfl
+          exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.ex2) ia h3 rfl
         | some E =>
           rw [hE] at h3
           match some_pair h3 with
@@ -1233,13 +1650,13 @@ theorem norm_sound_aux (hI : FieldInterp I)
             exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => 1 / x) ia
               (fun σ x r => rep_div cc σ (nfOne ops) va 1 x (rep_one cc σ) r
                 (positive_ne_zero cc σ va.2 hp)) (hI.rcp _)
-      | sqrt => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.sqrt) ia h2 rfl
-      | rsqrt => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.rsqrt) ia h2 rfl
-      | lg2 => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.lg2) ia h2 rfl
-      | sin => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.sin) ia h2 rfl
-      | cos => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
-      | tanh => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
-      | abs => exact inv_un_atom cc I ρ ρs T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
+      | sqrt => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.sqrt) ia h2 rfl
+      | rsqrt => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.rsqrt) ia h2 rfl
+      | lg2 => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.lg2) ia h2 rfl
+      | sin => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.sin) ia h2 rfl
+      | cos => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
+      | tanh => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
+      | abs => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
   | cmp op l r ihl ihr =>
     refine ⟨?_, ⟨ihl.1, ihr.1⟩⟩
     intro T v T' h
@@ -1257,7 +1674,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
           | ⟨va, T3, h5, h6⟩ =>
             match andThen_eq_some h6 with
             | ⟨vb, T4, h7, h8⟩ =>
-              exact inv_quad_atom cc I ρ ρs T T1 T2 T3 T4 T' l r a b _ vl vr va vb v
+              exact inv_quad_atom cc I ρ ρs hI T T1 T2 T3 T4 T' l r a b _ vl vr va vb v
                 (Tag.select op) (ihc.2.1 T vl T1 h1) (ihc.2.2 T1 vr T2 h3) (iha.1 T2 va T3 h5)
                 (ihb.1 T3 vb T4 h7) h8 rfl
     | _ => cases h
@@ -1304,7 +1721,8 @@ variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoef
 /-- Soundness of `FieldNormalize`: if the rule accepts `s` and `t` (one side's input map `m`,
 as in the checker, where both terms live in one arena with one input naming), they have the
 same value in every `ExpField`, for every pair environment `ρ` and side environment `ρs`
-agreeing with it, under every interpretation where `rcp x = 1/x`, given coefficients whose
+agreeing with it, under every interpretation where `rcp x = 1/x` and `max`, `min` are
+associative, commutative and idempotent (`FieldInterp`), given coefficients whose
 `cast` respects the operations and tests and sends each constant to its value. -/
 theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
