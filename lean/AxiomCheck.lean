@@ -19,3 +19,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.ringNormalize_sound
 #print axioms Kcert.Rules.div_eq_div_of_cross
 #print axioms Kcert.Rules.posSum_ne_zero
+#print axioms Kcert.Rules.positive_ne_zero
+#print axioms Kcert.Rules.nfEquiv_sound
+#print axioms Kcert.Rules.rep_ex2
+#print axioms Kcert.Rules.atom_inv
+#print axioms Kcert.Rules.norm_sound
+#print axioms Kcert.Rules.fieldNormalize_sound
+#print axioms Kcert.applyRule_sound
+#print axioms Kcert.checkEquiv_sound
+#print axioms Kcert.Rules.lattice_inv

@@ -1,10 +1,10 @@
-import Kcert.Rules.Ring
+import Kcert.Check
 
 /-!
 # Examples
 
 The Lean models of the rules, run on the examples of the Rust unit tests
-(`checker/src/rules/congruence.rs`, `checker/src/rules/ring.rs`), with integer constants and
+(`checker/src/rules/congruence.rs`, `checker/src/rules/ring.rs`, `checker/src/rules/field.rs`), with integer constants and
 coefficients.  Each `example` is checked by evaluation (`rfl`): the models are executable and
 accept and reject what the Rust rules accept and reject on these inputs.
 -/
@@ -69,5 +69,111 @@ example :
   rfl
 -- Unpaired inputs never match, even with equal numbers.
 example : congruent (fun _ => none) (fun _ => none) (x 0 1) (x 0 1) = false := rfl
+
+/-! ### FieldNormalize (`checker/src/rules/field.rs`) -/
+
+/-- Integer coefficients for `FieldNormalize`: positive means `> 0`, and only `±1` have an exact
+(integer) inverse. -/
+def intFieldOps : FieldCoeffOps Int Int where
+  one := 1
+  add := fun a b => a + b
+  mul := fun a b => a * b
+  neg := fun a => -a
+  isZero := fun c => decide (c = 0)
+  ofConst := fun k => k
+  isPos := fun c => decide (c > 0)
+  invExact := fun c => if c = 1 then some 1 else if c = -1 then some (-1) else none
+
+def fn (s t : Term Int) : Bool := fieldNormalize intFieldOps one s t
+
+def e2 (a : Term Int) : Term Int := app Func.ex2 a
+
+-- field.rs `softmax_rescaling_identities`, without the `-inf` the Rust test starts the running
+-- max from (infinities are outside the model): reference
+--   m = max(x0, x1), out0 = e(x0 - m) / (e(x0 - m) + e(x1 - m))
+-- against the online form
+--   m1 = x0, s1 = e(x0 - m1), m2 = max(m1, x1), s2 = s1·e(m1 - m2) + e(x1 - m2), out0 = e(x0 - m2)/s2.
+def smM : Term Int := Term.max (x 0 0) (x 0 1)
+def smRef : Term Int :=
+  div (e2 (sub (x 0 0) smM)) (add (e2 (sub (x 0 0) smM)) (e2 (sub (x 0 1) smM)))
+def smS1 : Term Int := e2 (sub (x 0 0) (x 0 0))
+def smOnline : Term Int :=
+  div (e2 (sub (x 0 0) smM)) (add (mul smS1 (e2 (sub (x 0 0) smM))) (e2 (sub (x 0 1) smM)))
+example : fn smRef smOnline = true := rfl
+-- Missing the rescale: not equal.
+def smBad : Term Int := div (e2 (sub (x 0 0) smM)) (add smS1 (e2 (sub (x 0 1) smM)))
+example : fn smRef smBad = false := rfl
+-- A tree max and a chain max are one atom (the Rust test starts the chain at `-inf`):
+-- arguments are flattened and compared as sets.
+example : fn smM (Term.max (x 0 1) (x 0 0)) = true := rfl
+example : fn (Term.max (Term.max (x 0 0) (x 0 1)) (x 0 2))
+    (Term.max (x 0 2) (Term.max (x 0 1) (x 0 0))) = true := rfl
+-- max(x, x) = x, and max(max(x0, x1), x1) = max(x0, x1).
+example : fn (Term.max (x 0 0) (x 0 0)) (x 0 0) = true := rfl
+example : fn (Term.max smM (x 0 1)) smM = true := rfl
+-- max and min are different atoms, and max(x0, x1) is not max(x0, x2).
+example : fn smM (Term.min (x 0 0) (x 0 1)) = false := rfl
+example : fn smM (Term.max (x 0 0) (x 0 2)) = false := rfl
+
+-- field.rs `exponent_arithmetic_is_exact`: ex2(x0 + x1) = ex2(x0)·ex2(x1) ...
+example : fn (e2 (add (x 0 0) (x 0 1))) (mul (e2 (x 0 0)) (e2 (x 0 1))) = true := rfl
+-- ... and two different literals in the exponent stay different (the Rust test uses the f32
+-- literals 0f3FB8AA3B and 0f3FB8AA3C; integers 3 and 4 here).
+example : fn (e2 (mul (x 0 0) (const 3))) (e2 (mul (x 0 0) (const 4))) = false := rfl
+-- 2^(x/2)·2^(x/2) = 2^x is not in the integer instance (1/2 has no integer inverse), so
+-- `ex2` of a non-integral exponent is an atom here; with dyadic coefficients it is exact.
+example : fn (mul (e2 (div (x 0 0) (const 2))) (e2 (div (x 0 0) (const 2)))) (e2 (x 0 0))
+    = false := rfl
+-- Exponents of exponents are atoms: equal arguments, one atom.
+example : fn (e2 (e2 (x 0 0))) (e2 (e2 (x 0 0))) = true := rfl
+
+-- field.rs `denominators_must_be_provably_positive`: x0·x1 / x1 is not x0 (x1 may be 0) ...
+example : fn (div (mul (x 0 0) (x 0 1)) (x 0 1)) (x 0 0) = false := rfl
+-- ... and ex2(+inf) is rejected (the model rejects every infinity).
+example : fn (e2 posInf) (e2 posInf) = false := rfl
+-- Dividing by a sum of exponentials is fine: x0 / (2^x1 + 1) · (2^x1 + 1) = x0.
+example : fn (mul (div (x 0 0) (add (e2 (x 0 1)) (const 1))) (add (e2 (x 0 1)) (const 1)))
+    (x 0 0) = true := rfl
+-- rcp(rcp(x0)) = x0 is accepted by the Rust rule; the model refuses to divide by a quotient
+-- whose denominator (here x0) is not positive, since 1/(1/0) is not 0 in every `ExpField`.
+example : fn (app Func.rcp (app Func.rcp (x 0 0))) (x 0 0) = false := rfl
+-- Opaque functions are atoms keyed by the normal form of their argument.
+example : fn (app Func.sqrt (add (x 0 0) (x 0 1))) (app Func.sqrt (add (x 0 1) (x 0 0))) = true :=
+  rfl
+-- A select on a data comparison is an atom keyed by the normal forms of its four operands ...
+example : fn (select (cmp CmpOp.lt (x 0 0) (x 0 1)) (add (x 0 0) (x 0 1)) (x 0 1))
+    (select (cmp CmpOp.lt (x 0 0) (x 0 1)) (add (x 0 1) (x 0 0)) (x 0 1)) = true := rfl
+example : fn (select (cmp CmpOp.lt (x 0 0) (x 0 1)) (x 0 0) (x 0 1))
+    (select (cmp CmpOp.le (x 0 0) (x 0 1)) (x 0 0) (x 0 1)) = false := rfl
+-- ... and a select on a combined condition is rejected, as in the Rust.
+example : fn (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1))
+    (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1)) = false := rfl
+-- Unpaired inputs are rejected.
+example : fieldNormalize intFieldOps (fun _ => none) (x 0 0) (x 0 0) = false := rfl
+
+/-! ### Replaying steps (`checker/src/check.rs`) -/
+
+-- One output link (0), two written elements: element 0 is x0·(x1 + x2) in the reference and
+-- x0·x1 + x0·x2 in the optimized kernel (RingNormalize); element 1 is a softmax output
+-- (FieldNormalize).
+def demoRun : Run Int where
+  ref := fun o e => if o = 0 then (if e = 0 then some (mul (x 0 0) (add (x 0 1) (x 0 2)))
+    else if e = 1 then some smRef else none) else none
+  opt := fun o e => if o = 0 then (if e = 0 then some (add (mul (x 0 0) (x 0 1)) (mul (x 0 0) (x 0 2)))
+    else if e = 1 then some smOnline else none) else none
+  refFootprint := fun o => if o = 0 then [0, 1] else []
+  optFootprint := fun o => if o = 0 then [0, 1] else []
+  inputs := one
+
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩] = true := rfl
+-- RingNormalize cannot prove the softmax element.
+example : checkEquiv intFieldOps demoRun [0] [⟨0, 0, 2, Rule.ringNormalize⟩] = false := rfl
+-- Element 1 left uncovered.
+example : checkEquiv intFieldOps demoRun [0] [⟨0, 0, 1, Rule.ringNormalize⟩] = false := rfl
+-- A step citing an output without an equivalence claim.
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
+      ⟨1, 0, 1, Rule.congruent⟩] = false := rfl
 
 end Kcert.Examples

@@ -1,0 +1,239 @@
+import Kcert.Rules.Field
+
+/-!
+# Replaying the equivalence steps of a certificate
+
+Rust: `checker/src/check.rs` (function `check`, step 4 "Equivalence", and `apply`),
+`checker/src/cert/mod.rs` (`Step`, `Rule`), `checker/src/equiv.rs` (footprints, `element_term`).
+
+This file models only the part of `check` that replays proof steps.  What execution produced
+is taken as given (`Run`): for each output link and element, the term each kernel wrote (or
+none), each kernel's footprint (the elements it wrote) and the input naming of the shared
+arena.  That execution computes these correctly is **not** modelled here (see the README).
+
+* `checkEquiv run equiv steps`: for every output link `o` claimed equivalent (`equiv`), both
+  footprints are equal and every element of it is covered by a step; every step cites a claimed
+  output and its rule accepts each element of its range.
+* `checkEquiv_sound`: if `checkEquiv` accepts, then for every claimed output link, both kernels
+  write the same elements, and for each written element both terms exist and have the same
+  value in every `ExpField`, for every input environment, under every interpretation satisfying
+  `FieldInterp` (`rcp x = 1/x`; `max`, `min` associative, commutative and idempotent).
+
+The Rust code also rejects a step range that is empty, overflows, reaches an element outside
+the footprint, or covers an element twice; those checks guard resources and diagnostics, not
+soundness, and the model omits them (it accepts more, so the theorem covers the Rust checker's
+acceptances too, provided the Rust follows the model otherwise).
+-/
+
+namespace Kcert
+
+open ExpField Rules
+
+/-- Rust `cert::Rule`. -/
+inductive Rule where
+  | congruent
+  | ringNormalize
+  | fieldNormalize
+
+/-- Rust `cert::Step`: elements `first .. first + count` of output link `output`, by `rule`. -/
+structure Step where
+  output : Nat
+  first : Nat
+  count : Nat
+  rule : Rule
+
+/-- What running both kernels gave the equivalence check (Rust `PairRun`): the term written by
+each kernel at (output link, element) (`element_term`; `none` for an element not written or
+not a number), the footprints (`SideRun::footprint`), and the input naming of the one shared
+arena (`PairRun::inputs`). -/
+structure Run (K : Type) where
+  ref : Nat → Nat → Option (Term K)
+  opt : Nat → Nat → Option (Term K)
+  refFootprint : Nat → List Nat
+  optFootprint : Nat → List Nat
+  inputs : Nat → Option Nat
+
+section Model
+
+variable {K C : Type} [DecidableEq K] (ops : FieldCoeffOps K C)
+
+/-- Rust `check::apply`: the one `match` from rule name to rule, on one side for both terms. -/
+def applyRule (m : Nat → Option Nat) (lt ot : Term K) : Rule → Bool
+  | Rule.congruent => congruent m m lt ot
+  | Rule.ringNormalize => ringNormalize ops.toCoeffOps m m lt ot
+  | Rule.fieldNormalize => fieldNormalize ops m lt ot
+
+def checkTerms (m : Nat → Option Nat) (rule : Rule) : Option (Term K) → Option (Term K) → Bool
+  | some lt, some ot => applyRule ops m lt ot rule
+  | _, _ => false
+
+/-- One element: both kernels wrote a term there and the rule accepts the pair. -/
+def checkElem (run : Run K) (rule : Rule) (o e : Nat) : Bool :=
+  checkTerms ops run.inputs rule (run.ref o e) (run.opt o e)
+
+/-- Every element `first, first + 1, ..., first + count - 1`. -/
+def checkRange (run : Run K) (rule : Rule) (o : Nat) : Nat → Nat → Bool
+  | _, 0 => true
+  | first, n + 1 => checkElem ops run rule o first && checkRange run rule o (first + 1) n
+
+def natMem (n : Nat) : List Nat → Bool
+  | [] => false
+  | k :: l => decide (n = k) || natMem n l
+
+/-- Every step cites an output link claimed equivalent, and its rule accepts its range. -/
+def checkSteps (run : Run K) (equiv : List Nat) : List Step → Bool
+  | [] => true
+  | s :: ss => natMem s.output equiv && checkRange ops run s.rule s.output s.first s.count &&
+      checkSteps run equiv ss
+
+/-- `first ≤ e < first + count`, by recursion on `count`. -/
+def inRange (e : Nat) : Nat → Nat → Bool
+  | _, 0 => false
+  | first, n + 1 => decide (e = first) || inRange e (first + 1) n
+
+def coveredBy (o e : Nat) : List Step → Bool
+  | [] => false
+  | s :: ss => (decide (s.output = o) && inRange e s.first s.count) || coveredBy o e ss
+
+def allCovered (steps : List Step) (o : Nat) : List Nat → Bool
+  | [] => true
+  | e :: l => coveredBy o e steps && allCovered steps o l
+
+/-- One claimed output: equal footprints (Rust `footprint_mismatch`), every element covered
+(Rust: the final coverage loop). -/
+def checkOutput (run : Run K) (steps : List Step) (o : Nat) : Bool :=
+  decide (run.refFootprint o = run.optFootprint o) && allCovered steps o (run.refFootprint o)
+
+def checkOutputs (run : Run K) (steps : List Step) : List Nat → Bool
+  | [] => true
+  | o :: os => checkOutput run steps o && checkOutputs run steps os
+
+/-- The equivalence part of `check::check`. -/
+def checkEquiv (run : Run K) (equiv : List Nat) (steps : List Step) : Bool :=
+  checkOutputs run steps equiv && checkSteps ops run equiv steps
+
+end Model
+
+section Soundness
+
+variable {K C α : Type} [DecidableEq K] [ExpField α] {ops : FieldCoeffOps K C}
+  (cc : FieldCoeffCast ops α)
+
+theorem applyRule_sound (I : Interp K α) (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ) (lt ot : Term K) (r : Rule)
+    (h : applyRule ops m lt ot r = true) : Term.eval I ρs lt = Term.eval I ρs ot := by
+  cases r with
+  | congruent => exact congruent_eval I m m ρ ρs ρs hag hag lt ot h
+  | ringNormalize =>
+    exact ringNormalize_sound cc.toCoeffCast I hconst m m ρ ρs ρs hag hag lt ot h
+  | fieldNormalize => exact fieldNormalize_sound cc I hI hconst m ρ ρs hag lt ot h
+
+theorem checkRange_sound (run : Run K) (rule : Rule) (o : Nat) (count : Nat) :
+    ∀ first e, checkRange ops run rule o first count = true → inRange e first count = true →
+      checkElem ops run rule o e = true := by
+  induction count with
+  | zero =>
+    intro first e _ hr
+    cases hr
+  | succ n ih =>
+    intro first e h hr
+    cases he : decide (e = first)
+    · have hr' : inRange e (first + 1) n = true := by
+        have hr2 : (decide (e = first) || inRange e (first + 1) n) = true := hr
+        rw [he] at hr2
+        exact hr2
+      exact ih (first + 1) e (and_right' h) hr'
+    · rw [of_decide_eq_true' he]
+      exact and_left' h
+
+theorem coveredBy_sound (run : Run K) (equiv : List Nat) (o e : Nat) (steps : List Step) :
+    checkSteps ops run equiv steps = true → coveredBy o e steps = true →
+      ∃ rule, checkElem ops run rule o e = true := by
+  induction steps with
+  | nil =>
+    intro _ hc
+    cases hc
+  | cons s ss ih =>
+    intro h hc
+    have hc' : ((decide (s.output = o) && inRange e s.first s.count) || coveredBy o e ss)
+      = true := hc
+    cases hs : (decide (s.output = o) && inRange e s.first s.count)
+    · rw [hs] at hc'
+      exact ih (and_right' h) hc'
+    · have ho : s.output = o := of_decide_eq_true' (and_left' hs)
+      have hr := checkRange_sound run s.rule s.output s.count s.first e
+        (and_right' (and_left' h)) (and_right' hs)
+      rw [ho] at hr
+      exact ⟨s.rule, hr⟩
+
+theorem allCovered_sound (steps : List Step) (o : Nat) (l : List Nat) :
+    allCovered steps o l = true → ∀ e, natMem e l = true → coveredBy o e steps = true := by
+  induction l with
+  | nil =>
+    intro _ e he
+    cases he
+  | cons k l ih =>
+    intro h e he
+    have he' : (decide (e = k) || natMem e l) = true := he
+    cases hk : decide (e = k)
+    · rw [hk] at he'
+      exact ih (and_right' h) e he'
+    · rw [of_decide_eq_true' hk]
+      exact and_left' h
+
+theorem checkOutputs_sound (run : Run K) (steps : List Step) (os : List Nat) :
+    checkOutputs run steps os = true → ∀ o, natMem o os = true → checkOutput run steps o = true := by
+  induction os with
+  | nil =>
+    intro _ o ho
+    cases ho
+  | cons k os ih =>
+    intro h o ho
+    have ho' : (decide (o = k) || natMem o os) = true := ho
+    cases hk : decide (o = k)
+    · rw [hk] at ho'
+      exact ih (and_right' h) o ho'
+    · rw [of_decide_eq_true' hk]
+      exact and_left' h
+
+/-- Soundness of the equivalence check: if `checkEquiv` accepts, then for every output link `o`
+claimed equivalent, both kernels write the same elements, and at each element `e` they write,
+both kernels' terms exist and have the same value, in every `ExpField`, for every pair input
+environment `ρ` and arena environment `ρs` agreeing with it through the input naming, under
+every interpretation satisfying `FieldInterp`, given coefficients whose `cast` respects the
+operations and sends each constant to its value. -/
+theorem checkEquiv_sound (I : Interp K α) (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (run : Run K) (ρ ρs : Env α) (hag : Agrees run.inputs ρs ρ)
+    (equiv : List Nat) (steps : List Step) (h : checkEquiv ops run equiv steps = true) :
+    ∀ o, natMem o equiv = true →
+      run.refFootprint o = run.optFootprint o ∧
+      ∀ e, natMem e (run.refFootprint o) = true →
+        ∃ lt ot, run.ref o e = some lt ∧ run.opt o e = some ot ∧
+          Term.eval I ρs lt = Term.eval I ρs ot := by
+  intro o ho
+  have hout := checkOutputs_sound run steps equiv (and_left' h) o ho
+  refine ⟨of_decide_eq_true' (and_left' hout), ?_⟩
+  intro e he
+  have hc := allCovered_sound steps o _ (and_right' hout) e he
+  match coveredBy_sound run equiv o e steps (and_right' h) hc with
+  | ⟨rule, hr⟩ =>
+    have hr' : checkTerms ops run.inputs rule (run.ref o e) (run.opt o e) = true := hr
+    cases hl : run.ref o e with
+    | none =>
+      rw [hl] at hr'
+      cases hr'
+    | some lt =>
+      cases hot : run.opt o e with
+      | none =>
+        rw [hl, hot] at hr'
+        cases hr'
+      | some ot =>
+        rw [hl, hot] at hr'
+        exact ⟨lt, ot, rfl, rfl,
+          applyRule_sound cc I hI hconst run.inputs ρ ρs hag lt ot rule hr'⟩
+
+end Soundness
+
+end Kcert
