@@ -234,7 +234,22 @@ impl<'a> Normalizer<'a> {
         Value::Frac { num, den }
     }
 
-    fn atom(&mut self, a: Atom) -> Value {
+    /// An opaque atom. Its arguments' denominators must be provably positive: an atom hides
+    /// them, so a zero one could no longer be seen in the final denominator (Lean:
+    /// `atom_inv`; without it `sqrt(x0/x1 + x2/x3)` would equal `sqrt((x0 x3 + x2 x1)/(x1 x3))`
+    /// even at `x1 = 0`).
+    fn atom(&mut self, a: Atom) -> Result<Value, FieldError> {
+        let args: Vec<&Value> = match &a {
+            Atom::Func(_, x) => vec![x],
+            Atom::Select(_, l, r, x, y) => vec![l, r, x, y],
+            Atom::Max(v) | Atom::Min(v) => v.iter().collect(),
+        };
+        if args
+            .iter()
+            .any(|v| matches!(v, Value::Frac { den, .. } if !positive(den)))
+        {
+            return Err(FieldError::Denominator);
+        }
         let id = match self.atom_ids.get(&a) {
             Some(&i) => i,
             None => {
@@ -244,7 +259,7 @@ impl<'a> Normalizer<'a> {
                 i
             }
         };
-        Self::frac(
+        Ok(Self::frac(
             Poly(vec![(
                 Mono {
                     vars: vec![ATOM | u64::from(id)],
@@ -253,7 +268,7 @@ impl<'a> Normalizer<'a> {
                 Coef::ONE,
             )]),
             Poly::one(),
-        )
+        ))
     }
 
     fn add(&mut self, a: Value, b: Value) -> Result<Value, FieldError> {
@@ -326,6 +341,11 @@ impl<'a> Normalizer<'a> {
                 if num.is_zero() {
                     return Err(FieldError::DivisionByZero);
                 }
+                // The divisor's own denominator leaves the result; it must be provably nonzero
+                // (Lean: `norm_sound`; without it `rcp(rcp(x)) = x` would pass at `x = 0`).
+                if !positive(&den) {
+                    return Err(FieldError::Denominator);
+                }
                 self.mul(a, Self::frac(den, num))
             }
             _ => Err(FieldError::Infinite("division by an infinity")),
@@ -358,7 +378,7 @@ impl<'a> Normalizer<'a> {
                             Poly::one(),
                         ))
                     }
-                    None => Ok(self.atom(Atom::Func(Func::Ex2, Value::Frac { num, den }))),
+                    None => self.atom(Atom::Func(Func::Ex2, Value::Frac { num, den })),
                 }
             }
         }
@@ -416,7 +436,7 @@ impl<'a> Normalizer<'a> {
                 Atom::Max(args)
             } else {
                 Atom::Min(args)
-            }),
+            })?,
         })
     }
 
@@ -486,7 +506,7 @@ impl<'a> Normalizer<'a> {
                 self.div(Self::frac(Poly::one(), Poly::one()), x)?
             }
             Node::Apply(f, a) => match self.value_at(a, d)? {
-                x @ Value::Frac { .. } => self.atom(Atom::Func(f, x)),
+                x @ Value::Frac { .. } => self.atom(Atom::Func(f, x))?,
                 _ => return Err(FieldError::Infinite("a function of an infinity")),
             },
             Node::Select { cond, then, else_ } => {
@@ -495,7 +515,7 @@ impl<'a> Normalizer<'a> {
                 };
                 let (l, r) = (self.value_at(l, d)?, self.value_at(r, d)?);
                 let (a, b) = (self.value_at(then, d)?, self.value_at(else_, d)?);
-                self.atom(Atom::Select(op, l, r, a, b))
+                self.atom(Atom::Select(op, l, r, a, b))?
             }
             Node::Cmp(..) | Node::And(..) | Node::Or(..) | Node::Not(..) => {
                 return Err(FieldError::Unsupported("a predicate used as a number"));
@@ -700,5 +720,32 @@ mod tests {
         let inf = a.intern(Node::PosInf).unwrap();
         let e = a.intern(Node::Apply(Func::Ex2, inf)).unwrap();
         assert!(matches!(check(&a, e, e), Err(FieldError::Infinite(_))));
+    }
+
+    /// Denominators that vanish inside a term (found by the Lean proof, `norm_sound` and
+    /// `atom_inv`): the identities hold wherever both sides are defined, but not at x1 = 0 in
+    /// a field whose inverse of 0 is unconstrained, so the rule must refuse them.
+    #[test]
+    fn hidden_denominators_are_refused() {
+        let mut a = TermArena::new();
+        let (x0, x1, x2, x3) = (x(&mut a, 0), x(&mut a, 1), x(&mut a, 2), x(&mut a, 3));
+        let r1 = a.intern(Node::Apply(Func::Rcp, x0)).unwrap();
+        let r2 = a.intern(Node::Apply(Func::Rcp, r1)).unwrap();
+        assert_eq!(check(&a, r2, x0), Err(FieldError::Denominator));
+        let (q1, q2) = (
+            a.intern(Node::Div(x0, x1)).unwrap(),
+            a.intern(Node::Div(x2, x3)).unwrap(),
+        );
+        let sum = a.intern(Node::Add(q1, q2)).unwrap();
+        let lhs = a.intern(Node::Apply(Func::Sqrt, sum)).unwrap();
+        let (p03, p21) = (
+            a.intern(Node::Mul(x0, x3)).unwrap(),
+            a.intern(Node::Mul(x2, x1)).unwrap(),
+        );
+        let num = a.intern(Node::Add(p03, p21)).unwrap();
+        let den = a.intern(Node::Mul(x1, x3)).unwrap();
+        let quot = a.intern(Node::Div(num, den)).unwrap();
+        let rhs = a.intern(Node::Apply(Func::Sqrt, quot)).unwrap();
+        assert_eq!(check(&a, lhs, rhs), Err(FieldError::Denominator));
     }
 }
