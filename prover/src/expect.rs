@@ -59,6 +59,74 @@ pub enum Reference {
         rows: u64,
         cols: u64,
     },
+    Layernorm {
+        input: String,
+        gamma: String,
+        beta: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+        eps: f64,
+    },
+    Rmsnorm {
+        input: String,
+        gamma: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+        eps: f64,
+    },
+    Attention {
+        q: String,
+        k: String,
+        v: String,
+        output: String,
+        tq: u64,
+        tk: u64,
+        d: u64,
+        scale: f64,
+        #[serde(default)]
+        causal: bool,
+    },
+    Conv2d {
+        input: String,
+        weight: String,
+        output: String,
+        cin: u64,
+        cout: u64,
+        h: u64,
+        w: u64,
+        kh: u64,
+        kw: u64,
+    },
+    MlaDecode {
+        q: String,
+        c: String,
+        w_uk: String,
+        w_uv: String,
+        output: String,
+        heads: u64,
+        t: u64,
+        dc: u64,
+        dh: u64,
+        dv: u64,
+        scale: f64,
+    },
+    Gelu {
+        input: String,
+        output: String,
+        #[serde(default)]
+        approximate: GeluApprox,
+    },
+}
+
+/// Which GELU: `none` (exact, with erf) or `tanh` (the tanh approximation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeluApprox {
+    #[default]
+    None,
+    Tanh,
 }
 
 /// An `X.expect.toml` file.
@@ -274,6 +342,131 @@ pub fn evaluate(
                 o.extend(row.iter().map(|v| (v - m).exp() / s));
             }
             res.insert(out_index(output)?, o);
+        }
+        Reference::Layernorm {
+            input,
+            gamma,
+            beta,
+            output,
+            rows,
+            cols,
+            eps,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (_, g) = tensor(gamma)?;
+            let (_, b) = tensor(beta)?;
+            res.insert(
+                out_index(output)?,
+                reference::layernorm(&x, &g, &b, *rows as usize, *cols as usize, *eps),
+            );
+        }
+        Reference::Rmsnorm {
+            input,
+            gamma,
+            output,
+            rows,
+            cols,
+            eps,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (_, g) = tensor(gamma)?;
+            res.insert(
+                out_index(output)?,
+                reference::rmsnorm(&x, &g, *rows as usize, *cols as usize, *eps),
+            );
+        }
+        Reference::Attention {
+            q,
+            k,
+            v,
+            output,
+            tq,
+            tk,
+            d,
+            scale,
+            causal,
+        } => {
+            let (_, qv) = tensor(q)?;
+            let (_, kv) = tensor(k)?;
+            let (_, vv) = tensor(v)?;
+            res.insert(
+                out_index(output)?,
+                reference::attention(
+                    &qv,
+                    &kv,
+                    &vv,
+                    *tq as usize,
+                    *tk as usize,
+                    *d as usize,
+                    *scale,
+                    *causal,
+                ),
+            );
+        }
+        Reference::Conv2d {
+            input,
+            weight,
+            output,
+            cin,
+            cout,
+            h,
+            w,
+            kh,
+            kw,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (_, wt) = tensor(weight)?;
+            let u = |v: &u64| *v as usize;
+            res.insert(
+                out_index(output)?,
+                reference::conv2d(&x, &wt, u(cin), u(cout), u(h), u(w), u(kh), u(kw)),
+            );
+        }
+        Reference::MlaDecode {
+            q,
+            c,
+            w_uk,
+            w_uv,
+            output,
+            heads,
+            t,
+            dc,
+            dh,
+            dv,
+            scale,
+        } => {
+            let (_, qv) = tensor(q)?;
+            let (_, cv) = tensor(c)?;
+            let (_, uk) = tensor(w_uk)?;
+            let (_, uv) = tensor(w_uv)?;
+            let u = |v: &u64| *v as usize;
+            res.insert(
+                out_index(output)?,
+                reference::mla_decode(
+                    &qv,
+                    &cv,
+                    &uk,
+                    &uv,
+                    u(heads),
+                    u(t),
+                    u(dc),
+                    u(dh),
+                    u(dv),
+                    *scale,
+                ),
+            );
+        }
+        Reference::Gelu {
+            input,
+            output,
+            approximate,
+        } => {
+            let (_, x) = tensor(input)?;
+            let tanh = *approximate == GeluApprox::Tanh;
+            res.insert(
+                out_index(output)?,
+                x.iter().map(|&v| reference::gelu(v, tanh)).collect(),
+            );
         }
         Reference::Transpose {
             input,
