@@ -2,13 +2,11 @@
 //! crate's own semantics, replay every proof step, never search. One success path (all of
 //! [`check`]'s steps pass); every other outcome is a [`Reject`] naming the first failure.
 
-use crate::cert::{self, Certificate, Claim, Kernel, Rule};
-use crate::equiv::{self, PairRun, SideRun};
+use crate::cert::{self, Certificate, Claim, Kernel};
+use crate::equiv::{self, SideRun};
 use crate::exec::Config;
 use crate::pair::{PairSpec, SpecTexts};
-use crate::rules::ring::{self, Budget};
-use crate::rules::{congruence, field};
-use crate::term::TermId;
+use crate::rules::Replay;
 use std::path::Path;
 
 /// Rule work allowed per output element.
@@ -53,21 +51,6 @@ pub enum Reject {
         element: u64,
         msg: String,
     },
-}
-
-/// Applies one rule to one element: the single `match` from rule name to rule function.
-pub fn apply(rule: Rule, run: &PairRun, lt: TermId, ot: TermId) -> Result<(), String> {
-    let side = run.view();
-    match rule {
-        Rule::Congruent => congruence::congruent(&side, lt, &side, ot, ELEMENT_BUDGET)
-            .map_err(|e| format!("Congruent fails: {e}")),
-        Rule::RingNormalize => {
-            ring::ring_normalize(&side, lt, &side, ot, &mut Budget::new(ELEMENT_BUDGET))
-                .map_err(|e| format!("RingNormalize fails: {e}"))
-        }
-        Rule::FieldNormalize => field::field_normalize(&side, lt, ot, ELEMENT_BUDGET)
-            .map_err(|e| format!("FieldNormalize fails: {e}")),
-    }
 }
 
 fn launch(k: &crate::spec::KernelSpec) -> String {
@@ -176,6 +159,7 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
             covered.push(vec![false; fr.len()]);
             footprints.push(fr);
         }
+        let mut work = Vec::new();
         for (index, step) in cert.steps.iter().enumerate() {
             let out = step.output;
             let bad = |element: u64, msg: String| Reject::Step {
@@ -216,9 +200,20 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
                 let (Some(lt), Some(ot)) = (lt, ot) else {
                     return Err(bad(e, "element is not written".into()));
                 };
-                apply(step.rule, &run, lt, ot).map_err(|m| bad(e, m))?;
+                work.push((index, out, e, step.rule, lt, ot));
                 elements += 1;
             }
+        }
+        // The rules, once every element's terms exist (taking them may intern constants), with
+        // normal-form tables shared across elements.
+        let mut replay = Replay::new(run.view(), ELEMENT_BUDGET);
+        for (index, output, element, rule, lt, ot) in work {
+            replay.apply(rule, lt, ot).map_err(|msg| Reject::Step {
+                index,
+                output,
+                element,
+                msg,
+            })?;
         }
         for &n in &equiv {
             if let Some((e, _)) = footprints[n as usize]

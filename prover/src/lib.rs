@@ -7,4 +7,5 @@ pub mod expect;
 pub mod inputs;
 pub mod prove;
 pub mod reference;
+pub mod screen;
 pub mod verdict;

@@ -4,6 +4,7 @@
 //! concrete interpreter.
 
 use crate::inputs::{Rng, encode};
+use crate::screen::Screen;
 use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
 use kcert_checker::equiv::{self, PairRun, SideError};
 use kcert_checker::exec::{Config, ExecError, Mode};
@@ -11,7 +12,7 @@ use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
 use kcert_checker::rules::ring::{self, Budget, PolyMap, RingError};
-use kcert_checker::rules::{congruence, field};
+use kcert_checker::rules::{Replay, field};
 use kcert_checker::spec::Binding;
 use kcert_checker::term::Dyadic;
 use std::collections::HashMap;
@@ -257,6 +258,9 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
     };
     let mut steps: Vec<Step> = Vec::new();
     let mut elements = 0u64;
+    // Every element's two terms first (taking them may intern constants), then the rules with
+    // one shared set of normal-form tables.
+    let mut work = Vec::new();
     for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
         let (fr, fo) = &footprints[n];
         if let Some((element, by)) = equiv::footprint_mismatch(fr, fo) {
@@ -276,8 +280,26 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
             let (Some(lt), Some(ot)) = (lt, ot) else {
                 return Err(Invalid(format!("element {e} vanished")));
             };
+            work.push((n, rp, e, lt, ot));
+        }
+    }
+    let mut replay = Replay::new(run.view(), kcert_checker::check::ELEMENT_BUDGET);
+    let mut screen = Screen::new(run.view());
+    {
+        for (n, rp, e, lt, ot) in work {
             // The cheap rule first: the same operations in the same order.
-            let rule = match decide(&run, lt, ot) {
+            let mut decision = decide(&mut replay, &mut screen, lt, ot);
+            if let Decision::Different { exact: false } = decision
+                && numeric_witness(&pair, n, e, &ref_text, &opt_text).is_none()
+            {
+                // The screen's points may be unrepresentative: let the rule decide.
+                decision = match replay.field(lt, ot) {
+                    Ok(()) => Decision::Proved(Rule::FieldNormalize),
+                    Err(field::FieldError::Different) => Decision::Different { exact: false },
+                    Err(other) => Decision::Unknown(other.to_string()),
+                };
+            }
+            let rule = match decision {
                 Decision::Proved(rule) => rule,
                 Decision::Different { exact } => {
                     let witness = if exact {
@@ -355,22 +377,25 @@ enum Decision {
 
 /// Tries the rules from cheapest to most general.
 fn decide(
-    run: &PairRun,
+    replay: &mut Replay,
+    screen: &mut Screen,
     lt: kcert_checker::term::TermId,
     ot: kcert_checker::term::TermId,
 ) -> Decision {
-    let side = run.view();
-    let budget = kcert_checker::check::ELEMENT_BUDGET;
-    if congruence::congruent(&side, lt, &side, ot, budget).is_ok() {
+    if replay.congruent(lt, ot).is_ok() {
         return Decision::Proved(Rule::Congruent);
     }
-    match ring::ring_normalize(&side, lt, &side, ot, &mut Budget::new(budget)) {
+    match replay.ring(lt, ot) {
         Ok(()) => return Decision::Proved(Rule::RingNormalize),
         Err(RingError::Different) => return Decision::Different { exact: true },
         Err(RingError::NotPolynomial(_)) => {}
         Err(other) => return Decision::Unknown(other.to_string()),
     }
-    match field::field_normalize(&side, lt, ot, budget) {
+    // Before normal forms (which cross-multiply): values far apart mean a witness is likely.
+    if screen.far_apart(lt, ot) {
+        return Decision::Different { exact: false };
+    }
+    match replay.field(lt, ot) {
         Ok(()) => Decision::Proved(Rule::FieldNormalize),
         Err(field::FieldError::Different) => Decision::Different { exact: false },
         Err(other) => Decision::Unknown(other.to_string()),

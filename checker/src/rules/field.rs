@@ -21,6 +21,7 @@
 
 use super::coef::{Coef, Overflow};
 use super::ring::Side;
+use crate::term::FxBuildHasher;
 use crate::term::{CmpOp, Func, Node, TermId};
 use std::collections::HashMap;
 
@@ -48,12 +49,15 @@ pub enum Value {
     PosInf,
 }
 
+/// An opaque atom over interned normal forms (ids into [`Normalizer`]'s value table, so a
+/// running maximum over n values costs n ids, not n polynomials).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Atom {
-    Func(Func, Value),
-    Max(Vec<Value>),
-    Min(Vec<Value>),
-    Select(CmpOp, Value, Value, Value, Value),
+    Func(Func, u32),
+    /// Sorted, without duplicates: max and min are associative, commutative, idempotent.
+    Max(Vec<u32>),
+    Min(Vec<u32>),
+    Select(CmpOp, u32, u32, u32, u32),
 }
 
 /// Why the rule does not apply.
@@ -145,31 +149,42 @@ impl Poly {
 
 /// Normal forms of terms of one arena, with the tables that make them canonical.
 pub struct Normalizer<'a> {
-    side: &'a Side<'a>,
-    memo: HashMap<TermId, Value>,
+    side: Side<'a>,
+    memo: HashMap<TermId, Value, FxBuildHasher>,
     exps: Vec<Poly>,
-    exp_ids: HashMap<Poly, u32>,
-    exp_sums: HashMap<(u32, u32), u32>,
+    exp_ids: HashMap<Poly, u32, FxBuildHasher>,
+    exp_sums: HashMap<(u32, u32), u32, FxBuildHasher>,
     atoms: Vec<Atom>,
-    atom_ids: HashMap<Atom, u32>,
+    atom_ids: HashMap<Atom, u32, FxBuildHasher>,
+    values: Vec<Value>,
+    value_ids: HashMap<Value, u32, FxBuildHasher>,
     limit: u64,
     left: u64,
 }
 
 impl<'a> Normalizer<'a> {
-    pub fn new(side: &'a Side<'a>, budget: u64) -> Self {
+    pub fn new(side: Side<'a>, budget: u64) -> Self {
         let zero = Poly::default();
+        let mut exp_ids = HashMap::default();
+        exp_ids.insert(zero.clone(), 0);
         Normalizer {
             side,
-            memo: HashMap::new(),
-            exps: vec![zero.clone()],
-            exp_ids: HashMap::from([(zero, 0)]),
-            exp_sums: HashMap::new(),
+            memo: HashMap::default(),
+            exps: vec![zero],
+            exp_ids,
+            exp_sums: HashMap::default(),
             atoms: Vec::new(),
-            atom_ids: HashMap::new(),
+            atom_ids: HashMap::default(),
+            values: Vec::new(),
+            value_ids: HashMap::default(),
             limit: budget,
             left: budget,
         }
+    }
+
+    /// A fresh budget for the next comparison; the tables (and memoized normal forms) stay.
+    pub fn rebudget(&mut self) {
+        self.left = self.limit;
     }
 
     fn spend(&mut self, n: usize) -> Result<(), FieldError> {
@@ -234,19 +249,30 @@ impl<'a> Normalizer<'a> {
         Value::Frac { num, den }
     }
 
+    /// The id of normal form `v` in the value table.
+    fn value_id(&mut self, v: Value) -> u32 {
+        if let Some(&i) = self.value_ids.get(&v) {
+            return i;
+        }
+        let i = self.values.len() as u32;
+        self.values.push(v.clone());
+        self.value_ids.insert(v, i);
+        i
+    }
+
     /// An opaque atom. Its arguments' denominators must be provably positive: an atom hides
     /// them, so a zero one could no longer be seen in the final denominator (Lean:
     /// `atom_inv`; without it `sqrt(x0/x1 + x2/x3)` would equal `sqrt((x0 x3 + x2 x1)/(x1 x3))`
     /// even at `x1 = 0`).
     fn atom(&mut self, a: Atom) -> Result<Value, FieldError> {
-        let args: Vec<&Value> = match &a {
-            Atom::Func(_, x) => vec![x],
-            Atom::Select(_, l, r, x, y) => vec![l, r, x, y],
-            Atom::Max(v) | Atom::Min(v) => v.iter().collect(),
+        let args: &[u32] = match &a {
+            Atom::Func(_, x) => std::slice::from_ref(x),
+            Atom::Select(_, l, r, x, y) => &[*l, *r, *x, *y],
+            Atom::Max(v) | Atom::Min(v) => v,
         };
         if args
             .iter()
-            .any(|v| matches!(v, Value::Frac { den, .. } if !positive(den)))
+            .any(|&i| matches!(&self.values[i as usize], Value::Frac { den, .. } if !positive(den)))
         {
             return Err(FieldError::Denominator);
         }
@@ -378,14 +404,17 @@ impl<'a> Normalizer<'a> {
                             Poly::one(),
                         ))
                     }
-                    None => self.atom(Atom::Func(Func::Ex2, Value::Frac { num, den })),
+                    None => {
+                        let x = self.value_id(Value::Frac { num, den });
+                        self.atom(Atom::Func(Func::Ex2, x))
+                    }
                 }
             }
         }
     }
 
     /// The arguments of a max (or min) atom, when `v` is exactly one.
-    fn lattice_args(&self, v: &Value, max: bool) -> Option<Vec<Value>> {
+    fn lattice_args(&self, v: &Value, max: bool) -> Option<Vec<u32>> {
         let Value::Frac { num, den } = v else {
             return None;
         };
@@ -424,14 +453,14 @@ impl<'a> Normalizer<'a> {
             match self.lattice_args(&v, max) {
                 Some(inner) => args.extend(inner),
                 None if v == identity => {}
-                None => args.push(v),
+                None => args.push(self.value_id(v)),
             }
         }
-        args.sort();
+        args.sort_unstable();
         args.dedup();
         Ok(match args.len() {
             0 => identity,
-            1 => args.pop().unwrap_or(identity),
+            1 => self.values[args[0] as usize].clone(),
             _ => self.atom(if max {
                 Atom::Max(args)
             } else {
@@ -506,7 +535,10 @@ impl<'a> Normalizer<'a> {
                 self.div(Self::frac(Poly::one(), Poly::one()), x)?
             }
             Node::Apply(f, a) => match self.value_at(a, d)? {
-                x @ Value::Frac { .. } => self.atom(Atom::Func(f, x))?,
+                x @ Value::Frac { .. } => {
+                    let x = self.value_id(x);
+                    self.atom(Atom::Func(f, x))?
+                }
                 _ => return Err(FieldError::Infinite("a function of an infinity")),
             },
             Node::Select { cond, then, else_ } => {
@@ -515,7 +547,8 @@ impl<'a> Normalizer<'a> {
                 };
                 let (l, r) = (self.value_at(l, d)?, self.value_at(r, d)?);
                 let (a, b) = (self.value_at(then, d)?, self.value_at(else_, d)?);
-                self.atom(Atom::Select(op, l, r, a, b))?
+                let ids = [l, r, a, b].map(|v| self.value_id(v));
+                self.atom(Atom::Select(op, ids[0], ids[1], ids[2], ids[3]))?
             }
             Node::Cmp(..) | Node::And(..) | Node::Or(..) | Node::Not(..) => {
                 return Err(FieldError::Unsupported("a predicate used as a number"));
@@ -597,7 +630,14 @@ pub fn field_normalize(
     rhs: TermId,
     budget: u64,
 ) -> Result<(), FieldError> {
-    let mut n = Normalizer::new(side, budget);
+    field_normalize_in(&mut Normalizer::new(*side, budget), lhs, rhs)
+}
+
+/// [`field_normalize`] with tables shared across comparisons of one arena: memoized normal
+/// forms are those `value` computes, so sharing them changes only the cost (each comparison
+/// still gets the normalizer's full budget).
+pub fn field_normalize_in(n: &mut Normalizer, lhs: TermId, rhs: TermId) -> Result<(), FieldError> {
+    n.rebudget();
     let (a, b) = (n.value(lhs)?, n.value(rhs)?);
     match (a, b) {
         (Value::NegInf, Value::NegInf) | (Value::PosInf, Value::PosInf) => Ok(()),

@@ -82,6 +82,7 @@ pub enum RingError {
 pub type PolyMap = HashMap<Mono, Coef, crate::term::FxBuildHasher>;
 
 /// One side of a comparison: its arena and how its input tensors map to pair inputs.
+#[derive(Clone, Copy)]
 pub struct Side<'a> {
     pub arena: &'a TermArena,
     /// Tensor ordinal (as in `Node::Input`) -> pair input index.
