@@ -65,10 +65,18 @@ echo "build.sh: using $NVCC_BIN"
 CHECK=0
 if [[ "${1:-}" == "--check" ]]; then CHECK=1; fi
 
-# Stable logical path for the `.file` directive (see above).
+# Stable logical path for the `.file` directive (see above). The sources are copied into a
+# real directory rather than reached through a symlink: cudafe++ names inlined header
+# functions (e.g. `__shfl_xor_sync`) with a hash of the source's *resolved* path, so a symlink
+# would make the PTX depend on where the repository is checked out.
 LINK_ROOT=/tmp/kcert
 mkdir -p "$LINK_ROOT"
-ln -sfn "$HERE" "$LINK_ROOT/kernels"
+rm -rf "$LINK_ROOT/kernels"
+mkdir -p "$LINK_ROOT/kernels"
+(cd "$HERE" && find . -name '*.cu' -not -path './.*' -print0 | while IFS= read -r -d '' f; do
+    mkdir -p "$LINK_ROOT/kernels/$(dirname "$f")"
+    cp "$f" "$LINK_ROOT/kernels/$f"
+done)
 ln -sfn "$(cd "$(dirname "$NVCC_BIN")/.." && pwd -P)" "$LINK_ROOT/cuda"
 NVCC_RUN="$LINK_ROOT/cuda/bin/$(basename "$NVCC_BIN")"
 

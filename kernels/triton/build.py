@@ -41,7 +41,10 @@ def link(name, target):
     if p.is_symlink() or p.exists():
         if p.is_symlink() and os.readlink(p) == str(target):
             return p
-        p.unlink()
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)   # build.sh's copy of the CUDA sources
+        else:
+            p.unlink()
     p.symlink_to(target)
     return p
 
