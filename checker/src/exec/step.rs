@@ -114,6 +114,76 @@ fn float_view(x: Val, y: Val, float: Option<FloatTy>, bits: u8) -> Option<FloatT
     }
 }
 
+/// A source's bits when it is a concrete value, without building an error: the fast path's
+/// test.
+#[inline(always)]
+fn bits_of(th: &Thread, ids: &Ids, s: Src) -> Option<u64> {
+    match s {
+        Src::Reg(r) => match th.regs[r as usize] {
+            Val::Bits(b) => Some(b),
+            _ => None,
+        },
+        Src::Imm(v) => Some(v),
+        Src::Special(sp) => Some(u64::from(match sp {
+            Special::Tid(d) => ids.tid[d as usize],
+            Special::Ntid(d) => ids.ntid[d as usize],
+            Special::Ctaid(d) => ids.ctaid[d as usize],
+            Special::Nctaid(d) => ids.nctaid[d as usize],
+            Special::LaneId => ids.lane,
+        })),
+        Src::NotReg(_) => None,
+    }
+}
+
+/// The loop-counter and address arithmetic that dominates execution, on concrete operands:
+/// the same results as [`Machine::pure`] computes for these cases (which it handles when
+/// this returns `false`), with no error plumbing.
+#[inline(always)]
+fn fast_int(th: &mut Thread, ids: &Ids, op: &Op) -> bool {
+    match *op {
+        Op::Int {
+            op: op @ (IntOp::Add | IntOp::Sub | IntOp::And | IntOp::Or | IntOp::Xor),
+            ty,
+            dst,
+            a,
+            b,
+        } => {
+            let (Some(x), Some(y)) = (bits_of(th, ids, a), bits_of(th, ids, b)) else {
+                return false;
+            };
+            let r = match op {
+                IntOp::Add => x.wrapping_add(y),
+                IntOp::Sub => x.wrapping_sub(y),
+                IntOp::And => x & y,
+                IntOp::Or => x | y,
+                _ => x ^ y,
+            };
+            th.regs[dst as usize] = Val::Bits(m(r, ty.bits));
+            true
+        }
+        Op::Setp {
+            cmp,
+            ty: Ty::Int(it),
+            dst,
+            dst_not,
+            a,
+            b,
+            combine: None,
+        } => {
+            let (Some(x), Some(y)) = (bits_of(th, ids, a), bits_of(th, ids, b)) else {
+                return false;
+            };
+            let p = cmp_holds(cmp, wide(x, it).cmp(&wide(y, it)));
+            th.regs[dst as usize] = Val::Bits(u64::from(p));
+            if let Some(n) = dst_not {
+                th.regs[n as usize] = Val::Bits(u64::from(!p));
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
 /// Real-valued order of float literals, with infinities; `None` for NaN.
 fn ext(bits: u64, ty: FloatTy) -> Option<(i8, Dyadic)> {
     let (d, inf_neg) = match ty {
@@ -806,7 +876,9 @@ impl Machine<'_> {
                 }
                 op => {
                     let th = &mut cta.threads[t];
-                    self.pure(th, &ids, op, line)?;
+                    if !fast_int(th, &ids, op) {
+                        self.pure(th, &ids, op, line)?;
+                    }
                 }
             }
         }
