@@ -172,5 +172,281 @@ def SameBar : Act V → Act V → Prop
 
 end Defs
 
+section Lemmas
+
+variable {V : Type}
+
+theorem upd_same {α : Type} (f : Nat → α) (i : Nat) (x : α) : upd f i x i = x := by
+  show (if i = i then x else f i) = x
+  exact if_pos' rfl
+
+theorem upd_other {α : Type} (f : Nat → α) {i k : Nat} (x : α) (h : k ≠ i) : upd f i x k = f k := by
+  show (if k = i then x else f k) = f k
+  exact if_neg' h
+
+theorem next_th_self (prog : Prog V) (N i : Nat) (s : CState V) :
+    (next prog N i s).th i =
+      newT (act prog i s) (firesA N (act prog i s) s.th) (s.th i) s.mem :=
+  upd_same (fun k => effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k)) i _
+
+theorem next_th_other (prog : Prog V) (N i : Nat) (s : CState V) {k : Nat} (h : k ≠ i) :
+    (next prog N i s).th k = effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k) :=
+  upd_other (fun k => effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k))
+    (newT (act prog i s) (firesA N (act prog i s) s.th) (s.th i) s.mem) h
+
+theorem next_mem (prog : Prog V) (N i : Nat) (s : CState V) :
+    (next prog N i s).mem = memEff (act prog i s) s.mem := rfl
+
+/-- A running thread is not touched by another thread's action. -/
+theorem effOther_run (A : Act V) (f : Bool) (t : TState V) (h : t.status = Status.run) :
+    effOther A f t = t := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | exit => rfl
+  | arrive b n pc =>
+    cases f with
+    | false => rfl
+    | true =>
+      show cond (waiting b t.status) { t with status := Status.run } t = t
+      rw [h]
+      rfl
+
+/-- Another thread's step leaves a running thread's state alone. -/
+theorem next_th_run (prog : Prog V) (N i : Nat) (s : CState V) {k : Nat} (h : k ≠ i)
+    (hr : (s.th k).status = Status.run) : (next prog N i s).th k = s.th k := by
+  rw [next_th_other prog N i s h]
+  exact effOther_run _ _ _ hr
+
+theorem act_next (prog : Prog V) (N i : Nat) (s : CState V) {k : Nat} (h : k ≠ i)
+    (hr : (s.th k).status = Status.run) : act prog k (next prog N i s) = act prog k s := by
+  show prog k ((next prog N i s).th k).pc ((next prog N i s).th k).regs = prog k (s.th k).pc (s.th k).regs
+  rw [next_th_run prog N i s h hr]
+
+/-- Releasing barrier `c` does not change who waits at another barrier `b`. -/
+theorem waiting_relAt (t : TState V) {b c : Nat} (hbc : c ≠ b) :
+    waiting b (relAt c t).status = waiting b t.status := by
+  cases t with
+  | mk pc regs st =>
+    cases st with
+    | run => rfl
+    | exited => rfl
+    | bar d =>
+      cases hd : decide (d = c) with
+      | false =>
+        show waiting b (cond (decide (d = c)) ({ pc := pc, regs := regs, status := Status.run } :
+          TState V) ⟨pc, regs, Status.bar d⟩).status = decide (d = b)
+        rw [hd]
+        rfl
+      | true =>
+        show waiting b (cond (decide (d = c)) ({ pc := pc, regs := regs, status := Status.run } :
+          TState V) ⟨pc, regs, Status.bar d⟩).status = decide (d = b)
+        rw [hd, of_decide_eq_true' hd, decide_eq_false' hbc]
+        rfl
+
+theorem waiting_effOther (A : Act V) (f : Bool) (t : TState V) {b : Nat}
+    (hA : ∀ n pc, A = Act.arrive b n pc → False) :
+    waiting b (effOther A f t).status = waiting b t.status := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | exit => rfl
+  | arrive c n pc =>
+    cases f with
+    | false => rfl
+    | true =>
+      show waiting b (relAt c t).status = _
+      cases Nat.decEq c b with
+      | isTrue h => exact False.elim (hA n pc (by rw [h]))
+      | isFalse h => exact waiting_relAt t h
+
+theorem countAt_congr (b : Nat) (th th' : Nat → TState V)
+    (h : ∀ k, waiting b (th k).status = waiting b (th' k).status) :
+    ∀ N, countAt b th N = countAt b th' N := by
+  intro N
+  induction N with
+  | zero => rfl
+  | succ N ih =>
+    show countAt b th N + cond (waiting b (th N).status) 1 0 =
+      countAt b th' N + cond (waiting b (th' N).status) 1 0
+    rw [ih, h N]
+
+end Lemmas
+
+section Commute
+
+variable {V : Type}
+
+theorem conflict_symm (A B : Act V) (h : Conflict A B) : Conflict B A := by
+  cases A <;> cases B <;> first | exact Eq.symm h | exact h
+
+theorem sameBar_symm (A B : Act V) (h : SameBar A B) : SameBar B A := by
+  cases A <;> cases B <;> first | exact Eq.symm h | exact h
+
+/-- After an action that does not arrive at `b`, the thread does not wait at `b`. -/
+theorem waiting_newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) {b n pc : Nat}
+    (hA : ¬SameBar A (Act.arrive b n pc)) : waiting b (newT A f t m).status = false := by
+  cases A with
+  | compute pc' r => rfl
+  | read a r pc' => rfl
+  | write a v pc' => rfl
+  | exit => rfl
+  | arrive c n' pc' =>
+    cases f with
+    | true => rfl
+    | false =>
+      show decide (c = b) = false
+      exact decide_eq_false' hA
+
+theorem not_arrive_of (A : Act V) {b n pc : Nat} (hA : ¬SameBar A (Act.arrive b n pc)) :
+    ∀ n' pc', A = Act.arrive b n' pc' → False := by
+  intro n' pc' h
+  rw [h] at hA
+  exact hA rfl
+
+/-- Another thread's step that does not arrive at `b` leaves the count at `b` alone. -/
+theorem countAt_next (prog : Prog V) (N i : Nat) (s : CState V) {b n pc : Nat}
+    (hA : ¬SameBar (act prog i s) (Act.arrive b n pc)) (hr : (s.th i).status = Status.run) :
+    countAt b (next prog N i s).th N = countAt b s.th N := by
+  apply countAt_congr
+  intro k
+  cases Nat.decEq k i with
+  | isTrue hk =>
+    rw [hk, next_th_self, waiting_newT _ _ _ _ hA, hr]
+    rfl
+  | isFalse hk =>
+    rw [next_th_other prog N i s hk]
+    exact waiting_effOther _ _ _ (not_arrive_of _ hA)
+
+theorem firesA_next (prog : Prog V) (N i : Nat) (s : CState V) (B : Act V)
+    (hAB : ¬SameBar (act prog i s) B) (hr : (s.th i).status = Status.run) :
+    firesA N B (next prog N i s).th = firesA N B s.th := by
+  cases B with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | exit => rfl
+  | arrive b n pc =>
+    show decide (n ≤ countAt b (next prog N i s).th N + 1) = decide (n ≤ countAt b s.th N + 1)
+    rw [countAt_next prog N i s hAB hr]
+
+/-- Another thread's action does not disturb the state a thread reaches by an action at a
+different barrier. -/
+theorem effOther_newT (A B : Act V) (f g : Bool) (t : TState V) (m : Nat → V)
+    (hAB : ¬SameBar A B) : effOther A f (newT B g t m) = newT B g t m := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | exit => rfl
+  | arrive c n pc =>
+    cases f with
+    | false => rfl
+    | true =>
+      show cond (waiting c (newT B g t m).status) { newT B g t m with status := Status.run }
+        (newT B g t m) = newT B g t m
+      cases B with
+      | compute pc' r => rfl
+      | read a r pc' => rfl
+      | write a v pc' => rfl
+      | exit => rfl
+      | arrive b n' pc' =>
+        have hw : waiting c (newT (Act.arrive b n' pc') g t m).status = false :=
+          waiting_newT (Act.arrive b n' pc') g t m (fun h => hAB (sameBar_symm _ _ h))
+        rw [hw]
+        rfl
+
+theorem relAt_comm (t : TState V) {b c : Nat} (hbc : b ≠ c) :
+    relAt b (relAt c t) = relAt c (relAt b t) := by
+  cases t with
+  | mk pc regs st =>
+    cases st with
+    | run => rfl
+    | exited => rfl
+    | bar d =>
+      cases hb : decide (d = b) with
+      | false =>
+        cases hc : decide (d = c) with
+        | false => simp only [relAt, waiting, hb, hc, cond_false'] <;> rfl
+        | true => simp only [relAt, waiting, hb, hc, cond_false', cond_true'] <;> rfl
+      | true =>
+        cases hc : decide (d = c) with
+        | false => simp only [relAt, waiting, hb, hc, cond_false', cond_true'] <;> rfl
+        | true =>
+          have h1 : d = b := of_decide_eq_true' hb
+          have h2 : d = c := of_decide_eq_true' hc
+          exact False.elim (hbc (Eq.trans (Eq.symm h1) h2))
+
+theorem effOther_comm (A B : Act V) (f g : Bool) (t : TState V) (hAB : ¬SameBar A B) :
+    effOther A f (effOther B g t) = effOther B g (effOther A f t) := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | exit => cases B <;> rfl
+  | arrive c n pc =>
+    cases B with
+    | compute pc' r => rfl
+    | read a r pc' => rfl
+    | write a v pc' => rfl
+    | exit => rfl
+    | arrive b n' pc' =>
+      cases f <;> cases g
+      · rfl
+      · rfl
+      · rfl
+      · exact relAt_comm t hAB
+
+theorem memEff_read (A : Act V) (m : Nat → V) {a r pc : Nat}
+    (h : ¬Conflict A (Act.read a r pc)) : memEff A m a = m a := by
+  cases A with
+  | compute pc' r' => rfl
+  | read a' r' pc' => rfl
+  | arrive b n pc' => rfl
+  | exit => rfl
+  | write a' v pc' =>
+    exact upd_other m v (fun e => h (Eq.symm e))
+
+theorem newT_mem (A B : Act V) (g : Bool) (t : TState V) (m : Nat → V)
+    (h : ¬Conflict A B) : newT B g t (memEff A m) = newT B g t m := by
+  cases B with
+  | compute pc r => rfl
+  | write a v pc => rfl
+  | arrive b n pc => rfl
+  | exit => rfl
+  | read a r pc =>
+    show TState.mk pc (upd t.regs r (memEff A m a)) Status.run =
+      TState.mk pc (upd t.regs r (m a)) Status.run
+    rw [memEff_read A m h]
+
+theorem memEff_comm (A B : Act V) (m : Nat → V) (h : ¬Conflict A B) (x : Nat) :
+    memEff A (memEff B m) x = memEff B (memEff A m) x := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => cases B <;> rfl
+  | arrive b n pc => rfl
+  | exit => rfl
+  | write a v pc =>
+    cases B with
+    | compute pc' r => rfl
+    | read a' r pc' => rfl
+    | arrive b n pc' => rfl
+    | exit => rfl
+    | write a' v' pc' =>
+      show upd (upd m a' v') a v x = upd (upd m a v) a' v' x
+      cases Nat.decEq x a with
+      | isTrue hx =>
+        have hx' : x ≠ a' := fun e => h (Eq.trans (Eq.symm hx) e)
+        rw [upd_other _ _ hx', hx, upd_same, upd_same]
+      | isFalse hx =>
+        rw [upd_other _ _ hx]
+        cases Nat.decEq x a' with
+        | isTrue hx' => rw [hx', upd_same, upd_same]
+        | isFalse hx' => rw [upd_other _ _ hx', upd_other _ _ hx', upd_other _ _ hx]
+
+end Commute
+
 end Sem
 end Kcert
