@@ -28,3 +28,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.applyRule_sound
 #print axioms Kcert.checkEquiv_sound
 #print axioms Kcert.Rules.lattice_inv
+#print axioms Kcert.Sem.next_congr
+#print axioms Kcert.Sem.next_comm
+#print axioms Kcert.Sem.diamond

@@ -448,5 +448,135 @@ theorem memEff_comm (A B : Act V) (m : Nat → V) (h : ¬Conflict A B) (x : Nat)
 
 end Commute
 
+section Diamond
+
+variable {V : Type}
+
+theorem same_refl (s : CState V) : Same s s := ⟨fun _ => rfl, fun _ => rfl⟩
+
+theorem same_symm {s t : CState V} (h : Same s t) : Same t s :=
+  ⟨fun k => Eq.symm (h.1 k), fun a => Eq.symm (h.2 a)⟩
+
+theorem same_trans {s t u : CState V} (h1 : Same s t) (h2 : Same t u) : Same s u :=
+  ⟨fun k => Eq.trans (h1.1 k) (h2.1 k), fun a => Eq.trans (h1.2 a) (h2.2 a)⟩
+
+theorem newT_congr (A : Act V) (f : Bool) (t : TState V) {m m' : Nat → V}
+    (h : ∀ a, m a = m' a) : newT A f t m = newT A f t m' := by
+  cases A with
+  | compute pc r => rfl
+  | write a v pc => rfl
+  | arrive b n pc => rfl
+  | exit => rfl
+  | read a r pc =>
+    show TState.mk pc (upd t.regs r (m a)) Status.run = TState.mk pc (upd t.regs r (m' a)) Status.run
+    rw [h a]
+
+theorem memEff_congr (A : Act V) {m m' : Nat → V} (h : ∀ a, m a = m' a) (x : Nat) :
+    memEff A m x = memEff A m' x := by
+  cases A with
+  | compute pc r => exact h x
+  | read a r pc => exact h x
+  | arrive b n pc => exact h x
+  | exit => exact h x
+  | write a v pc =>
+    show upd m a v x = upd m' a v x
+    cases Nat.decEq x a with
+    | isTrue hx => rw [hx, upd_same, upd_same]
+    | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx, h x]
+
+theorem act_congr (prog : Prog V) (i : Nat) {s t : CState V} (h : Same s t) :
+    act prog i s = act prog i t := by
+  show prog i (s.th i).pc (s.th i).regs = prog i (t.th i).pc (t.th i).regs
+  rw [h.1 i]
+
+theorem firesA_congr (N : Nat) (A : Act V) {s t : CState V} (h : Same s t) :
+    firesA N A s.th = firesA N A t.th := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | exit => rfl
+  | arrive b n pc =>
+    show decide (n ≤ countAt b s.th N + 1) = decide (n ≤ countAt b t.th N + 1)
+    rw [countAt_congr b s.th t.th (fun k => by rw [h.1 k]) N]
+
+/-- `next` respects pointwise equality. -/
+theorem next_congr (prog : Prog V) (N i : Nat) {s t : CState V} (h : Same s t) :
+    Same (next prog N i s) (next prog N i t) := by
+  apply And.intro
+  · intro k
+    cases Nat.decEq k i with
+    | isTrue hk =>
+      rw [hk, next_th_self, next_th_self, act_congr prog i h, firesA_congr N _ h, h.1 i]
+      exact newT_congr _ _ _ h.2
+    | isFalse hk =>
+      rw [next_th_other prog N i s hk, next_th_other prog N i t hk, act_congr prog i h,
+        firesA_congr N _ h, h.1 k]
+  · intro x
+    rw [next_mem, next_mem, act_congr prog i h]
+    exact memEff_congr _ h.2 x
+
+/-- The two orders of two independent actions of different running threads end in the same
+state. -/
+theorem next_comm (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij : i ≠ j)
+    (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
+    (hc : ¬Conflict (act prog i s) (act prog j s))
+    (hb : ¬SameBar (act prog i s) (act prog j s)) :
+    Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
+  have hji : j ≠ i := fun e => hij (Eq.symm e)
+  have hc' : ¬Conflict (act prog j s) (act prog i s) := fun e => hc (conflict_symm _ _ e)
+  have hb' : ¬SameBar (act prog j s) (act prog i s) := fun e => hb (sameBar_symm _ _ e)
+  have hB : act prog j (next prog N i s) = act prog j s := act_next prog N i s hji hrj
+  have hA : act prog i (next prog N j s) = act prog i s := act_next prog N j s hij hri
+  have hfB : firesA N (act prog j s) (next prog N i s).th = firesA N (act prog j s) s.th :=
+    firesA_next prog N i s (act prog j s) hb hri
+  have hfA : firesA N (act prog i s) (next prog N j s).th = firesA N (act prog i s) s.th :=
+    firesA_next prog N j s (act prog i s) hb' hrj
+  apply And.intro
+  · intro k
+    cases Nat.decEq k j with
+    | isTrue hk =>
+      rw [hk, next_th_self prog N j (next prog N i s), hB, hfB, next_th_run prog N i s hji hrj,
+        next_mem, newT_mem _ _ _ _ _ hc, next_th_other prog N i (next prog N j s) hji, hA, hfA,
+        next_th_self prog N j s, effOther_newT _ _ _ _ _ _ hb]
+    | isFalse hkj =>
+      cases Nat.decEq k i with
+      | isTrue hk =>
+        rw [hk, next_th_self prog N i (next prog N j s), hA, hfA, next_th_run prog N j s hij hri,
+          next_mem prog N j s, newT_mem _ _ _ _ _ hc', next_th_other prog N j (next prog N i s) hij,
+          hB, hfB, next_th_self prog N i s, effOther_newT _ _ _ _ _ _ hb']
+      | isFalse hki =>
+        rw [next_th_other prog N j (next prog N i s) hkj, hB, hfB, next_th_other prog N i s hki,
+          next_th_other prog N i (next prog N j s) hki, hA, hfA, next_th_other prog N j s hkj]
+        exact effOther_comm _ _ _ _ _ hb'
+  · intro x
+    rw [next_mem prog N j (next prog N i s), next_mem prog N i s, hB,
+      next_mem prog N i (next prog N j s), next_mem prog N j s, hA]
+    exact memEff_comm _ _ _ hc' x
+
+/-- Local confluence (the diamond): if thread `i` steps from `s` to `s1` and another thread `j`
+steps from `s` to `s2`, and their actions neither conflict (same address, one a write) nor
+arrive at the same barrier, then `j` steps from `s1` and `i` from `s2` to one state `s3`. -/
+theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
+    (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hc : ¬Conflict (act prog i s) (act prog j s))
+    (hb : ¬SameBar (act prog i s) (act prog j s)) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 := by
+  have hji : j ≠ i := fun e => hij (Eq.symm e)
+  have hri : (s.th i).status = Status.run := h1.2.1
+  have hrj : (s.th j).status = Status.run := h2.2.1
+  have e1 : Same (next prog N j s1) (next prog N j (next prog N i s)) := next_congr prog N j h1.2.2
+  have e2 : Same (next prog N i s2) (next prog N i (next prog N j s)) := next_congr prog N i h2.2.2
+  have hrj1 : (s1.th j).status = Status.run := by
+    rw [h1.2.2.1 j, next_th_run prog N i s hji hrj]
+    exact hrj
+  have hri2 : (s2.th i).status = Status.run := by
+    rw [h2.2.2.1 i, next_th_run prog N j s hij hri]
+    exact hri
+  refine ⟨next prog N j s1, ⟨h2.1, hrj1, same_refl _⟩, ⟨h1.1, hri2, ?_⟩⟩
+  exact same_trans e1 (same_trans (next_comm prog N s hij hri hrj hc hb) (same_symm e2))
+
+end Diamond
+
 end Sem
 end Kcert
