@@ -31,3 +31,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Sem.next_congr
 #print axioms Kcert.Sem.next_comm
 #print axioms Kcert.Sem.diamond
+#print axioms Kcert.Sem.confluent
+#print axioms Kcert.Sem.final_unique
+#print axioms Kcert.Sem.confluence_noBarrier

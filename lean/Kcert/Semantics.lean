@@ -578,5 +578,162 @@ theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij 
 
 end Diamond
 
+section Confluence
+
+variable {V : Type}
+
+theorem stepT_left (prog : Prog V) (N i : Nat) {s t u : CState V} (h : Same s t)
+    (hs : StepT prog N i s u) : StepT prog N i t u := by
+  have hr : (t.th i).status = Status.run := by
+    rw [Eq.symm (h.1 i)]
+    exact hs.2.1
+  exact ⟨hs.1, hr, same_trans hs.2.2 (next_congr prog N i h)⟩
+
+theorem stepT_right (prog : Prog V) (N i : Nat) {s u u' : CState V} (h : Same u u')
+    (hs : StepT prog N i s u) : StepT prog N i s u' :=
+  ⟨hs.1, hs.2.1, same_trans (same_symm h) hs.2.2⟩
+
+theorem reach_trans (prog : Prog V) (N : Nat) {a b c : CState V} (hab : Reach prog N a b)
+    (hbc : Reach prog N b c) : Reach prog N a c := by
+  induction hab with
+  | refl s => exact hbc
+  | step hst _ ih => exact Reach.step hst (ih hbc)
+
+theorem reach_snoc (prog : Prog V) (N : Nat) {a b c : CState V} (hab : Reach prog N a b)
+    (hbc : Step prog N b c) : Reach prog N a c :=
+  reach_trans prog N hab (Reach.step hbc (Reach.refl c))
+
+/-- `Reach` from a state pointwise equal to `s`. -/
+theorem reach_left (prog : Prog V) (N : Nat) {s t u : CState V} (h : Same s t)
+    (hu : Reach prog N s u) : ∃ u', Reach prog N t u' ∧ Same u u' := by
+  cases hu with
+  | refl => exact ⟨t, Reach.refl t, h⟩
+  | step hst hr =>
+    match hst with
+    | ⟨i, hi⟩ => exact ⟨u, Reach.step ⟨i, stepT_left prog N i h hi⟩ hr, same_refl u⟩
+
+/-- A final state does not step. -/
+theorem final_reach (prog : Prog V) (N : Nat) {t u : CState V} (hf : Final N t)
+    (hr : Reach prog N t u) : Same t u := by
+  cases hr with
+  | refl => exact same_refl t
+  | step hst _ =>
+    match hst with
+    | ⟨i, hi⟩ =>
+      have h1 : (t.th i).status = Status.exited := hf i hi.1
+      have h2 : (t.th i).status = Status.run := hi.2.1
+      rw [h1] at h2
+      cases h2
+
+/-- The local diamond holds at every state reachable from `s0`: two steps of different
+threads can be completed to a common state. -/
+def Diamond (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
+  ∀ r, Reach prog N s0 r → ∀ (i j : Nat) (r1 r2 : CState V), i ≠ j →
+    StepT prog N i r r1 → StepT prog N j r r2 →
+      ∃ r3, StepT prog N j r1 r3 ∧ StepT prog N i r2 r3
+
+theorem local_diamond (prog : Prog V) (N : Nat) {s0 r t1 t2 : CState V}
+    (hD : Diamond prog N s0) (hr : Reach prog N s0 r) (h1 : Step prog N r t1)
+    (h2 : Step prog N r t2) :
+    Same t1 t2 ∨ ∃ v, Step prog N t1 v ∧ Step prog N t2 v := by
+  match h1, h2 with
+  | ⟨i, hi⟩, ⟨j, hj⟩ =>
+    cases Nat.decEq i j with
+    | isTrue e =>
+      rw [e] at hi
+      exact Or.inl (same_trans hi.2.2 (same_symm hj.2.2))
+    | isFalse e =>
+      match hD r hr i j t1 t2 e hi hj with
+      | ⟨v, hv1, hv2⟩ => exact Or.inr ⟨v, ⟨j, hv1⟩, ⟨i, hv2⟩⟩
+
+/-- One step against many: the strip lemma. -/
+theorem strip (prog : Prog V) (N : Nat) {s0 s t2 : CState V} (hD : Diamond prog N s0)
+    (hs : Reach prog N s t2) :
+    ∀ t1, Reach prog N s0 s → Step prog N s t1 →
+      ∃ u, Reach prog N t1 u ∧ (Same t2 u ∨ Step prog N t2 u) := by
+  induction hs with
+  | refl s =>
+    intro t1 _ h1
+    exact ⟨t1, Reach.refl t1, Or.inr h1⟩
+  | @step s s' t2 hss' hs't2 ih =>
+    intro t1 h0 h1
+    cases local_diamond prog N hD h0 h1 hss' with
+    | inl e =>
+      match reach_left prog N (same_symm e) hs't2 with
+      | ⟨u, hu, hsu⟩ => exact ⟨u, hu, Or.inl hsu⟩
+    | inr ex =>
+      match ex with
+      | ⟨v, hv1, hv2⟩ =>
+        match ih v (reach_snoc prog N h0 hss') hv2 with
+        | ⟨u, hu, hor⟩ => exact ⟨u, Reach.step hv1 hu, hor⟩
+
+/-- Confluence up to pointwise equality, from the local diamond. -/
+theorem confluent (prog : Prog V) (N : Nat) {s0 s t1 : CState V} (hD : Diamond prog N s0)
+    (h1 : Reach prog N s t1) :
+    ∀ t2, Reach prog N s0 s → Reach prog N s t2 →
+      ∃ u1 u2, Reach prog N t1 u1 ∧ Reach prog N t2 u2 ∧ Same u1 u2 := by
+  induction h1 with
+  | refl s =>
+    intro t2 _ h2
+    exact ⟨t2, t2, h2, Reach.refl t2, same_refl t2⟩
+  | @step s s' t1 hss' hs't1 ih =>
+    intro t2 h0 h2
+    match strip prog N hD h2 s' h0 hss' with
+    | ⟨w, hw, hor⟩ =>
+      match ih w (reach_snoc prog N h0 hss') hw with
+      | ⟨u1, u2, hu1, hu2, e⟩ =>
+        cases hor with
+        | inr hst => exact ⟨u1, u2, hu1, Reach.step hst hu2, e⟩
+        | inl e2 =>
+          match reach_left prog N (same_symm e2) hu2 with
+          | ⟨u3, hu3, e3⟩ => exact ⟨u1, u3, hu1, hu3, same_trans e e3⟩
+
+/-- If the local diamond holds at every reachable state, all final states reachable from `s0`
+are the same (every thread's state and every address of the memory). -/
+theorem final_unique (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V} (hD : Diamond prog N s0)
+    (h1 : Reach prog N s0 t1) (h2 : Reach prog N s0 t2) (f1 : Final N t1) (f2 : Final N t2) :
+    Same t1 t2 := by
+  match confluent prog N hD h1 t2 (Reach.refl s0) h2 with
+  | ⟨u1, u2, hu1, hu2, e⟩ =>
+    exact same_trans (final_reach prog N f1 hu1)
+      (same_trans e (same_symm (final_reach prog N f2 hu2)))
+
+/-- Race freedom: in no state reachable from `s0` do two different running threads have
+conflicting next actions (same address, one a write). -/
+def RaceFree (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
+  ∀ r, Reach prog N s0 r → ∀ i j, i ≠ j → i < N → j < N →
+    (r.th i).status = Status.run → (r.th j).status = Status.run →
+      ¬Conflict (act prog i r) (act prog j r)
+
+/-- The program has no barrier. -/
+def NoBarrier (prog : Prog V) : Prop :=
+  ∀ i pc regs b n pc', prog i pc regs = Act.arrive b n pc' → False
+
+theorem noBarrier_sameBar (prog : Prog V) (h : NoBarrier prog) (i : Nat) (s : CState V)
+    (B : Act V) : ¬SameBar (act prog i s) B := by
+  intro hb
+  cases ha : act prog i s with
+  | arrive b n pc => exact h i (s.th i).pc (s.th i).regs b n pc ha
+  | compute pc r => rw [ha] at hb; exact hb
+  | read a r pc => rw [ha] at hb; exact hb
+  | write a v pc => rw [ha] at hb; exact hb
+  | exit => rw [ha] at hb; exact hb
+
+theorem diamond_of_raceFree (prog : Prog V) (N : Nat) (s0 : CState V) (hnb : NoBarrier prog)
+    (hrf : RaceFree prog N s0) : Diamond prog N s0 := by
+  intro r hr i j r1 r2 hij h1 h2
+  exact diamond prog N hij h1 h2 (hrf r hr i j hij h1.1 h2.1 h1.2.1 h2.2.1)
+    (noBarrier_sameBar prog hnb i r _)
+
+/-- Confluence for programs without barriers: if no reachable state has a race, any two
+complete executions from `s0` end in the same state, in particular the same memory. -/
+theorem confluence_noBarrier (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
+    (hnb : NoBarrier prog) (hrf : RaceFree prog N s0)
+    (h1 : Reach prog N s0 t1) (h2 : Reach prog N s0 t2) (f1 : Final N t1) (f2 : Final N t2) :
+    Same t1 t2 :=
+  final_unique prog N (diamond_of_raceFree prog N s0 hnb hrf) h1 h2 f1 f2
+
+end Confluence
+
 end Sem
 end Kcert
