@@ -28,6 +28,15 @@ thread and address with `next prog N i s`.
 * `diamond`: two steps of different threads from one state whose actions do not conflict
   (same address, one a write) and do not arrive at the same barrier can be completed to a
   common state, each thread doing its step after the other's.
+* `final_unique`: if that local diamond holds at every state reachable from `s0`
+  (`Diamond`), all final states reachable from `s0` are the same.
+* `confluence_noBarrier`: a program without barriers (`NoBarrier`) in which no reachable state
+  has two running threads about to do conflicting actions (`RaceFree`) has at most one final
+  state, whatever the schedule.
+
+Not modelled (see the README): global memory and other CTAs, local memory, vector accesses,
+`bar.arrive`, warp collectives, atomics, `cp.async`.  Two arrivals at one barrier are not yet
+shown to commute, so confluence with barriers is not proved.
 -/
 
 namespace Kcert
