@@ -587,6 +587,178 @@ theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij 
 
 end Diamond
 
+section Barriers
+
+variable {V : Type}
+
+theorem effOther_false (A : Act V) (t : TState V) : effOther A false t = t := by
+  cases A <;> rfl
+
+theorem countAt_congr_lt (b : Nat) (th th' : Nat → TState V) :
+    ∀ N, (∀ k, k < N → waiting b (th k).status = waiting b (th' k).status) →
+      countAt b th N = countAt b th' N := by
+  intro N
+  induction N with
+  | zero => intro _; rfl
+  | succ N ih =>
+    intro h
+    show countAt b th N + cond (waiting b (th N).status) 1 0 =
+      countAt b th' N + cond (waiting b (th' N).status) 1 0
+    rw [ih (fun k hk => h k (Nat.leStep hk)), h N (Nat.leRefl (N + 1))]
+
+/-- One more thread (`i < N`) waits at `b`, the others are as before: the count goes up by one. -/
+theorem countAt_succ (b i : Nat) (th th' : Nat → TState V)
+    (hk : ∀ k, k ≠ i → th' k = th k) (h0 : waiting b (th i).status = false)
+    (h1 : waiting b (th' i).status = true) :
+    ∀ N, i < N → countAt b th' N = countAt b th N + 1 := by
+  intro N
+  induction N with
+  | zero => intro h; exact False.elim (Nat.notLtZero i h)
+  | succ N ih =>
+    intro hi
+    show countAt b th' N + cond (waiting b (th' N).status) 1 0 =
+      countAt b th N + cond (waiting b (th N).status) 1 0 + 1
+    cases Nat.decEq N i with
+    | isTrue e =>
+      rw [e, h0, h1]
+      have hc : countAt b th' i = countAt b th i :=
+        countAt_congr_lt b th' th i (fun k hlt => by
+          rw [hk k (fun e' => Nat.ltIrrefl i (by rw [e'] at hlt; exact hlt))])
+      rw [hc]
+      rfl
+    | isFalse e =>
+      have hiN : i < N := Nat.ltOfLeOfNe (Nat.leOfLtSucc hi) (fun e' => e (Eq.symm e'))
+      rw [ih hiN, hk N e, Nat.add_right_comm]
+
+/-- Arrivals at one barrier use one count, and the barrier has room for both threads. -/
+def BarFits (N : Nat) (th : Nat → TState V) : Act V → Act V → Prop
+  | Act.arrive b n _, Act.arrive c m _ => b = c → n = m ∧ countAt b th N + 2 ≤ n
+  | Act.arrive _ _ _, Act.compute _ _ => True
+  | Act.arrive _ _ _, Act.read _ _ _ => True
+  | Act.arrive _ _ _, Act.write _ _ _ => True
+  | Act.arrive _ _ _, Act.exit => True
+  | Act.compute _ _, _ => True
+  | Act.read _ _ _, _ => True
+  | Act.write _ _ _, _ => True
+  | Act.exit, _ => True
+
+theorem sameBar_or (A B : Act V) :
+    ¬SameBar A B ∨ ∃ b n pa m pb, A = Act.arrive b n pa ∧ B = Act.arrive b m pb := by
+  cases A with
+  | compute pc r => exact Or.inl (fun h => h)
+  | read a r pc => exact Or.inl (fun h => h)
+  | write a v pc => exact Or.inl (fun h => h)
+  | exit => exact Or.inl (fun h => h)
+  | arrive b n pa =>
+    cases B with
+    | compute pc r => exact Or.inl (fun h => h)
+    | read a r pc => exact Or.inl (fun h => h)
+    | write a v pc => exact Or.inl (fun h => h)
+    | exit => exact Or.inl (fun h => h)
+    | arrive c m pb =>
+      cases Nat.decEq b c with
+      | isTrue e => rw [e]; exact Or.inr ⟨c, n, pa, m, pb, rfl, rfl⟩
+      | isFalse e => exact Or.inl e
+
+theorem not_fires (N b n pc : Nat) (th : Nat → TState V) (h : countAt b th N + 2 ≤ n) :
+    firesA N (Act.arrive b n pc : Act V) th = false := by
+  show decide (n ≤ countAt b th N + 1) = false
+  apply decide_eq_false'
+  intro h'
+  exact Nat.notSuccLeSelf (countAt b th N + 1) (Nat.leTrans h h')
+
+/-- A thread that arrives without completing the barrier is counted as waiting. -/
+theorem countAt_arrive (prog : Prog V) (N i : Nat) (s : CState V) {b n pa : Nat} (hi : i < N)
+    (hr : (s.th i).status = Status.run) (hA : act prog i s = Act.arrive b n pa)
+    (hf : firesA N (act prog i s) s.th = false) :
+    countAt b (next prog N i s).th N = countAt b s.th N + 1 := by
+  apply countAt_succ b i s.th (next prog N i s).th _ _ _ N hi
+  · intro k hk
+    rw [next_th_other prog N i s hk, hf, effOther_false]
+  · rw [hr]; rfl
+  · rw [next_th_self, hf, hA]
+    exact decide_eq_true' rfl
+
+/-- Two arrivals at one barrier with one count `n`, where at least two places are free,
+commute: either both wait, or the second completes the barrier in both orders. -/
+theorem next_comm_bar (prog : Prog V) (N : Nat) (s : CState V) {i j b n pa pb : Nat}
+    (hij : i ≠ j) (hi : i < N) (hj : j < N)
+    (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
+    (hAi : act prog i s = Act.arrive b n pa) (hBj : act prog j s = Act.arrive b n pb)
+    (hroom : countAt b s.th N + 2 ≤ n) :
+    Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
+  have hji : j ≠ i := fun e => hij (Eq.symm e)
+  have hfA : firesA N (act prog i s) s.th = false := by rw [hAi]; exact not_fires N b n pa s.th hroom
+  have hfB : firesA N (act prog j s) s.th = false := by rw [hBj]; exact not_fires N b n pb s.th hroom
+  have hB : act prog j (next prog N i s) = act prog j s := act_next prog N i s hji hrj
+  have hA : act prog i (next prog N j s) = act prog i s := act_next prog N j s hij hri
+  have hci := countAt_arrive prog N i s hi hri hAi hfA
+  have hcj := countAt_arrive prog N j s hj hrj hBj hfB
+  have hf2 : firesA N (act prog j s) (next prog N i s).th =
+      firesA N (act prog i s) (next prog N j s).th := by
+    rw [hAi, hBj]
+    show decide (n ≤ countAt b (next prog N i s).th N + 1) =
+      decide (n ≤ countAt b (next prog N j s).th N + 1)
+    rw [hci, hcj]
+  have hbb : decide (b = b) = true := decide_eq_true' rfl
+  apply And.intro
+  · intro k
+    cases Nat.decEq k j with
+    | isTrue hk =>
+      rw [hk, next_th_self prog N j (next prog N i s), hB, hf2, next_th_run prog N i s hji hrj,
+        next_th_other prog N i (next prog N j s) hji, hA, next_th_self prog N j s, hfB, hAi, hBj]
+      cases firesA N (Act.arrive b n pa) (next prog N j s).th with
+      | false => rfl
+      | true =>
+        show TState.mk pb (s.th j).regs Status.run =
+          cond (decide (b = b)) (TState.mk pb (s.th j).regs Status.run)
+            (TState.mk pb (s.th j).regs (Status.bar b))
+        rw [hbb]
+        rfl
+    | isFalse hkj =>
+      cases Nat.decEq k i with
+      | isTrue hk =>
+        rw [hk, next_th_self prog N i (next prog N j s), hA, ← hf2,
+          next_th_run prog N j s hij hri, next_th_other prog N j (next prog N i s) hij, hB,
+          next_th_self prog N i s, hfA, hAi, hBj]
+        cases firesA N (Act.arrive b n pb) (next prog N i s).th with
+        | false => rfl
+        | true =>
+          show cond (decide (b = b)) (TState.mk pa (s.th i).regs Status.run)
+              (TState.mk pa (s.th i).regs (Status.bar b)) =
+            TState.mk pa (s.th i).regs Status.run
+          rw [hbb]
+          rfl
+      | isFalse hki =>
+        rw [next_th_other prog N j (next prog N i s) hkj, hB, hf2, next_th_other prog N i s hki,
+          next_th_other prog N i (next prog N j s) hki, hA, next_th_other prog N j s hkj, hfA,
+          hfB, effOther_false, effOther_false, hAi, hBj]
+        rfl
+  · intro x
+    rw [next_mem prog N j (next prog N i s), next_mem prog N i s, hB,
+      next_mem prog N i (next prog N j s), next_mem prog N j s, hA, hAi, hBj]
+    rfl
+
+/-- `next_comm` with arrivals at one barrier allowed, when they fit (`BarFits`). -/
+theorem next_comm_gen (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij : i ≠ j)
+    (hi : i < N) (hj : j < N)
+    (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
+    (hc : ¬Conflict (act prog i s) (act prog j s))
+    (hb : BarFits N s.th (act prog i s) (act prog j s)) :
+    Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
+  cases sameBar_or (act prog i s) (act prog j s) with
+  | inl h => exact next_comm prog N s hij hri hrj hc h
+  | inr ex =>
+    match ex with
+    | ⟨b, n, pa, m, pb, hA, hB⟩ =>
+      rw [hA, hB] at hb
+      match hb rfl with
+      | ⟨hnm, hroom⟩ =>
+        rw [← hnm] at hB
+        exact next_comm_bar prog N s hij hi hj hri hrj hA hB hroom
+
+end Barriers
+
 section Confluence
 
 variable {V : Type}
