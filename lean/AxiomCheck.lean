@@ -34,3 +34,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Sem.confluent
 #print axioms Kcert.Sem.final_unique
 #print axioms Kcert.Sem.confluence_noBarrier
+#print axioms Kcert.Sem.next_comm_bar
+#print axioms Kcert.Sem.next_comm_gen
+#print axioms Kcert.Sem.diamond_gen
+#print axioms Kcert.Sem.confluence
+#print axioms Kcert.Sem.no_stuck

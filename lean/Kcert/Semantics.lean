@@ -33,10 +33,15 @@ thread and address with `next prog N i s`.
 * `confluence_noBarrier`: a program without barriers (`NoBarrier`) in which no reachable state
   has two running threads about to do conflicting actions (`RaceFree`) has at most one final
   state, whatever the schedule.
+* `next_comm_bar`, `diamond_gen`: two arrivals at one barrier also commute when they use one
+  count `n` and at least two places are free at the barrier (`BarFits`).
+* `confluence`: a race-free program whose barriers fit (`BarriersFit`: one count per barrier,
+  never more arriving threads than the count) has at most one final state, whatever the
+  schedule.  `no_stuck`: if one execution finishes, no execution gets stuck.
 
 Not modelled (see the README): global memory and other CTAs, local memory, vector accesses,
-`bar.arrive`, warp collectives, atomics, `cp.async`.  Two arrivals at one barrier are not yet
-shown to commute, so confluence with barriers is not proved.
+`bar.arrive`, warp collectives, atomics, `cp.async`, and the link between these hypotheses and
+the executor's checks on its one canonical schedule.
 -/
 
 namespace Kcert
@@ -563,13 +568,10 @@ theorem next_comm (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij : i 
       next_mem prog N i (next prog N j s), next_mem prog N j s, hA]
     exact memEff_comm _ _ _ hc' x
 
-/-- Local confluence (the diamond): if thread `i` steps from `s` to `s1` and another thread `j`
-steps from `s` to `s2`, and their actions neither conflict (same address, one a write) nor
-arrive at the same barrier, then `j` steps from `s1` and `i` from `s2` to one state `s3`. -/
-theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
+/-- The relational diamond from the commutation of `next`. -/
+theorem diamond_of_comm (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
     (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
-    (hc : ¬Conflict (act prog i s) (act prog j s))
-    (hb : ¬SameBar (act prog i s) (act prog j s)) :
+    (hcomm : Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s))) :
     ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 := by
   have hji : j ≠ i := fun e => hij (Eq.symm e)
   have hri : (s.th i).status = Status.run := h1.2.1
@@ -583,7 +585,17 @@ theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij 
     rw [h2.2.2.1 i, next_th_run prog N j s hij hri]
     exact hri
   refine ⟨next prog N j s1, ⟨h2.1, hrj1, same_refl _⟩, ⟨h1.1, hri2, ?_⟩⟩
-  exact same_trans e1 (same_trans (next_comm prog N s hij hri hrj hc hb) (same_symm e2))
+  exact same_trans e1 (same_trans hcomm (same_symm e2))
+
+/-- Local confluence (the diamond): if thread `i` steps from `s` to `s1` and another thread `j`
+steps from `s` to `s2`, and their actions neither conflict (same address, one a write) nor
+arrive at the same barrier, then `j` steps from `s1` and `i` from `s2` to one state `s3`. -/
+theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
+    (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hc : ¬Conflict (act prog i s) (act prog j s))
+    (hb : ¬SameBar (act prog i s) (act prog j s)) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
+  diamond_of_comm prog N hij h1 h2 (next_comm prog N s hij h1.2.1 h2.2.1 hc hb)
 
 end Diamond
 
@@ -757,6 +769,14 @@ theorem next_comm_gen (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij 
         rw [← hnm] at hB
         exact next_comm_bar prog N s hij hi hj hri hrj hA hB hroom
 
+/-- `diamond` with arrivals at one barrier allowed, when they fit (`BarFits`). -/
+theorem diamond_gen (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
+    (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hc : ¬Conflict (act prog i s) (act prog j s))
+    (hb : BarFits N s.th (act prog i s) (act prog j s)) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
+  diamond_of_comm prog N hij h1 h2 (next_comm_gen prog N s hij h1.1 h2.1 h1.2.1 h2.2.1 hc hb)
+
 end Barriers
 
 section Confluence
@@ -913,6 +933,51 @@ theorem confluence_noBarrier (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
     (h1 : Reach prog N s0 t1) (h2 : Reach prog N s0 t2) (f1 : Final N t1) (f2 : Final N t2) :
     Same t1 t2 :=
   final_unique prog N (diamond_of_raceFree prog N s0 hnb hrf) h1 h2 f1 f2
+
+/-- Barrier discipline: in no state reachable from `s0` are two different running threads about
+to arrive at one barrier with different counts, or with fewer than two free places at it (the
+waiting threads plus both would exceed the count). -/
+def BarriersFit (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
+  ∀ r, Reach prog N s0 r → ∀ i j, i ≠ j → i < N → j < N →
+    (r.th i).status = Status.run → (r.th j).status = Status.run →
+      BarFits N r.th (act prog i r) (act prog j r)
+
+theorem diamond_of_raceFree_fit (prog : Prog V) (N : Nat) (s0 : CState V)
+    (hrf : RaceFree prog N s0) (hfit : BarriersFit prog N s0) : Diamond prog N s0 := by
+  intro r hr i j r1 r2 hij h1 h2
+  exact diamond_gen prog N hij h1 h2 (hrf r hr i j hij h1.1 h2.1 h1.2.1 h2.2.1)
+    (hfit r hr i j hij h1.1 h2.1 h1.2.1 h2.2.1)
+
+/-- Confluence: if no reachable state has a race (`RaceFree`) and barriers are used with one
+count per barrier and never by more threads than the count at once (`BarriersFit`), any two
+complete executions from `s0` end in the same state, in particular the same memory. -/
+theorem confluence (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
+    (hrf : RaceFree prog N s0) (hfit : BarriersFit prog N s0)
+    (h1 : Reach prog N s0 t1) (h2 : Reach prog N s0 t2) (f1 : Final N t1) (f2 : Final N t2) :
+    Same t1 t2 :=
+  final_unique prog N (diamond_of_raceFree_fit prog N s0 hrf hfit) h1 h2 f1 f2
+
+/-- A state without steps reaches only itself. -/
+theorem stuck_reach (prog : Prog V) (N : Nat) {t u : CState V}
+    (hs : ∀ v, Step prog N t v → False) (hr : Reach prog N t u) : Same t u := by
+  cases hr with
+  | refl => exact same_refl t
+  | step hst _ => exact False.elim (hs _ hst)
+
+/-- No schedule deadlocks if one finishes: under the same hypotheses as `confluence`, if some
+execution from `s0` ends with every thread exited, every state reachable from `s0` where no
+thread can step has every thread exited. -/
+theorem no_stuck (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
+    (hrf : RaceFree prog N s0) (hfit : BarriersFit prog N s0)
+    (h1 : Reach prog N s0 t1) (f1 : Final N t1) (h2 : Reach prog N s0 t2)
+    (hs : ∀ v, Step prog N t2 v → False) : Final N t2 := by
+  match confluent prog N (diamond_of_raceFree_fit prog N s0 hrf hfit) h1 t2 (Reach.refl s0) h2 with
+  | ⟨u1, u2, hu1, hu2, e⟩ =>
+    have e' : Same t1 t2 := same_trans (final_reach prog N f1 hu1)
+      (same_trans e (same_symm (stuck_reach prog N hs hu2)))
+    intro k hk
+    rw [Eq.symm (e'.1 k)]
+    exact f1 k hk
 
 end Confluence
 
