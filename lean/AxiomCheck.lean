@@ -28,3 +28,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.applyRule_sound
 #print axioms Kcert.checkEquiv_sound
 #print axioms Kcert.Rules.lattice_inv
+#print axioms Kcert.Sem.next_congr
+#print axioms Kcert.Sem.next_comm
+#print axioms Kcert.Sem.diamond
+#print axioms Kcert.Sem.confluent
+#print axioms Kcert.Sem.final_unique
+#print axioms Kcert.Sem.confluence_noBarrier
+#print axioms Kcert.Sem.next_comm_bar
+#print axioms Kcert.Sem.next_comm_gen
+#print axioms Kcert.Sem.diamond_gen
+#print axioms Kcert.Sem.confluence
+#print axioms Kcert.Sem.no_stuck

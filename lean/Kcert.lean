@@ -6,3 +6,4 @@ import Kcert.Rules.Ring
 import Kcert.Rules.Field
 import Kcert.Check
 import Kcert.Examples
+import Kcert.Semantics

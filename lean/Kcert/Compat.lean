@@ -13,6 +13,15 @@ namespace Kcert
 theorem of_decide_eq_true' {p : Prop} [Decidable p] (h : decide p = true) : p :=
   ofDecideEqTrue h
 
+theorem decide_eq_false' {p : Prop} [Decidable p] (h : ¬p) : decide p = false :=
+  decideEqFalse h
+
+theorem decide_eq_true' {p : Prop} [Decidable p] (h : p) : decide p = true :=
+  decideEqTrue h
+
+theorem of_decide_eq_false' {p : Prop} [Decidable p] (h : decide p = false) : ¬p :=
+  ofDecideEqFalse h
+
 theorem if_pos' {c : Prop} [Decidable c] (hc : c) {β : Sort u} {t e : β} :
     (if c then t else e) = t :=
   ifPos hc
