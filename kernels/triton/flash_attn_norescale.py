@@ -1,4 +1,4 @@
-"""Seeded bug twin of flash_attn_a: the running sum l_i is not rescaled when the maximum rises.
+"""Seeded bug twin of flash_attn_a: the output accumulator is not rescaled when the maximum rises.
 Triton flash-attention forward (online softmax, tl.dot on mma.sync), one head:
 O = softmax(Q K^T * scale) V with fp16 Q (16x64), K, V (Tx64), fp32 O (16x64). One program per
 BLOCK_M rows of Q; keys are walked in BLOCK_N blocks, Triton software-pipelines the K and V
@@ -6,7 +6,7 @@ loads over NUM_STAGES cp.async stages. The running maximum is taken over raw sco
 exponent scaled afterwards, p = 2^((s - m) * qk_scale) with qk_scale = log2(e) / sqrt(64), as in
 kernels/attention_tc/attn_f16_naive.cu (the reference).
 Configuration: BLOCK_M=16, BLOCK_N=64, num_warps=4, num_stages=2.
-Launch (kernels/triton/flash_attn_lsum.toml): grid 1, T = 512.
+Launch (kernels/triton/flash_attn_norescale.toml): grid 1, T = 512.
 PTX: python3 kernels/triton/build.py (see README "Regenerating the Triton PTX").
 """
 import triton
@@ -22,7 +22,7 @@ NUM_STAGES = 2
 
 
 @triton.jit
-def flash_attn_lsum(q_ptr, k_ptr, v_ptr, o_ptr, T, qk_scale,
+def flash_attn_norescale(q_ptr, k_ptr, v_ptr, o_ptr, T, qk_scale,
        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr):
     pid = tl.program_id(0)
     rm = pid * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -38,8 +38,8 @@ def flash_attn_lsum(q_ptr, k_ptr, v_ptr, o_ptr, T, qk_scale,
         m_new = tl.maximum(m_i, tl.max(s, 1))
         alpha = tl.math.exp2((m_i - m_new) * qk_scale)
         p = tl.math.exp2((s - m_new[:, None]) * qk_scale)
-        l_i = l_i + tl.sum(p, 1)  # BUG (seeded): the running sum is not rescaled by alpha
-        acc = acc * alpha[:, None]
+        l_i = l_i * alpha + tl.sum(p, 1)
+        # BUG (seeded): acc is not rescaled by alpha when the running maximum rises
         v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
         acc += tl.dot(p.to(tl.float16), v)
         m_i = m_new
