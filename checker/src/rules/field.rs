@@ -147,10 +147,15 @@ impl Poly {
     }
 }
 
+const NO_MEMO: u32 = u32::MAX;
+
 /// Normal forms of terms of one arena, with the tables that make them canonical.
 pub struct Normalizer<'a> {
     side: Side<'a>,
-    memo: HashMap<TermId, Value, FxBuildHasher>,
+    /// Normal forms already computed: `memo_at[t]` indexes `memo` (`NO_MEMO` when absent); a
+    /// dense index because lookups are the hot path of long sums.
+    memo_at: Vec<u32>,
+    memo: Vec<Value>,
     exps: Vec<Poly>,
     exp_ids: HashMap<Poly, u32, FxBuildHasher>,
     exp_sums: HashMap<(u32, u32), u32, FxBuildHasher>,
@@ -169,7 +174,8 @@ impl<'a> Normalizer<'a> {
         exp_ids.insert(zero.clone(), 0);
         Normalizer {
             side,
-            memo: HashMap::default(),
+            memo_at: Vec::new(),
+            memo: Vec::new(),
             exps: vec![zero],
             exp_ids,
             exp_sums: HashMap::default(),
@@ -179,6 +185,13 @@ impl<'a> Normalizer<'a> {
             value_ids: HashMap::default(),
             limit: budget,
             left: budget,
+        }
+    }
+
+    fn memoized(&self, t: TermId) -> Option<&Value> {
+        match self.memo_at.get(t.index()) {
+            Some(&i) if i != NO_MEMO => self.memo.get(i as usize),
+            _ => None,
         }
     }
 
@@ -475,7 +488,7 @@ impl<'a> Normalizer<'a> {
     }
 
     fn value_at(&mut self, t: TermId, depth: u32) -> Result<Value, FieldError> {
-        if let Some(v) = self.memo.get(&t) {
+        if let Some(v) = self.memoized(t) {
             return Ok(v.clone());
         }
         if depth > MAX_DEPTH {
@@ -554,7 +567,12 @@ impl<'a> Normalizer<'a> {
                 return Err(FieldError::Unsupported("a predicate used as a number"));
             }
         };
-        self.memo.insert(t, v.clone());
+        if self.memo_at.len() <= t.index() {
+            self.memo_at
+                .resize(self.side.arena.len().max(t.index() + 1), NO_MEMO);
+        }
+        self.memo_at[t.index()] = self.memo.len() as u32;
+        self.memo.push(v.clone());
         Ok(v)
     }
 
@@ -568,10 +586,10 @@ impl<'a> Normalizer<'a> {
         while let Some((t, negated)) = stack.pop() {
             self.spend(1)?;
             match *arena.node(t) {
-                Node::Add(a, b) if !self.memo.contains_key(&t) || t == root => {
+                Node::Add(a, b) if self.memoized(t).is_none() || t == root => {
                     stack.extend([(a, negated), (b, negated)])
                 }
-                Node::Sub(a, b) if !self.memo.contains_key(&t) || t == root => {
+                Node::Sub(a, b) if self.memoized(t).is_none() || t == root => {
                     stack.extend([(a, negated), (b, !negated)])
                 }
                 Node::Neg(a) => stack.push((a, !negated)),
