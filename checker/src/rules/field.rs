@@ -156,6 +156,8 @@ pub struct Normalizer<'a> {
     /// dense index because lookups are the hot path of long sums.
     memo_at: Vec<u32>,
     memo: Vec<Value>,
+    /// Parents per term (saturating), filled on first use.
+    parents: Vec<u8>,
     exps: Vec<Poly>,
     exp_ids: HashMap<Poly, u32, FxBuildHasher>,
     exp_sums: HashMap<(u32, u32), u32, FxBuildHasher>,
@@ -176,6 +178,7 @@ impl<'a> Normalizer<'a> {
             side,
             memo_at: Vec::new(),
             memo: Vec::new(),
+            parents: Vec::new(),
             exps: vec![zero],
             exp_ids,
             exp_sums: HashMap::default(),
@@ -186,6 +189,21 @@ impl<'a> Normalizer<'a> {
             limit: budget,
             left: budget,
         }
+    }
+
+    /// Whether `t` has more than one parent in the arena (parent counts computed once).
+    fn shared(&mut self, t: TermId) -> bool {
+        if self.parents.is_empty() {
+            self.parents = vec![0u8; self.side.arena.len()];
+            for node in self.side.arena.iter_nodes() {
+                let (kids, n) = node.child_array();
+                for k in &kids[..n] {
+                    let c = &mut self.parents[k.index()];
+                    *c = c.saturating_add(1);
+                }
+            }
+        }
+        self.parents.get(t.index()).is_none_or(|&c| c != 1)
     }
 
     fn memoized(&self, t: TermId) -> Option<&Value> {
@@ -571,8 +589,11 @@ impl<'a> Normalizer<'a> {
             self.memo_at
                 .resize(self.side.arena.len().max(t.index() + 1), NO_MEMO);
         }
-        self.memo_at[t.index()] = self.memo.len() as u32;
-        self.memo.push(v.clone());
+        // Only terms with several parents are met again; the rest would only hold memory.
+        if self.shared(t) {
+            self.memo_at[t.index()] = self.memo.len() as u32;
+            self.memo.push(v.clone());
+        }
         Ok(v)
     }
 
