@@ -1,6 +1,7 @@
 import Kcert.Compat
 import Kcert.ExpField
 import Kcert.Term
+import Kcert.ExtSem
 import Kcert.Rules.Congruence
 import Kcert.Rules.Ring
 import Kcert.Rules.Field
