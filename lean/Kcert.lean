@@ -5,6 +5,7 @@ import Kcert.ExtSem
 import Kcert.Rules.Congruence
 import Kcert.Rules.Ring
 import Kcert.Rules.Field
+import Kcert.Rules.FieldInf
 import Kcert.Check
 import Kcert.Examples
 import Kcert.Semantics
