@@ -156,5 +156,213 @@ def fieldNormalizeX (m : Nat → Option Nat) (s t : Term K) : Bool :=
   fieldNormalizeXOf ops m t (normX ops m s [])
 
 end XModel
+
+section XSound
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+
+def finOf : EVal α → α
+  | EVal.fin x => x
+  | _ => 0
+
+/-- The shape of an extended value: a quotient is finite, `ninf` is `-inf`, `pinf` is `+inf`. -/
+def ShapeX : XV C → EVal α → Prop
+  | XV.frac _, e => ∃ x, e = EVal.fin x
+  | XV.ninf, e => e = EVal.ninf
+  | XV.pinf, e => e = EVal.pinf
+
+/-- A quotient represents the finite value. -/
+def RepF (σ : Env α) : XV C → α → Prop
+  | XV.frac v, x => Rep cc σ v x
+  | _, _ => True
+
+/-- What a per-operation lemma proves: the shape, and the representation. -/
+def OpOK (xv : XV C) (e : EVal α) (pre : Env α → Prop) : Prop :=
+  ShapeX xv e ∧ ∀ σ, pre σ → RepF cc σ xv (finOf e)
+
+theorem xNeg_ok (xa : XV C) (ea : EVal α) (sa : ShapeX xa ea) :
+    OpOK cc (xNeg ops xa) (negE ea) (fun σ => RepF cc σ xa (finOf ea)) := by
+  cases xa with
+  | frac va =>
+    match sa with
+    | ⟨x, ex⟩ =>
+      rw [ex]
+      exact ⟨⟨-x, rfl⟩, fun σ r => rep_neg cc σ va x r⟩
+  | ninf =>
+    have e : ea = EVal.ninf := sa
+    rw [e]
+    exact ⟨rfl, fun _ _ => True.intro⟩
+  | pinf =>
+    have e : ea = EVal.pinf := sa
+    rw [e]
+    exact ⟨rfl, fun _ _ => True.intro⟩
+
+theorem xAdd_ok (xa xb xv : XV C) (h : xAdd ops xa xb = some xv) (ea eb : EVal α)
+    (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
+    OpOK cc xv (addE ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  cases xa with
+  | frac va =>
+    match sa with
+    | ⟨x, ex⟩ =>
+      rw [ex]
+      cases xb with
+      | frac vb =>
+        match sb with
+        | ⟨y, ey⟩ =>
+          rw [ey]
+          have e : XV.frac (nfAdd ops va vb) = xv := Option.noConfusion h id
+          rw [← e]
+          exact ⟨⟨x + y, rfl⟩, fun σ r => rep_add cc σ va vb x y r.1 r.2⟩
+      | ninf =>
+        have e1 : eb = EVal.ninf := sb
+        have e : XV.ninf = xv := Option.noConfusion h id
+        rw [e1, ← e]
+        exact ⟨rfl, fun _ _ => True.intro⟩
+      | pinf =>
+        have e1 : eb = EVal.pinf := sb
+        have e : XV.pinf = xv := Option.noConfusion h id
+        rw [e1, ← e]
+        exact ⟨rfl, fun _ _ => True.intro⟩
+  | ninf =>
+    have e0 : ea = EVal.ninf := sa
+    rw [e0]
+    cases xb with
+    | frac vb =>
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [ey]
+        have e : XV.ninf = xv := Option.noConfusion h id
+        rw [← e]
+        exact ⟨rfl, fun _ _ => True.intro⟩
+    | ninf =>
+      have e1 : eb = EVal.ninf := sb
+      have e : XV.ninf = xv := Option.noConfusion h id
+      rw [e1, ← e]
+      exact ⟨rfl, fun _ _ => True.intro⟩
+    | pinf => cases h
+  | pinf =>
+    have e0 : ea = EVal.pinf := sa
+    rw [e0]
+    cases xb with
+    | frac vb =>
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [ey]
+        have e : XV.pinf = xv := Option.noConfusion h id
+        rw [← e]
+        exact ⟨rfl, fun _ _ => True.intro⟩
+    | ninf => cases h
+    | pinf =>
+      have e1 : eb = EVal.pinf := sb
+      have e : XV.pinf = xv := Option.noConfusion h id
+      rw [e1, ← e]
+      exact ⟨rfl, fun _ _ => True.intro⟩
+
+theorem xMul_ok (sg : α → Option Bool) (xa xb xv : XV C) (h : xMul ops xa xb = some xv)
+    (ea eb : EVal α) (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
+    OpOK cc xv (mulE sg ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  cases xa with
+  | frac va =>
+    cases xb with
+    | frac vb =>
+      match sa, sb with
+      | ⟨x, ex⟩, ⟨y, ey⟩ =>
+        rw [ex, ey]
+        have e : XV.frac (nfMul ops va vb) = xv := Option.noConfusion h id
+        rw [← e]
+        exact ⟨⟨x * y, rfl⟩, fun σ r => rep_mul cc σ va vb x y r.1 r.2⟩
+    | ninf => cases h
+    | pinf => cases h
+  | ninf => cases h
+  | pinf => cases h
+
+theorem xDiv_ok (sg : α → Option Bool) (xa xb xv : XV C) (h : xDiv ops xa xb = some xv)
+    (ea eb : EVal α) (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
+    OpOK cc xv (divE sg ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  cases xa with
+  | frac va =>
+    cases xb with
+    | frac vb =>
+      match sa, sb with
+      | ⟨x, ex⟩, ⟨y, ey⟩ =>
+        rw [ex, ey]
+        have h' : cond (positive ops vb.2) (some (XV.frac (nfDiv ops va vb))) none = some xv := h
+        cases hp : positive ops vb.2
+        · rw [hp] at h'
+          cases h'
+        · rw [hp] at h'
+          have e : XV.frac (nfDiv ops va vb) = xv := Option.noConfusion h' id
+          rw [← e]
+          exact ⟨⟨x / y, rfl⟩, fun σ r => rep_div cc σ va vb x y r.1 r.2
+            (positive_ne_zero cc σ vb.2 hp)⟩
+    | ninf => cases h
+    | pinf => cases h
+  | ninf => cases h
+  | pinf => cases h
+
+variable (I : Interp K α) (sg : α → Option Bool) (ρ ρs : Env α)
+
+/-- The finite value of a term (`0` if it has none): how atoms are valued. -/
+def evF (t : Term K) : α := finOf (Term.evalE I sg ρs t)
+
+/-- What `normX` preserves, from table `T` to `T'`, for `t` and its extended normal form `xv`:
+the table grows and stays `OK` (atoms valued by `evF`), `xv` has the shape of the extended value
+of `t`, and a quotient represents the finite value under every valuation `Good` for `T'`. -/
+def InvX (T : Tab K C) (t : Term K) (xv : XV C) (T' : Tab K C) : Prop :=
+  (∃ l, T' = prepend l T) ∧ (OK cc I ρ (evF I sg ρs) T → OK cc I ρ (evF I sg ρs) T') ∧
+    ShapeX xv (Term.evalE I sg ρs t) ∧
+    ∀ ν, Good cc I ρ ν T' → RepF cc (envOf ρ ν) xv (evF I sg ρs t)
+
+theorem evF_of (t : Term K) (x : α) (h : Term.evalE I sg ρs t = EVal.fin x) :
+    evF I sg ρs t = x := by
+  show finOf (Term.evalE I sg ρs t) = x
+  rw [h]
+  rfl
+
+theorem inv_of_invX (T T' : Tab K C) (t : Term K) (v : NF C) (h : InvX cc I sg ρ ρs T t (XV.frac v) T') :
+    Inv cc I ρ (evF I sg ρs) T t v T' :=
+  ⟨h.1, h.2.1, h.2.2.2⟩
+
+theorem invX_of_inv (T T' : Tab K C) (t : Term K) (v : NF C) (h : Inv cc I ρ (evF I sg ρs) T t v T')
+    (hs : ∃ x, Term.evalE I sg ρs t = EVal.fin x) : InvX cc I sg ρ ρs T t (XV.frac v) T' :=
+  ⟨h.1, h.2.1, hs, h.2.2⟩
+
+theorem invX_un (T T1 : Tab K C) (a t : Term K) (xa xv : XV C) (g : EVal α → EVal α)
+    (ha : InvX cc I sg ρ ρs T a xa T1)
+    (hs : ∀ ea, ShapeX xa ea → OpOK cc xv (g ea) (fun σ => RepF cc σ xa (finOf ea)))
+    (he : Term.evalE I sg ρs t = g (Term.evalE I sg ρs a)) : InvX cc I sg ρ ρs T t xv T1 := by
+  match ha with
+  | ⟨hx, hok, sa, ra⟩ =>
+    have k := hs _ sa
+    refine ⟨hx, hok, ?_, ?_⟩
+    · rw [he]
+      exact k.1
+    · intro ν hg
+      have r := k.2 (envOf ρ ν) (ra ν hg)
+      show RepF cc _ xv (finOf (Term.evalE I sg ρs t))
+      rw [he]
+      exact r
+
+theorem invX_bin (T T1 T2 : Tab K C) (a b t : Term K) (xa xb xv : XV C)
+    (g : EVal α → EVal α → EVal α)
+    (ha : InvX cc I sg ρ ρs T a xa T1) (hb : InvX cc I sg ρ ρs T1 b xb T2)
+    (hs : ∀ ea eb, ShapeX xa ea → ShapeX xb eb →
+      OpOK cc xv (g ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)))
+    (he : Term.evalE I sg ρs t = g (Term.evalE I sg ρs a) (Term.evalE I sg ρs b)) :
+    InvX cc I sg ρ ρs T t xv T2 := by
+  match ha, hb with
+  | ⟨⟨l1, h1⟩, ok1, sa, ra⟩, ⟨⟨l2, h2⟩, ok2, sb, rb⟩ =>
+    have k := hs _ _ sa sb
+    refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, fun o => ok2 (ok1 o), ?_, ?_⟩
+    · rw [he]
+      exact k.1
+    · intro ν hg
+      have r := k.2 (envOf ρ ν) ⟨ra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), rb ν hg⟩
+      show RepF cc _ xv (finOf (Term.evalE I sg ρs t))
+      rw [he]
+      exact r
+
+end XSound
+
 end Rules
 end Kcert
