@@ -90,7 +90,7 @@ def fn (s t : Term Int) : Bool := fieldNormalize intFieldOps one s t
 def e2 (a : Term Int) : Term Int := app Func.ex2 a
 
 -- field.rs `softmax_rescaling_identities`, without the `-inf` the Rust test starts the running
--- max from (infinities are outside the model): reference
+-- max from (infinities are outside `fieldNormalize`; see `fieldNormalizeX` below): reference
 --   m = max(x0, x1), out0 = e(x0 - m) / (e(x0 - m) + e(x1 - m))
 -- against the online form
 --   m1 = x0, s1 = e(x0 - m1), m2 = max(m1, x1), s2 = s1·e(m1 - m2) + e(x1 - m2), out0 = e(x0 - m2)/s2.
@@ -130,7 +130,7 @@ example : fn (e2 (e2 (x 0 0))) (e2 (e2 (x 0 0))) = true := rfl
 
 -- field.rs `denominators_must_be_provably_positive`: x0·x1 / x1 is not x0 (x1 may be 0) ...
 example : fn (div (mul (x 0 0) (x 0 1)) (x 0 1)) (x 0 0) = false := rfl
--- ... and ex2(+inf) is rejected (the model rejects every infinity).
+-- ... and ex2(+inf) is rejected (`fieldNormalize` rejects every infinity).
 example : fn (e2 posInf) (e2 posInf) = false := rfl
 -- Dividing by a sum of exponentials is fine: x0 / (2^x1 + 1) · (2^x1 + 1) = x0.
 example : fn (mul (div (x 0 0) (add (e2 (x 0 1)) (const 1))) (add (e2 (x 0 1)) (const 1)))
