@@ -47,3 +47,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.xDiv_ok
 #print axioms Kcert.Rules.invX_un
 #print axioms Kcert.Rules.invX_bin
+#print axioms Kcert.Rules.xMax_inv

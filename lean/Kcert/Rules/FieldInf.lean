@@ -362,6 +362,85 @@ theorem invX_bin (T T1 T2 : Tab K C) (a b t : Term K) (xa xb xv : XV C)
       rw [he]
       exact r
 
+theorem liftF_eq_some {K : Type} {r : Option (NF C × Tab K C)} {xv : XV C} {T' : Tab K C}
+    (h : liftF r = some (xv, T')) : ∃ v, r = some (v, T') ∧ xv = XV.frac v := by
+  cases r with
+  | none => cases h
+  | some p =>
+    cases p with
+    | mk v T =>
+      have e : (XV.frac v, T) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.frac v = xv := congrArg Prod.fst e
+      have e2 : T = T' := congrArg Prod.snd e
+      rw [← e2]
+      exact ⟨v, rfl, e1.symm⟩
+
+/-- `max(a, b)` with infinities: `-inf` dropped, two quotients through `lattice_inv`. -/
+theorem xMax_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa xb xv : XV C)
+    (ha : InvX cc I sg ρ ρs T a xa T1) (hb : InvX cc I sg ρ ρs T1 b xb T2)
+    (h : xMax ops (Term.max a b) xa xb T2 = some (xv, T')) :
+    InvX cc I sg ρ ρs T (Term.max a b) xv T' := by
+  cases xa with
+  | frac va =>
+    cases xb with
+    | frac vb =>
+      match liftF_eq_some h, ha.2.2.1, hb.2.2.1 with
+      | ⟨v, hl, hv⟩, ⟨x, ex⟩, ⟨y, ey⟩ =>
+        rw [hv]
+        have hsem : I.max (evF I sg ρs a) (evF I sg ρs b) = evF I sg ρs (Term.max a b) := by
+          rw [evF_of I sg ρs a x ex, evF_of I sg ρs b y ey]
+          show _ = finOf (maxE I.max (Term.evalE I sg ρs a) (Term.evalE I sg ρs b))
+          rw [ex, ey]
+          rfl
+        apply invX_of_inv cc I sg ρ ρs T T' _ v
+          (lattice_inv cc I ρ (evF I sg ρs) hI Tag.max I.max (fun xs => rfl) hI.max_assoc
+            hI.max_idem T T1 T2 T' a b _ va vb v (inv_of_invX cc I sg ρ ρs T T1 a va ha)
+            (inv_of_invX cc I sg ρ ρs T1 T2 b vb hb) hl hsem)
+        refine ⟨I.max x y, ?_⟩
+        show maxE I.max (Term.evalE I sg ρs a) (Term.evalE I sg ρs b) = _
+        rw [ex, ey]
+        rfl
+    | ninf =>
+      have e : (XV.frac va, T2) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.frac va = xv := congrArg Prod.fst e
+      have e2 : T2 = T' := congrArg Prod.snd e
+      rw [← e1, ← e2]
+      apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.max a b) _ _ _ (maxE I.max) ha hb _ rfl
+      intro ea eb sa sb
+      have e1 : eb = EVal.ninf := sb
+      match sa with
+      | ⟨x, ex⟩ =>
+        rw [e1, ex]
+        exact ⟨⟨x, rfl⟩, fun σ r => r.1⟩
+    | pinf => cases h
+  | ninf =>
+    cases xb with
+    | frac vb =>
+      have e : (XV.frac vb, T2) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.frac vb = xv := congrArg Prod.fst e
+      have e2 : T2 = T' := congrArg Prod.snd e
+      rw [← e1, ← e2]
+      apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.max a b) _ _ _ (maxE I.max) ha hb _ rfl
+      intro ea eb sa sb
+      have e1 : ea = EVal.ninf := sa
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [e1, ey]
+        exact ⟨⟨y, rfl⟩, fun σ r => r.2⟩
+    | ninf =>
+      have e : (XV.ninf, T2) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.ninf = xv := congrArg Prod.fst e
+      have e2 : T2 = T' := congrArg Prod.snd e
+      rw [← e1, ← e2]
+      apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.max a b) _ _ _ (maxE I.max) ha hb _ rfl
+      intro ea eb sa sb
+      have e1 : ea = EVal.ninf := sa
+      have e2 : eb = EVal.ninf := sb
+      rw [e1, e2]
+      exact ⟨rfl, fun _ _ => True.intro⟩
+    | pinf => cases h
+  | pinf => cases h
+
 end XSound
 
 end Rules
