@@ -39,3 +39,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Sem.diamond_gen
 #print axioms Kcert.Sem.confluence
 #print axioms Kcert.Sem.no_stuck
+#print axioms Kcert.Term.evalX_noInf
+#print axioms Kcert.Term.evalE_noInf
+#print axioms Kcert.Rules.xAdd_ok
+#print axioms Kcert.Rules.xNeg_ok
+#print axioms Kcert.Rules.xMul_ok
+#print axioms Kcert.Rules.xDiv_ok
+#print axioms Kcert.Rules.invX_un
+#print axioms Kcert.Rules.invX_bin
+#print axioms Kcert.Rules.xMax_inv

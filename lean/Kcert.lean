@@ -1,9 +1,11 @@
 import Kcert.Compat
 import Kcert.ExpField
 import Kcert.Term
+import Kcert.ExtSem
 import Kcert.Rules.Congruence
 import Kcert.Rules.Ring
 import Kcert.Rules.Field
+import Kcert.Rules.FieldInf
 import Kcert.Check
 import Kcert.Examples
 import Kcert.Semantics

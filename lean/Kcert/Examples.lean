@@ -1,4 +1,5 @@
 import Kcert.Check
+import Kcert.Rules.FieldInf
 
 /-!
 # Examples
@@ -89,7 +90,7 @@ def fn (s t : Term Int) : Bool := fieldNormalize intFieldOps one s t
 def e2 (a : Term Int) : Term Int := app Func.ex2 a
 
 -- field.rs `softmax_rescaling_identities`, without the `-inf` the Rust test starts the running
--- max from (infinities are outside the model): reference
+-- max from (infinities are outside `fieldNormalize`; see `fieldNormalizeX` below): reference
 --   m = max(x0, x1), out0 = e(x0 - m) / (e(x0 - m) + e(x1 - m))
 -- against the online form
 --   m1 = x0, s1 = e(x0 - m1), m2 = max(m1, x1), s2 = s1·e(m1 - m2) + e(x1 - m2), out0 = e(x0 - m2)/s2.
@@ -129,7 +130,7 @@ example : fn (e2 (e2 (x 0 0))) (e2 (e2 (x 0 0))) = true := rfl
 
 -- field.rs `denominators_must_be_provably_positive`: x0·x1 / x1 is not x0 (x1 may be 0) ...
 example : fn (div (mul (x 0 0) (x 0 1)) (x 0 1)) (x 0 0) = false := rfl
--- ... and ex2(+inf) is rejected (the model rejects every infinity).
+-- ... and ex2(+inf) is rejected (`fieldNormalize` rejects every infinity).
 example : fn (e2 posInf) (e2 posInf) = false := rfl
 -- Dividing by a sum of exponentials is fine: x0 / (2^x1 + 1) · (2^x1 + 1) = x0.
 example : fn (mul (div (x 0 0) (add (e2 (x 0 1)) (const 1))) (add (e2 (x 0 1)) (const 1)))
@@ -150,6 +151,40 @@ example : fn (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1))
     (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1)) = false := rfl
 -- Unpaired inputs are rejected.
 example : fieldNormalize intFieldOps (fun _ => none) (x 0 0) (x 0 0) = false := rfl
+
+
+/-! ### FieldNormalize with infinities (`fieldNormalizeX`) -/
+
+def fx (s t : Term Int) : Bool := fieldNormalizeX intFieldOps one s t
+
+-- field.rs `softmax_rescaling_identities`, with the `-inf` of the Rust test: reference
+--   m = max(max(-inf, x0), x1), out0 = e(x0 - m) / (e(x0 - m) + e(x1 - m))
+-- against the online form
+--   m1 = max(-inf, x0), s1 = 0·e(-inf - m1) + e(x0 - m1),
+--   m2 = max(m1, x1),   s2 = s1·e(m1 - m2) + e(x1 - m2), out0 = e(x0 - m2)/s2.
+def smM1 : Term Int := Term.max negInf (x 0 0)
+def smMI : Term Int := Term.max smM1 (x 0 1)
+def smRefI : Term Int :=
+  div (e2 (sub (x 0 0) smMI)) (add (e2 (sub (x 0 0) smMI)) (e2 (sub (x 0 1) smMI)))
+def smS1I : Term Int := add (mul (const 0) (e2 (sub negInf smM1))) (e2 (sub (x 0 0) smM1))
+def smOnlineI : Term Int :=
+  div (e2 (sub (x 0 0) smMI)) (add (mul smS1I (e2 (sub smM1 smMI))) (e2 (sub (x 0 1) smMI)))
+example : fx smRefI smOnlineI = true := rfl
+-- Missing the rescale: not equal.
+def smBadI : Term Int := div (e2 (sub (x 0 0) smMI)) (add smS1I (e2 (sub (x 0 1) smMI)))
+example : fx smRefI smBadI = false := rfl
+-- A tree max and a chain max from -inf are one atom.
+example : fx smMI (Term.max (x 0 1) (x 0 0)) = true := rfl
+-- The folding laws: max(-inf, x) = x, ex2(-inf) = 0, -inf + x = -inf, min(+inf, x) = x.
+example : fx smM1 (x 0 0) = true := rfl
+example : fx (e2 negInf) (const 0) = true := rfl
+example : fx (add negInf (x 0 0)) negInf = true := rfl
+example : fx (Term.min posInf (x 0 0)) (x 0 0) = true := rfl
+-- Refused, as in the Rust: -inf + +inf, ex2(+inf), max(+inf, x), -inf against +inf.
+example : fx (add negInf posInf) (add negInf posInf) = false := rfl
+example : fx (e2 posInf) (e2 posInf) = false := rfl
+example : fx (Term.max posInf (x 0 0)) (Term.max posInf (x 0 0)) = false := rfl
+example : fx negInf posInf = false := rfl
 
 /-! ### Replaying steps (`checker/src/check.rs`) -/
 

@@ -873,7 +873,7 @@ value of the term it was made for, whenever the older entries are `Good`.  `nuOf
 valued as its term) is `Good` for an `OK` table. -/
 
 variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
-variable (I : Interp K α) (ρ ρs : Env α)
+variable (I : Interp K α) (ρ : Env α) (evT : Term K → α)
 
 /-- The environment of normal forms: variable `(0, n)` is atom `n`, `(p + 1, i)` is pair input
 `p`, element `i`. -/
@@ -898,18 +898,18 @@ def Good (ν : Nat → α) : Tab K C → Prop
 
 def OK : Tab K C → Prop
   | [] => True
-  | e :: T => (∀ ν, Good cc I ρ ν T → entrySem cc I ρ ν e = Term.eval I ρs e.src) ∧ OK T
+  | e :: T => (∀ ν, Good cc I ρ ν T → entrySem cc I ρ ν e = evT e.src) ∧ OK T
 
 def lookupSrc : Tab K C → Nat → Option (Term K)
   | [], n => none
   | e :: T, n => if n = T.length then some e.src else lookupSrc T n
 
 def valOf : Option (Term K) → α
-  | some t => Term.eval I ρs t
+  | some t => evT t
   | none => 0
 
 /-- Each atom valued as the term it was made for. -/
-def nuOf (T : Tab K C) (n : Nat) : α := valOf I ρs (lookupSrc T n)
+def nuOf (T : Tab K C) (n : Nat) : α := valOf evT (lookupSrc T n)
 
 theorem prepend_assoc {β : Type} (a b c : List β) :
     prepend a (prepend b c) = prepend (prepend a b) c := by
@@ -942,8 +942,8 @@ theorem lookupSrc_lt (T : Tab K C) : ∀ (n : Nat) (t : Term K), lookupSrc T n =
       rw [List.length_cons]
       exact Nat.ltTrans (ih n t h') (Nat.ltSuccSelf _)
 
-theorem good_of_ok (T : Tab K C) : OK cc I ρ ρs T → ∀ ν : Nat → α,
-    (∀ n t, lookupSrc T n = some t → ν n = Term.eval I ρs t) → Good cc I ρ ν T := by
+theorem good_of_ok (T : Tab K C) : OK cc I ρ evT T → ∀ ν : Nat → α,
+    (∀ n t, lookupSrc T n = some t → ν n = evT t) → Good cc I ρ ν T := by
   induction T with
   | nil =>
     intro _ _ _
@@ -961,13 +961,13 @@ theorem good_of_ok (T : Tab K C) : OK cc I ρ ρs T → ∀ ν : Nat → α,
         exact this)
       rw [← hl]
       exact if_neg' hn
-    have h1 : ν T.length = Term.eval I ρs e.src := hν T.length e.src (if_pos' rfl)
+    have h1 : ν T.length = evT e.src := hν T.length e.src (if_pos' rfl)
     exact ⟨h1.trans (hok.1 ν g).symm, g⟩
 
-theorem good_nuOf (T : Tab K C) (h : OK cc I ρ ρs T) : Good cc I ρ (nuOf I ρs T) T := by
-  apply good_of_ok cc I ρ ρs T h
+theorem good_nuOf (T : Tab K C) (h : OK cc I ρ evT T) : Good cc I ρ (nuOf evT T) T := by
+  apply good_of_ok cc I ρ evT T h
   intro n t hl
-  show valOf I ρs (lookupSrc T n) = _
+  show valOf evT (lookupSrc T n) = _
   rw [hl]
   rfl
 
@@ -1046,25 +1046,25 @@ theorem rep_atom (ν : Nat → α) (n : Nat) : Rep cc (envOf ρ ν) (atomNF ops 
 form `v`: the table only grows, stays `OK`, and `v` represents the value of `t` under every
 valuation `Good` for the new table. -/
 def Inv (T : Tab K C) (t : Term K) (v : NF C) (T' : Tab K C) : Prop :=
-  (∃ l, T' = prepend l T) ∧ (OK cc I ρ ρs T → OK cc I ρ ρs T') ∧
-    ∀ ν, Good cc I ρ ν T' → Rep cc (envOf ρ ν) v (Term.eval I ρs t)
+  (∃ l, T' = prepend l T) ∧ (OK cc I ρ evT T → OK cc I ρ evT T') ∧
+    ∀ ν, Good cc I ρ ν T' → Rep cc (envOf ρ ν) v (evT t)
 
 theorem inv_pure (T : Tab K C) (t : Term K) (v : NF C)
-    (h : ∀ ν, Good cc I ρ ν T → Rep cc (envOf ρ ν) v (Term.eval I ρs t)) :
-    Inv cc I ρ ρs T t v T :=
+    (h : ∀ ν, Good cc I ρ ν T → Rep cc (envOf ρ ν) v (evT t)) :
+    Inv cc I ρ evT T t v T :=
   ⟨⟨[], rfl⟩, id, h⟩
 
 theorem inv_after (T T1 T' : Tab K C) (t : Term K) (v : NF C) (he : ∃ l, T1 = prepend l T)
-    (hok : OK cc I ρ ρs T → OK cc I ρ ρs T1) (h : Inv cc I ρ ρs T1 t v T') :
-    Inv cc I ρ ρs T t v T' := by
+    (hok : OK cc I ρ evT T → OK cc I ρ evT T1) (h : Inv cc I ρ evT T1 t v T') :
+    Inv cc I ρ evT T t v T' := by
   match he, h with
   | ⟨l, hl⟩, ⟨⟨l', hl'⟩, hok', hr⟩ =>
     exact ⟨⟨prepend l' l, by rw [hl', hl, prepend_assoc]⟩, fun o => hok' (hok o), hr⟩
 
 theorem inv_un (T T1 : Tab K C) (a t : Term K) (va v : NF C) (g : α → α)
-    (ha : Inv cc I ρ ρs T a va T1)
+    (ha : Inv cc I ρ evT T a va T1)
     (hr : ∀ σ x, Rep cc σ va x → Rep cc σ v (g x))
-    (he : Term.eval I ρs t = g (Term.eval I ρs a)) : Inv cc I ρ ρs T t v T1 := by
+    (he : evT t = g (evT a)) : Inv cc I ρ evT T t v T1 := by
   match ha with
   | ⟨hx, hok, hra⟩ =>
     refine ⟨hx, hok, ?_⟩
@@ -1073,10 +1073,10 @@ theorem inv_un (T T1 : Tab K C) (a t : Term K) (va v : NF C) (g : α → α)
     exact hr _ _ (hra ν hg)
 
 theorem inv_bin (T T1 T2 : Tab K C) (a b t : Term K) (va vb v : NF C) (g : α → α → α)
-    (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
+    (ha : Inv cc I ρ evT T a va T1) (hb : Inv cc I ρ evT T1 b vb T2)
     (hr : ∀ σ x y, Rep cc σ va x → Rep cc σ vb y → Rep cc σ v (g x y))
-    (he : Term.eval I ρs t = g (Term.eval I ρs a) (Term.eval I ρs b)) :
-    Inv cc I ρ ρs T t v T2 := by
+    (he : evT t = g (evT a) (evT b)) :
+    Inv cc I ρ evT T t v T2 := by
   match ha, hb with
   | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
     refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, fun o => hok2 (hok1 o), ?_⟩
@@ -1138,8 +1138,8 @@ value of `src`. -/
 theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : Term K)
     (T T' : Tab K C) (v : NF C)
     (hval' : ∀ ν, Good cc I ρ ν T → allPosDen ops args = true →
-      tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src)
-    (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ ρs T src v T' := by
+      tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = evT src)
+    (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ evT T src v T' := by
   have h1 : cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none = some (v, T') := h
   cases hp : allPosDen ops args
   · rw [hp] at h1
@@ -1148,7 +1148,7 @@ theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : T
     have h2 : mkAtomAt ops tag args src T (findAtom ops tag args T) = (v, T') :=
       Option.noConfusion h1 id
     have hval : ∀ ν, Good cc I ρ ν T →
-        tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src :=
+        tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = evT src :=
       fun ν hg => hval' ν hg hp
     cases hf : findAtom ops tag args T with
     | none =>
@@ -1158,7 +1158,7 @@ theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : T
       rw [← hv, ← hT]
       refine ⟨⟨[⟨tag, args, src⟩], rfl⟩, fun o => ⟨fun ν hg => hval ν hg, o⟩, ?_⟩
       intro ν hg
-      have e : ν T.length = Term.eval I ρs src := hg.1.trans (hval ν hg.2)
+      have e : ν T.length = evT src := hg.1.trans (hval ν hg.2)
       have r := rep_atom cc ρ ν T.length
       rw [e] at r
       exact r
@@ -1171,7 +1171,7 @@ theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : T
       intro ν hg
       match findAtom_sound cc I ρ ν tag args T hg n hf with
       | ⟨e, het, hm, hn⟩ =>
-        have ev : ν n = Term.eval I ρs src := by
+        have ev : ν n = evT src := by
           rw [hn]
           show tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν))) = _
           rw [het, argsMatchTag_sound cc I hI (envOf ρ ν) tag e.args args hm, hval ν hg]
@@ -1184,9 +1184,9 @@ to `xs` is the value of `src`. -/
 theorem atom_inv (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : Term K)
     (T T' : Tab K C) (v : NF C)
     (xs : List α) (hreps : ∀ ν, Good cc I ρ ν T → RepList cc (envOf ρ ν) args xs)
-    (hsem : tagSem I tag xs = Term.eval I ρs src)
-    (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ ρs T src v T' := by
-  apply atom_inv' cc I ρ ρs hI tag args src T T' v _ h
+    (hsem : tagSem I tag xs = evT src)
+    (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ evT T src v T' := by
+  apply atom_inv' cc I ρ evT hI tag args src T T' v _ h
   intro ν hg hp
   rw [repList_vals cc (envOf ρ ν) args xs hp (hreps ν hg), hsem]
 
@@ -1265,7 +1265,7 @@ section NormSound
 /-! ## Normalization is sound -/
 
 variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
-variable (I : Interp K α) (ρ ρs : Env α)
+variable (I : Interp K α) (ρ : Env α) (evT : Term K → α)
 
 theorem andThen_eq_some {r : Option (NF C × Tab K C)}
     {f : NF C → Tab K C → Option (NF C × Tab K C)} {x : NF C × Tab K C}
@@ -1286,25 +1286,25 @@ theorem good_ext (ν : Nat → α) (l T1 T2 : Tab K C) (he : T2 = prepend l T1)
   exact good_append cc I ρ ν l T1 g
 
 theorem inv_un_atom (hI : FieldInterp I) (T T1 T' : Tab K C) (a src : Term K) (va v : NF C) (tag : Tag)
-    (ha : Inv cc I ρ ρs T a va T1) (h : atom ops tag [va] src T1 = some (v, T'))
-    (hsem : tagSem I tag [Term.eval I ρs a] = Term.eval I ρs src) :
-    Inv cc I ρ ρs T src v T' := by
+    (ha : Inv cc I ρ evT T a va T1) (h : atom ops tag [va] src T1 = some (v, T'))
+    (hsem : tagSem I tag [evT a] = evT src) :
+    Inv cc I ρ evT T src v T' := by
   match ha with
   | ⟨he, hok, hra⟩ =>
-    apply inv_after cc I ρ ρs T T1 T' src v he hok
-    exact atom_inv cc I ρ ρs hI tag [va] src T1 T' v [Term.eval I ρs a]
+    apply inv_after cc I ρ evT T T1 T' src v he hok
+    exact atom_inv cc I ρ evT hI tag [va] src T1 T' v [evT a]
       (fun ν hg => ⟨hra ν hg, True.intro⟩) hsem h
 
 theorem inv_bin_atom (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C) (tag : Tag)
-    (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
+    (ha : Inv cc I ρ evT T a va T1) (hb : Inv cc I ρ evT T1 b vb T2)
     (h : atom ops tag [va, vb] src T2 = some (v, T'))
-    (hsem : tagSem I tag [Term.eval I ρs a, Term.eval I ρs b] = Term.eval I ρs src) :
-    Inv cc I ρ ρs T src v T' := by
+    (hsem : tagSem I tag [evT a, evT b] = evT src) :
+    Inv cc I ρ evT T src v T' := by
   match ha, hb with
   | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
-    apply inv_after cc I ρ ρs T T2 T' src v ⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩
+    apply inv_after cc I ρ evT T T2 T' src v ⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩
       (fun o => hok2 (hok1 o))
-    exact atom_inv cc I ρ ρs hI tag [va, vb] src T2 T' v [Term.eval I ρs a, Term.eval I ρs b]
+    exact atom_inv cc I ρ evT hI tag [va, vb] src T2 T' v [evT a, evT b]
       (fun ν hg => ⟨hra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), hrb ν hg, True.intro⟩) hsem h
 
 /-- Soundness of normalization: a normal form computed for `t` represents the value of `t`
@@ -1315,19 +1315,19 @@ theorem ext_trans {β : Type} (T T1 T2 : List β) (h1 : ∃ l, T1 = prepend l T)
   | ⟨l1, e1⟩, ⟨l2, e2⟩ => exact ⟨prepend l2 l1, by rw [e2, e1, prepend_assoc]⟩
 
 theorem inv_quad_atom (hI : FieldInterp I) (T T1 T2 T3 T4 T' : Tab K C) (l r a b src : Term K) (vl vr va vb v : NF C)
-    (tag : Tag) (hl : Inv cc I ρ ρs T l vl T1) (hr : Inv cc I ρ ρs T1 r vr T2)
-    (ha : Inv cc I ρ ρs T2 a va T3) (hb : Inv cc I ρ ρs T3 b vb T4)
+    (tag : Tag) (hl : Inv cc I ρ evT T l vl T1) (hr : Inv cc I ρ evT T1 r vr T2)
+    (ha : Inv cc I ρ evT T2 a va T3) (hb : Inv cc I ρ evT T3 b vb T4)
     (h : atom ops tag [vl, vr, va, vb] src T4 = some (v, T'))
-    (hsem : tagSem I tag [Term.eval I ρs l, Term.eval I ρs r, Term.eval I ρs a, Term.eval I ρs b]
-      = Term.eval I ρs src) :
-    Inv cc I ρ ρs T src v T' := by
+    (hsem : tagSem I tag [evT l, evT r, evT a, evT b]
+      = evT src) :
+    Inv cc I ρ evT T src v T' := by
   match hl, hr, ha, hb with
   | ⟨⟨l1, h1⟩, hok1, hrl⟩, ⟨⟨l2, h2⟩, hok2, hrr⟩, ⟨⟨l3, h3⟩, hok3, hra⟩, ⟨⟨l4, h4⟩, hok4, hrb⟩ =>
-    apply inv_after cc I ρ ρs T T4 T' src v
+    apply inv_after cc I ρ evT T T4 T' src v
       (ext_trans T T3 T4 (ext_trans T T2 T3 (ext_trans T T1 T2 ⟨l1, h1⟩ ⟨l2, h2⟩) ⟨l3, h3⟩)
         ⟨l4, h4⟩)
       (fun o => hok4 (hok3 (hok2 (hok1 o))))
-    apply atom_inv cc I ρ ρs hI tag [vl, vr, va, vb] src T4 T' v _ _ hsem h
+    apply atom_inv cc I ρ evT hI tag [vl, vr, va, vb] src T4 T' v _ _ hsem h
     intro ν g4
     have g3 := good_ext cc I ρ ν l4 T3 T4 h4 g4
     have g2 := good_ext cc I ρ ν l3 T2 T3 h3 g3
@@ -1409,31 +1409,31 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
     (hop : ∀ xs, tagSem I tag xs = foldOp op xs)
     (hA : ∀ a b c, op (op a b) c = op a (op b c)) (hId : ∀ a, op a a = a)
     (T T1 T2 T' : Tab K C) (a b src : Term K) (va vb v : NF C)
-    (ha : Inv cc I ρ ρs T a va T1) (hb : Inv cc I ρ ρs T1 b vb T2)
+    (ha : Inv cc I ρ evT T a va T1) (hb : Inv cc I ρ evT T1 b vb T2)
     (h : lattice ops tag va vb src T2 = some (v, T'))
-    (hsem : op (Term.eval I ρs a) (Term.eval I ρs b) = Term.eval I ρs src) :
-    Inv cc I ρ ρs T src v T' := by
+    (hsem : op (evT a) (evT b) = evT src) :
+    Inv cc I ρ evT T src v T' := by
   match ha, hb with
   | ⟨⟨l1, h1⟩, hok1, hra⟩, ⟨⟨l2, h2⟩, hok2, hrb⟩ =>
-    apply inv_after cc I ρ ρs T T2 T' src v (ext_trans T T1 T2 ⟨l1, h1⟩ ⟨l2, h2⟩)
+    apply inv_after cc I ρ evT T T2 T' src v (ext_trans T T1 T2 ⟨l1, h1⟩ ⟨l2, h2⟩)
       (fun o => hok2 (hok1 o))
     match latticeArgs_cons ops tag T2 va, latticeArgs_cons ops tag T2 vb with
     | ⟨y1, r1, e1⟩, ⟨y2, r2, e2⟩ =>
       have key : ∀ ν, Good cc I ρ ν T2 → allPosDen ops (prepend (y1 :: r1) (y2 :: r2)) = true →
           foldOp op ((prepend (y1 :: r1) (y2 :: r2)).map (nfVal cc (envOf ρ ν)))
-            = Term.eval I ρs src := by
+            = evT src := by
         intro ν hg hp
         have hp2 := allPosDen_prepend ops _ _ hp
-        have f1 := latticeArgs_sound cc I ρ tag op hop T2 va (Term.eval I ρs a) ν hg
+        have f1 := latticeArgs_sound cc I ρ tag op hop T2 va (evT a) ν hg
           (hra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg)) (by rw [e1]; exact hp2.1)
-        have f2 := latticeArgs_sound cc I ρ tag op hop T2 vb (Term.eval I ρs b) ν hg
+        have f2 := latticeArgs_sound cc I ρ tag op hop T2 vb (evT b) ν hg
           (hrb ν hg) (by rw [e2]; exact hp2.2)
         rw [e1] at f1
         rw [e2] at f2
         have f1' : foldOp op (nfVal cc (envOf ρ ν) y1 :: r1.map (nfVal cc (envOf ρ ν)))
-          = Term.eval I ρs a := f1
+          = evT a := f1
         have f2' : foldOp op (nfVal cc (envOf ρ ν) y2 :: r2.map (nfVal cc (envOf ρ ν)))
-          = Term.eval I ρs b := f2
+          = evT b := f2
         have mp : (prepend (y1 :: r1) (y2 :: r2)).map (nfVal cc (envOf ρ ν))
           = prepend (nfVal cc (envOf ρ ν) y1 :: r1.map (nfVal cc (envOf ρ ν)))
               (nfVal cc (envOf ρ ν) y2 :: r2.map (nfVal cc (envOf ρ ν))) :=
@@ -1451,7 +1451,7 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
       cases hc : (allPosDen ops (y1 :: prepend r1 (y2 :: r2))
           && allEquivTo ops y1 (prepend r1 (y2 :: r2)))
       · rw [hc] at h'
-        apply atom_inv' cc I ρ ρs hI tag _ src T2 T' v _ h'
+        apply atom_inv' cc I ρ evT hI tag _ src T2 T' v _ h'
         intro ν hg hp
         rw [hop]
         exact key ν hg hp
@@ -1462,7 +1462,7 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
           apply inv_pure
           intro ν hg
           have k : foldOp op (nfVal cc (envOf ρ ν) y1
-              :: (prepend r1 (y2 :: r2)).map (nfVal cc (envOf ρ ν))) = Term.eval I ρs src :=
+              :: (prepend r1 (y2 :: r2)).map (nfVal cc (envOf ρ ν))) = evT src :=
             key ν hg (and_left' hc)
           have col := foldOp_allEq op hId (nfVal cc (envOf ρ ν) y1) _
             (allEquivTo_sound cc (envOf ρ ν) y1 _ (and_right' hc))
@@ -1470,9 +1470,16 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
           rw [← k]
           exact rep_of_val cc _ y1
 
+end NormSound
+
+section NormSound2
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+variable (I : Interp K α) (ρ ρs : Env α)
+
 /-- What `norm_sound` states of `t`. -/
 def NormP (m : Nat → Option Nat) (t : Term K) : Prop :=
-  ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ ρs T t v T'
+  ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ (Term.eval I ρs) T t v T'
 
 /-- `P` of both operands of a comparison (the condition of a select is normalized operand by
 operand, one level below the select). -/
@@ -1524,7 +1531,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         match some_pair h5 with
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
-          exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x + y)
+          exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x + y)
             (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_add cc σ va vb x y) rfl
   | sub a b iha ihb =>
     refine ⟨?_, True.intro⟩
@@ -1537,7 +1544,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         match some_pair h5 with
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
-          exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x - y)
+          exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x - y)
             (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_sub cc σ va vb x y) rfl
   | mul a b iha ihb =>
     refine ⟨?_, True.intro⟩
@@ -1550,7 +1557,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         match some_pair h5 with
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
-          exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x * y)
+          exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x * y)
             (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
   | div a b iha ihb =>
     refine ⟨?_, True.intro⟩
@@ -1567,7 +1574,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
           match some_pair h5 with
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
-            exact inv_bin cc I ρ ρs T T1 T2 a b _ va vb _ (fun x y => x / y)
+            exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x / y)
               (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3)
               (fun σ x y ra rb => rep_div cc σ va vb x y ra rb (positive_ne_zero cc σ vb.2 hp)) rfl
   | fma a b c iha ihb ihc =>
@@ -1583,9 +1590,9 @@ theorem norm_sound_aux (hI : FieldInterp I)
           match some_pair h7 with
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
-            have iab := inv_bin cc I ρ ρs T T1 T2 a b (Term.mul a b) va vb (nfMul ops va vb)
+            have iab := inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b (Term.mul a b) va vb (nfMul ops va vb)
               (fun x y => x * y) (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
-            exact inv_bin cc I ρ ρs T T2 T3 (Term.mul a b) c _ (nfMul ops va vb) vc _
+            exact inv_bin cc I ρ (Term.eval I ρs) T T2 T3 (Term.mul a b) c _ (nfMul ops va vb) vc _
               (fun x y => x + y) iab (ihc.1 T2 vc T3 h5)
               (fun σ x y => rep_add cc σ (nfMul ops va vb) vc x y) rfl
   | neg a iha =>
@@ -1597,7 +1604,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
       match some_pair h3 with
       | ⟨e1, e2⟩ =>
         rw [← e1, ← e2]
-        exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => -x) (iha.1 T va T1 h1)
+        exact inv_un cc I ρ (Term.eval I ρs) T T1 a _ va _ (fun x => -x) (iha.1 T va T1 h1)
           (fun σ x => rep_neg cc σ va x) rfl
   | max a b iha ihb =>
     refine ⟨?_, True.intro⟩
@@ -1606,7 +1613,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
-        exact lattice_inv cc I ρ ρs hI Tag.max I.max (fun xs => rfl) hI.max_assoc hI.max_idem
+        exact lattice_inv cc I ρ (Term.eval I ρs) hI Tag.max I.max (fun xs => rfl) hI.max_assoc hI.max_idem
           T T1 T2 T' a b _ va vb v (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
   | min a b iha ihb =>
     refine ⟨?_, True.intro⟩
@@ -1615,7 +1622,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
-        exact lattice_inv cc I ρ ρs hI Tag.min I.min (fun xs => rfl) hI.min_assoc hI.min_idem
+        exact lattice_inv cc I ρ (Term.eval I ρs) hI Tag.min I.min (fun xs => rfl) hI.min_assoc hI.min_idem
           T T1 T2 T' a b _ va vb v (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) h4 rfl
   | app f a iha =>
     refine ⟨?_, True.intro⟩
@@ -1629,13 +1636,13 @@ theorem norm_sound_aux (hI : FieldInterp I)
         cases hE : nfEx2 ops va with
         | none =>
           rw [hE] at h3
-          exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.ex2) ia h3 rfl
+          exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.ex2) ia h3 rfl
         | some E =>
           rw [hE] at h3
           match some_pair h3 with
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
-            exact inv_un cc I ρ ρs T T1 a _ va _ pow2 ia
+            exact inv_un cc I ρ (Term.eval I ρs) T T1 a _ va _ pow2 ia
               (fun σ x r => rep_ex2 cc σ va x E hE r) rfl
       | rcp =>
         have h3 : cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T1)) none
@@ -1647,16 +1654,16 @@ theorem norm_sound_aux (hI : FieldInterp I)
           match some_pair h3 with
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
-            exact inv_un cc I ρ ρs T T1 a _ va _ (fun x => 1 / x) ia
+            exact inv_un cc I ρ (Term.eval I ρs) T T1 a _ va _ (fun x => 1 / x) ia
               (fun σ x r => rep_div cc σ (nfOne ops) va 1 x (rep_one cc σ) r
                 (positive_ne_zero cc σ va.2 hp)) (hI.rcp _)
-      | sqrt => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.sqrt) ia h2 rfl
-      | rsqrt => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.rsqrt) ia h2 rfl
-      | lg2 => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.lg2) ia h2 rfl
-      | sin => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.sin) ia h2 rfl
-      | cos => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
-      | tanh => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
-      | abs => exact inv_un_atom cc I ρ ρs hI T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
+      | sqrt => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.sqrt) ia h2 rfl
+      | rsqrt => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.rsqrt) ia h2 rfl
+      | lg2 => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.lg2) ia h2 rfl
+      | sin => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.sin) ia h2 rfl
+      | cos => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
+      | tanh => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
+      | abs => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
   | cmp op l r ihl ihr =>
     refine ⟨?_, ⟨ihl.1, ihr.1⟩⟩
     intro T v T' h
@@ -1674,7 +1681,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
           | ⟨va, T3, h5, h6⟩ =>
             match andThen_eq_some h6 with
             | ⟨vb, T4, h7, h8⟩ =>
-              exact inv_quad_atom cc I ρ ρs hI T T1 T2 T3 T4 T' l r a b _ vl vr va vb v
+              exact inv_quad_atom cc I ρ (Term.eval I ρs) hI T T1 T2 T3 T4 T' l r a b _ vl vr va vb v
                 (Tag.select op) (ihc.2.1 T vl T1 h1) (ihc.2.2 T1 vr T2 h3) (iha.1 T2 va T3 h5)
                 (ihb.1 T3 vb T4 h7) h8 rfl
     | _ => cases h
@@ -1688,10 +1695,10 @@ theorem norm_sound_aux (hI : FieldInterp I)
 (under every valuation of atoms `Good` for the final table), and the table stays `OK`. -/
 theorem norm_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
     (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
-    ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ ρs T t v T' :=
+    ∀ T v T', norm ops m t T = some (v, T') → Inv cc I ρ (Term.eval I ρs) T t v T' :=
   (norm_sound_aux cc I ρ ρs hI hconst m hag t).1
 
-end NormSound
+end NormSound2
 
 section FieldRule
 
@@ -1751,9 +1758,9 @@ theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
           match norm_sound cc I ρ ρs hI hconst m hag s [] vs T1 hs,
             norm_sound cc I ρ ρs hI hconst m hag t T1 vt T2 ht with
           | ⟨_, ok1, r1⟩, ⟨⟨l2, e2⟩, ok2, r2⟩ =>
-            have okT2 : OK cc I ρ ρs T2 := ok2 (ok1 True.intro)
-            have g2 := good_nuOf cc I ρ ρs T2 okT2
-            have g1 := good_ext cc I ρ (nuOf I ρs T2) l2 T1 T2 e2 g2
+            have okT2 : OK cc I ρ (Term.eval I ρs) T2 := ok2 (ok1 True.intro)
+            have g2 := good_nuOf cc I ρ (Term.eval I ρs) T2 okT2
+            have g1 := good_ext cc I ρ (nuOf (Term.eval I ρs) T2) l2 T1 T2 e2 g2
             have vs_val := rep_val cc _ vs _ (r1 _ g1)
               (positive_ne_zero cc _ vs.2 (and_left' (and_left' he)))
             have vt_val := rep_val cc _ vt _ (r2 _ g2)
