@@ -122,6 +122,8 @@ pub(crate) struct TensorMem {
     pub ordinal: u32,
     /// Whether elements are floats (f16, bf16, f32, f64); only those become input terms.
     pub is_float: bool,
+    /// Whether elements are bfloat16: the upper half of an f32 with the same value.
+    pub is_bf16: bool,
     /// Whether anything was stored here in this launch.
     pub written: bool,
     /// Id of the leaf of element 0 when all leaves were interned consecutively up front.
@@ -403,6 +405,7 @@ impl<'a> Machine<'a> {
                             t.dtype,
                             ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64
                         ),
+                        is_bf16: t.dtype == ScalarType::Bf16,
                     });
                     (ordinal + 1) * TENSOR_STRIDE
                 }

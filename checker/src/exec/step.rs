@@ -309,6 +309,17 @@ fn f32_to_f16(x: f32) -> u16 {
 }
 
 impl Machine<'_> {
+    /// Whether `t` is an element of a bfloat16 input tensor.
+    fn is_bf16_leaf(&self, t: TermId) -> bool {
+        match *self.arena.node(t) {
+            Node::Input { tensor, .. } => self
+                .tensors
+                .iter()
+                .any(|tm| tm.ordinal == tensor && tm.is_bf16),
+            _ => false,
+        }
+    }
+
     /// The term of one 16-bit half being packed: a term, or the constant zero (whose bits
     /// mean 0 in every float format; any other constant half has no known format here).
     pub(super) fn half_term(&mut self, v: Val, line: Line) -> Result<TermId, ExecError> {
@@ -1004,6 +1015,16 @@ impl Machine<'_> {
                     .iter()
                     .map(|s| self.read(th, ids, *s, line))
                     .collect::<Result<Vec<_>, _>>()?;
+                // `mov.b32 %f, {0, %h}` is how cuda_bf16.h widens a bfloat16: an f32 whose upper
+                // half is a bf16 pattern and whose lower half is zero has the bf16's value. Only
+                // halves known to be bf16 (leaves of bf16 tensors) are taken that way.
+                if let [Val::Bits(0), Val::Term(t)] = vals[..]
+                    && piece_bits == 16
+                    && self.is_bf16_leaf(t)
+                {
+                    th.regs[dst as usize] = Val::Term(t);
+                    return Ok(());
+                }
                 if let [lo, hi] = vals[..]
                     && piece_bits == 16
                     && (matches!(lo, Val::Term(_)) || matches!(hi, Val::Term(_)))
