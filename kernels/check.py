@@ -22,11 +22,11 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence",
+VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
             "collective_mismatch", "uninitialized_read", "unsupported"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
-                 "uninitialized_read", "collective_mismatch", "misaligned"}
+                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock"}
 PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
@@ -40,6 +40,7 @@ LINE_RE = {
     "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.c[ag]\.)"),
     "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
+    "deadlock": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     # warp collectives taking a member mask
     "collective_mismatch": re.compile(r"^\s*(@!?%p\w+\s+)?(shfl\.sync|vote\.sync|match\.sync|redux\.sync|bar\.warp\.sync)[.\s]"),
     # shared-memory reads: ld.shared, and ldmatrix (a warp's collective read of shared rows)
@@ -283,6 +284,14 @@ def check_spec(spec_path, errors):
                 err("reference: softmax needs input and output of shape rows x cols")
             if scalars[:2] != [rows, cols]:
                 err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
+    elif op == "column_sum":
+        x, out = in_out()
+        rows, cols = ref.get("rows"), ref.get("cols")
+        if not all(isinstance(v, int) and v >= 1 for v in (rows, cols)):
+            err("reference: rows/cols must be positive ints")
+        elif x is not None and out is not None:
+            if x["shape"] != [rows, cols] or out["shape"] != [cols]:
+                err("reference: column_sum needs input rows x cols and output cols")
     elif op == "block_sum":
         x, out, chunk = tensors.get(ref.get("input")), tensors.get(ref.get("output")), ref.get("chunk")
         if x is None or out is None:

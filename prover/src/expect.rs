@@ -18,6 +18,13 @@ pub enum Reference {
         output: String,
         chunk: u64,
     },
+    /// `output[c] = sum over r of input[r][c]` for a `rows` x `cols` input.
+    ColumnSum {
+        input: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+    },
     Matmul {
         a: String,
         b: String,
@@ -287,6 +294,22 @@ pub fn evaluate(
                 out_index(output)?,
                 reference::block_sum(&x, *chunk as usize, blocks),
             );
+        }
+        Reference::ColumnSum {
+            input,
+            output,
+            rows,
+            cols,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (rows, cols) = (*rows as usize, *cols as usize);
+            if x.len() < rows * cols {
+                return Err(format!("{input} is shorter than {rows} x {cols}"));
+            }
+            let sums = (0..cols)
+                .map(|c| (0..rows).map(|r| x[r * cols + c]).sum())
+                .collect();
+            res.insert(out_index(output)?, sums);
         }
         Reference::Matmul { a, b, c, m, n, k } => {
             let (_, av) = tensor(a)?;
