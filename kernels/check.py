@@ -37,7 +37,7 @@ SCALAR_PTX = {  # spec dtype -> accepted .param types
 # instruction classes each verdict's lines may point at
 # ("unsupported" is checked by unsupported_line_ok below)
 LINE_RE = {
-    "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.c[ag]\.)"),
+    "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.(c[ag]\.|wait))"),
     "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     "deadlock": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),

@@ -368,6 +368,25 @@ impl Machine<'_> {
                             });
                         }
                     }
+                    // The destination must still be the copy's: a store that landed there
+                    // while the copy was in flight (by this thread, or by one ordered after the
+                    // issue) is unordered with the copy's write on the hardware.
+                    let here = cta.shared.load(copy.dst + off, w);
+                    if here != Ok(Val::Pending) && cta.shared.contains(copy.dst + off, w) {
+                        let tid = cta.threads[t].tid;
+                        let first = self.site(cta.id, tid, copy.pc, "starts a cp.async".into());
+                        let second =
+                            self.site(cta.id, tid, pc, "completes it at cp.async.wait".into());
+                        self.report(super::Finding {
+                            kind: super::FindingKind::DataRace,
+                            location: Some(format!("shared[{:#x}]", copy.dst + off)),
+                            space: Some(Space::Shared),
+                            sites: vec![first, second],
+                            detail: "the destination was written while the cp.async was in \
+                                     flight"
+                                .into(),
+                        });
+                    }
                     self.access(
                         cta,
                         t,
