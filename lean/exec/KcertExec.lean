@@ -99,6 +99,8 @@ def rule : String → IO Rule
 /-- What the file says, before it is turned into a `Run`. -/
 structure Parsed where
   nodes : Array (Term Dy) := #[]
+  /-- Per node: the term contains an infinity (for diagnostics only). -/
+  infs : Array Bool := #[]
   inputs : List (Nat × Nat) := []
   claims : Array Nat := #[]
   /-- (kernel is ref, output, footprint) -/
@@ -108,18 +110,23 @@ structure Parsed where
   steps : Array Step := #[]
   ended : Bool := false
 
-def child (p : Parsed) (s : String) : IO (Term Dy) := do
+def child (nodes : Array (Term Dy)) (s : String) : IO (Term Dy) := do
   let i ← nat s
-  match p.nodes.get? i with
+  match nodes.get? i with
   | some t => pure t
   | none => fail ("node " ++ s ++ " used before it is defined")
+
+def kidInf (infs : Array Bool) (s : String) : Bool :=
+  match s.toNat? with
+  | some i => infs.getD i false
+  | none => false
 
 def kernel : String → IO Bool
   | "ref" => pure true
   | "opt" => pure false
   | s => fail ("unknown kernel " ++ s)
 
-def node (p : Parsed) : List String → IO (Term Dy)
+def node (p : Array (Term Dy)) : List String → IO (Term Dy)
   | ["const", neg, m, e] => do
     let m ← nat m
     let e ← int e
@@ -143,6 +150,19 @@ def node (p : Parsed) : List String → IO (Term Dy)
   | ["cmp", op, a, b] => do pure (Term.cmp (← cmpOp op) (← child p a) (← child p b))
   | l => fail ("bad node: " ++ " ".intercalate l)
 
+/-- Whether a node (its kind and arguments) contains an infinity, from its children's flags. -/
+def nodeInf (infs : Array Bool) : List String → Bool
+  | ["neginf"] => true
+  | ["posinf"] => true
+  | ["const", _, _, _] => false
+  | ["in", _, _] => false
+  | ["app", _, a] => kidInf infs a
+  | ["cmp", _, a, b] => kidInf infs a || kidInf infs b
+  | _ :: kids => kids.any (kidInf infs)
+  | [] => false
+
+/-- Every record but `node` and `el`, which `main` keeps in local arrays (pushing to an array
+held in a structure copies it when the compiler keeps the structure alive). -/
 def line (p : Parsed) (l : String) : IO Parsed := do
   if p.ended then
     if l == "" then pure p else fail "text after `end`"
@@ -151,11 +171,6 @@ def line (p : Parsed) (l : String) : IO Parsed := do
   | ["kcert-exchange", "1"] => pure p
   | ["end"] => pure { p with ended := true }
   | ["input", t, q] => do pure { p with inputs := (← nat t, ← nat q) :: p.inputs }
-  | "node" :: i :: rest => do
-    let i ← nat i
-    if i != p.nodes.size then fail ("node " ++ toString i ++ " out of order") else
-    let t ← node p rest
-    pure { p with nodes := p.nodes.push t }
   | ["claim", o] => do pure { p with claims := p.claims.push (← nat o) }
   | "fp" :: k :: o :: es => do
     let k ← kernel k
@@ -163,13 +178,14 @@ def line (p : Parsed) (l : String) : IO Parsed := do
     let mut l : Array Nat := #[]
     for e in es do
       l := l.push (← nat e)
-    pure { p with fps := p.fps.push (k, o, l.toList) }
-  | ["el", k, o, e, n] => do
-    let n' ← nat n
-    if n' ≥ p.nodes.size then fail ("element term " ++ n ++ " is not a node") else
-    pure { p with els := p.els.push (← kernel k, ← nat o, ← nat e, n') }
+    let fps := p.fps
+    let p := { p with fps := #[] }
+    pure { p with fps := fps.push (k, o, l.toList) }
   | ["step", o, f, c, r] => do
-    pure { p with steps := p.steps.push ⟨← nat o, ← nat f, ← nat c, ← rule r⟩ }
+    let x : Step := ⟨← nat o, ← nat f, ← nat c, ← rule r⟩
+    let steps := p.steps
+    let p := { p with steps := #[] }
+    pure { p with steps := steps.push x }
   | _ => fail ("bad line: " ++ l)
 
 /-! ## The `Run` -/
@@ -194,21 +210,44 @@ def footprint (p : Parsed) (ref : Bool) (o : Nat) : List Nat := do
     if k == ref && o' == o then r := l
   r
 
-def toRun (p : Parsed) : Run Dy :=
+/-- The `Run`.  The tables are built in `IO` first, so that each is computed once (the
+compiler may otherwise move a `let` into the closures below and rebuild it at every call). -/
+def toRun (p : Parsed) : IO (Run Dy) := do
   let outs := p.claims.toList
-  let refT := outs.map fun o => (o, table p true o)
-  let optT := outs.map fun o => (o, table p false o)
-  let refF := outs.map fun o => (o, footprint p true o)
-  let optF := outs.map fun o => (o, footprint p false o)
+  let mut refT : List (Nat × Array (Option (Term Dy))) := []
+  let mut optT : List (Nat × Array (Option (Term Dy))) := []
+  let mut refF : List (Nat × List Nat) := []
+  let mut optF : List (Nat × List Nat) := []
+  for o in outs do
+    refT := (o, table p true o) :: refT
+    optT := (o, table p false o) :: optT
+    refF := (o, footprint p true o) :: refF
+    optF := (o, footprint p false o) :: optF
+  let mut n := 0
+  for (t, _) in p.inputs do
+    if t + 1 > n then n := t + 1
+  let mut ins : Array (Option Nat) := mkArray n none
+  for (t, q) in p.inputs do
+    ins := ins.set! t (some q)
   let get := fun (ts : List (Nat × Array (Option (Term Dy)))) o e =>
     match (lookupNat o #[] ts).get? e with
     | some t => t
     | none => none
-  { ref := get refT
-    opt := get optT
-    refFootprint := fun o => lookupNat o [] refF
-    optFootprint := fun o => lookupNat o [] optF
-    inputs := fun t => lookupNat t none (p.inputs.map fun (t, q) => (t, some q)) }
+  pure { ref := get refT
+         opt := get optT
+         refFootprint := fun o => lookupNat o [] refF
+         optFootprint := fun o => lookupNat o [] optF
+         inputs := fun t => match ins.get? t with
+           | some q => q
+           | none => none }
+
+/-- Whether the term kernel `ref` wrote at element `e` of output `o` contains `negInf` or
+`posInf` (outside the `FieldNormalize` model); read off the per-node flags, linear in the DAG. -/
+def elemInf (p : Parsed) (ref : Bool) (o e : Nat) : Bool := do
+  let mut r := false
+  for (k, o', e', n) in p.els do
+    if k == ref && o' == o && e' == e then r := p.infs.get! n
+  r
 
 end Kcert.Exec
 
@@ -217,24 +256,58 @@ def main (args : List String) : IO UInt32 := do
   match args with
   | [file] =>
     try
+      let t0 ← IO.monoMsNow
       let text ← IO.FS.readFile file
       let mut p : Parsed := {}
+      let mut nodes : Array (Term Dy) := #[]
+      let mut infs : Array Bool := #[]
+      let mut els : Array (Bool × Nat × Nat × Nat) := #[]
       for l in text.splitOn "\n" do
-        p ← line p l
+        match (p.ended, l.splitOn " ") with
+        | (false, "node" :: i :: rest) =>
+          let i ← nat i
+          if i != nodes.size then fail ("node " ++ toString i ++ " out of order")
+          let t ← node nodes rest
+          infs := infs.push (nodeInf infs rest)
+          nodes := nodes.push t
+        | (false, ["el", k, o, e, n]) =>
+          let n' ← nat n
+          if n' ≥ nodes.size then fail ("element term " ++ n ++ " is not a node")
+          els := els.push (← kernel k, ← nat o, ← nat e, n')
+        | _ => p ← line p l
+      p := { p with nodes := nodes, infs := infs, els := els }
       if !p.ended then fail "missing `end` (truncated file)"
-      let run := toRun p
+      let t1 ← IO.monoMsNow
+      let run ← toRun p
       let claims := p.claims.toList
       let steps := p.steps.toList
-      if checkEquiv dyOps run claims steps then
+      let verdict := checkEquiv dyOps run claims steps
+      let t2 ← IO.monoMsNow
+      IO.eprintln ("kcert-lean-check: parse " ++ toString (t1 - t0) ++ " ms, checkEquiv " ++
+        toString (t2 - t1) ++ " ms")
+      if verdict then
         IO.println "ACCEPT"
         pure 0
       else
-        -- Which part fails, for people: the footprints and coverage, or the first failing step.
+        -- Which part fails, for people (and the differential test): the first failing step
+        -- and element, and whether one of its terms contains an infinity; else the footprints
+        -- or the coverage.
         let mut why := "footprints differ or an element is not covered"
         let mut i := 0
         for s in steps do
           if !checkSteps dyOps run claims [s] then
             why := "step " ++ toString i ++ " fails"
+            if natMem s.output claims then
+              let mut e := s.first
+              for _ in List.range s.count do
+                if !checkElem dyOps run s.rule s.output e then
+                  why := why ++ " at element " ++ toString e
+                  if elemInf p true s.output e || elemInf p false s.output e then
+                    why := why ++ " (a term contains an infinity)"
+                  break
+                e := e + 1
+            else
+              why := why ++ " (cites an output without an equivalence claim)"
             break
           i := i + 1
         IO.println ("REJECT " ++ why)
