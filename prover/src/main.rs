@@ -64,6 +64,18 @@ enum Cmd {
         #[arg(long, default_value = "kernels")]
         kernels: PathBuf,
     },
+    /// Write a certificate's equivalence part in the plain exchange format read by the Lean
+    /// model's executable (lean/exec, `kcert-lean-check`). Exit 0: written; 3: invalid input.
+    LeanExport {
+        /// The certificate.
+        cert: PathBuf,
+        /// The two PTX files (default: the paths the certificate records).
+        #[arg(long, num_args = 2, value_names = ["REF", "OPT"])]
+        ptx: Option<Vec<PathBuf>>,
+        /// Where to write the exchange file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Symbolic execution throughput on the corpus' tiled matmuls (64x64 tile, K=4096).
     Bench {
         /// The kernels/ directory.
@@ -92,6 +104,7 @@ fn main() -> ExitCode {
         Cmd::Bench { kernels, k } => bench(kernels, k),
         Cmd::Prove { pair, output } => prove(pair, output),
         Cmd::Corpus { kernels } => corpus(kernels),
+        Cmd::LeanExport { cert, ptx, output } => lean_export(cert, ptx, output),
     };
     ExitCode::from(code as u8)
 }
@@ -316,6 +329,43 @@ fn corpus(kernels: PathBuf) -> i32 {
         }
         Err(e) => {
             errln!("kcert corpus: {e}");
+            exit::INVALID
+        }
+    }
+}
+
+fn lean_export(cert: PathBuf, ptx: Option<Vec<PathBuf>>, output: PathBuf) -> i32 {
+    let go = || -> Result<String, String> {
+        let read = |p: &PathBuf| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+        let c = kcert_checker::cert::Certificate::from_bytes(&read(&cert)?)
+            .map_err(|e| format!("{}: {e}", cert.display()))?;
+        let paths = match ptx {
+            Some(v) => (v[0].clone(), v[1].clone()),
+            None => (
+                PathBuf::from(&c.ref_ptx_path),
+                PathBuf::from(&c.opt_ptx_path),
+            ),
+        };
+        let text = |p: &PathBuf| {
+            String::from_utf8(read(p)?).map_err(|_| format!("{}: not UTF-8", p.display()))
+        };
+        let x = kcert::lean_export::export(&c, &text(&paths.0)?, &text(&paths.1)?)?;
+        std::fs::write(&output, &x.text).map_err(|e| format!("{}: {e}", output.display()))?;
+        Ok(format!(
+            "wrote {}: {} nodes, {} element terms, largest unfolded term {} nodes",
+            output.display(),
+            x.nodes,
+            x.elements,
+            x.max_tree
+        ))
+    };
+    match go() {
+        Ok(msg) => {
+            outln!("{msg}");
+            exit::PROVED
+        }
+        Err(e) => {
+            errln!("kcert: invalid input: {e}");
             exit::INVALID
         }
     }
