@@ -59,10 +59,9 @@ fn bf16_widening_is_the_value_and_f16_is_refused() {
         .unwrap();
     assert!(o.findings.is_empty(), "{:?}", o.findings);
     let (_d, f16) = instance("f16");
-    let err = f16
-        .run(Mode::Symbolic, &Default::default(), &Config::default())
-        .err()
-        .expect("an f16 half placed in the upper half of an f32 is not its value");
+    let Err(err) = f16.run(Mode::Symbolic, &Default::default(), &Config::default()) else {
+        panic!("an f16 half placed in the upper half of an f32 is not its value");
+    };
     assert!(err.to_string().contains("packed"), "{err}");
 }
 
