@@ -302,9 +302,8 @@ impl Machine<'_> {
                     _ => &cta.threads[t].local,
                 };
                 match (region.load(offset, 2), region.load(offset + 2, 2)) {
-                    (Ok(Val::Bits(lo)), Ok(Val::Bits(hi))) => Val::Bits(lo | hi << 16),
                     (Ok(lo), Ok(hi)) if lo != Val::Pending && hi != Val::Pending => {
-                        Val::Pair(self.half_term(lo, line)?, self.half_term(hi, line)?)
+                        self.pack_halves(lo, hi, line)?
                     }
                     _ => {
                         return Err(ExecError::Unsupported {
@@ -357,6 +356,22 @@ impl Machine<'_> {
         Ok(Val::Unordered)
     }
 
+    /// The input term of element `index` of tensor `k`.
+    fn leaf(&mut self, k: usize, index: u64) -> Result<TermId, ExecError> {
+        let tm = &self.tensors[k];
+        // Leaves of tensors interned up front are `base + index`: no lookup.
+        if let Some(base) = tm.input_base {
+            return Ok(base.offset(index));
+        }
+        let node = Node::Input {
+            tensor: tm.ordinal,
+            index,
+        };
+        self.arena
+            .intern(node)
+            .map_err(|e| ExecError::Limit(e.to_string()))
+    }
+
     /// The value of memory never written in this launch: tensor inputs, or a finding.
     #[allow(clippy::too_many_arguments)]
     fn initial(
@@ -391,20 +406,7 @@ impl Machine<'_> {
                             }
                         }
                         Mode::Symbolic => {
-                            let leaf = |m: &mut Self, i: u64| -> Result<TermId, ExecError> {
-                                let tm = &m.tensors[k];
-                                if let Some(base) = tm.input_base {
-                                    return Ok(base.offset(i));
-                                }
-                                let node = Node::Input {
-                                    tensor: tm.ordinal,
-                                    index: i,
-                                };
-                                m.arena
-                                    .intern(node)
-                                    .map_err(|e| ExecError::Limit(e.to_string()))
-                            };
-                            Ok(Val::Pair(leaf(self, index)?, leaf(self, index + 1)?))
+                            Ok(Val::Pair(self.leaf(k, index)?, self.leaf(k, index + 1)?))
                         }
                     };
                 }
@@ -437,21 +439,7 @@ impl Machine<'_> {
                             tm.name
                         ),
                     }),
-                    Mode::Symbolic => {
-                        // Leaves of tensors interned up front are `base + index`: no lookup.
-                        if let Some(base) = tm.input_base {
-                            return Ok(Val::Term(base.offset(index)));
-                        }
-                        let node = Node::Input {
-                            tensor: tm.ordinal,
-                            index,
-                        };
-                        let id = self
-                            .arena
-                            .intern(node)
-                            .map_err(|e| ExecError::Limit(e.to_string()))?;
-                        Ok(Val::Term(id))
-                    }
+                    Mode::Symbolic => Ok(Val::Term(self.leaf(k, index)?)),
                 };
             }
         }

@@ -16,6 +16,19 @@ struct Ids {
     lane: u32,
 }
 
+impl Ids {
+    #[inline(always)]
+    fn special(&self, sp: Special) -> u32 {
+        match sp {
+            Special::Tid(d) => self.tid[d as usize],
+            Special::Ntid(d) => self.ntid[d as usize],
+            Special::Ctaid(d) => self.ctaid[d as usize],
+            Special::Nctaid(d) => self.nctaid[d as usize],
+            Special::LaneId => self.lane,
+        }
+    }
+}
+
 fn err_undef(line: Line, what: &str) -> ExecError {
     ExecError::Invalid {
         line,
@@ -124,13 +137,7 @@ fn bits_of(th: &Thread, ids: &Ids, s: Src) -> Option<u64> {
             _ => None,
         },
         Src::Imm(v) => Some(v),
-        Src::Special(sp) => Some(u64::from(match sp {
-            Special::Tid(d) => ids.tid[d as usize],
-            Special::Ntid(d) => ids.ntid[d as usize],
-            Special::Ctaid(d) => ids.ctaid[d as usize],
-            Special::Nctaid(d) => ids.nctaid[d as usize],
-            Special::LaneId => ids.lane,
-        })),
+        Src::Special(sp) => Some(u64::from(ids.special(sp))),
         Src::NotReg(_) => None,
     }
 }
@@ -309,6 +316,15 @@ fn f32_to_f16(x: f32) -> u16 {
 }
 
 impl Machine<'_> {
+    /// Two 16-bit halves as one 32-bit value: concrete bits when both are, packed terms
+    /// otherwise.
+    pub(super) fn pack_halves(&mut self, lo: Val, hi: Val, line: Line) -> Result<Val, ExecError> {
+        Ok(match (lo, hi) {
+            (Val::Bits(lo), Val::Bits(hi)) => Val::Bits(lo | hi << 16),
+            _ => Val::Pair(self.half_term(lo, line)?, self.half_term(hi, line)?),
+        })
+    }
+
     /// Whether `t` is an element of a bfloat16 input tensor.
     fn is_bf16_leaf(&self, t: TermId) -> bool {
         match *self.arena.node(t) {
@@ -584,13 +600,7 @@ impl Machine<'_> {
                 v => v,
             },
             Src::Imm(v) => Val::Bits(v),
-            Src::Special(sp) => Val::Bits(u64::from(match sp {
-                Special::Tid(d) => ids.tid[d as usize],
-                Special::Ntid(d) => ids.ntid[d as usize],
-                Special::Ctaid(d) => ids.ctaid[d as usize],
-                Special::Nctaid(d) => ids.nctaid[d as usize],
-                Special::LaneId => ids.lane,
-            })),
+            Src::Special(sp) => Val::Bits(u64::from(ids.special(sp))),
             Src::NotReg(r) => match th.regs[r as usize] {
                 Val::Bits(b) => Val::Bits(!b & 1),
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
@@ -1034,8 +1044,8 @@ impl Machine<'_> {
                     return Ok(());
                 }
                 let mut acc = 0u64;
-                for (i, s) in srcs.iter().enumerate() {
-                    match rd!(*s) {
+                for (i, v) in vals.into_iter().enumerate() {
+                    match v {
                         Val::Bits(b) => {
                             acc |= m(b, piece_bits) << (i as u32 * u32::from(piece_bits))
                         }

@@ -94,6 +94,26 @@ impl Machine<'_> {
         })
     }
 
+    /// The line and operation of a `.sync.aligned` collective, which all 32 lanes must execute
+    /// at one instruction.
+    fn aligned_collective(
+        &self,
+        waits: &[(usize, WarpWait)],
+        name: &str,
+    ) -> Result<(Line, Op), ExecError> {
+        let pc = waits.first().map(|(_, w)| w.pc).unwrap_or(0);
+        let inst = &self.prog.insts[pc as usize];
+        if waits.len() != 32 || waits.iter().any(|(_, w)| w.pc != pc) {
+            return Err(ExecError::Unsupported {
+                line: inst.line,
+                what: format!(
+                    "{name}.aligned executed by a partial warp or at different instructions"
+                ),
+            });
+        }
+        Ok((inst.line, inst.op.clone()))
+    }
+
     /// Completes an `mma.sync` whose 32 lanes have all arrived.
     pub(super) fn complete_mma(
         &mut self,
@@ -101,26 +121,16 @@ impl Machine<'_> {
         waits: &[(usize, WarpWait)],
         w0: usize,
     ) -> Result<(), ExecError> {
-        let pc = waits.first().map(|(_, w)| w.pc).unwrap_or(0);
-        let inst = &self.prog.insts[pc as usize];
-        let line = inst.line;
+        let (line, op) = self.aligned_collective(waits, "mma.sync")?;
         let Op::Mma {
             shape, ab, dsts, ..
-        } = &inst.op
+        } = op
         else {
             return Err(ExecError::Invalid {
                 line,
                 msg: "mma collective at a non-mma instruction".into(),
             });
         };
-        let (shape, ab, dsts) = (*shape, *ab, dsts.clone());
-        if waits.len() != 32 || waits.iter().any(|(_, w)| w.pc != pc) {
-            return Err(ExecError::Unsupported {
-                line,
-                what: "mma.sync.aligned executed by a partial warp or at different instructions"
-                    .into(),
-            });
-        }
         let k = shape.k();
         let mut a = vec![Val::Undef; 16 * k];
         let mut b = vec![Val::Undef; k * 8];
@@ -192,27 +202,17 @@ impl Machine<'_> {
         cta: &mut Cta,
         waits: &[(usize, WarpWait)],
     ) -> Result<(), ExecError> {
-        let pc = waits.first().map(|(_, w)| w.pc).unwrap_or(0);
-        let inst = &self.prog.insts[pc as usize];
-        let line = inst.line;
+        let (line, op) = self.aligned_collective(waits, "ldmatrix.sync")?;
         let Op::Ldmatrix {
             space, trans, dsts, ..
-        } = &inst.op
+        } = op
         else {
             return Err(ExecError::Invalid {
                 line,
                 msg: "ldmatrix collective at a non-ldmatrix instruction".into(),
             });
         };
-        let (space, trans, dsts) = (*space, *trans, dsts.clone());
-        if waits.len() != 32 || waits.iter().any(|(_, w)| w.pc != pc) {
-            return Err(ExecError::Unsupported {
-                line,
-                what:
-                    "ldmatrix.sync.aligned executed by a partial warp or at different instructions"
-                        .into(),
-            });
-        }
+        let pc = waits[0].1.pc;
         let addr = |lane: usize| match waits[lane].1.what {
             Collective::Ldmatrix { addr } => addr,
             _ => 0,
@@ -246,10 +246,10 @@ impl Machine<'_> {
                     let (row, col) = ldmatrix_element(trans, lane as u32, j as u32);
                     *slot = mats[m][row as usize][col as usize];
                 }
+                // A row skipped as misaligned (already a finding) leaves its halves undefined.
                 let v = match h {
-                    [Val::Bits(lo), Val::Bits(hi)] => Val::Bits(lo | hi << 16),
                     [Val::Undef, _] | [_, Val::Undef] => Val::Undef,
-                    [lo, hi] => Val::Pair(self.half_term(lo, line)?, self.half_term(hi, line)?),
+                    [lo, hi] => self.pack_halves(lo, hi, line)?,
                 };
                 cta.threads[*th].regs[*dst as usize] = v;
             }
