@@ -195,9 +195,8 @@ impl<'a> Normalizer<'a> {
     fn shared(&mut self, t: TermId) -> bool {
         if self.parents.is_empty() {
             self.parents = vec![0u8; self.side.arena.len()];
-            for node in self.side.arena.iter_nodes() {
-                let (kids, n) = node.child_array();
-                for k in &kids[..n] {
+            for node in self.side.arena.nodes() {
+                for k in node.children() {
                     let c = &mut self.parents[k.index()];
                     *c = c.saturating_add(1);
                 }

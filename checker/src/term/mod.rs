@@ -231,11 +231,6 @@ impl TermArena {
         self.consts[c.0 as usize]
     }
 
-    /// Every node, in id order.
-    pub fn iter_nodes(&self) -> impl Iterator<Item = &Node> {
-        self.nodes.iter()
-    }
-
     pub fn node(&self, id: TermId) -> &Node {
         &self.nodes[id.index()]
     }
