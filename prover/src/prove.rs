@@ -294,15 +294,18 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
         for (n, rp, e, lt, ot) in work {
             // The cheap rule first: the same operations in the same order.
             let mut decision = decide(&mut replay, &mut screen, lt, ot);
-            if let Decision::Different { exact: false } = decision
-                && numeric_witness(&pair, n, e, &ref_text, &opt_text).is_none()
-            {
-                // The screen's points may be unrepresentative: let the rule decide.
-                decision = match replay.field(lt, ot) {
-                    Ok(()) => Decision::Proved(Rule::FieldNormalize),
-                    Err(field::FieldError::Different) => Decision::Different { exact: false },
-                    Err(other) => Decision::Unknown(other.to_string()),
-                };
+            // The interpreter's witness for a non-exact difference, looked for once.
+            let mut numeric = None;
+            if let Decision::Different { exact: false } = decision {
+                numeric = numeric_witness(&pair, n, e, &ref_text, &opt_text);
+                if numeric.is_none() {
+                    // The screen's points may be unrepresentative: let the rule decide.
+                    decision = match replay.field(lt, ot) {
+                        Ok(()) => Decision::Proved(Rule::FieldNormalize),
+                        Err(field::FieldError::Different) => Decision::Different { exact: false },
+                        Err(other) => Decision::Unknown(other.to_string()),
+                    };
+                }
             }
             let rule = match decision {
                 Decision::Proved(rule) => rule,
@@ -310,7 +313,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
                     let witness = if exact {
                         counterexample(&pair, &run, n, e, (lt, ot), &ref_text, &opt_text)
                     } else {
-                        numeric_witness(&pair, n, e, &ref_text, &opt_text)
+                        numeric
                     };
                     if !exact && witness.is_none() {
                         return Ok(Outcome::Unknown(format!(

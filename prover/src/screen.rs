@@ -72,14 +72,9 @@ impl<'a> Screen<'a> {
                 continue;
             }
             let node = *self.side.arena.node(u);
-            let (kids, k) = node.child_array();
-            let missing: Vec<TermId> = kids[..k]
-                .iter()
-                .copied()
-                .filter(|c| !self.known[c.index()])
-                .collect();
-            if !missing.is_empty() {
-                stack.extend(missing);
+            let before = stack.len();
+            stack.extend(node.children().filter(|c| !self.known[c.index()]));
+            if stack.len() > before {
                 continue;
             }
             stack.pop();
