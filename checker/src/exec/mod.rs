@@ -14,6 +14,7 @@ pub mod race;
 mod step;
 mod tensor_core;
 pub mod value;
+mod wmma;
 
 pub use finding::{Finding, FindingKind, Site};
 pub use value::Val;
@@ -162,6 +163,12 @@ pub(crate) enum Collective {
     Ldmatrix {
         addr: u64,
     },
+    /// `wmma.load`/`wmma.store`: the matrix address and stride this lane supplies (PTX requires
+    /// them equal across the warp); zero for `wmma.mma`.
+    Wmma {
+        addr: u64,
+        stride: u64,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -219,6 +226,8 @@ pub(crate) struct Machine<'a> {
     seen: HashSet<(FindingKind, Vec<Line>)>,
     pub lane_instructions: u64,
     shared_bytes: u64,
+    /// The matrices behind `wmma` fragment handles ([`Val::Frag`]), by id.
+    frags: Vec<wmma::Fragment>,
 }
 
 /// Runs `prog` under the launch `spec`.
@@ -426,6 +435,7 @@ impl<'a> Machine<'a> {
             seen: HashSet::new(),
             lane_instructions: 0,
             shared_bytes,
+            frags: Vec::new(),
         })
     }
 
@@ -671,6 +681,7 @@ impl<'a> Machine<'a> {
             }
             Some(Collective::Mma { .. }) => self.complete_mma(cta, &waits, w0)?,
             Some(Collective::Ldmatrix { .. }) => self.complete_ldmatrix(cta, &waits)?,
+            Some(Collective::Wmma { .. }) => self.complete_wmma(cta, &waits, w0)?,
             None => {}
         }
         for &k in members {

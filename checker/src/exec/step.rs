@@ -57,6 +57,16 @@ fn pending(line: Line) -> ExecError {
     }
 }
 
+/// A fragment register reaching an instruction other than `wmma` and `mov`.
+pub(super) fn fragment(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "a wmma fragment register used outside wmma: PTX leaves fragment layouts \
+               unspecified, so the result would depend on one"
+            .into(),
+    }
+}
+
 fn data_int(line: Line) -> ExecError {
     ExecError::Unsupported {
         line,
@@ -379,6 +389,7 @@ impl Machine<'_> {
             Val::Unordered => return Err(unordered(line)),
             Val::Pair(..) => return Err(packed(line)),
             Val::Pending => return Err(pending(line)),
+            Val::Frag(_) => return Err(fragment(line)),
         };
         self.mk(node)
     }
@@ -597,6 +608,7 @@ impl Machine<'_> {
         Ok(match s {
             Src::Reg(r) => match th.regs[r as usize] {
                 Val::Unordered => return Err(unordered(line)),
+                Val::Frag(_) => return Err(fragment(line)),
                 v => v,
             },
             Src::Imm(v) => Val::Bits(v),
@@ -608,6 +620,7 @@ impl Machine<'_> {
                 Val::Unordered => return Err(unordered(line)),
                 Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
                 Val::Pending => return Err(pending(line)),
+                Val::Frag(_) => return Err(fragment(line)),
             },
         })
     }
@@ -651,6 +664,7 @@ impl Machine<'_> {
                     Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
                     Val::Pending => return Err(pending(line)),
+                    Val::Frag(_) => return Err(fragment(line)),
                 },
             };
             if let Some(cond) = data_guard {
@@ -783,6 +797,30 @@ impl Machine<'_> {
                         pc,
                         mask: u32::MAX,
                         what: Collective::Ldmatrix { addr: a },
+                    });
+                    return Ok(());
+                }
+                Op::WmmaLoad { addr, stride, .. } | Op::WmmaStore { addr, stride, .. } => {
+                    let th = &cta.threads[t];
+                    let a = self.address(th, &ids, addr, line)?;
+                    let s = Self::int(self.read(th, &ids, *stride, line)?, line)?;
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: u32::MAX,
+                        what: Collective::Wmma { addr: a, stride: s },
+                    });
+                    return Ok(());
+                }
+                Op::WmmaMma { .. } => {
+                    // The fragments are read from the registers at completion (the lanes wait).
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: u32::MAX,
+                        what: Collective::Wmma { addr: 0, stride: 0 },
                     });
                     return Ok(());
                 }
@@ -1009,6 +1047,13 @@ impl Machine<'_> {
             };
         }
         let (dst, v) = match *op {
+            // A move is the one instruction besides wmma's that may carry a fragment register:
+            // it copies the handle (nvcc moves accumulators between loop iterations).
+            Op::Mov {
+                dst,
+                src: Src::Reg(r),
+                ..
+            } if matches!(th.regs[r as usize], Val::Frag(_)) => (dst, th.regs[r as usize]),
             Op::Mov { dst, src, bits } => {
                 let v = match rd!(src) {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1276,6 +1321,7 @@ impl Machine<'_> {
                     Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
                     Val::Pending => return Err(pending(line)),
+                    Val::Frag(_) => return Err(fragment(line)),
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1359,6 +1405,9 @@ impl Machine<'_> {
             | Op::Shfl { .. }
             | Op::Mma { .. }
             | Op::Ldmatrix { .. }
+            | Op::WmmaLoad { .. }
+            | Op::WmmaMma { .. }
+            | Op::WmmaStore { .. }
             | Op::CpAsync { .. }
             | Op::CpAsyncCommit
             | Op::CpAsyncWait { .. }
