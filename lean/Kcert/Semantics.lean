@@ -1,4 +1,5 @@
 import Kcert.Compat
+import Kcert.ExpField
 
 /-!
 # Interleaving semantics of one CTA
@@ -9,8 +10,10 @@ Rust: `checker/src/exec/mod.rs` (`Thread`, `Status`, `Cta`, `run_cta`, `resolve_
 An abstract model of the threads of one CTA, each running its own lowered program, over one
 shared memory.  The program is given abstractly (`Prog`): from a thread's id, `pc` and
 registers it says what the thread's next instruction does (`Act`): a register step, a read of
-one address into one register, a write of one value to one address, an arrival at barrier `b`
-with thread count `n` (PTX `bar.sync b, n`), or `exit`.  Addresses and the value written are
+one address into one register, a write of one value to one address, an atomic addition of one
+value to one address (PTX `atom.add`/`red.add`; no value returned), an arrival at barrier `b`
+with thread count `n` (PTX `bar.sync b, n`), or `exit`.  Values carry a commutative,
+associative addition (`AccAdd`; every `ExpField`, so the reals, is one).  Addresses and the value written are
 computed from the registers only, as in the executor (`step.rs` evaluates addresses from
 registers; kernels are structured, DESIGN.md).
 
@@ -26,8 +29,12 @@ in Lean core rests on `Quot.sound`): `StepT prog N i s s'` says that `s'` agrees
 thread and address with `next prog N i s`.
 
 * `diamond`: two steps of different threads from one state whose actions do not conflict
-  (same address, one a write) and do not arrive at the same barrier can be completed to a
-  common state, each thread doing its step after the other's.
+  (`Conflict`: same address, and one a plain write, or one an atomic addition and the other a
+  plain read or write) and do not arrive at the same barrier can be completed to a common
+  state, each thread doing its step after the other's.  Two atomic additions never conflict:
+  `memEff_atomAdd_comm` proves from commutativity and associativity that two additions to one
+  address commute; `next_comm_atomAdd`, `diamond_atomAdd`, `diamond_atomAdd_other` are the
+  cases spelled out.
 * `final_unique`: if that local diamond holds at every state reachable from `s0`
   (`Diamond`), all final states reachable from `s0` are the same.
 * `confluence_noBarrier`: a program without barriers (`NoBarrier`) in which no reachable state
@@ -39,13 +46,26 @@ thread and address with `next prog N i s`.
   never more arriving threads than the count) has at most one final state, whatever the
   schedule.  `no_stuck`: if one execution finishes, no execution gets stuck.
 
-Not modelled (see the README): global memory and other CTAs, local memory, vector accesses,
-`bar.arrive`, warp collectives, atomics, `cp.async`, and the link between these hypotheses and
-the executor's checks on its one canonical schedule.
+Not modelled (see the README): global memory and other CTAs (so atomics of scopes wider than
+the CTA), local memory, vector accesses, `bar.arrive`, warp collectives, atomic operations
+other than addition, the value an atomic returns, `cp.async`, and the link between these
+hypotheses and the executor's checks on its one canonical schedule.
 -/
 
 namespace Kcert
 namespace Sem
+
+/-- A commutative, associative addition on values: what atomic additions (PTX `atom.add`,
+`red.add`; Rust `Op::AtomAdd`, `Access::AtomicAdd`) need.  The reals are one; so is every
+`ExpField` (instance `accAddOfExpField`).  The laws are used only to prove that two atomic
+additions to one address commute (`memEff_atomAdd_comm`). -/
+class AccAdd (V : Type) where
+  add : V → V → V
+  add_comm : ∀ x y : V, add x y = add y x
+  add_assoc : ∀ x y z : V, add (add x y) z = add x (add y z)
+
+instance accAddOfExpField (α : Type) [ExpField α] : AccAdd α :=
+  ⟨ExpField.add, ExpField.add_comm', ExpField.add_assoc'⟩
 
 /-- Rust `exec::Status`: `Ready` (`run`), `Bar` (`bar b`: waiting at barrier `b`), `Exited`. -/
 inductive Status where
@@ -72,6 +92,10 @@ inductive Act (V : Type) where
   | read (a : Nat) (r : Nat) (pc : Nat)
   -- `St`: address `a` gets `v`; then `pc`
   | write (a : Nat) (v : V) (pc : Nat)
+  -- `AtomAdd` (`atom.add`, `red.add`): address `a` gets its value plus `v`, in one step; then
+  -- `pc`.  No value reaches the registers: the executor makes an atomic's destination
+  -- `Val::Unordered` and refuses to read it.
+  | atomAdd (a : Nat) (v : V) (pc : Nat)
   -- `Bar` with `wait`: arrive at barrier `b`, which completes with `n` threads; then `pc`
   | arrive (b : Nat) (n : Nat) (pc : Nat)
   -- `Exit`
@@ -82,7 +106,7 @@ def Prog (V : Type) : Type := Nat → Nat → (Nat → V) → Act V
 
 section Defs
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 def upd {α : Type} (f : Nat → α) (i : Nat) (x : α) : Nat → α :=
   fun k => if k = i then x else f k
@@ -122,6 +146,7 @@ def newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) : TState V :=
   | Act.compute pc r => ⟨pc, r, Status.run⟩
   | Act.read a r pc => ⟨pc, upd t.regs r (m a), Status.run⟩
   | Act.write _ _ pc => ⟨pc, t.regs, Status.run⟩
+  | Act.atomAdd _ _ pc => ⟨pc, t.regs, Status.run⟩
   | Act.arrive b _ pc => ⟨pc, t.regs, cond f Status.run (Status.bar b)⟩
   | Act.exit => ⟨t.pc, t.regs, Status.exited⟩
 
@@ -129,6 +154,7 @@ def newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) : TState V :=
 def memEff (A : Act V) (m : Nat → V) : Nat → V :=
   match A with
   | Act.write a v _ => upd m a v
+  | Act.atomAdd a v _ => upd m a (AccAdd.add (m a) v)
   | _ => m
 
 /-- Thread `i`'s next action in `s`. -/
@@ -163,11 +189,17 @@ def Final (N : Nat) (s : CState V) : Prop := ∀ k, k < N → (s.th k).status = 
 def init (regs : Nat → Nat → V) (mem : Nat → V) : CState V :=
   { th := fun k => ⟨0, regs k, Status.run⟩, mem := mem }
 
-/-- Two actions conflict: they access the same address and at least one writes. -/
+/-- Two actions conflict: they access the same address, and one is a plain write, or one is an
+atomic addition and the other a plain access (read or write).  Two atomic additions never
+conflict (Rust `Shadow::atomic`: atomics of one scope do not race with each other). -/
 def Conflict : Act V → Act V → Prop
   | Act.read a _ _, Act.write c _ _ => a = c
+  | Act.read a _ _, Act.atomAdd c _ _ => a = c
   | Act.write a _ _, Act.read c _ _ => a = c
   | Act.write a _ _, Act.write c _ _ => a = c
+  | Act.write a _ _, Act.atomAdd c _ _ => a = c
+  | Act.atomAdd a _ _, Act.read c _ _ => a = c
+  | Act.atomAdd a _ _, Act.write c _ _ => a = c
   | Act.read _ _ _, Act.read _ _ _ => False
   | Act.read _ _ _, Act.compute _ _ => False
   | Act.read _ _ _, Act.arrive _ _ _ => False
@@ -175,6 +207,10 @@ def Conflict : Act V → Act V → Prop
   | Act.write _ _ _, Act.compute _ _ => False
   | Act.write _ _ _, Act.arrive _ _ _ => False
   | Act.write _ _ _, Act.exit => False
+  | Act.atomAdd _ _ _, Act.atomAdd _ _ _ => False
+  | Act.atomAdd _ _ _, Act.compute _ _ => False
+  | Act.atomAdd _ _ _, Act.arrive _ _ _ => False
+  | Act.atomAdd _ _ _, Act.exit => False
   | Act.compute _ _, _ => False
   | Act.arrive _ _ _, _ => False
   | Act.exit, _ => False
@@ -188,7 +224,7 @@ end Defs
 
 section Lemmas
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem upd_same {α : Type} (f : Nat → α) (i : Nat) (x : α) : upd f i x i = x := by
   show (if i = i then x else f i) = x
@@ -218,6 +254,7 @@ theorem effOther_run (A : Act V) (f : Bool) (t : TState V) (h : t.status = Statu
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
   | arrive b n pc =>
     cases f with
@@ -266,6 +303,7 @@ theorem waiting_effOther (A : Act V) (f : Bool) (t : TState V) {b : Nat}
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
   | arrive c n pc =>
     cases f with
@@ -291,7 +329,7 @@ end Lemmas
 
 section Commute
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem conflict_symm (A B : Act V) (h : Conflict A B) : Conflict B A := by
   cases A <;> cases B <;> first | exact Eq.symm h | exact h
@@ -306,6 +344,7 @@ theorem waiting_newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) {b n 
   | compute pc' r => rfl
   | read a r pc' => rfl
   | write a v pc' => rfl
+  | atomAdd a v pc' => rfl
   | exit => rfl
   | arrive c n' pc' =>
     cases f with
@@ -341,6 +380,7 @@ theorem firesA_next (prog : Prog V) (N i : Nat) (s : CState V) (B : Act V)
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
   | arrive b n pc =>
     show decide (n ≤ countAt b (next prog N i s).th N + 1) = decide (n ≤ countAt b s.th N + 1)
@@ -354,6 +394,7 @@ theorem effOther_newT (A B : Act V) (f g : Bool) (t : TState V) (m : Nat → V)
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
   | arrive c n pc =>
     cases f with
@@ -365,6 +406,7 @@ theorem effOther_newT (A B : Act V) (f g : Bool) (t : TState V) (m : Nat → V)
       | compute pc' r => rfl
       | read a r pc' => rfl
       | write a v pc' => rfl
+      | atomAdd a v pc' => rfl
       | exit => rfl
       | arrive b n' pc' =>
         have hw : waiting c (newT (Act.arrive b n' pc') g t m).status = false :=
@@ -399,12 +441,14 @@ theorem effOther_comm (A B : Act V) (f g : Bool) (t : TState V) (hAB : ¬SameBar
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => cases B <;> rfl
   | arrive c n pc =>
     cases B with
     | compute pc' r => rfl
     | read a r pc' => rfl
     | write a v pc' => rfl
+    | atomAdd a v pc' => rfl
     | exit => rfl
     | arrive b n' pc' =>
       cases f <;> cases g
@@ -422,18 +466,57 @@ theorem memEff_read (A : Act V) (m : Nat → V) {a r pc : Nat}
   | exit => rfl
   | write a' v pc' =>
     exact upd_other m v (fun e => h (Eq.symm e))
+  | atomAdd a' v pc' =>
+    exact upd_other m _ (fun e => h (Eq.symm e))
 
 theorem newT_mem (A B : Act V) (g : Bool) (t : TState V) (m : Nat → V)
     (h : ¬Conflict A B) : newT B g t (memEff A m) = newT B g t m := by
   cases B with
   | compute pc r => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | arrive b n pc => rfl
   | exit => rfl
   | read a r pc =>
     show TState.mk pc (upd t.regs r (memEff A m a)) Status.run =
       TState.mk pc (upd t.regs r (m a)) Status.run
     rw [memEff_read A m h]
+
+/-- Updates at two different addresses commute. -/
+theorem upd_swap {α : Type} (f : Nat → α) {a b : Nat} (x y : α) (h : a ≠ b) (k : Nat) :
+    upd (upd f b y) a x k = upd (upd f a x) b y k := by
+  cases Nat.decEq k a with
+  | isTrue hk =>
+    have hk' : k ≠ b := fun e => h (Eq.trans (Eq.symm hk) e)
+    rw [upd_other _ _ hk', hk, upd_same, upd_same]
+  | isFalse hk =>
+    rw [upd_other _ _ hk]
+    cases Nat.decEq k b with
+    | isTrue hk' => rw [hk', upd_same, upd_same]
+    | isFalse hk' => rw [upd_other _ _ hk', upd_other _ _ hk', upd_other _ _ hk]
+
+/-- A second update at one address overrides the first. -/
+theorem upd_upd {α : Type} (f : Nat → α) (a : Nat) (x y : α) (k : Nat) :
+    upd (upd f a x) a y k = upd f a y k := by
+  cases Nat.decEq k a with
+  | isTrue hk => rw [hk, upd_same, upd_same]
+  | isFalse hk => rw [upd_other _ _ hk, upd_other _ _ hk, upd_other _ _ hk]
+
+/-- `(x + v) + w = (x + w) + v`: from commutativity and associativity. -/
+theorem add_right_comm (x v w : V) :
+    AccAdd.add (AccAdd.add x v) w = AccAdd.add (AccAdd.add x w) v := by
+  rw [AccAdd.add_assoc, AccAdd.add_comm v w, ← AccAdd.add_assoc]
+
+/-- Two atomic additions to one address commute: adding `v` then `w` leaves the memory that
+adding `w` then `v` leaves, at every address.  This is the one place where the laws of
+`AccAdd` (commutativity, associativity) are used. -/
+theorem memEff_atomAdd_comm (a : Nat) (v w : V) (pa pb : Nat) (m : Nat → V) (x : Nat) :
+    memEff (Act.atomAdd a v pa) (memEff (Act.atomAdd a w pb) m) x =
+      memEff (Act.atomAdd a w pb) (memEff (Act.atomAdd a v pa) m) x := by
+  show upd (upd m a (AccAdd.add (m a) w)) a (AccAdd.add (upd m a (AccAdd.add (m a) w) a) v) x =
+    upd (upd m a (AccAdd.add (m a) v)) a (AccAdd.add (upd m a (AccAdd.add (m a) v) a) w) x
+  rw [upd_same m a (AccAdd.add (m a) w), upd_same m a (AccAdd.add (m a) v), upd_upd, upd_upd,
+    add_right_comm]
 
 theorem memEff_comm (A B : Act V) (m : Nat → V) (h : ¬Conflict A B) (x : Nat) :
     memEff A (memEff B m) x = memEff B (memEff A m) x := by
@@ -450,21 +533,39 @@ theorem memEff_comm (A B : Act V) (m : Nat → V) (h : ¬Conflict A B) (x : Nat)
     | exit => rfl
     | write a' v' pc' =>
       show upd (upd m a' v') a v x = upd (upd m a v) a' v' x
-      cases Nat.decEq x a with
-      | isTrue hx =>
-        have hx' : x ≠ a' := fun e => h (Eq.trans (Eq.symm hx) e)
-        rw [upd_other _ _ hx', hx, upd_same, upd_same]
-      | isFalse hx =>
-        rw [upd_other _ _ hx]
-        cases Nat.decEq x a' with
-        | isTrue hx' => rw [hx', upd_same, upd_same]
-        | isFalse hx' => rw [upd_other _ _ hx', upd_other _ _ hx', upd_other _ _ hx]
+      exact upd_swap m v v' h x
+    | atomAdd a' v' pc' =>
+      show upd (upd m a' (AccAdd.add (m a') v')) a v x =
+        upd (upd m a v) a' (AccAdd.add (upd m a v a') v') x
+      rw [upd_other m v (fun e => h (Eq.symm e))]
+      exact upd_swap m v _ h x
+  | atomAdd a v pc =>
+    cases B with
+    | compute pc' r => rfl
+    | read a' r pc' => rfl
+    | arrive b n pc' => rfl
+    | exit => rfl
+    | write a' v' pc' =>
+      show upd (upd m a' v') a (AccAdd.add (upd m a' v' a) v) x =
+        upd (upd m a (AccAdd.add (m a) v)) a' v' x
+      rw [upd_other m v' h]
+      exact upd_swap m _ v' h x
+    | atomAdd a' v' pc' =>
+      cases Nat.decEq a a' with
+      | isTrue e =>
+        rw [← e]
+        exact memEff_atomAdd_comm a v v' pc pc' m x
+      | isFalse e =>
+        show upd (upd m a' (AccAdd.add (m a') v')) a (AccAdd.add (upd m a' (AccAdd.add (m a') v') a) v) x =
+          upd (upd m a (AccAdd.add (m a) v)) a' (AccAdd.add (upd m a (AccAdd.add (m a) v) a') v') x
+        rw [upd_other m _ e, upd_other m _ (fun e' => e (Eq.symm e'))]
+        exact upd_swap m _ _ e x
 
 end Commute
 
 section Diamond
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem same_refl (s : CState V) : Same s s := ⟨fun _ => rfl, fun _ => rfl⟩
 
@@ -479,6 +580,7 @@ theorem newT_congr (A : Act V) (f : Bool) (t : TState V) {m m' : Nat → V}
   cases A with
   | compute pc r => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | arrive b n pc => rfl
   | exit => rfl
   | read a r pc =>
@@ -497,6 +599,12 @@ theorem memEff_congr (A : Act V) {m m' : Nat → V} (h : ∀ a, m a = m' a) (x :
     cases Nat.decEq x a with
     | isTrue hx => rw [hx, upd_same, upd_same]
     | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx, h x]
+  | atomAdd a v pc =>
+    show upd m a (AccAdd.add (m a) v) x = upd m' a (AccAdd.add (m' a) v) x
+    rw [h a]
+    cases Nat.decEq x a with
+    | isTrue hx => rw [hx, upd_same, upd_same]
+    | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx, h x]
 
 theorem act_congr (prog : Prog V) (i : Nat) {s t : CState V} (h : Same s t) :
     act prog i s = act prog i t := by
@@ -509,6 +617,7 @@ theorem firesA_congr (N : Nat) (A : Act V) {s t : CState V} (h : Same s t) :
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
   | arrive b n pc =>
     show decide (n ≤ countAt b s.th N + 1) = decide (n ≤ countAt b t.th N + 1)
@@ -588,7 +697,7 @@ theorem diamond_of_comm (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Na
   exact same_trans e1 (same_trans hcomm (same_symm e2))
 
 /-- Local confluence (the diamond): if thread `i` steps from `s` to `s1` and another thread `j`
-steps from `s` to `s2`, and their actions neither conflict (same address, one a write) nor
+steps from `s` to `s2`, and their actions neither conflict (`Conflict`) nor
 arrive at the same barrier, then `j` steps from `s1` and `i` from `s2` to one state `s3`. -/
 theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
     (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
@@ -597,11 +706,46 @@ theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij 
     ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
   diamond_of_comm prog N hij h1 h2 (next_comm prog N s hij h1.2.1 h2.2.1 hc hb)
 
+/-- An atomic addition arrives at no barrier. -/
+theorem not_sameBar_atomAdd (a : Nat) (v : V) (pc : Nat) (B : Act V) :
+    ¬SameBar (Act.atomAdd a v pc) B := fun h => h
+
+/-- Two atomic additions (any addresses, in particular the same one) of different running
+threads commute: both orders of the two steps give the same state. -/
+theorem next_comm_atomAdd (prog : Prog V) (N : Nat) (s : CState V) {i j a c : Nat} {v w : V}
+    {pa pc : Nat} (hij : i ≠ j)
+    (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
+    (hA : act prog i s = Act.atomAdd a v pa) (hB : act prog j s = Act.atomAdd c w pc) :
+    Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
+  have hc : ¬Conflict (act prog i s) (act prog j s) := by rw [hA, hB]; exact fun h => h
+  have hb : ¬SameBar (act prog i s) (act prog j s) := by rw [hA]; exact not_sameBar_atomAdd a v pa _
+  exact next_comm prog N s hij hri hrj hc hb
+
+/-- The diamond for two atomic additions of different threads (any addresses, in particular the
+same one): if `i` steps from `s` to `s1` and `j` to `s2`, both by an atomic addition, then `j`
+steps from `s1` and `i` from `s2` to one state. -/
+theorem diamond_atomAdd (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j a c : Nat} {v w : V}
+    {pa pc : Nat} (hij : i ≠ j) (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hA : act prog i s = Act.atomAdd a v pa) (hB : act prog j s = Act.atomAdd c w pc) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
+  diamond_of_comm prog N hij h1 h2 (next_comm_atomAdd prog N s hij h1.2.1 h2.2.1 hA hB)
+
+/-- The diamond for an atomic addition against any action of another thread that does not
+conflict with it (it is not a plain read or write of the same address). -/
+theorem diamond_atomAdd_other (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j a : Nat}
+    {v : V} {pa : Nat} (hij : i ≠ j) (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hA : act prog i s = Act.atomAdd a v pa)
+    (hc : ¬Conflict (Act.atomAdd a v pa) (act prog j s)) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 := by
+  rw [← hA] at hc
+  have hb : ¬SameBar (act prog i s) (act prog j s) := by rw [hA]; exact not_sameBar_atomAdd a v pa _
+  exact diamond prog N hij h1 h2 hc hb
+
 end Diamond
 
 section Barriers
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem effOther_false (A : Act V) (t : TState V) : effOther A false t = t := by
   cases A <;> rfl
@@ -648,10 +792,12 @@ def BarFits (N : Nat) (th : Nat → TState V) : Act V → Act V → Prop
   | Act.arrive _ _ _, Act.compute _ _ => True
   | Act.arrive _ _ _, Act.read _ _ _ => True
   | Act.arrive _ _ _, Act.write _ _ _ => True
+  | Act.arrive _ _ _, Act.atomAdd _ _ _ => True
   | Act.arrive _ _ _, Act.exit => True
   | Act.compute _ _, _ => True
   | Act.read _ _ _, _ => True
   | Act.write _ _ _, _ => True
+  | Act.atomAdd _ _ _, _ => True
   | Act.exit, _ => True
 
 theorem sameBar_or (A B : Act V) :
@@ -660,12 +806,14 @@ theorem sameBar_or (A B : Act V) :
   | compute pc r => exact Or.inl (fun h => h)
   | read a r pc => exact Or.inl (fun h => h)
   | write a v pc => exact Or.inl (fun h => h)
+  | atomAdd a v pc => exact Or.inl (fun h => h)
   | exit => exact Or.inl (fun h => h)
   | arrive b n pa =>
     cases B with
     | compute pc r => exact Or.inl (fun h => h)
     | read a r pc => exact Or.inl (fun h => h)
     | write a v pc => exact Or.inl (fun h => h)
+    | atomAdd a v pc => exact Or.inl (fun h => h)
     | exit => exact Or.inl (fun h => h)
     | arrive c m pb =>
       cases Nat.decEq b c with
@@ -781,7 +929,7 @@ end Barriers
 
 section Confluence
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem stepT_left (prog : Prog V) (N i : Nat) {s t u : CState V} (h : Same s t)
     (hs : StepT prog N i s u) : StepT prog N i t u := by
@@ -900,7 +1048,8 @@ theorem final_unique (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V} (hD : Diamo
       (same_trans e (same_symm (final_reach prog N f2 hu2)))
 
 /-- Race freedom: in no state reachable from `s0` do two different running threads have
-conflicting next actions (same address, one a write). -/
+conflicting next actions (`Conflict`: same address, and one a plain write, or one an atomic
+addition and the other a plain read or write; two atomic additions do not conflict). -/
 def RaceFree (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
   ∀ r, Reach prog N s0 r → ∀ i j, i ≠ j → i < N → j < N →
     (r.th i).status = Status.run → (r.th j).status = Status.run →
@@ -918,6 +1067,7 @@ theorem noBarrier_sameBar (prog : Prog V) (h : NoBarrier prog) (i : Nat) (s : CS
   | compute pc r => rw [ha] at hb; exact hb
   | read a r pc => rw [ha] at hb; exact hb
   | write a v pc => rw [ha] at hb; exact hb
+  | atomAdd a v pc => rw [ha] at hb; exact hb
   | exit => rw [ha] at hb; exact hb
 
 theorem diamond_of_raceFree (prog : Prog V) (N : Nat) (s0 : CState V) (hnb : NoBarrier prog)
@@ -950,7 +1100,9 @@ theorem diamond_of_raceFree_fit (prog : Prog V) (N : Nat) (s0 : CState V)
 
 /-- Confluence: if no reachable state has a race (`RaceFree`) and barriers are used with one
 count per barrier and never by more threads than the count at once (`BarriersFit`), any two
-complete executions from `s0` end in the same state, in particular the same memory. -/
+complete executions from `s0` end in the same state, in particular the same memory.  Atomic
+additions of different threads to one address are allowed (they are not races): whatever the
+order in which they happen, the final memory is the same. -/
 theorem confluence (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
     (hrf : RaceFree prog N s0) (hfit : BarriersFit prog N s0)
     (h1 : Reach prog N s0 t1) (h2 : Reach prog N s0 t2) (f1 : Final N t1) (f2 : Final N t2) :
