@@ -39,6 +39,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Sem.diamond_gen
 #print axioms Kcert.Sem.confluence
 #print axioms Kcert.Sem.no_stuck
+#print axioms Kcert.Sem.memEff_atomAdd_comm
+#print axioms Kcert.Sem.next_comm_atomAdd
+#print axioms Kcert.Sem.diamond_atomAdd
+#print axioms Kcert.Sem.diamond_atomAdd_other
+#print axioms Kcert.Sem.arrivals_arrive
+#print axioms Kcert.Sem.arrEff_same_comm
 #print axioms Kcert.Term.evalX_noInf
 #print axioms Kcert.Term.evalE_noInf
 #print axioms Kcert.Rules.xAdd_ok
