@@ -1,0 +1,374 @@
+import Kcert.Compat
+import Kcert.Semantics
+
+/-!
+# The race and deadlock checks of the canonical execution, in the interleaving model
+
+Rust: `checker/src/exec/race.rs` (vector clocks, `Shadow::access`, `Shadow::atomic`),
+`checker/src/exec/mod.rs` (`run_cta`, `resolve_barriers`, `report_stuck`).
+
+The executor runs one schedule only (every ready thread runs until it blocks or exits, then the
+barriers are resolved) and reports a race when two accesses of different threads to one address,
+one a plain write (or one atomic and one plain), are not ordered by its vector clocks; it reports
+a deadlock when no thread can run and not all have exited.  This file proves, in the model
+`Kcert.Sem`, that this one-schedule check misses nothing that some schedule has, for the programs
+the executor accepts, under two hypotheses stated below:
+
+* `SyncAll prog N`: every barrier arrival is a `bar.sync` (it waits) with the whole CTA as count
+  (`bar.sync b` without count, `__syncthreads()`).  No `bar.arrive`, no partial counts.
+* `DataIndep prog R`: control flow, addresses, barrier ids and counts do not depend on values read
+  from memory.  `R i pc regs regs'` relates two register files of thread `i` at `pc` that agree
+  on everything that decides what the thread does; `prog` must map related register files to
+  actions of the same kind, with the same address, barrier, count and next `pc`, and to related
+  successors, whatever values the loads return.  The values written may differ.  (The executor
+  requires the same: a branch or an address that depends on a loaded value is refused.)
+
+Under `DataIndep` each thread's sequence of actions is the same in every schedule.  It is
+computed by running the thread alone (`solo`: reads return the initial memory, barriers are
+passed at once).  The epoch of the `k`-th action of thread `i` is the number of barriers among
+its first `k` actions (`bars`).  With whole-CTA barriers two actions of different threads are
+ordered by a barrier exactly when their epochs differ, so the executor's check amounts to:
+
+* `EpochRace`: two threads have conflicting actions (`Conflict`) in the same epoch;
+* `EpochDeadlock`: at some epoch `e` one thread's next barrier is `b` while another thread exits
+  after `e` barriers or waits next at another barrier `b'`.
+
+Theorems:
+
+* `inv_reach`: every state reachable from the launch `init regs0 m0` matches the solo traces:
+  there is a count `c` of completed barriers; each running thread is at an action of epoch `c`,
+  each waiting thread has just done its arrival of epoch `c`, each exited thread exited in epoch
+  `c`; and no barrier has every thread waiting at it.
+* `race_complete`: a reachable state where two running threads are about to do conflicting
+  actions gives `EpochRace`.  `raceFree_of_noEpochRace`: without `EpochRace`, `RaceFree`.
+* `deadlock_complete`: a reachable state where no thread can step but some thread has not exited
+  gives `EpochDeadlock`.
+* `barriersFit_of_syncAll`: whole-CTA `bar.sync` barriers always fit (`BarriersFit`).
+* `confluence_epoch`, `no_stuck_epoch`: without `EpochRace`, all schedules end in one state,
+  and if one finishes none gets stuck; `final_of_stuck_epoch`: without `EpochDeadlock`, every
+  state where no thread can step has every thread exited.
+
+Not covered: the vector-clock code itself (that `Clocks`/`Shadow` compute "not ordered" as the
+epoch comparison for whole-CTA barriers), the executor's schedule as a function, named barriers
+with partial counts, `bar.arrive`, the benign equal-value writes, and the converse (that each
+report is a real race or deadlock: `EpochRace` can hold past a barrier that never completes).
+-/
+
+namespace Kcert
+namespace Sem
+
+section Defs
+
+variable {V : Type} [AccAdd V]
+
+/-- Every barrier arrival waits (`bar.sync`) and counts the whole CTA (`N`). -/
+def SyncAll (prog : Prog V) (N : Nat) : Prop :=
+  ∀ i pc regs b n w pc', prog i pc regs = Act.arrive b n w pc' → n = N ∧ w = true
+
+/-- Two actions, from related register files `regs` and `regs'`, do the same thing up to the
+values they write: same kind, address, register, barrier, count, next `pc`, and related
+successor register files (for a read, whatever values it returns). -/
+def ActRel (R : Nat → (Nat → V) → (Nat → V) → Prop) (regs regs' : Nat → V) :
+    Act V → Act V → Prop
+  | Act.compute pc r, Act.compute pc' r' => pc = pc' ∧ R pc r r'
+  | Act.read a r pc, Act.read a' r' pc' =>
+    a = a' ∧ r = r' ∧ pc = pc' ∧ ∀ x y, R pc (upd regs r x) (upd regs' r y)
+  | Act.write a _ pc, Act.write a' _ pc' => a = a' ∧ pc = pc' ∧ R pc regs regs'
+  | Act.atomAdd a _ pc, Act.atomAdd a' _ pc' => a = a' ∧ pc = pc' ∧ R pc regs regs'
+  | Act.arrive b n w pc, Act.arrive b' n' w' pc' =>
+    b = b' ∧ n = n' ∧ w = w' ∧ pc = pc' ∧ R pc regs regs'
+  | Act.exit, Act.exit => True
+  | Act.compute _ _, Act.read _ _ _ => False
+  | Act.compute _ _, Act.write _ _ _ => False
+  | Act.compute _ _, Act.atomAdd _ _ _ => False
+  | Act.compute _ _, Act.arrive _ _ _ _ => False
+  | Act.compute _ _, Act.exit => False
+  | Act.read _ _ _, Act.compute _ _ => False
+  | Act.read _ _ _, Act.write _ _ _ => False
+  | Act.read _ _ _, Act.atomAdd _ _ _ => False
+  | Act.read _ _ _, Act.arrive _ _ _ _ => False
+  | Act.read _ _ _, Act.exit => False
+  | Act.write _ _ _, Act.compute _ _ => False
+  | Act.write _ _ _, Act.read _ _ _ => False
+  | Act.write _ _ _, Act.atomAdd _ _ _ => False
+  | Act.write _ _ _, Act.arrive _ _ _ _ => False
+  | Act.write _ _ _, Act.exit => False
+  | Act.atomAdd _ _ _, Act.compute _ _ => False
+  | Act.atomAdd _ _ _, Act.read _ _ _ => False
+  | Act.atomAdd _ _ _, Act.write _ _ _ => False
+  | Act.atomAdd _ _ _, Act.arrive _ _ _ _ => False
+  | Act.atomAdd _ _ _, Act.exit => False
+  | Act.arrive _ _ _ _, Act.compute _ _ => False
+  | Act.arrive _ _ _ _, Act.read _ _ _ => False
+  | Act.arrive _ _ _ _, Act.write _ _ _ => False
+  | Act.arrive _ _ _ _, Act.atomAdd _ _ _ => False
+  | Act.arrive _ _ _ _, Act.exit => False
+  | Act.exit, Act.compute _ _ => False
+  | Act.exit, Act.read _ _ _ => False
+  | Act.exit, Act.write _ _ _ => False
+  | Act.exit, Act.atomAdd _ _ _ => False
+  | Act.exit, Act.arrive _ _ _ _ => False
+
+/-- Control flow and addresses do not depend on loaded values: related register files (`R i pc`)
+give related actions (`ActRel`). -/
+def DataIndep (prog : Prog V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) : Prop :=
+  ∀ i pc regs regs', R i pc regs regs' → ActRel (R i) regs regs' (prog i pc regs) (prog i pc regs')
+
+/-- Two states of thread `i`: same `pc`, related registers. -/
+def TRel (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (i : Nat) (t u : TState V) : Prop :=
+  t.pc = u.pc ∧ R i t.pc t.regs u.regs
+
+/-- Thread `i` run alone from the launch: reads return the initial memory `m0`, a barrier is
+passed at once (its status is ignored).  Its `k`-th state. -/
+def solo (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) : Nat → TState V
+  | 0 => ⟨0, regs0 i, Status.run⟩
+  | k + 1 => newT (prog i (solo prog regs0 m0 i k).pc (solo prog regs0 m0 i k).regs) false
+      (solo prog regs0 m0 i k) m0
+
+/-- The `k`-th action of thread `i` run alone. -/
+def soloAct (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) : Act V :=
+  prog i (solo prog regs0 m0 i k).pc (solo prog regs0 m0 i k).regs
+
+/-- 1 for a barrier arrival, else 0. -/
+def isArr : Act V → Nat
+  | Act.arrive _ _ _ _ => 1
+  | _ => 0
+
+/-- The epoch of thread `i`'s `k`-th action: the number of barrier arrivals before it. -/
+def bars (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) : Nat → Nat
+  | 0 => 0
+  | k + 1 => bars prog regs0 m0 i k + isArr (soloAct prog regs0 m0 i k)
+
+/-- The executor's race check, for whole-CTA barriers: two different threads have conflicting
+actions in the same epoch (not ordered by a barrier). -/
+def EpochRace (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ i j ki kj, i ≠ j ∧ i < N ∧ j < N ∧
+    Conflict (soloAct prog regs0 m0 i ki) (soloAct prog regs0 m0 j kj) ∧
+    bars prog regs0 m0 i ki = bars prog regs0 m0 j kj
+
+/-- Thread `i`'s arrival of epoch `e` (after `e` barriers) is at barrier `b`. -/
+def SyncAt (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i e b : Nat) : Prop :=
+  ∃ k n w pc, bars prog regs0 m0 i k = e ∧ soloAct prog regs0 m0 i k = Act.arrive b n w pc
+
+/-- Thread `i` exits after `e` barriers. -/
+def ExitAt (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i e : Nat) : Prop :=
+  ∃ k, bars prog regs0 m0 i k = e ∧ soloAct prog regs0 m0 i k = Act.exit
+
+/-- The executor's barrier check, for whole-CTA barriers: at some epoch one thread waits next at
+`b` while another exits or waits next at another barrier. -/
+def EpochDeadlock (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ e i j b, i < N ∧ j < N ∧ SyncAt prog regs0 m0 i e b ∧
+    (ExitAt prog regs0 m0 j e ∨ ∃ b', b' ≠ b ∧ SyncAt prog regs0 m0 j e b')
+
+/-- The invariant for one thread, `c` barriers having completed. -/
+def ThInv (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (i c : Nat) (t : TState V) : Prop :=
+  (t.status = Status.run →
+    ∃ k, TRel R i t (solo prog regs0 m0 i k) ∧ bars prog regs0 m0 i k = c) ∧
+  (∀ b, t.status = Status.bar b →
+    ∃ k n pc, soloAct prog regs0 m0 i k = Act.arrive b n true pc ∧
+      bars prog regs0 m0 i k = c ∧ TRel R i t (solo prog regs0 m0 i (k + 1))) ∧
+  (t.status = Status.exited →
+    ∃ k, soloAct prog regs0 m0 i k = Act.exit ∧ bars prog regs0 m0 i k = c)
+
+/-- The invariant of reachable states: no arrivals without waiting; no barrier has every thread
+waiting; every thread matches its solo trace at epoch `c`. -/
+def Inv (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (s : CState V) : Prop :=
+  (∀ b, s.arr b = 0) ∧
+  (0 < N → ∀ b, ∃ i, i < N ∧ waiting b (s.th i).status = false) ∧
+  ∃ c, ∀ i, i < N → ThInv prog regs0 m0 R i c (s.th i)
+
+end Defs
+
+section Count
+
+variable {V : Type} [AccAdd V]
+
+theorem cond_le_one (x : Bool) : cond x 1 0 ≤ 1 := by
+  cases x
+  · exact Nat.zeroLe 1
+  · exact Nat.leRefl 1
+
+theorem countAt_le (b : Nat) (th : Nat → TState V) : ∀ N, countAt b th N ≤ N := by
+  intro N
+  induction N with
+  | zero => exact Nat.leRefl 0
+  | succ N ih =>
+    show countAt b th N + cond (waiting b (th N).status) 1 0 ≤ N + 1
+    exact Nat.leTrans (Nat.addLeAddRight ih _) (Nat.addLeAddLeft (cond_le_one _) N)
+
+/-- One thread below `N` does not wait at `b`: at most `N - 1` do. -/
+theorem countAt_miss1 (b i : Nat) (th : Nat → TState V) (hw : waiting b (th i).status = false) :
+    ∀ N, i < N → countAt b th N + 1 ≤ N := by
+  intro N
+  induction N with
+  | zero => intro h; exact False.elim (Nat.notLtZero i h)
+  | succ N ih =>
+    intro hi
+    show countAt b th N + cond (waiting b (th N).status) 1 0 + 1 ≤ N + 1
+    cases Nat.decEq N i with
+    | isTrue e =>
+      rw [e, hw]
+      exact Nat.succLeSucc (countAt_le b th i)
+    | isFalse e =>
+      have hiN : i < N := Nat.ltOfLeOfNe (Nat.leOfLtSucc hi) (fun e' => e (Eq.symm e'))
+      rw [Nat.add_right_comm]
+      exact Nat.leTrans (Nat.addLeAddRight (ih hiN) _) (Nat.addLeAddLeft (cond_le_one _) N)
+
+/-- Two different threads below `N` do not wait at `b`: at most `N - 2` do. -/
+theorem countAt_miss2 (b i j : Nat) (th : Nat → TState V) (hij : i ≠ j)
+    (hwi : waiting b (th i).status = false) (hwj : waiting b (th j).status = false) :
+    ∀ N, i < N → j < N → countAt b th N + 2 ≤ N := by
+  intro N
+  induction N with
+  | zero => intro h; exact False.elim (Nat.notLtZero i h)
+  | succ N ih =>
+    intro hi hj
+    show countAt b th N + cond (waiting b (th N).status) 1 0 + 2 ≤ N + 1
+    cases Nat.decEq N i with
+    | isTrue e =>
+      have hjN : j < N := Nat.ltOfLeOfNe (Nat.leOfLtSucc hj)
+        (fun e' => hij (Eq.trans (Eq.symm e) (Eq.symm e')))
+      rw [e, hwi]
+      rw [← e]
+      exact Nat.succLeSucc (countAt_miss1 b j th hwj N hjN)
+    | isFalse e =>
+      have hiN : i < N := Nat.ltOfLeOfNe (Nat.leOfLtSucc hi) (fun e' => e (Eq.symm e'))
+      cases Nat.decEq N j with
+      | isTrue e2 =>
+        rw [e2, hwj]
+        rw [← e2]
+        exact Nat.succLeSucc (countAt_miss1 b i th hwi N hiN)
+      | isFalse e2 =>
+        have hjN : j < N := Nat.ltOfLeOfNe (Nat.leOfLtSucc hj) (fun e' => e2 (Eq.symm e'))
+        rw [Nat.add_right_comm]
+        exact Nat.leTrans (Nat.addLeAddRight (ih hiN hjN) _) (Nat.addLeAddLeft (cond_le_one _) N)
+
+/-- Fewer than `N` threads wait at `b`: one below `N` does not. -/
+theorem exists_not_waiting (b : Nat) (th : Nat → TState V) :
+    ∀ N, countAt b th N < N → ∃ i, i < N ∧ waiting b (th i).status = false := by
+  intro N
+  induction N with
+  | zero => intro h; exact False.elim (Nat.notLtZero _ h)
+  | succ N ih =>
+    intro h
+    cases hw : waiting b (th N).status with
+    | false => exact ⟨N, Nat.leRefl (N + 1), hw⟩
+    | true =>
+      have h' : countAt b th N + 1 < N + 1 := by
+        have e : countAt b th (N + 1) = countAt b th N + cond (waiting b (th N).status) 1 0 := rfl
+        rw [e, hw] at h
+        exact h
+      match ih (Nat.leOfSuccLeSucc h') with
+      | ⟨i, hi, hwi⟩ => exact ⟨i, Nat.leStep hi, hwi⟩
+
+end Count
+
+
+section Rel
+
+variable {V : Type} [AccAdd V]
+
+theorem isArr_rel {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A' : Act V}
+    (h : ActRel R r r' A A') : isArr A = isArr A' := by
+  cases A <;> cases A' <;> first | contradiction | rfl
+
+theorem actRel_exit {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A' : Act V}
+    (h : ActRel R r r' Act.exit A') : A' = Act.exit := by
+  cases A' <;> first | contradiction | rfl
+
+theorem actRel_arrive {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A' : Act V}
+    {b n : Nat} {w : Bool} {pc : Nat}
+    (h : ActRel R r r' (Act.arrive b n w pc) A') : A' = Act.arrive b n w pc := by
+  cases A' with
+  | compute pc' r2 => exact False.elim h
+  | read a r2 pc' => exact False.elim h
+  | write a v pc' => exact False.elim h
+  | atomAdd a v pc' => exact False.elim h
+  | exit => exact False.elim h
+  | arrive b' n' w' pc' =>
+    match h with
+    | ⟨e1, e2, e3, e4, _⟩ => rw [e1, e2, e3, e4]
+
+/-- Related actions conflict with the same actions: `Conflict` reads only kinds and
+addresses. -/
+theorem conflict_rel_left {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V}
+    {A A' : Act V} (B : Act V) (h : ActRel R r r' A A') (hc : Conflict A B) : Conflict A' B := by
+  cases A <;> cases A' <;> (first | contradiction | skip) <;>
+    first | (rw [← h.1]; cases B <;> exact hc) | exact False.elim hc
+
+theorem conflict_rel {R R' : Nat → (Nat → V) → (Nat → V) → Prop} {r r' q q' : Nat → V}
+    {A A' B B' : Act V} (hA : ActRel R r r' A A') (hB : ActRel R' q q' B B')
+    (hc : Conflict A B) : Conflict A' B' :=
+  conflict_symm _ _ (conflict_rel_left A' hB (conflict_symm _ _ (conflict_rel_left B hA hc)))
+
+/-- Related actions from related thread states lead to related thread states. -/
+theorem trel_newT {R : Nat → Nat → (Nat → V) → (Nat → V) → Prop} {i : Nat} {t u : TState V}
+    {A A' : Act V} (f g : Bool) (m m' : Nat → V) (h : ActRel (R i) t.regs u.regs A A')
+    (ht : TRel R i t u) : TRel R i (newT A f t m) (newT A' g u m') := by
+  cases A <;> cases A' <;> (first | contradiction | skip)
+  · exact h
+  · match h with
+    | ⟨_, er, ep, hx⟩ =>
+      refine ⟨ep, ?_⟩
+      show R i _ (upd t.regs _ (m _)) (upd u.regs _ (m' _))
+      rw [← er]
+      exact hx _ _
+  · exact h.2
+  · exact h.2
+  · exact h.2.2.2
+  · exact ht
+
+theorem actRel_of_trel (prog : Prog V) {R : Nat → Nat → (Nat → V) → (Nat → V) → Prop}
+    (hind : DataIndep prog R) {i : Nat} {t u : TState V} (ht : TRel R i t u) :
+    ActRel (R i) t.regs u.regs (prog i t.pc t.regs) (prog i u.pc u.regs) := by
+  have h := hind i t.pc t.regs u.regs ht.2
+  rw [← ht.1]
+  exact h
+
+theorem status_of_waiting {b : Nat} {st : Status} (h : waiting b st = true) :
+    st = Status.bar b := by
+  cases st with
+  | run => cases h
+  | exited => cases h
+  | bar d => rw [of_decide_eq_true' h]
+
+theorem run_ne_bar {b : Nat} (h : Status.run = Status.bar b) : False := by cases h
+theorem run_ne_exited (h : Status.run = Status.exited) : False := by cases h
+theorem bar_ne_exited {b : Nat} (h : Status.bar b = Status.exited) : False := by cases h
+theorem bar_inj {b c : Nat} (h : Status.bar b = Status.bar c) : b = c := by cases h; rfl
+
+theorem thInv_run (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {i c k : Nat} {t : TState V}
+    (hs : t.status = Status.run) (ht : TRel R i t (solo prog regs0 m0 i k))
+    (hb : bars prog regs0 m0 i k = c) : ThInv prog regs0 m0 R i c t := by
+  refine ⟨fun _ => ⟨k, ht, hb⟩, ?_, ?_⟩
+  · intro b h; rw [hs] at h; exact False.elim (run_ne_bar h)
+  · intro h; rw [hs] at h; exact False.elim (run_ne_exited h)
+
+theorem thInv_bar (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {i c k b n pc : Nat} {t : TState V}
+    (hs : t.status = Status.bar b) (ha : soloAct prog regs0 m0 i k = Act.arrive b n true pc)
+    (hb : bars prog regs0 m0 i k = c) (ht : TRel R i t (solo prog regs0 m0 i (k + 1))) :
+    ThInv prog regs0 m0 R i c t := by
+  refine ⟨?_, ?_, ?_⟩
+  · intro h; rw [hs] at h; exact False.elim (run_ne_bar (Eq.symm h))
+  · intro b' h
+    rw [hs] at h
+    rw [← bar_inj h]
+    exact ⟨k, n, pc, ha, hb, ht⟩
+  · intro h; rw [hs] at h; exact False.elim (bar_ne_exited h)
+
+theorem thInv_exit (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {i c k : Nat} {t : TState V}
+    (hs : t.status = Status.exited) (ha : soloAct prog regs0 m0 i k = Act.exit)
+    (hb : bars prog regs0 m0 i k = c) : ThInv prog regs0 m0 R i c t := by
+  refine ⟨?_, ?_, fun _ => ⟨k, ha, hb⟩⟩
+  · intro h; rw [hs] at h; exact False.elim (run_ne_exited (Eq.symm h))
+  · intro b h; rw [hs] at h; exact False.elim (bar_ne_exited (Eq.symm h))
+
+end Rel
+
+end Sem
+end Kcert
