@@ -370,5 +370,236 @@ theorem thInv_exit (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
 
 end Rel
 
+
+section Invariant
+
+variable {V : Type} [AccAdd V]
+
+theorem firesA_na (N : Nat) (A : Act V) (s : CState V)
+    (hna : ∀ b n w pc, A = Act.arrive b n w pc → False) : firesA N A s = false := by
+  cases A with
+  | arrive b n w pc => exact False.elim (hna b n w pc rfl)
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | exit => rfl
+
+theorem not_sameBar_na (A B : Act V) (hna : ∀ b n w pc, A = Act.arrive b n w pc → False) :
+    ¬SameBar A B := by
+  cases A with
+  | arrive b n w pc => exact False.elim (hna b n w pc rfl)
+  | compute pc r => exact fun h => h
+  | read a r pc => exact fun h => h
+  | write a v pc => exact fun h => h
+  | atomAdd a v pc => exact fun h => h
+  | exit => exact fun h => h
+
+/-- With `bar.sync` only, no barrier ever counts an arrival without waiting. -/
+theorem arr_next_zero (prog : Prog V) (N : Nat) (hsync : SyncAll prog N) (j : Nat)
+    (s : CState V) (har : ∀ b, s.arr b = 0) : ∀ x, (next prog N j s).arr x = 0 := by
+  intro x
+  rw [next_arr]
+  cases hA : act prog j s with
+  | arrive b n w pc =>
+    have hw : w = true := (hsync j (s.th j).pc (s.th j).regs b n w pc hA).2
+    rw [hw]
+    show upd s.arr b (arrNew (firesA N (Act.arrive b n true pc) s) true (s.arr b)) x = 0
+    cases Nat.decEq x b with
+    | isTrue hx =>
+      rw [hx, upd_same, har b]
+      cases firesA N (Act.arrive b n true pc) s <;> rfl
+    | isFalse hx => rw [upd_other _ _ hx, har x]
+  | compute pc r => exact har x
+  | read a r pc => exact har x
+  | write a v pc => exact har x
+  | atomAdd a v pc => exact har x
+  | exit => exact har x
+
+theorem inv_next_na (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (s : CState V) (j : Nat) (hj : j < N)
+    (c : Nat) (hth : ∀ i, i < N → ThInv prog regs0 m0 R i c (s.th i))
+    (har' : ∀ x, (next prog N j s).arr x = 0)
+    (hna : ∀ b n w pc, act prog j s = Act.arrive b n w pc → False)
+    (hj' : ThInv prog regs0 m0 R j c ((next prog N j s).th j)) :
+    Inv prog N regs0 m0 R (next prog N j s) := by
+  have hf : firesA N (act prog j s) s = false := firesA_na N _ s hna
+  refine ⟨har', ?_, c, ?_⟩
+  · intro _ b
+    refine ⟨j, hj, ?_⟩
+    rw [next_th_self]
+    exact waiting_newT _ _ _ _ (not_sameBar_na _ (Act.arrive b 0 true 0) hna)
+  · intro i hi
+    cases Nat.decEq i j with
+    | isTrue e => rw [e]; exact hj'
+    | isFalse e =>
+      rw [next_th_other prog N j s e, hf, effOther_false]
+      exact hth i hi
+
+/-- One step of a running thread keeps the invariant. -/
+theorem inv_next (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (s : CState V) (j : Nat) (hj : j < N)
+    (hr : (s.th j).status = Status.run) (hinv : Inv prog N regs0 m0 R s) :
+    Inv prog N regs0 m0 R (next prog N j s) := by
+  match hinv with
+  | ⟨har, _, c, hth⟩ =>
+  match (hth j hj).1 hr with
+  | ⟨k, htr, hbk⟩ =>
+  have hrel : ActRel (R j) (s.th j).regs (solo prog regs0 m0 j k).regs (act prog j s)
+      (soloAct prog regs0 m0 j k) := actRel_of_trel prog hind htr
+  have htr' : TRel R j ((next prog N j s).th j) (solo prog regs0 m0 j (k + 1)) := by
+    rw [next_th_self]
+    exact trel_newT _ false s.mem m0 hrel htr
+  have hbk' : bars prog regs0 m0 j (k + 1) = c + isArr (act prog j s) := by
+    show bars prog regs0 m0 j k + isArr (soloAct prog regs0 m0 j k) = c + isArr (act prog j s)
+    rw [hbk, isArr_rel hrel]
+  have har' := arr_next_zero prog N hsync j s har
+  cases hA : act prog j s with
+  | compute pc r =>
+    have hna : ∀ b n w pc', act prog j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    refine inv_next_na prog N regs0 m0 R s j hj c hth har' hna ?_
+    have hs : ((next prog N j s).th j).status = Status.run := by rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    exact thInv_run prog regs0 m0 R hs htr' hbk'
+  | read a r pc =>
+    have hna : ∀ b n w pc', act prog j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    refine inv_next_na prog N regs0 m0 R s j hj c hth har' hna ?_
+    have hs : ((next prog N j s).th j).status = Status.run := by rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    exact thInv_run prog regs0 m0 R hs htr' hbk'
+  | write a v pc =>
+    have hna : ∀ b n w pc', act prog j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    refine inv_next_na prog N regs0 m0 R s j hj c hth har' hna ?_
+    have hs : ((next prog N j s).th j).status = Status.run := by rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    exact thInv_run prog regs0 m0 R hs htr' hbk'
+  | atomAdd a v pc =>
+    have hna : ∀ b n w pc', act prog j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    refine inv_next_na prog N regs0 m0 R s j hj c hth har' hna ?_
+    have hs : ((next prog N j s).th j).status = Status.run := by rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    exact thInv_run prog regs0 m0 R hs htr' hbk'
+  | exit =>
+    have hna : ∀ b n w pc', act prog j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    refine inv_next_na prog N regs0 m0 R s j hj c hth har' hna ?_
+    have hs : ((next prog N j s).th j).status = Status.exited := by rw [next_th_self, hA]; rfl
+    rw [hA] at hrel
+    exact thInv_exit prog regs0 m0 R hs (actRel_exit hrel) hbk
+  | arrive b n w pc =>
+    match hsync j (s.th j).pc (s.th j).regs b n w pc hA with
+    | ⟨hn, hw⟩ =>
+    rw [hA] at hrel hbk'
+    have hsa : soloAct prog regs0 m0 j k = Act.arrive b n w pc := actRel_arrive hrel
+    rw [hn, hw] at hsa
+    have hfire : firesA N (act prog j s) s = decide (N ≤ countAt b s.th N + 1) := by
+      rw [hA, hn]
+      show decide (N ≤ countAt b s.th N + s.arr b + 1) = _
+      rw [har b, Nat.add_zero]
+    have hwj : waiting b (s.th j).status = false := by rw [hr]; rfl
+    cases hf : decide (N ≤ countAt b s.th N + 1) with
+    | false =>
+      have hfA : firesA N (act prog j s) s = false := by rw [hfire, hf]
+      have hs : ((next prog N j s).th j).status = Status.bar b := by
+        rw [next_th_self, hfA, hA, hw]; rfl
+      refine ⟨har', ?_, c, ?_⟩
+      · intro _ b'
+        cases Nat.decEq b' b with
+        | isTrue e =>
+          rw [e]
+          have h1 : countAt b (next prog N j s).th N + (next prog N j s).arr b =
+              countAt b s.th N + s.arr b + 1 := arrivals_arrive prog N j s hj hr hA hfA
+          rw [har' b, har b, Nat.add_zero, Nat.add_zero] at h1
+          have hlt : countAt b s.th N + 1 < N := Nat.gtOfNotLe (of_decide_eq_false' hf)
+          have hlt2 : countAt b (next prog N j s).th N < N := by rw [h1]; exact hlt
+          exact exists_not_waiting b _ N hlt2
+        | isFalse e =>
+          refine ⟨j, hj, ?_⟩
+          rw [hs]
+          exact decide_eq_false' (fun h => e (Eq.symm h))
+      · intro i hi
+        cases Nat.decEq i j with
+        | isTrue e => rw [e]; exact thInv_bar prog regs0 m0 R hs hsa hbk htr'
+        | isFalse e =>
+          rw [next_th_other prog N j s e, hfA, effOther_false]
+          exact hth i hi
+    | true =>
+      have hfA : firesA N (act prog j s) s = true := by rw [hfire, hf]
+      have hle : N ≤ countAt b s.th N + 1 := of_decide_eq_true' hf
+      have hall : ∀ i, i < N → i ≠ j → waiting b (s.th i).status = true := by
+        intro i hi e
+        cases hw' : waiting b (s.th i).status with
+        | true => rfl
+        | false =>
+          have h2 := countAt_miss2 b i j s.th e hw' hwj N hi hj
+          exact False.elim (Nat.notSuccLeSelf (countAt b s.th N + 1) (Nat.leTrans h2 hle))
+      have hs : ((next prog N j s).th j).status = Status.run := by
+        rw [next_th_self, hfA, hA]; rfl
+      have hwit' : 0 < N → ∀ b', ∃ i, i < N ∧ waiting b' ((next prog N j s).th i).status = false :=
+        fun _ b' => ⟨j, hj, by rw [hs]; rfl⟩
+      refine ⟨har', hwit', c + 1, ?_⟩
+      · intro i hi
+        cases Nat.decEq i j with
+        | isTrue e => rw [e]; exact thInv_run prog regs0 m0 R hs htr' hbk'
+        | isFalse e =>
+          have hwi := hall i hi e
+          have hsi : (s.th i).status = Status.bar b := status_of_waiting hwi
+          match (hth i hi).2.1 b hsi with
+          | ⟨ki, ni, pci, hai, hbi, htri⟩ =>
+            have hnext : (next prog N j s).th i = { s.th i with status := Status.run } := by
+              rw [next_th_other prog N j s e, hfA, hA]
+              show cond (waiting b (s.th i).status) { s.th i with status := Status.run } (s.th i) = _
+              rw [hwi]
+              rfl
+            rw [hnext]
+            refine thInv_run prog regs0 m0 R rfl htri ?_
+            show bars prog regs0 m0 i ki + isArr (soloAct prog regs0 m0 i ki) = c + 1
+            rw [hbi, hai]
+            rfl
+
+theorem inv_same (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {s t : CState V} (h : Same s t)
+    (hinv : Inv prog N regs0 m0 R s) : Inv prog N regs0 m0 R t := by
+  match hinv with
+  | ⟨har, hwit, c, hth⟩ =>
+    refine ⟨fun b => by rw [← h.2.2 b]; exact har b, ?_, c, fun i hi => by rw [← h.1 i]; exact hth i hi⟩
+    intro hN b
+    match hwit hN b with
+    | ⟨i, hi, hw⟩ => exact ⟨i, hi, by rw [← h.1 i]; exact hw⟩
+
+theorem inv_init (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) :
+    Inv prog N regs0 m0 R (init regs0 m0) := by
+  refine ⟨fun _ => rfl, fun hN _ => ⟨0, hN, rfl⟩, 0, ?_⟩
+  intro i _
+  exact thInv_run prog regs0 m0 R (k := 0) rfl ⟨rfl, hR0 i⟩ rfl
+
+theorem inv_reach_gen (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) {s r : CState V} (hs : Reach prog N s r) :
+    Inv prog N regs0 m0 R s → Inv prog N regs0 m0 R r := by
+  induction hs with
+  | refl s => exact fun h => h
+  | step hst _ ih =>
+    intro h
+    match hst with
+    | ⟨j, hj, hrun, hsame⟩ =>
+      exact ih (inv_same prog N regs0 m0 R (same_symm hsame)
+        (inv_next prog N regs0 m0 R hsync hind _ j hj hrun h))
+
+/-- Every state reachable from the launch satisfies the invariant. -/
+theorem inv_reach (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) {r : CState V}
+    (hr : Reach prog N (init regs0 m0) r) : Inv prog N regs0 m0 R r :=
+  inv_reach_gen prog N regs0 m0 R hsync hind hr (inv_init prog N regs0 m0 R hR0)
+
+end Invariant
+
 end Sem
 end Kcert
