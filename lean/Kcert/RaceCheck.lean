@@ -601,5 +601,165 @@ theorem inv_reach (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Na
 
 end Invariant
 
+
+section Theorems
+
+variable {V : Type} [AccAdd V]
+
+/-- Completeness of the race check: if some schedule reaches a state where two different running
+threads are about to do conflicting actions, the per-thread traces have two conflicting actions
+of those threads in the same epoch. -/
+theorem race_complete (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) {r : CState V}
+    (hr : Reach prog N (init regs0 m0) r) {i j : Nat} (hij : i ≠ j) (hi : i < N) (hj : j < N)
+    (hri : (r.th i).status = Status.run) (hrj : (r.th j).status = Status.run)
+    (hc : Conflict (act prog i r) (act prog j r)) : EpochRace prog N regs0 m0 := by
+  match inv_reach prog N regs0 m0 R hsync hind hR0 hr with
+  | ⟨_, _, c, hth⟩ =>
+    match (hth i hi).1 hri, (hth j hj).1 hrj with
+    | ⟨ki, htri, hbi⟩, ⟨kj, htrj, hbj⟩ =>
+      exact ⟨i, j, ki, kj, hij, hi, hj,
+        conflict_rel (actRel_of_trel prog hind htri) (actRel_of_trel prog hind htrj) hc,
+        Eq.trans hbi (Eq.symm hbj)⟩
+
+/-- A program whose traces have no race in one epoch is race free in every schedule. -/
+theorem raceFree_of_noEpochRace (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hno : ¬EpochRace prog N regs0 m0) : RaceFree prog N (init regs0 m0) :=
+  fun _ hr _ _ hij hi hj hri hrj hc =>
+    hno (race_complete prog N regs0 m0 R hsync hind hR0 hr hij hi hj hri hrj hc)
+
+/-- Completeness of the deadlock check: if some schedule reaches a state where no thread can
+step and some thread has not exited, the traces disagree at some epoch: one thread's next
+barrier is `b` while another exits or waits next at another barrier. -/
+theorem deadlock_complete (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) {r : CState V}
+    (hr : Reach prog N (init regs0 m0) r) (hs : ∀ v, Step prog N r v → False) {i : Nat}
+    (hi : i < N) (hne : (r.th i).status ≠ Status.exited) : EpochDeadlock prog N regs0 m0 := by
+  have hnr : ∀ k, k < N → (r.th k).status = Status.run → False :=
+    fun k hk hrun => hs (next prog N k r) ⟨k, hk, hrun, same_refl _⟩
+  match inv_reach prog N regs0 m0 R hsync hind hR0 hr with
+  | ⟨_, hwit, c, hth⟩ =>
+    cases hsi : (r.th i).status with
+    | run => exact False.elim (hnr i hi hsi)
+    | exited => exact False.elim (hne hsi)
+    | bar b =>
+      match (hth i hi).2.1 b hsi with
+      | ⟨ki, ni, pci, hai, hbi, _⟩ =>
+        have hsy : SyncAt prog regs0 m0 i c b := ⟨ki, ni, true, pci, hbi, hai⟩
+        match hwit (Nat.ltOfLeOfLt (Nat.zeroLe i) hi) b with
+        | ⟨i', hi', hw'⟩ =>
+          cases hsi' : (r.th i').status with
+          | run => exact False.elim (hnr i' hi' hsi')
+          | exited =>
+            match (hth i' hi').2.2 hsi' with
+            | ⟨k', ha', hb'⟩ => exact ⟨c, i, i', b, hi, hi', hsy, Or.inl ⟨k', hb', ha'⟩⟩
+          | bar b' =>
+            have hne' : b' ≠ b := by
+              rw [hsi'] at hw'
+              exact of_decide_eq_false' hw'
+            match (hth i' hi').2.1 b' hsi' with
+            | ⟨k', n', pc', ha', hb', _⟩ =>
+              exact ⟨c, i, i', b, hi, hi', hsy, Or.inr ⟨b', hne', k', n', true, pc', hb', ha'⟩⟩
+
+theorem arr_reach_zero (prog : Prog V) (N : Nat) (hsync : SyncAll prog N) {s r : CState V}
+    (hs : Reach prog N s r) : (∀ b, s.arr b = 0) → ∀ b, r.arr b = 0 := by
+  induction hs with
+  | refl s => exact fun h => h
+  | step hst _ ih =>
+    intro h
+    match hst with
+    | ⟨j, _, _, hsame⟩ =>
+      exact ih (fun b => by rw [hsame.2.2 b]; exact arr_next_zero prog N hsync j _ h b)
+
+/-- Whole-CTA `bar.sync` barriers always fit: one count (`N`), and two running threads about to
+arrive at one barrier leave at most `N - 2` waiting there. -/
+theorem barriersFit_of_syncAll (prog : Prog V) (N : Nat) (s0 : CState V)
+    (hsync : SyncAll prog N) (h0 : ∀ b, s0.arr b = 0) : BarriersFit prog N s0 := by
+  intro r hr i j hij hi hj hri hrj
+  have har := arr_reach_zero prog N hsync hr h0
+  have key : ∀ A B, act prog i r = A → act prog j r = B → BarFits N r A B := by
+    intro A B hA hB
+    cases A with
+    | compute pc q => cases B <;> exact True.intro
+    | read a q pc => cases B <;> exact True.intro
+    | write a v pc => cases B <;> exact True.intro
+    | atomAdd a v pc => cases B <;> exact True.intro
+    | exit => cases B <;> exact True.intro
+    | arrive b n w pa =>
+      cases B with
+      | compute pc q => exact True.intro
+      | read a q pc => exact True.intro
+      | write a v pc => exact True.intro
+      | atomAdd a v pc => exact True.intro
+      | exit => exact True.intro
+      | arrive c m w' pb =>
+        match hsync i (r.th i).pc (r.th i).regs b n w pa hA,
+          hsync j (r.th j).pc (r.th j).regs c m w' pb hB with
+        | ⟨hn, _⟩, ⟨hm, _⟩ =>
+          intro _
+          refine ⟨Eq.trans hn (Eq.symm hm), ?_⟩
+          show countAt b r.th N + r.arr b + 2 ≤ n
+          rw [har b, Nat.add_zero, hn]
+          have hwi : waiting b (r.th i).status = false := by rw [hri]; rfl
+          have hwj : waiting b (r.th j).status = false := by rw [hrj]; rfl
+          exact countAt_miss2 b i j r.th hij hwi hwj N hi hj
+  exact key _ _ rfl rfl
+
+/-- `confluence` from the trace check: without a race in one epoch, any two complete
+executions from the launch end in the same state. -/
+theorem confluence_epoch (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hno : ¬EpochRace prog N regs0 m0) {t1 t2 : CState V}
+    (h1 : Reach prog N (init regs0 m0) t1) (h2 : Reach prog N (init regs0 m0) t2)
+    (f1 : Final N t1) (f2 : Final N t2) : Same t1 t2 :=
+  confluence prog N (raceFree_of_noEpochRace prog N regs0 m0 R hsync hind hR0 hno)
+    (barriersFit_of_syncAll prog N _ hsync (fun _ => rfl)) h1 h2 f1 f2
+
+/-- `no_stuck` from the trace check: without a race in one epoch, if one execution finishes,
+no execution gets stuck. -/
+theorem no_stuck_epoch (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hno : ¬EpochRace prog N regs0 m0) {t1 t2 : CState V}
+    (h1 : Reach prog N (init regs0 m0) t1) (f1 : Final N t1)
+    (h2 : Reach prog N (init regs0 m0) t2) (hs : ∀ v, Step prog N t2 v → False) : Final N t2 :=
+  no_stuck prog N (raceFree_of_noEpochRace prog N regs0 m0 R hsync hind hR0 hno)
+    (barriersFit_of_syncAll prog N _ hsync (fun _ => rfl)) h1 f1 h2 hs
+
+/-- Without a deadlock in the traces, every reachable state where no thread can step has every
+thread exited (no race-freedom needed). -/
+theorem final_of_stuck_epoch (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hno : ¬EpochDeadlock prog N regs0 m0) {r : CState V}
+    (hr : Reach prog N (init regs0 m0) r) (hs : ∀ v, Step prog N r v → False) : Final N r := by
+  intro k hk
+  cases hsk : (r.th k).status with
+  | exited => rfl
+  | run => exact False.elim (hs _ ⟨k, hk, hsk, same_refl _⟩)
+  | bar b =>
+    exact False.elim (hno (deadlock_complete prog N regs0 m0 R hsync hind hR0 hr hs hk
+      (fun h => bar_ne_exited (Eq.trans (Eq.symm hsk) h))))
+
+/-- Both checks together: if the traces have neither a race in one epoch nor a deadlock, then
+every schedule is race free, the barriers fit, and every reachable state where no thread can
+step has every thread exited. -/
+theorem epoch_checks_complete (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll prog N)
+    (hind : DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hnr : ¬EpochRace prog N regs0 m0) (hnd : ¬EpochDeadlock prog N regs0 m0) :
+    RaceFree prog N (init regs0 m0) ∧ BarriersFit prog N (init regs0 m0) ∧
+      ∀ r, Reach prog N (init regs0 m0) r → (∀ v, Step prog N r v → False) → Final N r :=
+  ⟨raceFree_of_noEpochRace prog N regs0 m0 R hsync hind hR0 hnr,
+    barriersFit_of_syncAll prog N _ hsync (fun _ => rfl),
+    fun _ hr hs => final_of_stuck_epoch prog N regs0 m0 R hsync hind hR0 hnd hr hs⟩
+
+end Theorems
+
 end Sem
 end Kcert
