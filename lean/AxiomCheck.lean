@@ -64,3 +64,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.Sem.no_stuck_epoch
 #print axioms Kcert.Sem.final_of_stuck_epoch
 #print axioms Kcert.Sem.epoch_checks_complete
+#print axioms Kcert.Sem.exampleProg_syncAll
+#print axioms Kcert.Sem.exampleProg_dataIndep
