@@ -54,3 +54,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.invX_un
 #print axioms Kcert.Rules.invX_bin
 #print axioms Kcert.Rules.xMax_inv
+#print axioms Kcert.Sem.inv_next
+#print axioms Kcert.Sem.inv_reach
+#print axioms Kcert.Sem.race_complete
+#print axioms Kcert.Sem.raceFree_of_noEpochRace
+#print axioms Kcert.Sem.deadlock_complete
+#print axioms Kcert.Sem.barriersFit_of_syncAll
+#print axioms Kcert.Sem.confluence_epoch
+#print axioms Kcert.Sem.no_stuck_epoch
+#print axioms Kcert.Sem.final_of_stuck_epoch
+#print axioms Kcert.Sem.epoch_checks_complete
+#print axioms Kcert.Sem.exampleProg_syncAll
+#print axioms Kcert.Sem.exampleProg_dataIndep
