@@ -935,12 +935,40 @@ impl Machine<'_> {
                 }
                 op => {
                     let th = &mut cta.threads[t];
-                    if !fast_int(th, &ids, op) {
+                    if !fast_int(th, &ids, op) && !self.fast_fma(th, op, line)? {
                         self.pure(th, &ids, op, line)?;
                     }
                 }
             }
         }
+    }
+
+    /// The accumulation step of every matmul and reduction, on register operands that are
+    /// all terms: exactly what [`Machine::pure`] builds for it (via [`Machine::fma`]), without
+    /// its general operand plumbing. `false` when the case does not apply.
+    #[inline(always)]
+    fn fast_fma(&mut self, th: &mut Thread, op: &Op, _line: Line) -> Result<bool, ExecError> {
+        let Op::Fma {
+            dst,
+            a: Src::Reg(a),
+            b: Src::Reg(b),
+            c: Src::Reg(c),
+            ..
+        } = *op
+        else {
+            return Ok(false);
+        };
+        if self.mode == Mode::Concrete {
+            return Ok(false);
+        }
+        let r = &th.regs;
+        let (Val::Term(x), Val::Term(y), Val::Term(z)) =
+            (r[a as usize], r[b as usize], r[c as usize])
+        else {
+            return Ok(false);
+        };
+        th.regs[dst as usize] = Val::Term(self.mk(Node::Fma(x, y, z))?);
+        Ok(true)
     }
 
     fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<u64, ExecError> {
