@@ -408,6 +408,23 @@ def fromTerms (ts : Array (Dy × DMono)) : DPoly := do
   | some r => r.toList
   | none => []
 
+/-- The sign of `a - b`. -/
+def dyCmp (a b : Dy) : Ordering :=
+  let d := dyAdd a (-b.1, b.2)
+  if d.1 < 0 then Ordering.lt else if d.1 = 0 then Ordering.eq else Ordering.gt
+
+/-- Rust `exp_cmp`: `p - q` compared with zero at its first monomial with a nonzero
+coefficient. -/
+def expCmp : DPoly → DPoly → Ordering
+  | [], [] => Ordering.eq
+  | (ca, ma) :: p, (cb, mb) :: q =>
+    match cmpMono ma mb with
+    | Ordering.eq => if ca == cb then expCmp p q else dyCmp ca cb
+    | Ordering.lt => dyCmp ca (0, 0)
+    | Ordering.gt => dyCmp (0, 0) cb
+  | (ca, _) :: _, [] => dyCmp ca (0, 0)
+  | [], (cb, _) :: _ => dyCmp (0, 0) cb
+
 def pConst (c : Dy) : DPoly := if c.1 == 0 then [] else [(c, ([], 0))]
 def pOne : DPoly := [((1, 0), ([], 0))]
 def pNeg (p : DPoly) : DPoly := p.map fun t => ((-t.1.1, t.1.2), t.2)
@@ -505,6 +522,28 @@ def mulPoly (a b : DPoly) : IO DPoly := do
       let e ← n.expSum ma.2 mb.2
       ts := ts.push (dyMul ca cb, (sortVars (ma.1 ++ mb.1), e))
   pure (fromTerms ts)
+
+/-- Rust `shifted`: `num / den` with both multiplied by `2^-E`, `E` the least exponent of `den`
+in the order of `expCmp` (which shifting every exponent by one polynomial preserves). Equal
+shifted forms imply equal cross-products, so this is only a faster path of the comparison. -/
+def shifted (num den : DPoly) : IO (DPoly × DPoly) := do
+  let es ← n.exps.get
+  let mut least : Option Nat := none
+  for (_, m) in den do
+    match least with
+    | none => least := some m.2
+    | some l => if expCmp (es.get! m.2) (es.get! l) == Ordering.lt then least := some m.2
+  match least with
+  | none => pure (num, den)
+  | some 0 => pure (num, den)
+  | some e =>
+    let minus ← n.expId (pNeg (es.get! e))
+    let shift (p : DPoly) : IO DPoly := do
+      let mut ts : Array (Dy × DMono) := #[]
+      for (c, m) in p do
+        ts := ts.push (c, (m.1, ← n.expSum m.2 minus))
+      pure (fromTerms ts)
+    pure (← shift num, ← shift den)
 
 def valueId (v : DVal) : IO Nat := do
   match (← n.valueIds.get).find? v with
@@ -744,6 +783,7 @@ def fieldNormalizeIn (lhs rhs : Nat) : IO (Option String) := do
     | DVal.frac n1 d1, DVal.frac n2 d2 =>
       if !dPositive d1 || !dPositive d2 then return some "a denominator is not provably positive"
       if n1 == n2 && d1 == d2 then return none
+      if (← n.shifted n1 d1) == (← n.shifted n2 d2) then return none
       if (← n.mulPoly n1 d2) == (← n.mulPoly n2 d1) then pure none
       else pure (some "the normal forms differ")
     | _, _ => pure (some "the normal forms differ")
