@@ -613,6 +613,15 @@ impl<'a> Normalizer<'a> {
                 };
                 let (l, r) = (self.value_at(l, d)?, self.value_at(r, d)?);
                 let (a, b) = (self.value_at(then, d)?, self.value_at(else_, d)?);
+                // The atom stands for a real number: one that may be an infinity would make
+                // `s - s` zero where it is undefined (found by the Lean model, which refuses
+                // these too).
+                if [&l, &r, &a, &b]
+                    .iter()
+                    .any(|v| matches!(v, Value::NegInf | Value::PosInf))
+                {
+                    return Err(FieldError::Infinite("an infinity in a select"));
+                }
                 let ids = [l, r, a, b].map(|v| self.value_id(v));
                 self.atom(Atom::Select(op, ids[0], ids[1], ids[2], ids[3]))?
             }
@@ -935,6 +944,35 @@ mod tests {
     /// Denominators that vanish inside a term (found by the Lean proof, `norm_sound` and
     /// `atom_inv`): the identities hold wherever both sides are defined, but not at x1 = 0 in
     /// a field whose inverse of 0 is unconstrained, so the rule must refuse them.
+    /// A select is an opaque real: `s - s = 0` holds for finite branches, and is refused when a
+    /// branch may be -inf (the difference is then undefined).
+    #[test]
+    fn selects_of_infinities_are_refused() {
+        let mut a = TermArena::new();
+        let (x0, x1) = (x(&mut a, 0), x(&mut a, 1));
+        let zero = a.constant(Dyadic::ZERO).unwrap();
+        let ninf = a.intern(Node::NegInf).unwrap();
+        let cond = a.intern(Node::Cmp(CmpOp::Gt, x0, x1)).unwrap();
+        let finite = a
+            .intern(Node::Select {
+                cond,
+                then: x1,
+                else_: x0,
+            })
+            .unwrap();
+        let d = a.intern(Node::Sub(finite, finite)).unwrap();
+        assert_eq!(check(&a, d, zero), Ok(()));
+        let masked = a
+            .intern(Node::Select {
+                cond,
+                then: ninf,
+                else_: x0,
+            })
+            .unwrap();
+        let d = a.intern(Node::Sub(masked, masked)).unwrap();
+        assert!(matches!(check(&a, d, zero), Err(FieldError::Infinite(_))));
+    }
+
     #[test]
     fn hidden_denominators_are_refused() {
         let mut a = TermArena::new();
