@@ -416,6 +416,8 @@ impl Machine<'_> {
                     FloatOp::Div => x / y,
                     FloatOp::Min => x.min(y),
                     FloatOp::Max => x.max(y),
+                    // Bit-exact: the sign bit of `a` onto `b`.
+                    FloatOp::CopySign => y.copysign(x),
                 };
                 return Ok(Val::Bits(u64::from(r.to_bits())));
             }
@@ -427,6 +429,7 @@ impl Machine<'_> {
                 FloatOp::Div => x / y,
                 FloatOp::Min => x.min(y),
                 FloatOp::Max => x.max(y),
+                FloatOp::CopySign => y.copysign(x),
             };
             return Ok(Val::Bits(from_f64(r, ty)));
         }
@@ -438,8 +441,47 @@ impl Machine<'_> {
             FloatOp::Div => Node::Div(x, y),
             FloatOp::Min => Node::Min(x, y),
             FloatOp::Max => Node::Max(x, y),
+            FloatOp::CopySign => return self.copysign(ty, (a, b), (x, y), line),
         };
         Ok(Val::Term(self.mk(n)?))
+    }
+
+    /// `copysign` over the reals (`x`, `y`: the terms of `a`, `b`): `|b|` when `a >= 0`, else
+    /// `-|b|`, as `select(a >= 0, abs(b), -abs(b))`. A concrete `a` decides by its sign bit
+    /// (exactly what the instruction reads); a concrete `b` gives constant magnitudes, bit for
+    /// bit. The one place the real reading differs from the bits is `a = -0.0`, which is the
+    /// real 0 (values are reals: -0.0 and 0.0 are one number).
+    fn copysign(
+        &mut self,
+        ty: FloatTy,
+        (a, b): (Val, Val),
+        (x, y): (TermId, TermId),
+        line: Line,
+    ) -> Result<Val, ExecError> {
+        let sign = 1u64 << (ty.bits() - 1);
+        let (pos, neg) = match b {
+            Val::Bits(bb) => (
+                self.term_of(Val::Bits(bb & !sign), ty, line)?,
+                self.term_of(Val::Bits(bb | sign), ty, line)?,
+            ),
+            _ => {
+                let abs = self.mk(Node::Apply(Func::Abs, y))?;
+                (abs, self.mk(Node::Neg(abs))?)
+            }
+        };
+        if let Val::Bits(ab) = a {
+            return Ok(Val::Term(if ab & sign == 0 { pos } else { neg }));
+        }
+        let zero = self
+            .arena
+            .constant(Dyadic::ZERO)
+            .map_err(|e| ExecError::Limit(e.to_string()))?;
+        let cond = self.mk(Node::Cmp(CmpOp::Ge, x, zero))?;
+        Ok(Val::Term(self.mk(Node::Select {
+            cond,
+            then: pos,
+            else_: neg,
+        })?))
     }
 
     pub(super) fn fma(
