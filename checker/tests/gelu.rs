@@ -174,3 +174,85 @@ fn swapped_copysign_operands_compute_something_else() {
     let v = value(&o.arena, element0(&o), -2.0);
     assert!((v + 0.045_402_306).abs() > 0.1, "{v}");
 }
+
+#[test]
+fn erf_branch_is_taken_concretely_and_if_converted_symbolically() {
+    let text = ptx("gelu_erf");
+    let x: Vec<f32> = GELU.iter().map(|g| g.0).collect();
+    let got = concrete(&text, "gelu_erf", &x);
+    for (g, y) in GELU.iter().zip(&got) {
+        assert!(
+            (f64::from(*y) - g.1).abs() < 2e-6,
+            "gelu_erf({}) = {y}",
+            g.0
+        );
+    }
+    let o = run(&text, "gelu_erf", Mode::Symbolic, &[]).unwrap();
+    assert!(o.is_safe(), "{:?}", o.findings);
+    let t = element0(&o);
+    // Both sides of |v / sqrt 2| = 1.00376 (the branch at line 68), and both signs.
+    for g in GELU {
+        let v = value(&o.arena, t, f64::from(g.0));
+        assert!((v - g.1).abs() < 2e-6, "term at {}: {v} vs {}", g.0, g.1);
+    }
+    // The exact GELU is not the tanh approximation: 4.7e-4 apart at -2.7.
+    let v = value(&o.arena, t, -2.7);
+    assert!((v - GELU[5].2).abs() > 4e-4);
+}
+
+fn unsupported_at(r: Result<Outcome, ExecError>, line: u32, says: &str) {
+    match r {
+        Err(ExecError::Unsupported { line: l, what }) if l == line && what.contains(says) => {}
+        other => panic!("expected unsupported at line {line} ({says}), got {other:?}"),
+    }
+}
+
+#[test]
+fn a_skipped_store_keeps_the_branch_unsupported() {
+    let text = edit(&ptx("gelu_erf"), 70, "\tst.global.f32 \t[%rd6], %f30;");
+    unsupported_at(
+        run(&text, "gelu_erf", Mode::Symbolic, &[]),
+        68,
+        "line 70, which is not a register computation",
+    );
+}
+
+#[test]
+fn a_backward_branch_on_data_is_unsupported() {
+    let text = edit(&ptx("gelu_erf"), 47, "$L__BB0_9:");
+    let text = edit(&text, 68, "\t@%p2 bra \t$L__BB0_9;");
+    unsupported_at(
+        run(&text, "gelu_erf", Mode::Symbolic, &[]),
+        68,
+        "goes backward",
+    );
+}
+
+#[test]
+fn a_value_undefined_on_the_taken_path_and_read_later_is_unsupported() {
+    // %f22 is only written on the skipped path; reading it after the join has no value when
+    // the branch is taken.
+    let text = edit(&ptx("gelu_erf"), 78, "\tadd.f32 \t%f27, %f22, 0f3F800000;");
+    unsupported_at(
+        run(&text, "gelu_erf", Mode::Symbolic, &[]),
+        68,
+        "register %f22 is undefined on one of the two paths",
+    );
+}
+
+#[test]
+fn an_integer_that_differs_between_the_paths_is_unsupported_when_read_later() {
+    // %rd1 (the element index, read at line 84 after the join) changed on the skipped path.
+    let text = edit(&ptx("gelu_erf"), 70, "\tadd.s64 \t%rd1, %rd1, 1;");
+    let text = edit(&text, 71, "\tneg.f32 \t%f23, %f30;");
+    unsupported_at(
+        run(&text, "gelu_erf", Mode::Symbolic, &[]),
+        68,
+        "register %rd1 holds different integers or addresses",
+    );
+    // The same change to a register never read again (%rd5) leaves nothing to merge.
+    let text = edit(&ptx("gelu_erf"), 70, "\tadd.s64 \t%rd5, %rd5, 1;");
+    let text = edit(&text, 71, "\tneg.f32 \t%f23, %f30;");
+    let o = run(&text, "gelu_erf", Mode::Symbolic, &[]).unwrap();
+    assert!(o.is_safe());
+}

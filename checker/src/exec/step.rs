@@ -8,7 +8,7 @@ use crate::term::{CmpOp, Dyadic, Func, Node, TermId};
 use std::cmp::Ordering;
 
 /// Per-thread constants for special registers.
-struct Ids {
+pub(super) struct Ids {
     tid: [u32; 3],
     ntid: [u32; 3],
     ctaid: [u32; 3],
@@ -595,7 +595,13 @@ impl Machine<'_> {
     }
 
     /// Boolean connectives; a concrete operand decides or drops out, which is exact logic.
-    fn bool_op(&mut self, op: BoolOp, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+    pub(super) fn bool_op(
+        &mut self,
+        op: BoolOp,
+        a: Val,
+        b: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         let undef = || err_undef(line, "a predicate operation");
         Ok(match (op, a, b) {
             (_, Val::Undef, _) | (_, _, Val::Undef) => return Err(undef()),
@@ -983,7 +989,7 @@ impl Machine<'_> {
 
     /// An instruction under a guard that depends on tensor data: only register-to-register
     /// float results can be modeled, as `select(guard, new, old)`.
-    fn guarded_by_data(
+    pub(super) fn guarded_by_data(
         &mut self,
         cta: &mut Cta,
         t: usize,
@@ -1011,12 +1017,8 @@ impl Machine<'_> {
                     }
                 }
             }
-            Op::Bra { .. } => {
-                return Err(ExecError::Unsupported {
-                    line,
-                    what: "a branch on a value that depends on tensor data (structured kernels branch on indices and scalars only)".into(),
-                });
-            }
+            // A forward branch over register computations becomes selects (exec/ifconv.rs).
+            Op::Bra { target } => return self.if_convert(cta, t, ids, *target, cond),
             _ => {
                 return Err(ExecError::Unsupported {
                     line,
@@ -1039,7 +1041,13 @@ impl Machine<'_> {
     }
 
     /// Operations that only read and write registers.
-    fn pure(&mut self, th: &mut Thread, ids: &Ids, op: &Op, line: Line) -> Result<(), ExecError> {
+    pub(super) fn pure(
+        &mut self,
+        th: &mut Thread,
+        ids: &Ids,
+        op: &Op,
+        line: Line,
+    ) -> Result<(), ExecError> {
         macro_rules! rd {
             ($s:expr) => {
                 self.read(th, ids, $s, line)?
