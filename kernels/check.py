@@ -38,18 +38,19 @@ SCALAR_PTX = {  # spec dtype -> accepted .param types
 # instruction classes each verdict's lines may point at
 # ("unsupported" is checked by unsupported_line_ok below)
 LINE_RE = {
-    "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.(c[ag]\.|wait))"),
+    "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.(c[ag]\.|wait)|wmma\.(load|store)\.)"),
     "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     "deadlock": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     # warp collectives taking a member mask
     "collective_mismatch": re.compile(r"^\s*(@!?%p\w+\s+)?(shfl\.sync|vote\.sync|match\.sync|redux\.sync|bar\.warp\.sync)[.\s]"),
     # shared-memory reads: ld.shared, and ldmatrix (a warp's collective read of shared rows)
-    "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?(ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared|ldmatrix\.)"),
+    "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?(ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared|ldmatrix\.|wmma\.load\.)"),
 }
 # "unsupported" lines: an atomic (atom / red, any state space), or a bra / st guarded by a
 # predicate computed (through setp) from data loaded from memory.
 ATOMIC_RE = re.compile(r"^\s*(@!?%p\w+\s+)?(atom|red)\.")
+WMMA_USE_RE = re.compile(r"^\s*wmma\.(mma|store)\.")
 GUARDED_RE = re.compile(r"^\s*@!?(%p\w+)\s+(bra|st)[.\s]")
 INSTR_RE = re.compile(r"^\s*(?:@!?%p\w+\s+)?([a-z][\w.]*)\s+([^;]*);")
 REG_RE = re.compile(r"%\w+")
@@ -90,9 +91,41 @@ def atomic_results(ptx_lines, ln):
     return regs
 
 
+def fragment_misuse(ptx_lines, ln):
+    """Whether line `ln` mixes wmma fragments with other instructions, which PTX's unspecified
+    fragment layout makes hardware-dependent: a wmma.mma / wmma.store taking a register last
+    written (scanning linearly) outside wmma, or another instruction (not a mov) reading a
+    register some wmma.load / wmma.mma writes."""
+    last = {}
+    for text in ptx_lines[: ln - 1]:
+        im = INSTR_RE.match(text)
+        if im:
+            args = im.group(2)
+            head = args.partition("}")[0] if args.lstrip().startswith("{") else args.partition(",")[0]
+            for r in REG_RE.findall(head):
+                last[r] = im.group(1)
+    im = INSTR_RE.match(ptx_lines[ln - 1])
+    if not im:
+        return False
+    op, args = im.group(1), im.group(2)
+    regs = REG_RE.findall(args)
+    if WMMA_USE_RE.match(ptx_lines[ln - 1]):
+        srcs = regs[8:] if op.startswith("wmma.mma") else regs
+        return any(not last.get(r, "wmma.").startswith("wmma.") for r in srcs)
+    if op.startswith(("wmma.", "mov.")):
+        return False
+    # Flow-insensitive: registers a wmma.load / wmma.mma writes anywhere (loops carry them).
+    frag = set()
+    for text in ptx_lines:
+        fm = re.match(r"\s*wmma\.(load|mma)[\w.]*\s+\{([^}]*)\}", text)
+        if fm:
+            frag.update(REG_RE.findall(fm.group(2)))
+    return any(r in frag for r in regs[1:])
+
+
 def unsupported_line_ok(ptx_lines, ln):
     text = ptx_lines[ln - 1]
-    if ATOMIC_RE.match(text):
+    if ATOMIC_RE.match(text) or fragment_misuse(ptx_lines, ln):
         return True
     # A use of an atomic's returned (schedule-dependent) value, as a source operand.
     operands = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
@@ -320,6 +353,8 @@ def check_spec(spec_path, errors):
                 err("reference: tensor shapes do not match m, n, k")
             if scalars[:3] != [m, n, k]:
                 err(f"reference: scalar params {scalars} are not M, N, K = {[m, n, k]}")
+        if not isinstance(ref.get("relu", False), bool):
+            err("reference: relu must be a bool (a max(., 0) epilogue)")
     elif op in ("layernorm", "rmsnorm"):
         x, out = in_out()
         rows, cols, eps = ref.get("rows"), ref.get("cols"), ref.get("eps")

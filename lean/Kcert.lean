@@ -9,3 +9,4 @@ import Kcert.Rules.FieldInf
 import Kcert.Check
 import Kcert.Examples
 import Kcert.Semantics
+import Kcert.RaceCheck

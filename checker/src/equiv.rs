@@ -206,9 +206,12 @@ impl PairRun {
                 let d = d.ok_or_else(|| format!("element {element} is infinite or NaN"))?;
                 self.arena.constant(d).map(Some).map_err(|e| e.to_string())
             }
-            Val::Cond(_) | Val::Undef | Val::Unordered | Val::Pair(..) | Val::Pending => {
-                Err(format!("element {element} holds no number"))
-            }
+            Val::Cond(_)
+            | Val::Undef
+            | Val::Unordered
+            | Val::Pair(..)
+            | Val::Pending
+            | Val::Frag(_) => Err(format!("element {element} holds no number")),
         }
     }
 }

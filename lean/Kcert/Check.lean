@@ -19,10 +19,12 @@ arena.  That execution computes these correctly is **not** modelled here (see th
   value in every `ExpField`, for every input environment, under every interpretation satisfying
   `FieldInterp` (`rcp x = 1/x`; `max`, `min` associative, commutative and idempotent).
 
-The Rust code also rejects a step range that is empty, overflows, reaches an element outside
-the footprint, or covers an element twice; those checks guard resources and diagnostics, not
-soundness, and the model omits them (it accepts more, so the theorem covers the Rust checker's
-acceptances too, provided the Rust follows the model otherwise).
+The Rust code also rejects a step range that overflows `u64` ("range overflows"), is empty
+("empty range"), reaches an element outside the footprint ("element is not written by the
+kernels") or covers an element an earlier step covered ("element already covered by an earlier
+step").  `checkStepRanges` models these checks one by one (`rangeFits`, `nonEmptyRange`,
+`rangeWritten`, `noEarlierOverlap`); they guard resources and diagnostics, not soundness, so
+`checkEquiv_sound` does not use them.
 -/
 
 namespace Kcert
@@ -108,9 +110,50 @@ def checkOutputs (run : Run K) (steps : List Step) : List Nat → Bool
   | [] => true
   | o :: os => checkOutput run steps o && checkOutputs run steps os
 
-/-- The equivalence part of `check::check`. -/
+/-! ### The Rust checker's range checks (`check::check`, step 4, the loop over steps) -/
+
+/-- One more than Rust `u64::MAX`: step bounds are `u64`. -/
+def u64Size : Nat := 18446744073709551616
+
+/-- Rust `step.first.checked_add(step.count)` succeeds (else "range overflows"). -/
+def rangeFits (s : Step) : Bool := decide (s.first + s.count < u64Size)
+
+/-- Rust `step.count == 0` is rejected ("empty range"). -/
+def nonEmptyRange (s : Step) : Bool := decide (s.count ≠ 0)
+
+/-- Every element `first, ..., first + count - 1` is in the footprint (Rust:
+`footprints[out].binary_search(&e)` succeeds, else "element is not written by the kernels"). -/
+def rangeWritten (fp : List Nat) : Nat → Nat → Bool
+  | _, 0 => true
+  | first, n + 1 => natMem first fp && rangeWritten fp (first + 1) n
+
+/-- Two steps of one output link whose ranges share an element. -/
+def overlaps (s t : Step) : Bool :=
+  decide (s.output = t.output) && decide (s.first < t.first + t.count) &&
+    decide (t.first < s.first + s.count)
+
+/-- No earlier step covers an element of `s` (Rust: `covered[out][slot]` is not yet set, else
+"element already covered by an earlier step"). -/
+def noEarlierOverlap (s : Step) : List Step → Bool
+  | [] => true
+  | t :: ts => !overlaps s t && noEarlierOverlap s ts
+
+/-- The range checks of one step, given the steps before it (Rust: the checks of `check`'s
+loop over steps before the element terms are taken).  The reference footprint is the one the
+Rust searches (`footprints[out]`, the reference kernel's). -/
+def stepRangeOk (run : Run K) (earlier : List Step) (s : Step) : Bool :=
+  rangeFits s && nonEmptyRange s && rangeWritten (run.refFootprint s.output) s.first s.count &&
+    noEarlierOverlap s earlier
+
+/-- Every step passes its range checks; `earlier` holds the steps before (newest first). -/
+def checkStepRanges (run : Run K) : List Step → List Step → Bool
+  | _, [] => true
+  | earlier, s :: ss => stepRangeOk run earlier s && checkStepRanges run (s :: earlier) ss
+
+/-- The equivalence part of `check::check`: footprints and coverage, the range checks, and the
+rules. -/
 def checkEquiv (run : Run K) (equiv : List Nat) (steps : List Step) : Bool :=
-  checkOutputs run steps equiv && checkSteps ops run equiv steps
+  checkOutputs run steps equiv && checkStepRanges run [] steps && checkSteps ops run equiv steps
 
 end Model
 
@@ -213,7 +256,7 @@ theorem checkEquiv_sound (I : Interp K α) (hI : FieldInterp I)
         ∃ lt ot, run.ref o e = some lt ∧ run.opt o e = some ot ∧
           Term.eval I ρs lt = Term.eval I ρs ot := by
   intro o ho
-  have hout := checkOutputs_sound run steps equiv (and_left' h) o ho
+  have hout := checkOutputs_sound run steps equiv (and_left' (and_left' h)) o ho
   refine ⟨of_decide_eq_true' (and_left' hout), ?_⟩
   intro e he
   have hc := allCovered_sound steps o _ (and_right' hout) e he

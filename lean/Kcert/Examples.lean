@@ -210,5 +210,19 @@ example : checkEquiv intFieldOps demoRun [0] [⟨0, 0, 1, Rule.ringNormalize⟩]
 example : checkEquiv intFieldOps demoRun [0]
     [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
       ⟨1, 0, 1, Rule.congruent⟩] = false := rfl
+-- The Rust range checks: an element covered twice, an empty step, an element outside the
+-- footprint, a range past `u64::MAX`.
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
+      ⟨0, 0, 1, Rule.ringNormalize⟩] = false := rfl
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
+      ⟨0, 0, 0, Rule.ringNormalize⟩] = false := rfl
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
+      ⟨0, 2, 1, Rule.ringNormalize⟩] = false := rfl
+example : checkEquiv intFieldOps demoRun [0]
+    [⟨0, 0, 1, Rule.ringNormalize⟩, ⟨0, 1, 1, Rule.fieldNormalize⟩,
+      ⟨0, 18446744073709551615, 1, Rule.ringNormalize⟩] = false := rfl
 
 end Kcert.Examples

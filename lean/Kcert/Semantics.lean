@@ -1,4 +1,5 @@
 import Kcert.Compat
+import Kcert.ExpField
 
 /-!
 # Interleaving semantics of one CTA
@@ -9,15 +10,18 @@ Rust: `checker/src/exec/mod.rs` (`Thread`, `Status`, `Cta`, `run_cta`, `resolve_
 An abstract model of the threads of one CTA, each running its own lowered program, over one
 shared memory.  The program is given abstractly (`Prog`): from a thread's id, `pc` and
 registers it says what the thread's next instruction does (`Act`): a register step, a read of
-one address into one register, a write of one value to one address, an arrival at barrier `b`
-with thread count `n` (PTX `bar.sync b, n`), or `exit`.  Addresses and the value written are
-computed from the registers only, as in the executor (`step.rs` evaluates addresses from
+one address into one register, a write of one value to one address, an atomic addition of one
+value to one address (PTX `atom.add`/`red.add`; no value returned), an arrival at barrier `b`
+with count `n`, waiting (PTX `bar.sync b, n`) or not (PTX `bar.arrive b, n`), or `exit`.
+Values carry a commutative, associative addition (`AccAdd`; every `ExpField`, so the reals, is
+one).  Addresses and the value written are computed from the registers only, as in the executor (`step.rs` evaluates addresses from
 registers; kernels are structured, DESIGN.md).
 
 The small-step relation `Step` picks any running thread and performs its next action
-(`next`).  A barrier arrival that brings the number of waiting threads to the count releases
-every thread waiting at that barrier, and the arriving thread goes on; otherwise the arriving
-thread waits.  Exited and waiting threads never step.  The Rust executor's canonical schedule
+(`next`).  A barrier counts its arrivals since it last completed (`arrivals`: the threads
+waiting there plus the arrivals without waiting, `CState.arr`).  An arrival that brings them to
+the count releases every thread waiting at that barrier, resets the count, and the arriving
+thread goes on; otherwise a `bar.sync` arrival waits and a `bar.arrive` arrival goes on.  Exited and waiting threads never step.  The Rust executor's canonical schedule
 (every thread runs until it blocks or exits, then barriers are released) is one of the
 schedules of `Step`.
 
@@ -26,26 +30,44 @@ in Lean core rests on `Quot.sound`): `StepT prog N i s s'` says that `s'` agrees
 thread and address with `next prog N i s`.
 
 * `diamond`: two steps of different threads from one state whose actions do not conflict
-  (same address, one a write) and do not arrive at the same barrier can be completed to a
-  common state, each thread doing its step after the other's.
+  (`Conflict`: same address, and one a plain write, or one an atomic addition and the other a
+  plain read or write) and do not arrive at the same barrier can be completed to a common
+  state, each thread doing its step after the other's.  Two atomic additions never conflict:
+  `memEff_atomAdd_comm` proves from commutativity and associativity that two additions to one
+  address commute; `next_comm_atomAdd`, `diamond_atomAdd`, `diamond_atomAdd_other` are the
+  cases spelled out.
 * `final_unique`: if that local diamond holds at every state reachable from `s0`
   (`Diamond`), all final states reachable from `s0` are the same.
 * `confluence_noBarrier`: a program without barriers (`NoBarrier`) in which no reachable state
   has two running threads about to do conflicting actions (`RaceFree`) has at most one final
   state, whatever the schedule.
 * `next_comm_bar`, `diamond_gen`: two arrivals at one barrier also commute when they use one
-  count `n` and at least two places are free at the barrier (`BarFits`).
+  count `n` and at least two places are free at the barrier (`BarFits`), whether each waits
+  (`bar.sync`) or not (`bar.arrive`).
 * `confluence`: a race-free program whose barriers fit (`BarriersFit`: one count per barrier,
-  never more arriving threads than the count) has at most one final state, whatever the
+  never more arrivals than the count) has at most one final state, whatever the
   schedule.  `no_stuck`: if one execution finishes, no execution gets stuck.
 
-Not modelled (see the README): global memory and other CTAs, local memory, vector accesses,
-`bar.arrive`, warp collectives, atomics, `cp.async`, and the link between these hypotheses and
-the executor's checks on its one canonical schedule.
+Not modelled (see the README): global memory and other CTAs (so atomics of scopes wider than
+the CTA), local memory, vector accesses, warp collectives, atomic operations
+other than addition, the value an atomic returns, `cp.async`, and the link between these
+hypotheses and the executor's checks on its one canonical schedule.
 -/
 
 namespace Kcert
 namespace Sem
+
+/-- A commutative, associative addition on values: what atomic additions (PTX `atom.add`,
+`red.add`; Rust `Op::AtomAdd`, `Access::AtomicAdd`) need.  The reals are one; so is every
+`ExpField` (instance `accAddOfExpField`).  The laws are used only to prove that two atomic
+additions to one address commute (`memEff_atomAdd_comm`). -/
+class AccAdd (V : Type) where
+  add : V → V → V
+  add_comm : ∀ x y : V, add x y = add y x
+  add_assoc : ∀ x y z : V, add (add x y) z = add x (add y z)
+
+instance accAddOfExpField (α : Type) [ExpField α] : AccAdd α :=
+  ⟨ExpField.add, ExpField.add_comm', ExpField.add_assoc'⟩
 
 /-- Rust `exec::Status`: `Ready` (`run`), `Bar` (`bar b`: waiting at barrier `b`), `Exited`. -/
 inductive Status where
@@ -63,6 +85,8 @@ structure TState (V : Type) where
 structure CState (V : Type) where
   th : Nat → TState V
   mem : Nat → V
+  -- per barrier, the arrivals without waiting (`bar.arrive`) since it last completed
+  arr : Nat → Nat
 
 /-- What a thread's next instruction does. -/
 inductive Act (V : Type) where
@@ -72,8 +96,13 @@ inductive Act (V : Type) where
   | read (a : Nat) (r : Nat) (pc : Nat)
   -- `St`: address `a` gets `v`; then `pc`
   | write (a : Nat) (v : V) (pc : Nat)
-  -- `Bar` with `wait`: arrive at barrier `b`, which completes with `n` threads; then `pc`
-  | arrive (b : Nat) (n : Nat) (pc : Nat)
+  -- `AtomAdd` (`atom.add`, `red.add`): address `a` gets its value plus `v`, in one step; then
+  -- `pc`.  No value reaches the registers: the executor makes an atomic's destination
+  -- `Val::Unordered` and refuses to read it.
+  | atomAdd (a : Nat) (v : V) (pc : Nat)
+  -- `Bar`: arrive at barrier `b`, which completes with `n` arrivals; with `wait` (`bar.sync`)
+  -- the thread waits until it completes, without (`bar.arrive`) it goes on; then `pc`
+  | arrive (b : Nat) (n : Nat) (wait : Bool) (pc : Nat)
   -- `Exit`
   | exit
 
@@ -82,7 +111,7 @@ def Prog (V : Type) : Type := Nat → Nat → (Nat → V) → Act V
 
 section Defs
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 def upd {α : Type} (f : Nat → α) (i : Nat) (x : α) : Nat → α :=
   fun k => if k = i then x else f k
@@ -102,18 +131,22 @@ def countAt (b : Nat) (th : Nat → TState V) : Nat → Nat
 def relAt (b : Nat) (t : TState V) : TState V :=
   cond (waiting b t.status) { t with status := Status.run } t
 
-/-- Whether action `A`, done when `th` are the threads, completes its barrier: the arriving
-thread plus those already waiting reach the count. -/
-def firesA (N : Nat) (A : Act V) (th : Nat → TState V) : Bool :=
+/-- The arrivals at barrier `b` since it last completed: the threads waiting there and the
+arrivals without waiting. -/
+def arrivals (N b : Nat) (s : CState V) : Nat := countAt b s.th N + s.arr b
+
+/-- Whether action `A`, done in state `s`, completes its barrier: the arrivals there plus this
+one reach the count. -/
+def firesA (N : Nat) (A : Act V) (s : CState V) : Bool :=
   match A with
-  | Act.arrive b n _ => decide (n ≤ countAt b th N + 1)
+  | Act.arrive b n _ _ => decide (n ≤ arrivals N b s + 1)
   | _ => false
 
 /-- The effect of another thread's action `A` (which completes its barrier iff `f`) on a
 thread state. -/
 def effOther (A : Act V) (f : Bool) (t : TState V) : TState V :=
   match A with
-  | Act.arrive b _ _ => cond f (relAt b t) t
+  | Act.arrive b _ _ _ => cond f (relAt b t) t
   | _ => t
 
 /-- The new state of the thread doing `A`, from its state `t` and the memory `m`. -/
@@ -122,14 +155,26 @@ def newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) : TState V :=
   | Act.compute pc r => ⟨pc, r, Status.run⟩
   | Act.read a r pc => ⟨pc, upd t.regs r (m a), Status.run⟩
   | Act.write _ _ pc => ⟨pc, t.regs, Status.run⟩
-  | Act.arrive b _ pc => ⟨pc, t.regs, cond f Status.run (Status.bar b)⟩
+  | Act.atomAdd _ _ pc => ⟨pc, t.regs, Status.run⟩
+  | Act.arrive b _ w pc => ⟨pc, t.regs, cond f Status.run (cond w (Status.bar b) Status.run)⟩
   | Act.exit => ⟨t.pc, t.regs, Status.exited⟩
 
 /-- The memory after `A`. -/
 def memEff (A : Act V) (m : Nat → V) : Nat → V :=
   match A with
   | Act.write a v _ => upd m a v
+  | Act.atomAdd a v _ => upd m a (AccAdd.add (m a) v)
   | _ => m
+
+/-- The new count of arrivals without waiting at a barrier, from the old one `x`, after an
+arrival with `wait` `w` that completes the barrier iff `f`. -/
+def arrNew (f w : Bool) (x : Nat) : Nat := cond f 0 (cond w x (x + 1))
+
+/-- The arrivals without waiting after `A` (which completes its barrier iff `f`). -/
+def arrEff (A : Act V) (f : Bool) (ar : Nat → Nat) : Nat → Nat :=
+  match A with
+  | Act.arrive b _ w _ => upd ar b (arrNew f w (ar b))
+  | _ => ar
 
 /-- Thread `i`'s next action in `s`. -/
 def act (prog : Prog V) (i : Nat) (s : CState V) : Act V :=
@@ -137,12 +182,14 @@ def act (prog : Prog V) (i : Nat) (s : CState V) : Act V :=
 
 /-- The state after thread `i` of a CTA of `N` threads does its next action. -/
 def next (prog : Prog V) (N i : Nat) (s : CState V) : CState V :=
-  { th := upd (fun k => effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k)) i
-      (newT (act prog i s) (firesA N (act prog i s) s.th) (s.th i) s.mem),
-    mem := memEff (act prog i s) s.mem }
+  { th := upd (fun k => effOther (act prog i s) (firesA N (act prog i s) s) (s.th k)) i
+      (newT (act prog i s) (firesA N (act prog i s) s) (s.th i) s.mem),
+    mem := memEff (act prog i s) s.mem,
+    arr := arrEff (act prog i s) (firesA N (act prog i s) s) s.arr }
 
 /-- Pointwise equality of states. -/
-def Same (s t : CState V) : Prop := (∀ k, s.th k = t.th k) ∧ ∀ a, s.mem a = t.mem a
+def Same (s t : CState V) : Prop :=
+  (∀ k, s.th k = t.th k) ∧ (∀ a, s.mem a = t.mem a) ∧ ∀ b, s.arr b = t.arr b
 
 /-- Thread `i < N`, running, does its next action. -/
 def StepT (prog : Prog V) (N i : Nat) (s s' : CState V) : Prop :=
@@ -159,36 +206,47 @@ inductive Reach (prog : Prog V) (N : Nat) : CState V → CState V → Prop where
 /-- Every thread has exited. -/
 def Final (N : Nat) (s : CState V) : Prop := ∀ k, k < N → (s.th k).status = Status.exited
 
-/-- The launch: every thread at `pc` 0, running, with registers `regs k` (thread ids). -/
+/-- The launch: every thread at `pc` 0, running, with registers `regs k` (thread ids); no
+arrivals at any barrier. -/
 def init (regs : Nat → Nat → V) (mem : Nat → V) : CState V :=
-  { th := fun k => ⟨0, regs k, Status.run⟩, mem := mem }
+  { th := fun k => ⟨0, regs k, Status.run⟩, mem := mem, arr := fun _ => 0 }
 
-/-- Two actions conflict: they access the same address and at least one writes. -/
+/-- Two actions conflict: they access the same address, and one is a plain write, or one is an
+atomic addition and the other a plain access (read or write).  Two atomic additions never
+conflict (Rust `Shadow::atomic`: atomics of one scope do not race with each other). -/
 def Conflict : Act V → Act V → Prop
   | Act.read a _ _, Act.write c _ _ => a = c
+  | Act.read a _ _, Act.atomAdd c _ _ => a = c
   | Act.write a _ _, Act.read c _ _ => a = c
   | Act.write a _ _, Act.write c _ _ => a = c
+  | Act.write a _ _, Act.atomAdd c _ _ => a = c
+  | Act.atomAdd a _ _, Act.read c _ _ => a = c
+  | Act.atomAdd a _ _, Act.write c _ _ => a = c
   | Act.read _ _ _, Act.read _ _ _ => False
   | Act.read _ _ _, Act.compute _ _ => False
-  | Act.read _ _ _, Act.arrive _ _ _ => False
+  | Act.read _ _ _, Act.arrive _ _ _ _ => False
   | Act.read _ _ _, Act.exit => False
   | Act.write _ _ _, Act.compute _ _ => False
-  | Act.write _ _ _, Act.arrive _ _ _ => False
+  | Act.write _ _ _, Act.arrive _ _ _ _ => False
   | Act.write _ _ _, Act.exit => False
+  | Act.atomAdd _ _ _, Act.atomAdd _ _ _ => False
+  | Act.atomAdd _ _ _, Act.compute _ _ => False
+  | Act.atomAdd _ _ _, Act.arrive _ _ _ _ => False
+  | Act.atomAdd _ _ _, Act.exit => False
   | Act.compute _ _, _ => False
-  | Act.arrive _ _ _, _ => False
+  | Act.arrive _ _ _ _, _ => False
   | Act.exit, _ => False
 
 /-- Two actions arrive at the same barrier. -/
 def SameBar : Act V → Act V → Prop
-  | Act.arrive b _ _, Act.arrive c _ _ => b = c
+  | Act.arrive b _ _ _, Act.arrive c _ _ _ => b = c
   | _, _ => False
 
 end Defs
 
 section Lemmas
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem upd_same {α : Type} (f : Nat → α) (i : Nat) (x : α) : upd f i x i = x := by
   show (if i = i then x else f i) = x
@@ -200,16 +258,19 @@ theorem upd_other {α : Type} (f : Nat → α) {i k : Nat} (x : α) (h : k ≠ i
 
 theorem next_th_self (prog : Prog V) (N i : Nat) (s : CState V) :
     (next prog N i s).th i =
-      newT (act prog i s) (firesA N (act prog i s) s.th) (s.th i) s.mem :=
-  upd_same (fun k => effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k)) i _
+      newT (act prog i s) (firesA N (act prog i s) s) (s.th i) s.mem :=
+  upd_same (fun k => effOther (act prog i s) (firesA N (act prog i s) s) (s.th k)) i _
 
 theorem next_th_other (prog : Prog V) (N i : Nat) (s : CState V) {k : Nat} (h : k ≠ i) :
-    (next prog N i s).th k = effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k) :=
-  upd_other (fun k => effOther (act prog i s) (firesA N (act prog i s) s.th) (s.th k))
-    (newT (act prog i s) (firesA N (act prog i s) s.th) (s.th i) s.mem) h
+    (next prog N i s).th k = effOther (act prog i s) (firesA N (act prog i s) s) (s.th k) :=
+  upd_other (fun k => effOther (act prog i s) (firesA N (act prog i s) s) (s.th k))
+    (newT (act prog i s) (firesA N (act prog i s) s) (s.th i) s.mem) h
 
 theorem next_mem (prog : Prog V) (N i : Nat) (s : CState V) :
     (next prog N i s).mem = memEff (act prog i s) s.mem := rfl
+
+theorem next_arr (prog : Prog V) (N i : Nat) (s : CState V) :
+    (next prog N i s).arr = arrEff (act prog i s) (firesA N (act prog i s) s) s.arr := rfl
 
 /-- A running thread is not touched by another thread's action. -/
 theorem effOther_run (A : Act V) (f : Bool) (t : TState V) (h : t.status = Status.run) :
@@ -218,8 +279,9 @@ theorem effOther_run (A : Act V) (f : Bool) (t : TState V) (h : t.status = Statu
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
-  | arrive b n pc =>
+  | arrive b n w pc =>
     cases f with
     | false => rfl
     | true =>
@@ -260,20 +322,21 @@ theorem waiting_relAt (t : TState V) {b c : Nat} (hbc : c ≠ b) :
         rfl
 
 theorem waiting_effOther (A : Act V) (f : Bool) (t : TState V) {b : Nat}
-    (hA : ∀ n pc, A = Act.arrive b n pc → False) :
+    (hA : ∀ n w pc, A = Act.arrive b n w pc → False) :
     waiting b (effOther A f t).status = waiting b t.status := by
   cases A with
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
-  | arrive c n pc =>
+  | arrive c n w pc =>
     cases f with
     | false => rfl
     | true =>
       show waiting b (relAt c t).status = _
       cases Nat.decEq c b with
-      | isTrue h => exact False.elim (hA n pc (by rw [h]))
+      | isTrue h => exact False.elim (hA n w pc (by rw [h]))
       | isFalse h => exact waiting_relAt t h
 
 theorem countAt_congr (b : Nat) (th th' : Nat → TState V)
@@ -291,7 +354,7 @@ end Lemmas
 
 section Commute
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem conflict_symm (A B : Act V) (h : Conflict A B) : Conflict B A := by
   cases A <;> cases B <;> first | exact Eq.symm h | exact h
@@ -300,29 +363,33 @@ theorem sameBar_symm (A B : Act V) (h : SameBar A B) : SameBar B A := by
   cases A <;> cases B <;> first | exact Eq.symm h | exact h
 
 /-- After an action that does not arrive at `b`, the thread does not wait at `b`. -/
-theorem waiting_newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) {b n pc : Nat}
-    (hA : ¬SameBar A (Act.arrive b n pc)) : waiting b (newT A f t m).status = false := by
+theorem waiting_newT (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) {b n : Nat} {w : Bool}
+    {pc : Nat} (hA : ¬SameBar A (Act.arrive b n w pc)) : waiting b (newT A f t m).status = false := by
   cases A with
   | compute pc' r => rfl
   | read a r pc' => rfl
   | write a v pc' => rfl
+  | atomAdd a v pc' => rfl
   | exit => rfl
-  | arrive c n' pc' =>
+  | arrive c n' w' pc' =>
     cases f with
     | true => rfl
     | false =>
-      show decide (c = b) = false
-      exact decide_eq_false' hA
+      cases w' with
+      | false => rfl
+      | true =>
+        show decide (c = b) = false
+        exact decide_eq_false' hA
 
-theorem not_arrive_of (A : Act V) {b n pc : Nat} (hA : ¬SameBar A (Act.arrive b n pc)) :
-    ∀ n' pc', A = Act.arrive b n' pc' → False := by
-  intro n' pc' h
+theorem not_arrive_of (A : Act V) {b n : Nat} {w : Bool} {pc : Nat}
+    (hA : ¬SameBar A (Act.arrive b n w pc)) : ∀ n' w' pc', A = Act.arrive b n' w' pc' → False := by
+  intro n' w' pc' h
   rw [h] at hA
   exact hA rfl
 
 /-- Another thread's step that does not arrive at `b` leaves the count at `b` alone. -/
-theorem countAt_next (prog : Prog V) (N i : Nat) (s : CState V) {b n pc : Nat}
-    (hA : ¬SameBar (act prog i s) (Act.arrive b n pc)) (hr : (s.th i).status = Status.run) :
+theorem countAt_next (prog : Prog V) (N i : Nat) (s : CState V) {b n : Nat} {w : Bool} {pc : Nat}
+    (hA : ¬SameBar (act prog i s) (Act.arrive b n w pc)) (hr : (s.th i).status = Status.run) :
     countAt b (next prog N i s).th N = countAt b s.th N := by
   apply countAt_congr
   intro k
@@ -334,17 +401,32 @@ theorem countAt_next (prog : Prog V) (N i : Nat) (s : CState V) {b n pc : Nat}
     rw [next_th_other prog N i s hk]
     exact waiting_effOther _ _ _ (not_arrive_of _ hA)
 
+/-- An action that does not arrive at `b` leaves the arrivals without waiting at `b` alone. -/
+theorem arrEff_other (A : Act V) (f : Bool) (ar : Nat → Nat) {b n : Nat} {w : Bool} {pc : Nat}
+    (hA : ¬SameBar A (Act.arrive b n w pc)) : arrEff A f ar b = ar b := by
+  cases A with
+  | compute pc' r => rfl
+  | read a r pc' => rfl
+  | write a v pc' => rfl
+  | atomAdd a v pc' => rfl
+  | exit => rfl
+  | arrive c n' w' pc' =>
+    show upd ar c (arrNew f w' (ar c)) b = ar b
+    exact upd_other ar _ (fun e => hA (Eq.symm e))
+
 theorem firesA_next (prog : Prog V) (N i : Nat) (s : CState V) (B : Act V)
     (hAB : ¬SameBar (act prog i s) B) (hr : (s.th i).status = Status.run) :
-    firesA N B (next prog N i s).th = firesA N B s.th := by
+    firesA N B (next prog N i s) = firesA N B s := by
   cases B with
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
-  | arrive b n pc =>
-    show decide (n ≤ countAt b (next prog N i s).th N + 1) = decide (n ≤ countAt b s.th N + 1)
-    rw [countAt_next prog N i s hAB hr]
+  | arrive b n w pc =>
+    show decide (n ≤ countAt b (next prog N i s).th N + (next prog N i s).arr b + 1) =
+      decide (n ≤ countAt b s.th N + s.arr b + 1)
+    rw [countAt_next prog N i s hAB hr, next_arr, arrEff_other _ _ _ hAB]
 
 /-- Another thread's action does not disturb the state a thread reaches by an action at a
 different barrier. -/
@@ -354,8 +436,9 @@ theorem effOther_newT (A B : Act V) (f g : Bool) (t : TState V) (m : Nat → V)
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
-  | arrive c n pc =>
+  | arrive c n w pc =>
     cases f with
     | false => rfl
     | true =>
@@ -365,10 +448,11 @@ theorem effOther_newT (A B : Act V) (f g : Bool) (t : TState V) (m : Nat → V)
       | compute pc' r => rfl
       | read a r pc' => rfl
       | write a v pc' => rfl
+      | atomAdd a v pc' => rfl
       | exit => rfl
-      | arrive b n' pc' =>
-        have hw : waiting c (newT (Act.arrive b n' pc') g t m).status = false :=
-          waiting_newT (Act.arrive b n' pc') g t m (fun h => hAB (sameBar_symm _ _ h))
+      | arrive b n' w' pc' =>
+        have hw : waiting c (newT (Act.arrive b n' w' pc') g t m).status = false :=
+          waiting_newT (Act.arrive b n' w' pc') g t m (fun h => hAB (sameBar_symm _ _ h))
         rw [hw]
         rfl
 
@@ -399,14 +483,16 @@ theorem effOther_comm (A B : Act V) (f g : Bool) (t : TState V) (hAB : ¬SameBar
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => cases B <;> rfl
-  | arrive c n pc =>
+  | arrive c n w pc =>
     cases B with
     | compute pc' r => rfl
     | read a r pc' => rfl
     | write a v pc' => rfl
+    | atomAdd a v pc' => rfl
     | exit => rfl
-    | arrive b n' pc' =>
+    | arrive b n' w' pc' =>
       cases f <;> cases g
       · rfl
       · rfl
@@ -418,68 +504,164 @@ theorem memEff_read (A : Act V) (m : Nat → V) {a r pc : Nat}
   cases A with
   | compute pc' r' => rfl
   | read a' r' pc' => rfl
-  | arrive b n pc' => rfl
+  | arrive b n w' pc' => rfl
   | exit => rfl
   | write a' v pc' =>
     exact upd_other m v (fun e => h (Eq.symm e))
+  | atomAdd a' v pc' =>
+    exact upd_other m _ (fun e => h (Eq.symm e))
 
 theorem newT_mem (A B : Act V) (g : Bool) (t : TState V) (m : Nat → V)
     (h : ¬Conflict A B) : newT B g t (memEff A m) = newT B g t m := by
   cases B with
   | compute pc r => rfl
   | write a v pc => rfl
-  | arrive b n pc => rfl
+  | atomAdd a v pc => rfl
+  | arrive b n w pc => rfl
   | exit => rfl
   | read a r pc =>
     show TState.mk pc (upd t.regs r (memEff A m a)) Status.run =
       TState.mk pc (upd t.regs r (m a)) Status.run
     rw [memEff_read A m h]
 
+/-- Updates at two different addresses commute. -/
+theorem upd_swap {α : Type} (f : Nat → α) {a b : Nat} (x y : α) (h : a ≠ b) (k : Nat) :
+    upd (upd f b y) a x k = upd (upd f a x) b y k := by
+  cases Nat.decEq k a with
+  | isTrue hk =>
+    have hk' : k ≠ b := fun e => h (Eq.trans (Eq.symm hk) e)
+    rw [upd_other _ _ hk', hk, upd_same, upd_same]
+  | isFalse hk =>
+    rw [upd_other _ _ hk]
+    cases Nat.decEq k b with
+    | isTrue hk' => rw [hk', upd_same, upd_same]
+    | isFalse hk' => rw [upd_other _ _ hk', upd_other _ _ hk', upd_other _ _ hk]
+
+/-- A second update at one address overrides the first. -/
+theorem upd_upd {α : Type} (f : Nat → α) (a : Nat) (x y : α) (k : Nat) :
+    upd (upd f a x) a y k = upd f a y k := by
+  cases Nat.decEq k a with
+  | isTrue hk => rw [hk, upd_same, upd_same]
+  | isFalse hk => rw [upd_other _ _ hk, upd_other _ _ hk, upd_other _ _ hk]
+
+/-- `(x + v) + w = (x + w) + v`: from commutativity and associativity. -/
+theorem add_right_comm (x v w : V) :
+    AccAdd.add (AccAdd.add x v) w = AccAdd.add (AccAdd.add x w) v := by
+  rw [AccAdd.add_assoc, AccAdd.add_comm v w, ← AccAdd.add_assoc]
+
+/-- Two atomic additions to one address commute: adding `v` then `w` leaves the memory that
+adding `w` then `v` leaves, at every address.  This is the one place where the laws of
+`AccAdd` (commutativity, associativity) are used. -/
+theorem memEff_atomAdd_comm (a : Nat) (v w : V) (pa pb : Nat) (m : Nat → V) (x : Nat) :
+    memEff (Act.atomAdd a v pa) (memEff (Act.atomAdd a w pb) m) x =
+      memEff (Act.atomAdd a w pb) (memEff (Act.atomAdd a v pa) m) x := by
+  show upd (upd m a (AccAdd.add (m a) w)) a (AccAdd.add (upd m a (AccAdd.add (m a) w) a) v) x =
+    upd (upd m a (AccAdd.add (m a) v)) a (AccAdd.add (upd m a (AccAdd.add (m a) v) a) w) x
+  rw [upd_same m a (AccAdd.add (m a) w), upd_same m a (AccAdd.add (m a) v), upd_upd, upd_upd,
+    add_right_comm]
+
 theorem memEff_comm (A B : Act V) (m : Nat → V) (h : ¬Conflict A B) (x : Nat) :
     memEff A (memEff B m) x = memEff B (memEff A m) x := by
   cases A with
   | compute pc r => rfl
   | read a r pc => cases B <;> rfl
-  | arrive b n pc => rfl
+  | arrive b n w pc => rfl
   | exit => rfl
   | write a v pc =>
     cases B with
     | compute pc' r => rfl
     | read a' r pc' => rfl
-    | arrive b n pc' => rfl
+    | arrive b n w' pc' => rfl
     | exit => rfl
     | write a' v' pc' =>
       show upd (upd m a' v') a v x = upd (upd m a v) a' v' x
-      cases Nat.decEq x a with
-      | isTrue hx =>
-        have hx' : x ≠ a' := fun e => h (Eq.trans (Eq.symm hx) e)
-        rw [upd_other _ _ hx', hx, upd_same, upd_same]
-      | isFalse hx =>
-        rw [upd_other _ _ hx]
-        cases Nat.decEq x a' with
-        | isTrue hx' => rw [hx', upd_same, upd_same]
-        | isFalse hx' => rw [upd_other _ _ hx', upd_other _ _ hx', upd_other _ _ hx]
+      exact upd_swap m v v' h x
+    | atomAdd a' v' pc' =>
+      show upd (upd m a' (AccAdd.add (m a') v')) a v x =
+        upd (upd m a v) a' (AccAdd.add (upd m a v a') v') x
+      rw [upd_other m v (fun e => h (Eq.symm e))]
+      exact upd_swap m v _ h x
+  | atomAdd a v pc =>
+    cases B with
+    | compute pc' r => rfl
+    | read a' r pc' => rfl
+    | arrive b n w' pc' => rfl
+    | exit => rfl
+    | write a' v' pc' =>
+      show upd (upd m a' v') a (AccAdd.add (upd m a' v' a) v) x =
+        upd (upd m a (AccAdd.add (m a) v)) a' v' x
+      rw [upd_other m v' h]
+      exact upd_swap m _ v' h x
+    | atomAdd a' v' pc' =>
+      cases Nat.decEq a a' with
+      | isTrue e =>
+        rw [← e]
+        exact memEff_atomAdd_comm a v v' pc pc' m x
+      | isFalse e =>
+        show upd (upd m a' (AccAdd.add (m a') v')) a (AccAdd.add (upd m a' (AccAdd.add (m a') v') a) v) x =
+          upd (upd m a (AccAdd.add (m a) v)) a' (AccAdd.add (upd m a (AccAdd.add (m a) v) a') v') x
+        rw [upd_other m _ e, upd_other m _ (fun e' => e (Eq.symm e'))]
+        exact upd_swap m _ _ e x
+
+/-- Arrivals at different barriers change the arrival counts in either order alike. -/
+theorem arrEff_comm (A B : Act V) (f g : Bool) (ar : Nat → Nat) (hAB : ¬SameBar A B) (x : Nat) :
+    arrEff A f (arrEff B g ar) x = arrEff B g (arrEff A f ar) x := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | exit => rfl
+  | arrive c n w pc =>
+    cases B with
+    | compute pc' r => rfl
+    | read a r pc' => rfl
+    | write a v pc' => rfl
+    | atomAdd a v pc' => rfl
+    | exit => rfl
+    | arrive b n' w' pc' =>
+      show upd (upd ar b (arrNew g w' (ar b))) c (arrNew f w (upd ar b (arrNew g w' (ar b)) c)) x =
+        upd (upd ar c (arrNew f w (ar c))) b (arrNew g w' (upd ar c (arrNew f w (ar c)) b)) x
+      rw [upd_other ar _ hAB, upd_other ar _ (fun e => hAB (Eq.symm e))]
+      exact upd_swap ar _ _ hAB x
 
 end Commute
 
 section Diamond
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
-theorem same_refl (s : CState V) : Same s s := ⟨fun _ => rfl, fun _ => rfl⟩
+theorem same_refl (s : CState V) : Same s s := ⟨fun _ => rfl, fun _ => rfl, fun _ => rfl⟩
 
 theorem same_symm {s t : CState V} (h : Same s t) : Same t s :=
-  ⟨fun k => Eq.symm (h.1 k), fun a => Eq.symm (h.2 a)⟩
+  ⟨fun k => Eq.symm (h.1 k), fun a => Eq.symm (h.2.1 a), fun b => Eq.symm (h.2.2 b)⟩
 
 theorem same_trans {s t u : CState V} (h1 : Same s t) (h2 : Same t u) : Same s u :=
-  ⟨fun k => Eq.trans (h1.1 k) (h2.1 k), fun a => Eq.trans (h1.2 a) (h2.2 a)⟩
+  ⟨fun k => Eq.trans (h1.1 k) (h2.1 k), fun a => Eq.trans (h1.2.1 a) (h2.2.1 a),
+    fun b => Eq.trans (h1.2.2 b) (h2.2.2 b)⟩
+
+theorem arrEff_congr (A : Act V) (f : Bool) {ar ar' : Nat → Nat} (h : ∀ b, ar b = ar' b)
+    (x : Nat) : arrEff A f ar x = arrEff A f ar' x := by
+  cases A with
+  | compute pc r => exact h x
+  | read a r pc => exact h x
+  | write a v pc => exact h x
+  | atomAdd a v pc => exact h x
+  | exit => exact h x
+  | arrive b n w pc =>
+    show upd ar b (arrNew f w (ar b)) x = upd ar' b (arrNew f w (ar' b)) x
+    rw [h b]
+    cases Nat.decEq x b with
+    | isTrue hx => rw [hx, upd_same, upd_same]
+    | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx, h x]
 
 theorem newT_congr (A : Act V) (f : Bool) (t : TState V) {m m' : Nat → V}
     (h : ∀ a, m a = m' a) : newT A f t m = newT A f t m' := by
   cases A with
   | compute pc r => rfl
   | write a v pc => rfl
-  | arrive b n pc => rfl
+  | atomAdd a v pc => rfl
+  | arrive b n w pc => rfl
   | exit => rfl
   | read a r pc =>
     show TState.mk pc (upd t.regs r (m a)) Status.run = TState.mk pc (upd t.regs r (m' a)) Status.run
@@ -490,10 +672,16 @@ theorem memEff_congr (A : Act V) {m m' : Nat → V} (h : ∀ a, m a = m' a) (x :
   cases A with
   | compute pc r => exact h x
   | read a r pc => exact h x
-  | arrive b n pc => exact h x
+  | arrive b n w pc => exact h x
   | exit => exact h x
   | write a v pc =>
     show upd m a v x = upd m' a v x
+    cases Nat.decEq x a with
+    | isTrue hx => rw [hx, upd_same, upd_same]
+    | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx, h x]
+  | atomAdd a v pc =>
+    show upd m a (AccAdd.add (m a) v) x = upd m' a (AccAdd.add (m' a) v) x
+    rw [h a]
     cases Nat.decEq x a with
     | isTrue hx => rw [hx, upd_same, upd_same]
     | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx, h x]
@@ -504,31 +692,35 @@ theorem act_congr (prog : Prog V) (i : Nat) {s t : CState V} (h : Same s t) :
   rw [h.1 i]
 
 theorem firesA_congr (N : Nat) (A : Act V) {s t : CState V} (h : Same s t) :
-    firesA N A s.th = firesA N A t.th := by
+    firesA N A s = firesA N A t := by
   cases A with
   | compute pc r => rfl
   | read a r pc => rfl
   | write a v pc => rfl
+  | atomAdd a v pc => rfl
   | exit => rfl
-  | arrive b n pc =>
-    show decide (n ≤ countAt b s.th N + 1) = decide (n ≤ countAt b t.th N + 1)
-    rw [countAt_congr b s.th t.th (fun k => by rw [h.1 k]) N]
+  | arrive b n w pc =>
+    show decide (n ≤ countAt b s.th N + s.arr b + 1) = decide (n ≤ countAt b t.th N + t.arr b + 1)
+    rw [countAt_congr b s.th t.th (fun k => by rw [h.1 k]) N, h.2.2 b]
 
 /-- `next` respects pointwise equality. -/
 theorem next_congr (prog : Prog V) (N i : Nat) {s t : CState V} (h : Same s t) :
     Same (next prog N i s) (next prog N i t) := by
-  apply And.intro
+  refine ⟨?_, ?_, ?_⟩
   · intro k
     cases Nat.decEq k i with
     | isTrue hk =>
       rw [hk, next_th_self, next_th_self, act_congr prog i h, firesA_congr N _ h, h.1 i]
-      exact newT_congr _ _ _ h.2
+      exact newT_congr _ _ _ h.2.1
     | isFalse hk =>
       rw [next_th_other prog N i s hk, next_th_other prog N i t hk, act_congr prog i h,
         firesA_congr N _ h, h.1 k]
   · intro x
     rw [next_mem, next_mem, act_congr prog i h]
-    exact memEff_congr _ h.2 x
+    exact memEff_congr _ h.2.1 x
+  · intro x
+    rw [next_arr, next_arr, act_congr prog i h, firesA_congr N _ h]
+    exact arrEff_congr _ _ h.2.2 x
 
 /-- The two orders of two independent actions of different running threads end in the same
 state. -/
@@ -542,11 +734,11 @@ theorem next_comm (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij : i 
   have hb' : ¬SameBar (act prog j s) (act prog i s) := fun e => hb (sameBar_symm _ _ e)
   have hB : act prog j (next prog N i s) = act prog j s := act_next prog N i s hji hrj
   have hA : act prog i (next prog N j s) = act prog i s := act_next prog N j s hij hri
-  have hfB : firesA N (act prog j s) (next prog N i s).th = firesA N (act prog j s) s.th :=
+  have hfB : firesA N (act prog j s) (next prog N i s) = firesA N (act prog j s) s :=
     firesA_next prog N i s (act prog j s) hb hri
-  have hfA : firesA N (act prog i s) (next prog N j s).th = firesA N (act prog i s) s.th :=
+  have hfA : firesA N (act prog i s) (next prog N j s) = firesA N (act prog i s) s :=
     firesA_next prog N j s (act prog i s) hb' hrj
-  apply And.intro
+  refine ⟨?_, ?_, ?_⟩
   · intro k
     cases Nat.decEq k j with
     | isTrue hk =>
@@ -567,6 +759,10 @@ theorem next_comm (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij : i 
     rw [next_mem prog N j (next prog N i s), next_mem prog N i s, hB,
       next_mem prog N i (next prog N j s), next_mem prog N j s, hA]
     exact memEff_comm _ _ _ hc' x
+  · intro x
+    rw [next_arr prog N j (next prog N i s), next_arr prog N i s, hB, hfB,
+      next_arr prog N i (next prog N j s), next_arr prog N j s, hA, hfA]
+    exact arrEff_comm _ _ _ _ _ hb' x
 
 /-- The relational diamond from the commutation of `next`. -/
 theorem diamond_of_comm (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
@@ -588,7 +784,7 @@ theorem diamond_of_comm (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Na
   exact same_trans e1 (same_trans hcomm (same_symm e2))
 
 /-- Local confluence (the diamond): if thread `i` steps from `s` to `s1` and another thread `j`
-steps from `s` to `s2`, and their actions neither conflict (same address, one a write) nor
+steps from `s` to `s2`, and their actions neither conflict (`Conflict`) nor
 arrive at the same barrier, then `j` steps from `s1` and `i` from `s2` to one state `s3`. -/
 theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
     (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
@@ -597,11 +793,46 @@ theorem diamond (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij 
     ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
   diamond_of_comm prog N hij h1 h2 (next_comm prog N s hij h1.2.1 h2.2.1 hc hb)
 
+/-- An atomic addition arrives at no barrier. -/
+theorem not_sameBar_atomAdd (a : Nat) (v : V) (pc : Nat) (B : Act V) :
+    ¬SameBar (Act.atomAdd a v pc) B := fun h => h
+
+/-- Two atomic additions (any addresses, in particular the same one) of different running
+threads commute: both orders of the two steps give the same state. -/
+theorem next_comm_atomAdd (prog : Prog V) (N : Nat) (s : CState V) {i j a c : Nat} {v w : V}
+    {pa pc : Nat} (hij : i ≠ j)
+    (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
+    (hA : act prog i s = Act.atomAdd a v pa) (hB : act prog j s = Act.atomAdd c w pc) :
+    Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
+  have hc : ¬Conflict (act prog i s) (act prog j s) := by rw [hA, hB]; exact fun h => h
+  have hb : ¬SameBar (act prog i s) (act prog j s) := by rw [hA]; exact not_sameBar_atomAdd a v pa _
+  exact next_comm prog N s hij hri hrj hc hb
+
+/-- The diamond for two atomic additions of different threads (any addresses, in particular the
+same one): if `i` steps from `s` to `s1` and `j` to `s2`, both by an atomic addition, then `j`
+steps from `s1` and `i` from `s2` to one state. -/
+theorem diamond_atomAdd (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j a c : Nat} {v w : V}
+    {pa pc : Nat} (hij : i ≠ j) (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hA : act prog i s = Act.atomAdd a v pa) (hB : act prog j s = Act.atomAdd c w pc) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
+  diamond_of_comm prog N hij h1 h2 (next_comm_atomAdd prog N s hij h1.2.1 h2.2.1 hA hB)
+
+/-- The diamond for an atomic addition against any action of another thread that does not
+conflict with it (it is not a plain read or write of the same address). -/
+theorem diamond_atomAdd_other (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j a : Nat}
+    {v : V} {pa : Nat} (hij : i ≠ j) (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
+    (hA : act prog i s = Act.atomAdd a v pa)
+    (hc : ¬Conflict (Act.atomAdd a v pa) (act prog j s)) :
+    ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 := by
+  rw [← hA] at hc
+  have hb : ¬SameBar (act prog i s) (act prog j s) := by rw [hA]; exact not_sameBar_atomAdd a v pa _
+  exact diamond prog N hij h1 h2 hc hb
+
 end Diamond
 
 section Barriers
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem effOther_false (A : Act V) (t : TState V) : effOther A false t = t := by
   cases A <;> rfl
@@ -642,105 +873,155 @@ theorem countAt_succ (b i : Nat) (th th' : Nat → TState V)
       have hiN : i < N := Nat.ltOfLeOfNe (Nat.leOfLtSucc hi) (fun e' => e (Eq.symm e'))
       rw [ih hiN, hk N e, Nat.add_right_comm]
 
-/-- Arrivals at one barrier use one count, and the barrier has room for both threads. -/
-def BarFits (N : Nat) (th : Nat → TState V) : Act V → Act V → Prop
-  | Act.arrive b n _, Act.arrive c m _ => b = c → n = m ∧ countAt b th N + 2 ≤ n
-  | Act.arrive _ _ _, Act.compute _ _ => True
-  | Act.arrive _ _ _, Act.read _ _ _ => True
-  | Act.arrive _ _ _, Act.write _ _ _ => True
-  | Act.arrive _ _ _, Act.exit => True
+/-- Arrivals at one barrier use one count, and the barrier has room for both arrivals (the
+arrivals since it last completed, `arrivals`, plus these two are at most the count). -/
+def BarFits (N : Nat) (s : CState V) : Act V → Act V → Prop
+  | Act.arrive b n _ _, Act.arrive c m _ _ => b = c → n = m ∧ arrivals N b s + 2 ≤ n
+  | Act.arrive _ _ _ _, Act.compute _ _ => True
+  | Act.arrive _ _ _ _, Act.read _ _ _ => True
+  | Act.arrive _ _ _ _, Act.write _ _ _ => True
+  | Act.arrive _ _ _ _, Act.atomAdd _ _ _ => True
+  | Act.arrive _ _ _ _, Act.exit => True
   | Act.compute _ _, _ => True
   | Act.read _ _ _, _ => True
   | Act.write _ _ _, _ => True
+  | Act.atomAdd _ _ _, _ => True
   | Act.exit, _ => True
 
 theorem sameBar_or (A B : Act V) :
-    ¬SameBar A B ∨ ∃ b n pa m pb, A = Act.arrive b n pa ∧ B = Act.arrive b m pb := by
+    ¬SameBar A B ∨
+      ∃ b n wa pa m wb pb, A = Act.arrive b n wa pa ∧ B = Act.arrive b m wb pb := by
   cases A with
   | compute pc r => exact Or.inl (fun h => h)
   | read a r pc => exact Or.inl (fun h => h)
   | write a v pc => exact Or.inl (fun h => h)
+  | atomAdd a v pc => exact Or.inl (fun h => h)
   | exit => exact Or.inl (fun h => h)
-  | arrive b n pa =>
+  | arrive b n w pa =>
     cases B with
     | compute pc r => exact Or.inl (fun h => h)
     | read a r pc => exact Or.inl (fun h => h)
     | write a v pc => exact Or.inl (fun h => h)
+    | atomAdd a v pc => exact Or.inl (fun h => h)
     | exit => exact Or.inl (fun h => h)
-    | arrive c m pb =>
+    | arrive c m w' pb =>
       cases Nat.decEq b c with
-      | isTrue e => rw [e]; exact Or.inr ⟨c, n, pa, m, pb, rfl, rfl⟩
+      | isTrue e => rw [e]; exact Or.inr ⟨c, n, w, pa, m, w', pb, rfl, rfl⟩
       | isFalse e => exact Or.inl e
 
-theorem not_fires (N b n pc : Nat) (th : Nat → TState V) (h : countAt b th N + 2 ≤ n) :
-    firesA N (Act.arrive b n pc : Act V) th = false := by
-  show decide (n ≤ countAt b th N + 1) = false
+theorem not_fires (N b n : Nat) (w : Bool) (pc : Nat) (s : CState V)
+    (h : arrivals N b s + 2 ≤ n) : firesA N (Act.arrive b n w pc : Act V) s = false := by
+  show decide (n ≤ arrivals N b s + 1) = false
   apply decide_eq_false'
   intro h'
-  exact Nat.notSuccLeSelf (countAt b th N + 1) (Nat.leTrans h h')
+  exact Nat.notSuccLeSelf (arrivals N b s + 1) (Nat.leTrans h h')
 
-/-- A thread that arrives without completing the barrier is counted as waiting. -/
-theorem countAt_arrive (prog : Prog V) (N i : Nat) (s : CState V) {b n pa : Nat} (hi : i < N)
-    (hr : (s.th i).status = Status.run) (hA : act prog i s = Act.arrive b n pa)
-    (hf : firesA N (act prog i s) s.th = false) :
-    countAt b (next prog N i s).th N = countAt b s.th N + 1 := by
-  apply countAt_succ b i s.th (next prog N i s).th _ _ _ N hi
-  · intro k hk
-    rw [next_th_other prog N i s hk, hf, effOther_false]
-  · rw [hr]; rfl
-  · rw [next_th_self, hf, hA]
-    exact decide_eq_true' rfl
+/-- An arrival that does not complete its barrier adds one arrival there: a waiting thread
+(`bar.sync`) or one more arrival without waiting (`bar.arrive`). -/
+theorem arrivals_arrive (prog : Prog V) (N i : Nat) (s : CState V) {b n : Nat} {w : Bool}
+    {pa : Nat} (hi : i < N) (hr : (s.th i).status = Status.run)
+    (hA : act prog i s = Act.arrive b n w pa) (hf : firesA N (act prog i s) s = false) :
+    arrivals N b (next prog N i s) = arrivals N b s + 1 := by
+  have harr : (next prog N i s).arr b = arrNew false w (s.arr b) := by
+    rw [next_arr, hf, hA]
+    exact upd_same s.arr b _
+  show countAt b (next prog N i s).th N + (next prog N i s).arr b =
+    countAt b s.th N + s.arr b + 1
+  rw [harr]
+  cases w with
+  | true =>
+    have hc : countAt b (next prog N i s).th N = countAt b s.th N + 1 := by
+      apply countAt_succ b i s.th (next prog N i s).th _ _ _ N hi
+      · intro k hk
+        rw [next_th_other prog N i s hk, hf, effOther_false]
+      · rw [hr]; rfl
+      · rw [next_th_self, hf, hA]
+        exact decide_eq_true' rfl
+    rw [hc]
+    show countAt b s.th N + 1 + s.arr b = countAt b s.th N + s.arr b + 1
+    rw [Nat.add_right_comm]
+  | false =>
+    have hc : countAt b (next prog N i s).th N = countAt b s.th N := by
+      apply countAt_congr
+      intro k
+      cases Nat.decEq k i with
+      | isTrue hk =>
+        rw [hk, next_th_self, hf, hA, hr]
+        rfl
+      | isFalse hk =>
+        rw [next_th_other prog N i s hk, hf, effOther_false]
+    rw [hc]
+    rfl
+
+/-- Two arrivals at one barrier that both do not complete it, in either order, then the
+completion flag `f` of the second: the same arrival counts. -/
+theorem arrEff_same_comm (b n : Nat) (wa wb : Bool) (pa pb : Nat) (f : Bool) (ar : Nat → Nat)
+    (x : Nat) :
+    arrEff (Act.arrive b n wb pb : Act V) f (arrEff (Act.arrive b n wa pa : Act V) false ar) x =
+      arrEff (Act.arrive b n wa pa : Act V) f (arrEff (Act.arrive b n wb pb : Act V) false ar) x := by
+  show upd (upd ar b (arrNew false wa (ar b))) b (arrNew f wb (upd ar b (arrNew false wa (ar b)) b)) x =
+    upd (upd ar b (arrNew false wb (ar b))) b (arrNew f wa (upd ar b (arrNew false wb (ar b)) b)) x
+  rw [upd_same ar b (arrNew false wa (ar b)), upd_same ar b (arrNew false wb (ar b)), upd_upd,
+    upd_upd]
+  cases f <;> cases wa <;> cases wb <;> rfl
 
 /-- Two arrivals at one barrier with one count `n`, where at least two places are free,
-commute: either both wait, or the second completes the barrier in both orders. -/
-theorem next_comm_bar (prog : Prog V) (N : Nat) (s : CState V) {i j b n pa pb : Nat}
-    (hij : i ≠ j) (hi : i < N) (hj : j < N)
+commute: either neither completes it, or the second completes it in both orders.  Each may
+wait (`bar.sync`) or not (`bar.arrive`). -/
+theorem next_comm_bar (prog : Prog V) (N : Nat) (s : CState V) {i j b n : Nat} {wa wb : Bool}
+    {pa pb : Nat} (hij : i ≠ j) (hi : i < N) (hj : j < N)
     (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
-    (hAi : act prog i s = Act.arrive b n pa) (hBj : act prog j s = Act.arrive b n pb)
-    (hroom : countAt b s.th N + 2 ≤ n) :
+    (hAi : act prog i s = Act.arrive b n wa pa) (hBj : act prog j s = Act.arrive b n wb pb)
+    (hroom : arrivals N b s + 2 ≤ n) :
     Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
   have hji : j ≠ i := fun e => hij (Eq.symm e)
-  have hfA : firesA N (act prog i s) s.th = false := by rw [hAi]; exact not_fires N b n pa s.th hroom
-  have hfB : firesA N (act prog j s) s.th = false := by rw [hBj]; exact not_fires N b n pb s.th hroom
+  have hfA : firesA N (act prog i s) s = false := by rw [hAi]; exact not_fires N b n wa pa s hroom
+  have hfB : firesA N (act prog j s) s = false := by rw [hBj]; exact not_fires N b n wb pb s hroom
   have hB : act prog j (next prog N i s) = act prog j s := act_next prog N i s hji hrj
   have hA : act prog i (next prog N j s) = act prog i s := act_next prog N j s hij hri
-  have hci := countAt_arrive prog N i s hi hri hAi hfA
-  have hcj := countAt_arrive prog N j s hj hrj hBj hfB
-  have hf2 : firesA N (act prog j s) (next prog N i s).th =
-      firesA N (act prog i s) (next prog N j s).th := by
+  have hci := arrivals_arrive prog N i s hi hri hAi hfA
+  have hcj := arrivals_arrive prog N j s hj hrj hBj hfB
+  have hf2 : firesA N (act prog j s) (next prog N i s) =
+      firesA N (act prog i s) (next prog N j s) := by
     rw [hAi, hBj]
-    show decide (n ≤ countAt b (next prog N i s).th N + 1) =
-      decide (n ≤ countAt b (next prog N j s).th N + 1)
+    show decide (n ≤ arrivals N b (next prog N i s) + 1) =
+      decide (n ≤ arrivals N b (next prog N j s) + 1)
     rw [hci, hcj]
   have hbb : decide (b = b) = true := decide_eq_true' rfl
-  apply And.intro
+  refine ⟨?_, ?_, ?_⟩
   · intro k
     cases Nat.decEq k j with
     | isTrue hk =>
       rw [hk, next_th_self prog N j (next prog N i s), hB, hf2, next_th_run prog N i s hji hrj,
         next_th_other prog N i (next prog N j s) hji, hA, next_th_self prog N j s, hfB, hAi, hBj]
-      cases firesA N (Act.arrive b n pa) (next prog N j s).th with
+      cases firesA N (Act.arrive b n wa pa) (next prog N j s) with
       | false => rfl
       | true =>
-        show TState.mk pb (s.th j).regs Status.run =
-          cond (decide (b = b)) (TState.mk pb (s.th j).regs Status.run)
-            (TState.mk pb (s.th j).regs (Status.bar b))
-        rw [hbb]
-        rfl
+        cases wb with
+        | false => rfl
+        | true =>
+          show TState.mk pb (s.th j).regs Status.run =
+            cond (decide (b = b)) (TState.mk pb (s.th j).regs Status.run)
+              (TState.mk pb (s.th j).regs (Status.bar b))
+          rw [hbb]
+          rfl
     | isFalse hkj =>
       cases Nat.decEq k i with
       | isTrue hk =>
         rw [hk, next_th_self prog N i (next prog N j s), hA, ← hf2,
           next_th_run prog N j s hij hri, next_th_other prog N j (next prog N i s) hij, hB,
           next_th_self prog N i s, hfA, hAi, hBj]
-        cases firesA N (Act.arrive b n pb) (next prog N i s).th with
+        cases firesA N (Act.arrive b n wb pb) (next prog N i s) with
         | false => rfl
         | true =>
-          show cond (decide (b = b)) (TState.mk pa (s.th i).regs Status.run)
-              (TState.mk pa (s.th i).regs (Status.bar b)) =
-            TState.mk pa (s.th i).regs Status.run
-          rw [hbb]
-          rfl
+          cases wa with
+          | false => rfl
+          | true =>
+            show cond (decide (b = b)) (TState.mk pa (s.th i).regs Status.run)
+                (TState.mk pa (s.th i).regs (Status.bar b)) =
+              TState.mk pa (s.th i).regs Status.run
+            rw [hbb]
+            rfl
       | isFalse hki =>
         rw [next_th_other prog N j (next prog N i s) hkj, hB, hf2, next_th_other prog N i s hki,
           next_th_other prog N i (next prog N j s) hki, hA, next_th_other prog N j s hkj, hfA,
@@ -750,19 +1031,23 @@ theorem next_comm_bar (prog : Prog V) (N : Nat) (s : CState V) {i j b n pa pb : 
     rw [next_mem prog N j (next prog N i s), next_mem prog N i s, hB,
       next_mem prog N i (next prog N j s), next_mem prog N j s, hA, hAi, hBj]
     rfl
+  · intro x
+    rw [next_arr prog N j (next prog N i s), next_arr prog N i s, hB, hf2,
+      next_arr prog N i (next prog N j s), next_arr prog N j s, hA, hfA, hfB, hAi, hBj]
+    exact arrEff_same_comm b n wa wb pa pb _ s.arr x
 
 /-- `next_comm` with arrivals at one barrier allowed, when they fit (`BarFits`). -/
 theorem next_comm_gen (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij : i ≠ j)
     (hi : i < N) (hj : j < N)
     (hri : (s.th i).status = Status.run) (hrj : (s.th j).status = Status.run)
     (hc : ¬Conflict (act prog i s) (act prog j s))
-    (hb : BarFits N s.th (act prog i s) (act prog j s)) :
+    (hb : BarFits N s (act prog i s) (act prog j s)) :
     Same (next prog N j (next prog N i s)) (next prog N i (next prog N j s)) := by
   cases sameBar_or (act prog i s) (act prog j s) with
   | inl h => exact next_comm prog N s hij hri hrj hc h
   | inr ex =>
     match ex with
-    | ⟨b, n, pa, m, pb, hA, hB⟩ =>
+    | ⟨b, n, wa, pa, m, wb, pb, hA, hB⟩ =>
       rw [hA, hB] at hb
       match hb rfl with
       | ⟨hnm, hroom⟩ =>
@@ -773,7 +1058,7 @@ theorem next_comm_gen (prog : Prog V) (N : Nat) (s : CState V) {i j : Nat} (hij 
 theorem diamond_gen (prog : Prog V) (N : Nat) {s s1 s2 : CState V} {i j : Nat} (hij : i ≠ j)
     (h1 : StepT prog N i s s1) (h2 : StepT prog N j s s2)
     (hc : ¬Conflict (act prog i s) (act prog j s))
-    (hb : BarFits N s.th (act prog i s) (act prog j s)) :
+    (hb : BarFits N s (act prog i s) (act prog j s)) :
     ∃ s3, StepT prog N j s1 s3 ∧ StepT prog N i s2 s3 :=
   diamond_of_comm prog N hij h1 h2 (next_comm_gen prog N s hij h1.1 h2.1 h1.2.1 h2.2.1 hc hb)
 
@@ -781,7 +1066,7 @@ end Barriers
 
 section Confluence
 
-variable {V : Type}
+variable {V : Type} [AccAdd V]
 
 theorem stepT_left (prog : Prog V) (N i : Nat) {s t u : CState V} (h : Same s t)
     (hs : StepT prog N i s u) : StepT prog N i t u := by
@@ -900,7 +1185,8 @@ theorem final_unique (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V} (hD : Diamo
       (same_trans e (same_symm (final_reach prog N f2 hu2)))
 
 /-- Race freedom: in no state reachable from `s0` do two different running threads have
-conflicting next actions (same address, one a write). -/
+conflicting next actions (`Conflict`: same address, and one a plain write, or one an atomic
+addition and the other a plain read or write; two atomic additions do not conflict). -/
 def RaceFree (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
   ∀ r, Reach prog N s0 r → ∀ i j, i ≠ j → i < N → j < N →
     (r.th i).status = Status.run → (r.th j).status = Status.run →
@@ -908,16 +1194,17 @@ def RaceFree (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
 
 /-- The program has no barrier. -/
 def NoBarrier (prog : Prog V) : Prop :=
-  ∀ i pc regs b n pc', prog i pc regs = Act.arrive b n pc' → False
+  ∀ i pc regs b n w pc', prog i pc regs = Act.arrive b n w pc' → False
 
 theorem noBarrier_sameBar (prog : Prog V) (h : NoBarrier prog) (i : Nat) (s : CState V)
     (B : Act V) : ¬SameBar (act prog i s) B := by
   intro hb
   cases ha : act prog i s with
-  | arrive b n pc => exact h i (s.th i).pc (s.th i).regs b n pc ha
+  | arrive b n w pc => exact h i (s.th i).pc (s.th i).regs b n w pc ha
   | compute pc r => rw [ha] at hb; exact hb
   | read a r pc => rw [ha] at hb; exact hb
   | write a v pc => rw [ha] at hb; exact hb
+  | atomAdd a v pc => rw [ha] at hb; exact hb
   | exit => rw [ha] at hb; exact hb
 
 theorem diamond_of_raceFree (prog : Prog V) (N : Nat) (s0 : CState V) (hnb : NoBarrier prog)
@@ -935,12 +1222,13 @@ theorem confluence_noBarrier (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
   final_unique prog N (diamond_of_raceFree prog N s0 hnb hrf) h1 h2 f1 f2
 
 /-- Barrier discipline: in no state reachable from `s0` are two different running threads about
-to arrive at one barrier with different counts, or with fewer than two free places at it (the
-waiting threads plus both would exceed the count). -/
+to arrive at one barrier (waiting or not) with different counts, or with fewer than two free
+places at it (its arrivals since it last completed, `arrivals`, plus both would exceed the
+count). -/
 def BarriersFit (prog : Prog V) (N : Nat) (s0 : CState V) : Prop :=
   ∀ r, Reach prog N s0 r → ∀ i j, i ≠ j → i < N → j < N →
     (r.th i).status = Status.run → (r.th j).status = Status.run →
-      BarFits N r.th (act prog i r) (act prog j r)
+      BarFits N r (act prog i r) (act prog j r)
 
 theorem diamond_of_raceFree_fit (prog : Prog V) (N : Nat) (s0 : CState V)
     (hrf : RaceFree prog N s0) (hfit : BarriersFit prog N s0) : Diamond prog N s0 := by
@@ -950,7 +1238,9 @@ theorem diamond_of_raceFree_fit (prog : Prog V) (N : Nat) (s0 : CState V)
 
 /-- Confluence: if no reachable state has a race (`RaceFree`) and barriers are used with one
 count per barrier and never by more threads than the count at once (`BarriersFit`), any two
-complete executions from `s0` end in the same state, in particular the same memory. -/
+complete executions from `s0` end in the same state, in particular the same memory.  Atomic
+additions of different threads to one address are allowed (they are not races): whatever the
+order in which they happen, the final memory is the same. -/
 theorem confluence (prog : Prog V) (N : Nat) {s0 t1 t2 : CState V}
     (hrf : RaceFree prog N s0) (hfit : BarriersFit prog N s0)
     (h1 : Reach prog N s0 t1) (h2 : Reach prog N s0 t2) (f1 : Final N t1) (f2 : Final N t2) :

@@ -1,4 +1,5 @@
 import Kcert.Check
+import Std.Data.HashMap
 
 /-!
 # `kcert-lean-check`: the Lean model of the equivalence replay, run on a certificate
@@ -249,6 +250,577 @@ def elemInf (p : Parsed) (ref : Bool) (o e : Nat) : Bool := do
     if k == ref && o' == o && e' == e then r := p.infs.get! n
   r
 
+/-! ## `FieldNormalize` over the DAG (Rust `rules::field::Normalizer`, ported)
+
+The proved model (`Rules.fieldNormalizeX`, `Rules.fieldNormalize`) recurses over term trees;
+the attention certificates have element terms of about 10^8 nodes unfolded, out of reach of
+any tree recursion.  What follows is a port of the Rust `Normalizer`: normal forms of the
+nodes of the DAG (memoized for nodes with several parents, tables shared across the elements
+of a certificate, as Rust `Replay`), canonical polynomials (sorted, merged, without zero
+coefficients), interned exponents (`2^E` with `E` an id, `exp_sum`), atoms keyed by the ids
+of their arguments' normal forms, sums flattened and grouped by denominator, the same folding
+of `-inf`/`+inf` and the same final test.  It is NOT proved to follow the tree model (see
+lean/README.md); it is glue as the parser is, and the differential test is what checks it. -/
+
+/-- A node of the DAG, children by id (ids of children are smaller). -/
+inductive DNode where
+  | const (c : Dy)
+  | negInf
+  | posInf
+  | input (t i : Nat)
+  | add (a b : Nat)
+  | sub (a b : Nat)
+  | mul (a b : Nat)
+  | div (a b : Nat)
+  | max (a b : Nat)
+  | min (a b : Nat)
+  | fma (a b c : Nat)
+  | sel (c a b : Nat)
+  | neg (a : Nat)
+  | app (f : Func) (a : Nat)
+  | cmp (op : CmpOp) (a b : Nat)
+  | pred (kids : List Nat)
+  deriving Inhabited
+
+def DNode.children : DNode → List Nat
+  | DNode.add a b => [a, b]
+  | DNode.sub a b => [a, b]
+  | DNode.mul a b => [a, b]
+  | DNode.div a b => [a, b]
+  | DNode.max a b => [a, b]
+  | DNode.min a b => [a, b]
+  | DNode.fma a b c => [a, b, c]
+  | DNode.sel c a b => [c, a, b]
+  | DNode.neg a => [a]
+  | DNode.app _ a => [a]
+  | DNode.cmp _ a b => [a, b]
+  | DNode.pred k => k
+  | _ => []
+
+def dnode (n : Nat) (l : List String) : IO DNode := do
+  let kid := fun (s : String) => do
+    let i ← nat s
+    if i ≥ n then fail ("node " ++ s ++ " used before it is defined")
+    pure i
+  match l with
+  | ["const", neg, m, e] => pure (DNode.const (mkDy (neg == "1") (← nat m) (← int e)))
+  | ["neginf"] => pure DNode.negInf
+  | ["posinf"] => pure DNode.posInf
+  | ["in", t, i] => pure (DNode.input (← nat t) (← nat i))
+  | ["add", a, b] => pure (DNode.add (← kid a) (← kid b))
+  | ["sub", a, b] => pure (DNode.sub (← kid a) (← kid b))
+  | ["mul", a, b] => pure (DNode.mul (← kid a) (← kid b))
+  | ["div", a, b] => pure (DNode.div (← kid a) (← kid b))
+  | ["max", a, b] => pure (DNode.max (← kid a) (← kid b))
+  | ["min", a, b] => pure (DNode.min (← kid a) (← kid b))
+  | ["fma", a, b, c] => pure (DNode.fma (← kid a) (← kid b) (← kid c))
+  | ["sel", c, a, b] => pure (DNode.sel (← kid c) (← kid a) (← kid b))
+  | ["neg", a] => pure (DNode.neg (← kid a))
+  | ["app", f, a] => pure (DNode.app (← func f) (← kid a))
+  | ["cmp", op, a, b] => pure (DNode.cmp (← cmpOp op) (← kid a) (← kid b))
+  | ["and", a, b] => pure (DNode.pred [← kid a, ← kid b])
+  | ["or", a, b] => pure (DNode.pred [← kid a, ← kid b])
+  | ["not", a] => pure (DNode.pred [← kid a])
+  | _ => fail ("bad node: " ++ " ".intercalate l)
+
+def cmpNat (a b : Nat) : Ordering :=
+  if a < b then Ordering.lt else if a = b then Ordering.eq else Ordering.gt
+
+def cmpVar (v w : Var) : Ordering :=
+  match cmpNat v.1 w.1 with
+  | Ordering.eq => cmpNat v.2 w.2
+  | o => o
+
+def cmpVars : List Var → List Var → Ordering
+  | [], [] => Ordering.eq
+  | [], _ => Ordering.lt
+  | _, [] => Ordering.gt
+  | a :: l, b :: l' =>
+    match cmpVar a b with
+    | Ordering.eq => cmpVars l l'
+    | o => o
+
+/-- Rust `Mono`: sorted variables (inputs `(link + 1, index)`, atoms `(0, id)`) times
+`2^exps[exp]`. -/
+abbrev DMono : Type := List Var × Nat
+
+def cmpMono (a b : DMono) : Ordering :=
+  match cmpVars a.1 b.1 with
+  | Ordering.eq => cmpNat a.2 b.2
+  | o => o
+
+/-- Rust `Poly`: sorted by monomial, merged, no zero coefficient. -/
+abbrev DPoly : Type := List (Dy × DMono)
+
+/-- Rust `Value`. -/
+inductive DVal where
+  | frac (num den : DPoly)
+  | ninf
+  | pinf
+  deriving BEq, Hashable, Inhabited
+
+def dyMul (a b : Dy) : Dy := (a.1 * b.1, a.2 + b.2)
+
+/-- Merges two sorted, merged polynomials (equal monomials added, zero sums dropped). -/
+def mergeArr (a b : Array (Dy × DMono)) : Array (Dy × DMono) := do
+  let mut out : Array (Dy × DMono) := Array.mkEmpty (a.size + b.size)
+  let mut i := 0
+  let mut j := 0
+  for _ in [0:a.size + b.size] do
+    if i < a.size then
+      if j < b.size then
+        let x := a.get! i
+        let y := b.get! j
+        match cmpMono x.2 y.2 with
+        | Ordering.lt =>
+          out := out.push x
+          i := i + 1
+        | Ordering.gt =>
+          out := out.push y
+          j := j + 1
+        | Ordering.eq =>
+          let c := dyAdd x.1 y.1
+          if c.1 != 0 then out := out.push (c, x.2)
+          i := i + 1
+          j := j + 1
+      else
+        out := out.push (a.get! i)
+        i := i + 1
+    else if j < b.size then
+      out := out.push (b.get! j)
+      j := j + 1
+  out
+
+/-- Rust `Poly::from_terms`: sorted by monomial, equal monomials merged, zeros dropped (a
+bottom-up merge sort, which merges as it sorts). -/
+def fromTerms (ts : Array (Dy × DMono)) : DPoly := do
+  let mut runs : Array (Array (Dy × DMono)) := #[]
+  for t in ts do
+    if t.1.1 != 0 then runs := runs.push #[t]
+  for _ in [0:64] do
+    if runs.size ≤ 1 then break
+    let mut next : Array (Array (Dy × DMono)) := Array.mkEmpty ((runs.size + 1) / 2)
+    for k in [0:(runs.size + 1) / 2] do
+      if 2 * k + 1 < runs.size then next := next.push (mergeArr (runs.get! (2 * k)) (runs.get! (2 * k + 1)))
+      else next := next.push (runs.get! (2 * k))
+    runs := next
+  match runs.get? 0 with
+  | some r => r.toList
+  | none => []
+
+def pConst (c : Dy) : DPoly := if c.1 == 0 then [] else [(c, ([], 0))]
+def pOne : DPoly := [((1, 0), ([], 0))]
+def pNeg (p : DPoly) : DPoly := p.map fun t => ((-t.1.1, t.1.2), t.2)
+
+/-- Rust `Poly::as_constant`. -/
+def asConstant : DPoly → Option Dy
+  | [] => some (0, 0)
+  | [(c, ([], 0))] => some c
+  | _ => none
+
+/-- Rust `positive`. -/
+def dPositive (p : DPoly) : Bool :=
+  !p.isEmpty && p.all fun t => t.2.1.isEmpty && decide (t.1.1 > 0)
+
+def sortVars (l : List Var) : List Var :=
+  (l.toArray.qsort (fun a b => cmpVar a b == Ordering.lt)).toList
+
+/-- Rust `Atom`, as (kind, argument value ids): kinds 0-8 functions, 100 `max`, 101 `min`,
+200 + op selects. -/
+abbrev DAtom : Type := Nat × List Nat
+
+def funcCode : Func → Nat
+  | Func.ex2 => 0 | Func.rcp => 1 | Func.sqrt => 2 | Func.rsqrt => 3 | Func.lg2 => 4
+  | Func.sin => 5 | Func.cos => 6 | Func.tanh => 7 | Func.abs => 8
+
+def cmpCode : CmpOp → Nat
+  | CmpOp.eq => 0 | CmpOp.ne => 1 | CmpOp.lt => 2 | CmpOp.le => 3 | CmpOp.gt => 4
+  | CmpOp.ge => 5
+
+/-- Rust `MAX_DEPTH`. -/
+def maxDepth : Nat := 2000
+
+/-- Rust `Normalizer`: its tables, as references (updated in place). -/
+structure Normalizer where
+  nodes : Array DNode
+  /-- Rust `shared`: more than one parent, or none. -/
+  shared : Array Bool
+  inputs : Array (Option Nat)
+  memo : IO.Ref (Array (Option DVal))
+  exps : IO.Ref (Array DPoly)
+  expIds : IO.Ref (Std.HashMap DPoly Nat)
+  expSums : IO.Ref (Std.HashMap (Nat × Nat) Nat)
+  atoms : IO.Ref (Array DAtom)
+  atomIds : IO.Ref (Std.HashMap DAtom Nat)
+  values : IO.Ref (Array DVal)
+  valueIds : IO.Ref (Std.HashMap DVal Nat)
+
+def Normalizer.new (nodes : Array DNode) (inputs : Array (Option Nat)) : IO Normalizer := do
+  let mut parents : Array Nat := mkArray nodes.size 0
+  for nd in nodes do
+    for k in nd.children do
+      parents := parents.set! k (parents.get! k + 1)
+  let shared := parents.map fun c => c != 1
+  pure { nodes := nodes, shared := shared, inputs := inputs,
+         memo := ← IO.mkRef (mkArray nodes.size none),
+         exps := ← IO.mkRef #[[]],
+         expIds := ← IO.mkRef ((Std.HashMap.empty : Std.HashMap DPoly Nat).insert [] 0),
+         expSums := ← IO.mkRef Std.HashMap.empty,
+         atoms := ← IO.mkRef #[],
+         atomIds := ← IO.mkRef Std.HashMap.empty,
+         values := ← IO.mkRef #[],
+         valueIds := ← IO.mkRef Std.HashMap.empty }
+
+namespace Normalizer
+
+variable (n : Normalizer)
+
+def expId (p : DPoly) : IO Nat := do
+  match (← n.expIds.get).find? p with
+  | some i => pure i
+  | none =>
+    let i := (← n.exps.get).size
+    n.exps.modify fun a => a.push p
+    n.expIds.modify fun m => m.insert p i
+    pure i
+
+def addPoly (a b : DPoly) : DPoly := (mergeArr a.toArray b.toArray).toList
+
+def expSum (a b : Nat) : IO Nat := do
+  if a == 0 then return b
+  if b == 0 then return a
+  let key := if a ≤ b then (a, b) else (b, a)
+  match (← n.expSums.get).find? key with
+  | some i => pure i
+  | none =>
+    let es ← n.exps.get
+    let i ← n.expId (addPoly (es.get! a) (es.get! b))
+    n.expSums.modify fun m => m.insert key i
+    pure i
+
+def mulPoly (a b : DPoly) : IO DPoly := do
+  let mut ts : Array (Dy × DMono) := #[]
+  for (ca, ma) in a do
+    for (cb, mb) in b do
+      let e ← n.expSum ma.2 mb.2
+      ts := ts.push (dyMul ca cb, (sortVars (ma.1 ++ mb.1), e))
+  pure (fromTerms ts)
+
+def valueId (v : DVal) : IO Nat := do
+  match (← n.valueIds.get).find? v with
+  | some i => pure i
+  | none =>
+    let i := (← n.values.get).size
+    n.values.modify fun a => a.push v
+    n.valueIds.modify fun m => m.insert v i
+    pure i
+
+def atomVal (id : Nat) : DVal := DVal.frac [((1, 0), ([(0, id)], 0))] pOne
+
+/-- Rust `atom`: arguments' denominators positive, then the atom's id. -/
+def atom (a : DAtom) : IO DVal := do
+  let vs ← n.values.get
+  for i in a.2 do
+    match vs.get! i with
+    | DVal.frac _ den => if !dPositive den then fail "a denominator is not provably positive"
+    | _ => pure ()
+  match (← n.atomIds.get).find? a with
+  | some i => pure (atomVal i)
+  | none =>
+    let i := (← n.atoms.get).size
+    n.atoms.modify fun x => x.push a
+    n.atomIds.modify fun m => m.insert a i
+    pure (atomVal i)
+
+def add (a b : DVal) : IO DVal := do
+  match a, b with
+  | DVal.ninf, DVal.pinf => fail "an infinity does not fold away: -inf + +inf"
+  | DVal.pinf, DVal.ninf => fail "an infinity does not fold away: -inf + +inf"
+  | DVal.ninf, _ => pure DVal.ninf
+  | _, DVal.ninf => pure DVal.ninf
+  | DVal.pinf, _ => pure DVal.pinf
+  | _, DVal.pinf => pure DVal.pinf
+  | DVal.frac n1 d1, DVal.frac n2 d2 =>
+    if d1 == d2 then pure (DVal.frac (addPoly n1 n2) d1)
+    else do
+      let x ← n.mulPoly n1 d2
+      let y ← n.mulPoly n2 d1
+      pure (DVal.frac (addPoly x y) (← n.mulPoly d1 d2))
+
+def negV : DVal → DVal
+  | DVal.ninf => DVal.pinf
+  | DVal.pinf => DVal.ninf
+  | DVal.frac num den => DVal.frac (pNeg num) den
+
+/-- Rust `const_sign`. -/
+def constSign : DVal → Option Bool
+  | DVal.frac num den =>
+    match asConstant num, asConstant den with
+    | some c, some d => if c.1 == 0 || d.1 == 0 then none else some (decide (c.1 > 0) == decide (d.1 > 0))
+    | _, _ => none
+  | _ => none
+
+def infTimes (inf other : DVal) : IO DVal :=
+  match constSign other with
+  | some true => pure inf
+  | some false => pure (negV inf)
+  | none => fail "an infinity does not fold away: an infinity times a non-constant or zero"
+
+def mul (a b : DVal) : IO DVal := do
+  match a, b with
+  | DVal.frac n1 d1, DVal.frac n2 d2 => pure (DVal.frac (← n.mulPoly n1 n2) (← n.mulPoly d1 d2))
+  | DVal.frac .., inf => infTimes inf a
+  | inf, other => infTimes inf other
+
+def div (a b : DVal) : IO DVal := do
+  match b with
+  | DVal.frac num den =>
+    if num.isEmpty then fail "division by zero"
+    if !dPositive den then fail "a denominator is not provably positive"
+    n.mul a (DVal.frac den num)
+  | _ => fail "an infinity does not fold away: division by an infinity"
+
+def ex2 (a : DVal) : IO DVal := do
+  match a with
+  | DVal.ninf => pure (DVal.frac [] pOne)
+  | DVal.pinf => fail "an infinity does not fold away: ex2(+inf)"
+  | DVal.frac num den =>
+    let inv : Option Dy := match asConstant den with
+      | some (m, e) => if m == 1 || m == -1 then some (m, -e) else none
+      | none => none
+    match inv with
+    | some k =>
+      let p := fromTerms (num.map fun t => (dyMul t.1 k, t.2)).toArray
+      let id ← n.expId p
+      pure (DVal.frac [((1, 0), ([], id))] pOne)
+    | none =>
+      let x ← n.valueId a
+      n.atom (funcCode Func.ex2, [x])
+
+/-- Rust `lattice_args`. -/
+def latticeArgs (v : DVal) (max : Bool) : IO (Option (List Nat)) := do
+  match v with
+  | DVal.frac [((1, 0), ([(0, id)], 0))] [((1, 0), ([], 0))] =>
+    let a := (← n.atoms.get).get! id
+    if a.1 == (if max then 100 else 101) then pure (some a.2) else pure none
+  | _ => pure none
+
+def lattice (a b : DVal) (max : Bool) : IO DVal := do
+  let (identity, absorbing) := if max then (DVal.ninf, DVal.pinf) else (DVal.pinf, DVal.ninf)
+  let mut args : Array Nat := #[]
+  for v in [a, b] do
+    if v == absorbing then fail "an infinity does not fold away: max(+inf, _) or min(-inf, _)"
+    match ← n.latticeArgs v max with
+    | some inner => args := args ++ inner.toArray
+    | none => if v == identity then pure () else args := args.push (← n.valueId v)
+  let sorted := args.qsort (fun x y => x < y)
+  let mut dedup : Array Nat := #[]
+  for x in sorted do
+    if dedup.size == 0 || dedup.get! (dedup.size - 1) != x then dedup := dedup.push x
+  match dedup.toList with
+  | [] => pure identity
+  | [i] => pure ((← n.values.get).get! i)
+  | l => n.atom (if max then 100 else 101, l)
+
+def memoized (t : Nat) : IO (Option DVal) := do
+  pure ((← n.memo.get).get! t)
+
+mutual
+
+/-- Rust `value_at` (recursion on node ids, which decrease: children come first). -/
+partial def valueAt (n : Normalizer) (t : Nat) (depth : Nat) : IO DVal := do
+  match ← n.memoized t with
+  | some v => return v
+  | none => pure ()
+  if depth > maxDepth then fail ("terms nest deeper than " ++ toString maxDepth)
+  let d := depth + 1
+  let v ← match n.nodes.get! t with
+    | DNode.const c => pure (DVal.frac (pConst c) pOne)
+    | DNode.negInf => pure DVal.ninf
+    | DNode.posInf => pure DVal.pinf
+    | DNode.input tensor index =>
+      match n.inputs.getD tensor none with
+      | some link => pure (DVal.frac [((1, 0), ([(link + 1, index)], 0))] pOne)
+      | none => fail ("input tensor number " ++ toString tensor ++ " is not paired")
+    | DNode.add .. => n.sum t depth
+    | DNode.sub .. => n.sum t depth
+    | DNode.fma .. => n.sum t depth
+    | DNode.neg a => do pure (negV (← n.valueAt a d))
+    | DNode.mul a b => do
+      let x ← n.valueAt a d
+      let y ← n.valueAt b d
+      n.mul x y
+    | DNode.div a b => do
+      let x ← n.valueAt a d
+      let y ← n.valueAt b d
+      n.div x y
+    | DNode.max a b => do
+      let x ← n.valueAt a d
+      let y ← n.valueAt b d
+      n.lattice x y true
+    | DNode.min a b => do
+      let x ← n.valueAt a d
+      let y ← n.valueAt b d
+      n.lattice x y false
+    | DNode.app Func.ex2 a => do n.ex2 (← n.valueAt a d)
+    | DNode.app Func.rcp a => do n.div (DVal.frac pOne pOne) (← n.valueAt a d)
+    | DNode.app f a => do
+      match ← n.valueAt a d with
+      | x@(DVal.frac ..) => n.atom (funcCode f, [← n.valueId x])
+      | _ => fail "an infinity does not fold away: a function of an infinity"
+    | DNode.sel c a b => do
+      match n.nodes.get! c with
+      | DNode.cmp op l r =>
+        let vl ← n.valueAt l d
+        let vr ← n.valueAt r d
+        let va ← n.valueAt a d
+        let vb ← n.valueAt b d
+        let ids := [← n.valueId vl, ← n.valueId vr, ← n.valueId va, ← n.valueId vb]
+        n.atom (200 + cmpCode op, ids)
+      | _ => fail "unsupported in normal forms: a select on a combined condition"
+    | _ => fail "unsupported in normal forms: a predicate used as a number"
+  if n.shared.get! t then
+    n.memo.modify fun m => m.set! t (some v)
+  pure v
+
+/-- The walk of Rust `sum`: pops the stack, collecting the parts. -/
+partial def walk (n : Normalizer) (root depth : Nat) (parts : Array (DVal × Bool)) :
+    List (Nat × Bool) → IO (Array (DVal × Bool))
+  | [] => pure parts
+  | (t, negated) :: stack => do
+    let open_ := (← n.memoized t).isNone || t == root
+    match n.nodes.get! t with
+    | DNode.add a b =>
+      if open_ then n.walk root depth parts ((b, negated) :: (a, negated) :: stack)
+      else n.walk root depth (parts.push (← n.valueAt t (depth + 1), negated)) stack
+    | DNode.sub a b =>
+      if open_ then n.walk root depth parts ((b, !negated) :: (a, negated) :: stack)
+      else n.walk root depth (parts.push (← n.valueAt t (depth + 1), negated)) stack
+    | DNode.neg a => n.walk root depth parts ((a, !negated) :: stack)
+    | DNode.fma a b c =>
+      let x ← n.valueAt a (depth + 1)
+      let y ← n.valueAt b (depth + 1)
+      let p ← n.mul x y
+      n.walk root depth (parts.push (p, negated)) ((c, negated) :: stack)
+    | _ => n.walk root depth (parts.push (← n.valueAt t (depth + 1), negated)) stack
+
+/-- Rust `sum`: a chain of sums walked with a stack, parts grouped by denominator. -/
+partial def sum (n : Normalizer) (root : Nat) (depth : Nat) : IO DVal := do
+  let parts ← n.walk root depth #[] [(root, false)]
+  let mut groups : Array (DPoly × Array (Dy × DMono)) := #[]
+  let mut inf : Option DVal := none
+  for (v, negated) in parts do
+    let v := if negated then negV v else v
+    match v with
+    | DVal.frac num den =>
+      match groups.findIdx? (fun g => g.1 == den) with
+      | some i => groups := groups.modify i fun g => (g.1, g.2 ++ num.toArray)
+      | none => groups := groups.push (den, num.toArray)
+    | other =>
+      inf := some (← match inf with
+        | none => pure other
+        | some prev => n.add prev other)
+  let mut acc := DVal.frac [] pOne
+  for (den, terms) in groups do
+    acc ← n.add acc (DVal.frac (fromTerms terms) den)
+  match inf with
+  | some i => n.add i acc
+  | none => pure acc
+
+end
+
+/-- Rust `field_normalize_in`: `none` if accepted, else why not. -/
+def fieldNormalizeIn (lhs rhs : Nat) : IO (Option String) := do
+  try
+    let t0 ← IO.monoMsNow
+    let a ← n.valueAt lhs 0
+    let t1 ← IO.monoMsNow
+    let b ← n.valueAt rhs 0
+    if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
+      IO.eprintln ("lhs " ++ toString (t1 - t0) ++ " ms, rhs " ++ toString ((← IO.monoMsNow) - t1) ++ " ms")
+    match a, b with
+    | DVal.ninf, DVal.ninf => pure none
+    | DVal.pinf, DVal.pinf => pure none
+    | DVal.frac n1 d1, DVal.frac n2 d2 =>
+      if !dPositive d1 || !dPositive d2 then return some "a denominator is not provably positive"
+      if n1 == n2 && d1 == d2 then return none
+      if (← n.mulPoly n1 d2) == (← n.mulPoly n2 d1) then pure none
+      else pure (some "the normal forms differ")
+    | _, _ => pure (some "the normal forms differ")
+  catch e => pure (some (toString e))
+
+end Normalizer
+
+/-- The element node ids of one kernel's output, indexed by element. -/
+def idTable (els : Array (Bool × Nat × Nat × Nat)) (ref : Bool) (o : Nat) : Array (Option Nat) := do
+  let mut size := 0
+  for (k, o', e, _) in els do
+    if k == ref && o' == o && e + 1 > size then size := e + 1
+  let mut a : Array (Option Nat) := mkArray size none
+  for (k, o', e, n) in els do
+    if k == ref && o' == o then a := a.set! e (some n)
+  a
+
+def ruleName : Rule → String
+  | Rule.congruent => "Congruent"
+  | Rule.ringNormalize => "RingNormalize"
+  | Rule.fieldNormalize => "FieldNormalize"
+
+/-- The rules of every step, in order (Rust: `check`'s `work` list replayed by one `Replay`):
+`Congruent` and `RingNormalize` by the model (`checkElem`), `FieldNormalize` by the DAG
+normalizer above, one for the whole certificate.  `none` if all hold, else the first failure. -/
+def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run : Run Dy)
+    (claims : List Nat) (steps : List Step) : IO (Option String) := do
+  let norm ← Normalizer.new dnodes ins
+  let mut tables : List (Nat × Array (Option Nat) × Array (Option Nat)) := []
+  for o in claims do
+    tables := (o, idTable p.els true o, idTable p.els false o) :: tables
+  let mut i := 0
+  for s in steps do
+    if !natMem s.output claims then
+      return some ("step " ++ toString i ++ " cites an output without an equivalence claim")
+    let (rt, ot) := lookupNat s.output (#[], #[]) tables
+    let mut e := s.first
+    for _ in List.range s.count do
+      let bad := fun (msg : String) => some ("step " ++ toString i ++ " fails at element " ++
+        toString e ++ ": " ++ ruleName s.rule ++ ": " ++ msg)
+      match s.rule with
+      | Rule.fieldNormalize =>
+        match rt.getD e none, ot.getD e none with
+        | some a, some b =>
+          let tA ← IO.monoMsNow
+          let r ← norm.fieldNormalizeIn a b
+          if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
+            IO.eprintln ("element " ++ toString e ++ ": " ++ toString ((← IO.monoMsNow) - tA) ++ " ms")
+          match r with
+          | none => pure ()
+          | some msg =>
+            let inf := p.infs.getD a false || p.infs.getD b false
+            return bad (msg ++ (if inf then " (a term contains an infinity)" else ""))
+        | _, _ => return bad "element is not written"
+      | r =>
+        if !checkElem dyOps run r s.output e then return bad "the model rule fails"
+      e := e + 1
+    i := i + 1
+  pure none
+
+/-- The first step failing its range checks (`stepRangeOk`), and which check. -/
+def rangeFailure (run : Run Dy) (steps : List Step) : Option String := do
+  let mut earlier : List Step := []
+  let mut i := 0
+  for s in steps do
+    if !stepRangeOk run earlier s then
+      let what :=
+        if !rangeFits s then "range overflows"
+        else if !nonEmptyRange s then "empty range"
+        else if !rangeWritten (run.refFootprint s.output) s.first s.count then
+          "element is not written by the kernels"
+        else "element already covered by an earlier step"
+      return some ("step " ++ toString i ++ ": " ++ what)
+    earlier := s :: earlier
+    i := i + 1
+  none
+
 end Kcert.Exec
 
 open Kcert Kcert.Exec in
@@ -260,6 +832,7 @@ def main (args : List String) : IO UInt32 := do
       let text ← IO.FS.readFile file
       let mut p : Parsed := {}
       let mut nodes : Array (Term Dy) := #[]
+      let mut dnodes : Array DNode := #[]
       let mut infs : Array Bool := #[]
       let mut els : Array (Bool × Nat × Nat × Nat) := #[]
       for l in text.splitOn "\n" do
@@ -268,6 +841,7 @@ def main (args : List String) : IO UInt32 := do
           let i ← nat i
           if i != nodes.size then fail ("node " ++ toString i ++ " out of order")
           let t ← node nodes rest
+          dnodes := dnodes.push (← dnode i rest)
           infs := infs.push (nodeInf infs rest)
           nodes := nodes.push t
         | (false, ["el", k, o, e, n]) =>
@@ -281,36 +855,29 @@ def main (args : List String) : IO UInt32 := do
       let run ← toRun p
       let claims := p.claims.toList
       let steps := p.steps.toList
-      let verdict := checkEquiv dyOps run claims steps
+      let mut n := 0
+      for (t, _) in p.inputs do
+        if t + 1 > n then n := t + 1
+      let mut ins : Array (Option Nat) := mkArray n none
+      for (t, q) in p.inputs do
+        ins := ins.set! t (some q)
+      -- Rust `check`, step 4: footprints and coverage (`checkOutputs`), the range checks
+      -- (`checkStepRanges`), then the rules.
+      let why : Option String ←
+        if !checkOutputs run steps claims then
+          pure (some "footprints differ or an element is not covered")
+        else if !checkStepRanges run [] steps then
+          pure (rangeFailure run steps)
+        else replay p dnodes ins run claims steps
       let t2 ← IO.monoMsNow
-      IO.eprintln ("kcert-lean-check: parse " ++ toString (t1 - t0) ++ " ms, checkEquiv " ++
+      IO.eprintln ("kcert-lean-check: parse " ++ toString (t1 - t0) ++ " ms, check " ++
         toString (t2 - t1) ++ " ms")
-      if verdict then
+      match why with
+      | none =>
         IO.println "ACCEPT"
         pure 0
-      else
-        -- Which part fails, for people (and the differential test): the first failing step
-        -- and element, and whether one of its terms contains an infinity; else the footprints
-        -- or the coverage.
-        let mut why := "footprints differ or an element is not covered"
-        let mut i := 0
-        for s in steps do
-          if !checkSteps dyOps run claims [s] then
-            why := "step " ++ toString i ++ " fails"
-            if natMem s.output claims then
-              let mut e := s.first
-              for _ in List.range s.count do
-                if !checkElem dyOps run s.rule s.output e then
-                  why := why ++ " at element " ++ toString e
-                  if elemInf p true s.output e || elemInf p false s.output e then
-                    why := why ++ " (a term contains an infinity)"
-                  break
-                e := e + 1
-            else
-              why := why ++ " (cites an output without an equivalence claim)"
-            break
-          i := i + 1
-        IO.println ("REJECT " ++ why)
+      | some w =>
+        IO.println ("REJECT " ++ w)
         pure 1
     catch e =>
       IO.println ("ERROR " ++ toString e)

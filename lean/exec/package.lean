@@ -7,6 +7,8 @@ define `main`). It depends on the proof package `kcert` in `..`. -/
 def package : Lake.PackageConfig := {
   name := "kcertexec"
   version := "0.1"
+  -- `leanc` of this era compiles without optimization unless told.
+  leancArgs := #["-O3", "-DNDEBUG"]
   moduleRoot := `KcertExec
   binName := "kcert-lean-check"
   dependencies := [{ name := "kcert", src := Source.path ".." }]

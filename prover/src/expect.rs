@@ -32,6 +32,9 @@ pub enum Reference {
         m: u64,
         n: u64,
         k: u64,
+        /// A ReLU epilogue: `c = max(a b, 0)`.
+        #[serde(default)]
+        relu: bool,
     },
     Relu {
         input: String,
@@ -332,13 +335,22 @@ pub fn evaluate(
                 .collect();
             res.insert(out_index(output)?, sums);
         }
-        Reference::Matmul { a, b, c, m, n, k } => {
+        Reference::Matmul {
+            a,
+            b,
+            c,
+            m,
+            n,
+            k,
+            relu,
+        } => {
             let (_, av) = tensor(a)?;
             let (_, bv) = tensor(b)?;
-            res.insert(
-                out_index(c)?,
-                reference::matmul(&av, &bv, *m as usize, *n as usize, *k as usize),
-            );
+            let mut cv = reference::matmul(&av, &bv, *m as usize, *n as usize, *k as usize);
+            if *relu {
+                cv.iter_mut().for_each(|v| *v = v.max(0.0));
+            }
+            res.insert(out_index(c)?, cv);
         }
         Reference::Relu { input, output } => {
             let (_, x) = tensor(input)?;

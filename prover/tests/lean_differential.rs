@@ -3,8 +3,8 @@
 //! (`kcert_checker::check::check`), on every certificate in proofs/ and on mutated ones.
 //!
 //! Each certificate is exported with `kcert::lean_export` (the pair run as the checker runs it)
-//! and the Lean verdict is compared with the Rust one. They must agree, except where listed
-//! below with the reason: a known, documented gap of the Lean model (lean/README.md).
+//! and the Lean verdict is compared with the Rust one. They must agree, on every certificate
+//! and every mutation: there is no list of tolerated disagreements.
 //!
 //! Skipped (with a line saying so) when the Lean binary is not built: build it with
 //! `cd lean/exec && lake build-bin` (.ci/run does when a Lean toolchain is found), or name it
@@ -20,42 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Certificates the Rust checker accepts and the Lean model rejects, and why. The test checks
-/// that each still disagrees in exactly this way, and for the same reason (the Lean binary
-/// names a failing element whose term contains an infinity).
-const INFINITY_REASON: &str = "FieldNormalize model rejects infinities (the running max starts at -inf); \
-     lean/README.md, 'FieldNormalize: model vs Rust'";
-const KNOWN_DISAGREEMENTS: &[&str] = &[
-    "attn_fa2-vs-attn_f16_naive",
-    "attn_fa2_causal-vs-attn_f16_naive_causal",
-    "attn_flash-vs-attn_naive",
-    "attn_flash_causal-vs-attn_naive_causal",
-    "attn_flash_exp2-vs-attn_naive",
-    "flash_attn_a-vs-attn_f16_naive",
-    "flash_attn_a-vs-attn_fa2",
-    "flash_attn_b-vs-attn_f16_naive",
-    "flash_attn_b-vs-flash_attn_a",
-    "mla_absorbed-vs-mla_naive",
-    "softmax-vs-softmax_naive_64",
-    "softmax_online-vs-softmax_naive",
-    "softmax_w1-vs-softmax_naive_64",
-    "softmax_warp-vs-softmax_naive",
-];
-
-/// Certificates the Lean model cannot replay in reasonable time, and why. They are still run,
-/// with [`SHORT_LIMIT`]: one that finishes must agree, and then fails the test as a reminder
-/// to take it off this list.
-const OUT_OF_SCOPE: &[(&str, &str)] = &[(
-    "layernorm_warp-vs-layernorm_naive",
-    "FieldNormalize model too slow: list-based polynomials, every element normalized from an \
-     empty atom table and shared subterms (mean, variance) re-normalized at each occurrence; \
-     over 120 s measured",
-)];
-
 /// Time allowed to one Lean run.
 const LEAN_LIMIT: Duration = Duration::from_secs(300);
-/// Time allowed to a Lean run listed in [`OUT_OF_SCOPE`].
-const SHORT_LIMIT: Duration = Duration::from_secs(10);
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -182,33 +148,13 @@ fn lean_model_agrees_on_every_certificate_in_proofs() {
     println!("certificate | Rust | Lean | outcome | Lean time | exchange size");
     for path in certificates() {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let scope = OUT_OF_SCOPE
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, w)| *w);
-        let limit = if scope.is_some() {
-            SHORT_LIMIT
-        } else {
-            LEAN_LIMIT
-        };
         let c = load(&path);
-        let (rust, lean, took, sizes) = both(&bin, &c, &name, limit);
-        let known = KNOWN_DISAGREEMENTS.contains(&name.as_str());
-        let outcome = match (&rust, &lean, known) {
-            (Ok(()), Lean::TimedOut, false) if scope.is_some() => format!(
-                "out of scope (stopped after {} s): {}",
-                SHORT_LIMIT.as_secs(),
-                scope.unwrap()
-            ),
-            (Ok(()), Lean::Accept, false) => "agree (ACCEPT)".to_string(),
-            (Ok(()), Lean::Reject(why), true) if why.contains("infinity") => {
-                format!("known disagreement: {INFINITY_REASON} [{why}]")
-            }
+        let (rust, lean, took, sizes) = both(&bin, &c, &name, LEAN_LIMIT);
+        let outcome = match (&rust, &lean) {
+            (Ok(()), Lean::Accept) => "agree (ACCEPT)".to_string(),
+            (Err(_), Lean::Reject(_)) => "agree (REJECT)".to_string(),
             _ => {
-                failures.push(format!(
-                    "{name}: Rust {rust:?}, Lean {lean:?}, listed as known disagreement: {known}, as out of scope: {}",
-                    scope.is_some()
-                ));
+                failures.push(format!("{name}: Rust {rust:?}, Lean {lean:?}"));
                 "MISMATCH".to_string()
             }
         };
@@ -226,25 +172,17 @@ fn lean_model_agrees_on_every_certificate_in_proofs() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The Lean model's known gaps on mutations: it omits the Rust's range checks (lean/README.md,
-/// `checkEquiv`: "The model omits the range checks that only guard resources"), so it accepts
-/// an empty step and a second step covering an element again.
-const RANGE_GAP: &str = "the model omits the Rust's resource checks on step ranges (empty range, element covered twice): it accepts more there, which checkEquiv_sound covers";
-
 struct Mutant {
     name: String,
     cert: Certificate,
-    /// `Some(reason)`: the Rust checker rejects and the model accepts, a documented gap.
-    known_gap: Option<&'static str>,
 }
 
 fn mutants(base: &str, c: &Certificate) -> Vec<Mutant> {
     let mut out = Vec::new();
-    let mut push = |what: &str, cert: Certificate, known_gap| {
+    let mut push = |what: &str, cert: Certificate| {
         out.push(Mutant {
             name: format!("{base}: {what}"),
             cert,
-            known_gap,
         })
     };
     let s0 = c.steps[0];
@@ -252,32 +190,32 @@ fn mutants(base: &str, c: &Certificate) -> Vec<Mutant> {
         if rule != s0.rule {
             let mut m = c.clone();
             m.steps[0].rule = rule;
-            push(&format!("step 0 cites {rule:?}"), m, None);
+            push(&format!("step 0 cites {rule:?}"), m);
         }
     }
     let mut m = c.clone();
     m.steps.pop();
-    push("last step dropped", m, None);
+    push("last step dropped", m);
     let mut m = c.clone();
     m.steps[0].output += 1;
-    push("step 0 cites the next output link", m, None);
+    push("step 0 cites the next output link", m);
     if s0.count > 1 {
         let mut m = c.clone();
         m.steps[0].count -= 1;
-        push("step 0 one element short", m, None);
+        push("step 0 one element short", m);
         let mut m = c.clone();
         m.steps[0].first += 1;
-        push("step 0 shifted by one element", m, None);
+        push("step 0 shifted by one element", m);
     }
     let mut m = c.clone();
     m.claims.retain(|cl| !matches!(cl, Claim::Equivalent(_)));
-    push("equivalence claims dropped, steps kept", m, None);
+    push("equivalence claims dropped, steps kept", m);
     let mut m = c.clone();
     m.steps.push(Step { count: 1, ..s0 });
-    push("element covered twice", m, Some(RANGE_GAP));
+    push("element covered twice", m);
     let mut m = c.clone();
     m.steps.push(Step { count: 0, ..s0 });
-    push("empty step added", m, Some(RANGE_GAP));
+    push("empty step added", m);
     out
 }
 
@@ -344,12 +282,14 @@ fn lean_model_agrees_on_mutated_certificates() {
         );
         return;
     };
-    let mut cases: Vec<(String, Case, Option<&'static str>)> = Vec::new();
-    // One certificate per rule, small enough to run many times.
+    let mut cases: Vec<(String, Case)> = Vec::new();
+    // One certificate per rule, small enough to run many times, and one whose terms contain
+    // -inf (the online softmax's running maximum starts there).
     for base in [
         "reduce_seq-vs-reduce_naive",
         "rmsnorm_warp-vs-rmsnorm_naive",
         "conv2d_igemm-vs-conv2d_direct",
+        "softmax_online-vs-softmax_naive",
     ] {
         let c = load(&root().join("proofs").join(format!("{base}.kcert")));
         for m in mutants(base, &c.cert) {
@@ -360,7 +300,6 @@ fn lean_model_agrees_on_mutated_certificates() {
                     ref_ptx: c.ref_ptx.clone(),
                     opt_ptx: c.opt_ptx.clone(),
                 },
-                m.known_gap,
             ));
         }
     }
@@ -391,18 +330,16 @@ fn lean_model_agrees_on_mutated_certificates() {
         cases.push((
             format!("{pair}: forged equivalence by {rule:?}"),
             forged(pair, rule),
-            None,
         ));
     }
     let mut failures = Vec::new();
     println!("mutant | Rust | Lean | outcome | Lean time");
-    for (i, (name, c, gap)) in cases.iter().enumerate() {
+    for (i, (name, c)) in cases.iter().enumerate() {
         let (rust, lean, took, _) = both(&bin, c, &format!("mutant{i}"), LEAN_LIMIT);
-        let outcome = match (&rust, &lean, gap) {
-            (Err(_), Lean::Reject(_), None) => "agree (REJECT)".to_string(),
+        let outcome = match (&rust, &lean) {
+            (Err(_), Lean::Reject(_)) => "agree (REJECT)".to_string(),
             // FieldNormalize subsumes RingNormalize: citing it for a ring step stays valid.
-            (Ok(()), Lean::Accept, None) => "agree (ACCEPT)".to_string(),
-            (Err(_), Lean::Accept, Some(why)) => format!("known disagreement: {why}"),
+            (Ok(()), Lean::Accept) => "agree (ACCEPT)".to_string(),
             _ => {
                 failures.push(format!("{name}: Rust {rust:?}, Lean {lean:?}"));
                 "MISMATCH".to_string()

@@ -15,6 +15,7 @@ pub mod race;
 mod step;
 mod tensor_core;
 pub mod value;
+mod wmma;
 
 pub use finding::{Finding, FindingKind, Site};
 pub use value::Val;
@@ -163,6 +164,12 @@ pub(crate) enum Collective {
     Ldmatrix {
         addr: u64,
     },
+    /// `wmma.load`/`wmma.store`: the matrix address and stride this lane supplies (PTX requires
+    /// them equal across the warp); zero for `wmma.mma`.
+    Wmma {
+        addr: u64,
+        stride: u64,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -223,6 +230,8 @@ pub(crate) struct Machine<'a> {
     /// Whether a register may be read before it is written from an instruction on, per
     /// (instruction, register): asked by if-conversion ([`ifconv`]).
     live: HashMap<(u32, u32), bool>,
+    /// The matrices behind `wmma` fragment handles ([`Val::Frag`]), by id.
+    frags: Vec<wmma::Fragment>,
 }
 
 /// Runs `prog` under the launch `spec`.
@@ -431,6 +440,7 @@ impl<'a> Machine<'a> {
             lane_instructions: 0,
             shared_bytes,
             live: HashMap::new(),
+            frags: Vec::new(),
         })
     }
 
@@ -676,6 +686,7 @@ impl<'a> Machine<'a> {
             }
             Some(Collective::Mma { .. }) => self.complete_mma(cta, &waits, w0)?,
             Some(Collective::Ldmatrix { .. }) => self.complete_ldmatrix(cta, &waits)?,
+            Some(Collective::Wmma { .. }) => self.complete_wmma(cta, &waits, w0)?,
             None => {}
         }
         for &k in members {

@@ -57,6 +57,16 @@ fn pending(line: Line) -> ExecError {
     }
 }
 
+/// A fragment register reaching an instruction other than `wmma` and `mov`.
+pub(super) fn fragment(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "a wmma fragment register used outside wmma: PTX leaves fragment layouts \
+               unspecified, so the result would depend on one"
+            .into(),
+    }
+}
+
 fn data_int(line: Line) -> ExecError {
     ExecError::Unsupported {
         line,
@@ -379,6 +389,7 @@ impl Machine<'_> {
             Val::Unordered => return Err(unordered(line)),
             Val::Pair(..) => return Err(packed(line)),
             Val::Pending => return Err(pending(line)),
+            Val::Frag(_) => return Err(fragment(line)),
         };
         self.mk(node)
     }
@@ -645,6 +656,7 @@ impl Machine<'_> {
         Ok(match s {
             Src::Reg(r) => match th.regs[r as usize] {
                 Val::Unordered => return Err(unordered(line)),
+                Val::Frag(_) => return Err(fragment(line)),
                 v => v,
             },
             Src::Imm(v) => Val::Bits(v),
@@ -656,6 +668,7 @@ impl Machine<'_> {
                 Val::Unordered => return Err(unordered(line)),
                 Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
                 Val::Pending => return Err(pending(line)),
+                Val::Frag(_) => return Err(fragment(line)),
             },
         })
     }
@@ -699,6 +712,7 @@ impl Machine<'_> {
                     Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
                     Val::Pending => return Err(pending(line)),
+                    Val::Frag(_) => return Err(fragment(line)),
                 },
             };
             if let Some(cond) = data_guard {
@@ -834,6 +848,30 @@ impl Machine<'_> {
                     });
                     return Ok(());
                 }
+                Op::WmmaLoad { addr, stride, .. } | Op::WmmaStore { addr, stride, .. } => {
+                    let th = &cta.threads[t];
+                    let a = self.address(th, &ids, addr, line)?;
+                    let s = Self::int(self.read(th, &ids, *stride, line)?, line)?;
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: u32::MAX,
+                        what: Collective::Wmma { addr: a, stride: s },
+                    });
+                    return Ok(());
+                }
+                Op::WmmaMma { .. } => {
+                    // The fragments are read from the registers at completion (the lanes wait).
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: u32::MAX,
+                        what: Collective::Wmma { addr: 0, stride: 0 },
+                    });
+                    return Ok(());
+                }
                 Op::CpAsync {
                     dst,
                     src,
@@ -945,12 +983,40 @@ impl Machine<'_> {
                 }
                 op => {
                     let th = &mut cta.threads[t];
-                    if !fast_int(th, &ids, op) {
+                    if !fast_int(th, &ids, op) && !self.fast_fma(th, op, line)? {
                         self.pure(th, &ids, op, line)?;
                     }
                 }
             }
         }
+    }
+
+    /// The accumulation step of every matmul and reduction, on register operands that are
+    /// all terms: exactly what [`Machine::pure`] builds for it (via [`Machine::fma`]), without
+    /// its general operand plumbing. `false` when the case does not apply.
+    #[inline(always)]
+    fn fast_fma(&mut self, th: &mut Thread, op: &Op, _line: Line) -> Result<bool, ExecError> {
+        let Op::Fma {
+            dst,
+            a: Src::Reg(a),
+            b: Src::Reg(b),
+            c: Src::Reg(c),
+            ..
+        } = *op
+        else {
+            return Ok(false);
+        };
+        if self.mode == Mode::Concrete {
+            return Ok(false);
+        }
+        let r = &th.regs;
+        let (Val::Term(x), Val::Term(y), Val::Term(z)) =
+            (r[a as usize], r[b as usize], r[c as usize])
+        else {
+            return Ok(false);
+        };
+        th.regs[dst as usize] = Val::Term(self.mk(Node::Fma(x, y, z))?);
+        Ok(true)
     }
 
     fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<u64, ExecError> {
@@ -1059,6 +1125,13 @@ impl Machine<'_> {
             };
         }
         let (dst, v) = match *op {
+            // A move is the one instruction besides wmma's that may carry a fragment register:
+            // it copies the handle (nvcc moves accumulators between loop iterations).
+            Op::Mov {
+                dst,
+                src: Src::Reg(r),
+                ..
+            } if matches!(th.regs[r as usize], Val::Frag(_)) => (dst, th.regs[r as usize]),
             Op::Mov { dst, src, bits } => {
                 let v = match rd!(src) {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1326,6 +1399,7 @@ impl Machine<'_> {
                     Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
                     Val::Pending => return Err(pending(line)),
+                    Val::Frag(_) => return Err(fragment(line)),
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1409,6 +1483,9 @@ impl Machine<'_> {
             | Op::Shfl { .. }
             | Op::Mma { .. }
             | Op::Ldmatrix { .. }
+            | Op::WmmaLoad { .. }
+            | Op::WmmaMma { .. }
+            | Op::WmmaStore { .. }
             | Op::CpAsync { .. }
             | Op::CpAsyncCommit
             | Op::CpAsyncWait { .. }

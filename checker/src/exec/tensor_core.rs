@@ -96,7 +96,7 @@ impl Machine<'_> {
 
     /// The line and operation of a `.sync.aligned` collective, which all 32 lanes must execute
     /// at one instruction.
-    fn aligned_collective(
+    pub(super) fn aligned_collective(
         &self,
         waits: &[(usize, WarpWait)],
         name: &str,
@@ -162,14 +162,35 @@ impl Machine<'_> {
                 c[row as usize * 8 + col as usize] = *v;
             }
         }
-        // D = C + A B, one fused multiply-add per k (concrete: in f32, like the hardware's
-        // f32 accumulation up to its internal rounding).
-        let mut d = [Val::Undef; 16 * 8];
-        for row in 0..16 {
-            for col in 0..8 {
-                let mut acc = c[row * 8 + col];
+        let d = self.multiply_accumulate(ab, &a, &b, &c, (16, 8, k), line)?;
+        for (th, _) in waits {
+            let lane = (th - w0) as u32;
+            for (i, dst) in dsts.iter().enumerate() {
+                let (row, col) = c_element(lane, i as u32);
+                cta.threads[*th].regs[*dst as usize] = d[row as usize * 8 + col as usize];
+            }
+        }
+        Ok(())
+    }
+
+    /// `D = C + A B` for row-major `A` (m x k), `B` (k x n) and `C` (m x n) with 16-bit float
+    /// inputs of type `ab`: one fused multiply-add per k, in k order (concrete: in f32, like the
+    /// hardware's f32 accumulation up to its internal rounding).
+    pub(super) fn multiply_accumulate(
+        &mut self,
+        ab: FloatTy,
+        a: &[Val],
+        b: &[Val],
+        c: &[Val],
+        (m, n, k): (usize, usize, usize),
+        line: Line,
+    ) -> Result<Vec<Val>, ExecError> {
+        let mut d = vec![Val::Undef; m * n];
+        for row in 0..m {
+            for col in 0..n {
+                let mut acc = c[row * n + col];
                 for kk in 0..k {
-                    let (x, y) = (a[row * k + kk], b[kk * 8 + col]);
+                    let (x, y) = (a[row * k + kk], b[kk * n + col]);
                     acc = match (self.mode, x, y, acc) {
                         (Mode::Concrete, Val::Bits(x), Val::Bits(y), Val::Bits(z)) => {
                             let h = |v: u64| super::step::to_f64(v, ab) as f32;
@@ -182,17 +203,10 @@ impl Machine<'_> {
                         }
                     };
                 }
-                d[row * 8 + col] = acc;
+                d[row * n + col] = acc;
             }
         }
-        for (th, _) in waits {
-            let lane = (th - w0) as u32;
-            for (i, dst) in dsts.iter().enumerate() {
-                let (row, col) = c_element(lane, i as u32);
-                cta.threads[*th].regs[*dst as usize] = d[row as usize * 8 + col as usize];
-            }
-        }
-        Ok(())
+        Ok(d)
     }
 
     /// Completes an `ldmatrix` whose 32 lanes have all arrived: lane `8m + r` supplies the

@@ -27,6 +27,19 @@ pub enum Val {
     /// The old value an atomic returned: it depends on the order of the atomics, so reading it
     /// is rejected (the one-schedule semantics would not cover it).
     Unordered,
+    /// One register of a `wmma` fragment: an opaque handle, never a number. PTX leaves which
+    /// matrix elements a lane's fragment registers hold unspecified, so only `wmma` operations
+    /// (and `mov`, which copies the handle) may use it; a kernel built that way computes the
+    /// same result under every layout (see `exec::wmma`).
+    Frag(FragRef),
+}
+
+/// Register `slot` of lane `lane`'s share of fragment `id` (an index into the run's fragments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FragRef {
+    pub id: u32,
+    pub lane: u8,
+    pub slot: u8,
 }
 
 impl Val {

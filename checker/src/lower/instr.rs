@@ -378,6 +378,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
         "shfl" => lower_shfl(&cx, &mut m)?,
         "mma" => lower_mma(&cx, &mut m)?,
         "ldmatrix" => lower_ldmatrix(&cx, &mut m)?,
+        "wmma" => lower_wmma(&cx, &mut m)?,
         "cp" => lower_cp_async(&cx, &mut m)?,
         other => return Err(unsupported(i.line, format!("instruction `{other}`"))),
     };
@@ -1204,6 +1205,127 @@ fn lower_ldmatrix(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         trans,
         dsts: cx.reg_vector(0, n, "ldmatrix destinations")?,
         addr: cx.addr(1, space)?,
+    })
+}
+
+/// `wmma.{load.a,load.b,load.c,mma,store.d}.sync.aligned` at shape m16n16k16 with f16/bf16
+/// inputs and f32 accumulators (PTX ISA 9.7.14.4). Other shapes and types are rejected by name.
+fn lower_wmma(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    let what = m.take_any(&["load", "mma", "store"]);
+    let role = match what {
+        Some("load") => match m.take_any(&["a", "b", "c"]) {
+            Some("a") => Some(FragRole::A),
+            Some("b") => Some(FragRole::B),
+            Some(_) => Some(FragRole::Acc),
+            None => return Err(invalid(line, "wmma.load needs .a, .b or .c")),
+        },
+        Some("store") => {
+            if !m.take("d") {
+                return Err(invalid(line, "wmma.store needs .d"));
+            }
+            None
+        }
+        Some(_) => None,
+        None => return Err(unsupported(line, "wmma other than load, mma and store")),
+    };
+    if !(m.take("sync") && m.take("aligned")) {
+        return Err(unsupported(line, "wmma without .sync.aligned"));
+    }
+    let mut layout = || match m.take_any(&["row", "col"]) {
+        Some("row") => Ok(MatLayout::Row),
+        Some(_) => Ok(MatLayout::Col),
+        None => Err(invalid(line, "wmma needs a .row or .col layout")),
+    };
+    let first = layout()?;
+    let second = if what == Some("mma") {
+        Some(layout()?)
+    } else {
+        None
+    };
+    if !m.take("m16n16k16") {
+        return Err(unsupported(line, "wmma shape other than .m16n16k16"));
+    }
+    // Registers per lane: f16 A/B fragments hold 16 halves (8 registers; PTX leaves which
+    // elements, possibly repeated), bf16 ones 8 (4 registers), f32 accumulators 8.
+    let input_regs = |t: FloatTy| if t == FloatTy::F16 { 8 } else { 4 };
+    if what == Some("mma") {
+        let ab = match m.take_types().as_slice() {
+            [ScalarType::F32, ScalarType::F32] => FloatTy::F16,
+            [
+                ScalarType::F32,
+                ScalarType::Bf16,
+                ScalarType::Bf16,
+                ScalarType::F32,
+            ] => FloatTy::Bf16,
+            t => {
+                return Err(unsupported(
+                    line,
+                    format!("wmma.mma types {t:?} (only .f32.f32 on f16 and .f32.bf16.bf16.f32)"),
+                ));
+            }
+        };
+        cx.arity(4)?;
+        let n = input_regs(ab);
+        return Ok(Op::WmmaMma {
+            a_layout: first,
+            b_layout: second.unwrap_or(MatLayout::Row),
+            ab,
+            dsts: cx.reg_vector(0, 8, "wmma.mma destinations")?,
+            a: cx.reg_vector(1, n, "wmma.mma operand A")?,
+            b: cx.reg_vector(2, n, "wmma.mma operand B")?,
+            c: cx.reg_vector(3, 8, "wmma.mma operand C")?,
+        });
+    }
+    let space = match take_space(m, line)? {
+        None => Space::Generic,
+        Some(s @ (Space::Global | Space::Shared)) => s,
+        Some(other) => {
+            return Err(unsupported(line, format!("wmma on {other:?} memory")));
+        }
+    };
+    let ty = match (m.one_type()?, role) {
+        (ScalarType::F16, Some(FragRole::A | FragRole::B)) => FloatTy::F16,
+        (ScalarType::Bf16, Some(FragRole::A | FragRole::B)) => FloatTy::Bf16,
+        (ScalarType::F32, Some(FragRole::Acc) | None) => FloatTy::F32,
+        (t, _) => {
+            return Err(unsupported(
+                line,
+                format!("wmma .{t:?} fragments of this kind (f16/bf16 inputs, f32 accumulators)"),
+            ));
+        }
+    };
+    if cx.i.operands.len() != 3 {
+        return Err(unsupported(
+            line,
+            "wmma load/store without an explicit stride operand",
+        ));
+    }
+    let stride = cx.src(2, Kind::Bits(32))?;
+    Ok(match role {
+        Some(role) => {
+            let n = if role == FragRole::Acc {
+                8
+            } else {
+                input_regs(ty)
+            };
+            Op::WmmaLoad {
+                role,
+                layout: first,
+                ty,
+                space,
+                dsts: cx.reg_vector(0, n, "wmma.load destinations")?,
+                addr: cx.addr(1, space)?,
+                stride,
+            }
+        }
+        None => Op::WmmaStore {
+            layout: first,
+            space,
+            addr: cx.addr(0, space)?,
+            srcs: cx.reg_vector(1, 8, "wmma.store sources")?,
+            stride,
+        },
     })
 }
 

@@ -371,6 +371,38 @@ pub enum Op {
         dsts: Vec<Reg>,
         addr: Addr,
     },
+    /// `wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16{.space}.{f16,bf16,f32} {r}, [p], s`:
+    /// a warp collective loading one 16x16 matrix whose elements PTX spreads over the lanes'
+    /// registers in an unspecified layout (PTX ISA 9.7.14.4). The registers receive opaque
+    /// fragment handles, never numbers: see `exec::wmma`.
+    WmmaLoad {
+        role: FragRole,
+        layout: MatLayout,
+        ty: FloatTy,
+        space: Space,
+        dsts: Vec<Reg>,
+        addr: Addr,
+        stride: Src,
+    },
+    /// `wmma.mma.sync.aligned.{alayout}.{blayout}.m16n16k16.f32{.T.T}.f32 {d}, {a}, {b}, {c}`
+    /// with f16 or bf16 inputs and f32 accumulators.
+    WmmaMma {
+        a_layout: MatLayout,
+        b_layout: MatLayout,
+        ab: FloatTy,
+        dsts: Vec<Reg>,
+        a: Vec<Reg>,
+        b: Vec<Reg>,
+        c: Vec<Reg>,
+    },
+    /// `wmma.store.d.sync.aligned.{row,col}.m16n16k16{.space}.f32 [p], {d}, s`.
+    WmmaStore {
+        layout: MatLayout,
+        space: Space,
+        srcs: Vec<Reg>,
+        addr: Addr,
+        stride: Src,
+    },
     /// `cp.async.{ca,cg}.shared.global [dst], [src], bytes{, src_bytes}`: an asynchronous copy
     /// whose destination is written at the `cp.async.wait_group` that completes it. Bytes past
     /// `src_bytes` are filled with zeros.
@@ -387,6 +419,21 @@ pub enum Op {
     CpAsyncWait {
         pending: Option<u32>,
     },
+}
+
+/// Which operand of a `wmma.mma` a fragment is: A (16 x k), B (k x 16), or an accumulator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FragRole {
+    A,
+    B,
+    Acc,
+}
+
+/// How a `wmma` matrix lies in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatLayout {
+    Row,
+    Col,
 }
 
 /// Shape of a warp-level `mma.sync` on 16-bit float inputs with an f32 accumulator.

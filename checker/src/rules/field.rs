@@ -275,6 +275,42 @@ impl<'a> Normalizer<'a> {
         Poly::from_terms(terms)
     }
 
+    /// `num / den` with both multiplied by `2^-E`, `E` the least exponent of `den` in an order
+    /// that shifting every exponent by one polynomial preserves ([`exp_cmp`]). Fractions that
+    /// differ only by such a common factor get equal forms: softmax with different stabilizers
+    /// (a running maximum of scaled or of raw scores, or none), compared without the quadratic
+    /// cross-multiplication. Only a fast path of the rule: when `N1 2^-E1 = N2 2^-E2` and
+    /// `D1 2^-E1 = D2 2^-E2`, then `N1 D2 = N2 D1` as normal forms, and every denominator stays a
+    /// sum of positive constants times powers of two.
+    fn shifted(&mut self, num: &Poly, den: &Poly) -> Result<(Poly, Poly), FieldError> {
+        let exps = &self.exps;
+        let least = den
+            .0
+            .iter()
+            .map(|(m, _)| m.exp)
+            .min_by(|a, b| exp_cmp(&exps[*a as usize], &exps[*b as usize]));
+        let Some(e) = least.filter(|&e| e != 0) else {
+            return Ok((num.clone(), den.clone()));
+        };
+        let minus = self.exps[e as usize].neg();
+        let minus = self.exp_id(minus);
+        let mut shift = |p: &Poly| -> Result<Poly, FieldError> {
+            let mut terms = Vec::with_capacity(p.0.len());
+            for (m, c) in &p.0 {
+                let exp = self.exp_sum(m.exp, minus)?;
+                terms.push((
+                    Mono {
+                        vars: m.vars.clone(),
+                        exp,
+                    },
+                    *c,
+                ));
+            }
+            Poly::from_terms(terms)
+        };
+        Ok((shift(num)?, shift(den)?))
+    }
+
     fn frac(num: Poly, den: Poly) -> Value {
         Value::Frac { num, den }
     }
@@ -653,6 +689,30 @@ impl<'a> Normalizer<'a> {
 }
 
 /// Whether every monomial of `p` is a positive constant times an exponential: then `p > 0`.
+/// Compares `p - q` with zero at its first monomial (in `Mono` order) with a nonzero
+/// coefficient: a total order on exponents that adding one polynomial to both preserves.
+fn exp_cmp(p: &Poly, q: &Poly) -> std::cmp::Ordering {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (p.0.get(i), q.0.get(j)) {
+            (None, None) => return Equal,
+            (Some((ma, ca)), Some((mb, cb))) => match ma.cmp(mb) {
+                Equal if ca == cb => {
+                    i += 1;
+                    j += 1;
+                }
+                Equal => return ca.cmp(cb),
+                // Polys hold no zero coefficients: the other side's 0 differs.
+                Less => return ca.cmp(&Coef::ZERO),
+                Greater => return Coef::ZERO.cmp(cb),
+            },
+            (Some((_, ca)), None) => return ca.cmp(&Coef::ZERO),
+            (None, Some((_, cb))) => return Coef::ZERO.cmp(cb),
+        }
+    }
+}
+
 fn positive(p: &Poly) -> bool {
     !p.0.is_empty()
         && p.0
@@ -683,7 +743,10 @@ pub fn field_normalize_in(n: &mut Normalizer, lhs: TermId, rhs: TermId) -> Resul
             if !positive(&d1) || !positive(&d2) {
                 return Err(FieldError::Denominator);
             }
-            if (n1 == n2 && d1 == d2) || n.mul_poly(&n1, &d2)? == n.mul_poly(&n2, &d1)? {
+            if (n1 == n2 && d1 == d2)
+                || n.shifted(&n1, &d1)? == n.shifted(&n2, &d2)?
+                || n.mul_poly(&n1, &d2)? == n.mul_poly(&n2, &d1)?
+            {
                 Ok(())
             } else {
                 Err(FieldError::Different)
@@ -755,6 +818,75 @@ mod tests {
         // A tree max and a chain max are one atom.
         let m01 = a.intern(Node::Max(x1, x0)).unwrap();
         assert_eq!(check(&a, m, m01), Ok(()));
+    }
+
+    /// Softmax over 32 scores stabilized by the maximum of raw scores (scaled afterwards) and
+    /// by the maximum of scaled scores (Triton's tutorial form): the normal forms differ by the
+    /// factor `2^(c m - m')` in numerator and denominator, which the shift removes within a
+    /// budget far below what cross-multiplication (32 x 32 products) needs.
+    #[test]
+    fn different_stabilizers_meet_after_the_shift() {
+        let mut a = TermArena::new();
+        let n = 32;
+        let xs: Vec<TermId> = (0..n).map(|i| x(&mut a, i)).collect();
+        let log2e = Dyadic::from_f32_bits(0x3fb8_aa3b).expect("finite"); // log2(e) as an f32
+        let c = a.constant(log2e).unwrap();
+        let ninf = a.intern(Node::NegInf).unwrap();
+        let mul = |a: &mut TermArena, p, q| a.intern(Node::Mul(p, q)).unwrap();
+        let sub = |a: &mut TermArena, p, q| a.intern(Node::Sub(p, q)).unwrap();
+        let ex = |a: &mut TermArena, t| a.intern(Node::Apply(Func::Ex2, t)).unwrap();
+        let softmax0 = |a: &mut TermArena, exps: Vec<TermId>| {
+            let mut s = exps[0];
+            for &e in &exps[1..] {
+                s = a.intern(Node::Add(s, e)).unwrap();
+            }
+            a.intern(Node::Div(exps[0], s)).unwrap()
+        };
+        // Reference: m = max(x), p_i = 2^((x_i - m) c).
+        let mut m = ninf;
+        for &xi in &xs {
+            m = a.intern(Node::Max(m, xi)).unwrap();
+        }
+        let ps: Vec<TermId> = xs
+            .iter()
+            .map(|&xi| {
+                let d = sub(&mut a, xi, m);
+                let e = mul(&mut a, d, c);
+                ex(&mut a, e)
+            })
+            .collect();
+        let reference = softmax0(&mut a, ps);
+        // Tutorial: m' = max(x c), p_i = 2^(x_i c - m').
+        let scaled: Vec<TermId> = xs.iter().map(|&xi| mul(&mut a, xi, c)).collect();
+        let mut m2 = ninf;
+        for &si in &scaled {
+            m2 = a.intern(Node::Max(m2, si)).unwrap();
+        }
+        let qs: Vec<TermId> = scaled
+            .iter()
+            .map(|&si| {
+                let d = sub(&mut a, si, m2);
+                ex(&mut a, d)
+            })
+            .collect();
+        let tutorial = softmax0(&mut a, qs.clone());
+        let map = [Some(0)];
+        let side = Side {
+            arena: &a,
+            inputs: &map,
+        };
+        let budget = 4 * n * n; // the cross-products alone would spend 2 n^2 products of n terms
+        assert_eq!(field_normalize(&side, reference, tutorial, budget), Ok(()));
+        // The negative twin: one term missing from the tutorial's denominator.
+        let short = softmax0(&mut a, qs[..n as usize - 1].to_vec());
+        let side = Side {
+            arena: &a,
+            inputs: &map,
+        };
+        assert_eq!(
+            field_normalize(&side, reference, short, 1 << 24),
+            Err(FieldError::Different)
+        );
     }
 
     #[test]
