@@ -13,7 +13,8 @@ that verdict, and a [reference] consistent with the tensors and scalars of the s
 instance specs exist and are named by the file name, the [[inputs]] / [[outputs]] map
 every in / out tensor of each side exactly once to a tensor of the same dtype and shape
 on the other side, and OPT-vs-REF.pair.expect.toml has a known verdict consistent with
-the two instances' expectations.
+the two instances' expectations (a not_equivalent pair needs a wrong = true optimized instance of
+the reference's operator, or different_operators = true and two variants of one operator).
 Prints 'N passed, N failed' and exits non-zero on any failure.
 """
 import re
@@ -501,12 +502,21 @@ def check_pair(pair_path, errors):
         err(f"missing {exp_path.name}")
         return
     pexp = tomllib.loads(exp_path.read_text())
-    if set(pexp) != {"verdict"}:
-        err(f"{exp_path.name}: must hold exactly one key, verdict")
+    if "verdict" not in pexp or set(pexp) - {"verdict", "different_operators"}:
+        err(f"{exp_path.name}: must hold the key verdict (and optionally different_operators)")
     verdict = pexp.get("verdict")
     if verdict not in PAIR_VERDICTS:
         err(f"{exp_path.name}: bad verdict {verdict!r} (one of {sorted(PAIR_VERDICTS)})")
         return
+    # different_operators = true: a not_equivalent pair of two correct kernels of two different
+    # (documented) variants of one operator, close to each other (GELU exact vs tanh): refuted by
+    # a certified witness (prover/tests/pairs.rs), not by a wrong = true twin
+    different = pexp.get("different_operators", False)
+    if not isinstance(different, bool):
+        err(f"{exp_path.name}: different_operators must be a bool")
+        return
+    if different and verdict != "not_equivalent":
+        err(f"{exp_path.name}: different_operators = true only for verdict not_equivalent")
 
     # consistency with the instances' own expectations
     exps = {side: e for side, (_, _, e) in sides.items()}
@@ -525,11 +535,17 @@ def check_pair(pair_path, errors):
         a = {k: renaming.get(v, v) if isinstance(v, str) and k != "op" else v
              for k, v in refs["reference"].items() if k != "wrong"}
         b = {k: v for k, v in refs["optimized"].items() if k != "wrong"}
-        if a != b:
-            err(f"the two instances document different operators: {a} vs {b}")
+        if different:
+            if a == b or a.get("op") != b.get("op"):
+                err(f"different_operators = true needs two variants of one op, documented: {a} vs {b}")
+            if wrong["optimized"]:
+                err("different_operators = true but the optimized instance has wrong = true")
+        elif a != b:
+            err(f"the two instances document different operators: {a} vs {b} "
+                "(a not_equivalent pair of two operator variants says different_operators = true)")
         if verdict == "equivalent" and wrong["optimized"]:
             err("verdict equivalent but the optimized instance has wrong = true")
-        if verdict == "not_equivalent" and not wrong["optimized"]:
+        if verdict == "not_equivalent" and not different and not wrong["optimized"]:
             err("verdict not_equivalent but the optimized instance lacks wrong = true")
     elif iv["optimized"] != verdict:
         err(f"verdict {verdict} but the optimized instance's verdict is {iv['optimized']!r}")

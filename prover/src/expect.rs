@@ -240,6 +240,27 @@ impl Expect {
     }
 }
 
+/// An `OPT-vs-REF.pair.expect.toml` file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairExpect {
+    /// `equivalent`, `not_equivalent`, or the safety finding that refutes first.
+    pub verdict: String,
+    /// A `not_equivalent` pair of two correct kernels of two variants of one operator (the
+    /// instances' `[reference]` tables differ, e.g. `approximate = "none"` / `"tanh"`) that are
+    /// close to each other: its refutation must be certified by interval evaluation, since no
+    /// "far beyond rounding" threshold separates them (kernels/README.md, "Pairs").
+    #[serde(default)]
+    pub different_operators: bool,
+}
+
+impl PairExpect {
+    pub fn load(path: &Path) -> Result<PairExpect, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
 fn first(o: &Outcome) -> String {
     o.findings
         .first()

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod corpus;
 pub mod expect;
 pub mod inputs;
+pub mod interval;
 pub mod lean_export;
 pub mod prove;
 pub mod reference;

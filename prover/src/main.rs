@@ -285,6 +285,47 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
                     outln!("  reference: {reference}");
                     outln!("  optimized: {optimized}");
                     match witness {
+                        Some(kcert::prove::Counterexample {
+                            certified: Some(c),
+                            interpreted: (r, o),
+                            ..
+                        }) => {
+                            let shown: Vec<String> = c
+                                .point
+                                .iter()
+                                .take(8)
+                                .map(|(n, v)| format!("{n} = {v}"))
+                                .collect();
+                            let more = c.point.len().saturating_sub(shown.len());
+                            let more = if more > 0 {
+                                format!(" and {more} more")
+                            } else {
+                                String::new()
+                            };
+                            let (a, b) = (c.reference, c.optimized);
+                            let gap = (b.lo - a.hi).max(a.lo - b.hi);
+                            outln!(
+                                "  certified counterexample at {}{more} (the input elements {output}[{element}] reads):",
+                                shown.join(", ")
+                            );
+                            outln!(
+                                "    reference value in [{:e}, {:e}]\n    optimized value in [{:e}, {:e}]",
+                                a.lo,
+                                a.hi,
+                                b.lo,
+                                b.hi
+                            );
+                            outln!(
+                                "    difference (reference - optimized) in [{:e}, {:e}]: the real values differ by at least {gap:e} \
+                                 (rigorous interval evaluation of both terms, outward rounding; not rounding error)",
+                                a.lo - b.hi,
+                                a.hi - b.lo
+                            );
+                            outln!(
+                                "    the concrete interpreter (fp32) computes {r} (reference) vs {o} (optimized), difference {:e}",
+                                r - o
+                            );
+                        }
                         Some(w) => match w.exact {
                             Some((x, y)) => outln!(
                                 "  counterexample (seed {}: every linked input element k/8, k in -8..=8): exact values {x} vs {y} \

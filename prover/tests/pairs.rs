@@ -1,27 +1,24 @@
 //! Every pair of kernels/pairs reaches its expected verdict; every proof is accepted by the
 //! checker; every value refutation carries a counterexample the interpreter confirms.
 
+use kcert::expect::PairExpect;
 use kcert::prove::{Outcome, Refutation, prove};
 use kcert_checker::check::check;
 use std::path::{Path, PathBuf};
 
-fn pairs() -> Vec<(PathBuf, String)> {
+fn pairs() -> Vec<(PathBuf, PairExpect)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/pairs");
-    let mut out: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
+    let mut out: Vec<(PathBuf, PairExpect)> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.to_string_lossy().ends_with(".pair.toml"))
         .map(|p| {
-            let t: toml::Table = std::fs::read_to_string(p.with_extension("expect.toml"))
-                .unwrap()
-                .parse()
-                .unwrap();
-            let v = t["verdict"].as_str().unwrap().to_string();
-            (p, v)
+            let e = PairExpect::load(&p.with_extension("expect.toml")).unwrap();
+            (p, e)
         })
         .collect();
-    out.sort();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(out.len() >= 17, "{} pairs", out.len());
     out
 }
@@ -31,7 +28,8 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
     // Certificates record PTX paths relative to the repository root.
     std::env::set_current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap();
     let mut failures = Vec::new();
-    for (path, expected) in pairs() {
+    for (path, expect) in pairs() {
+        let expected = expect.verdict.clone();
         // The 128-sized matmuls are covered by the corpus report; keep the test suite quick.
         if path.to_string_lossy().contains("_128") {
             continue;
@@ -61,6 +59,17 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
                 }
             }
             Outcome::Refuted(Refutation::Value { witness, .. }) => match witness {
+                // Two close operator variants: only a certified witness counts, and the
+                // interpreter must see a difference at it too.
+                Some(w) if expect.different_operators => match &w.certified {
+                    Some(c) if c.reference.disjoint(c.optimized)
+                        && w.interpreted.0 != w.interpreted.1
+                        && !c.point.is_empty() => {}
+                    _ => failures.push(format!(
+                        "{}: different_operators needs a certified witness the interpreter confirms: {w:?}",
+                        path.display()
+                    )),
+                },
                 Some(w) => {
                     if let Some((x, y)) = w.exact {
                         assert_ne!(x, y);
@@ -84,4 +93,62 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// A `different_operators` pair holds two variants of one operator that are close: they differ
+/// (so not_equivalent is right) but by less than the 1e-2 that tells a `wrong = true` twin
+/// from its operator (so only a certified witness can refute them). Both halves are checked on
+/// the same inputs in [-4, 4).
+#[test]
+fn different_operators_differ_but_only_slightly() {
+    use kcert::expect::{Expect, evaluate};
+    use kcert_checker::spec::KernelSpec;
+    let mut checked = 0;
+    for (path, expect) in pairs() {
+        if !expect.different_operators {
+            continue;
+        }
+        let pair: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+        let side = |k: &str| path.parent().unwrap().join(pair[k].as_str().unwrap());
+        let (rs, os) = (side("reference"), side("optimized"));
+        let operator = |p: &Path| {
+            Expect::load(&p.with_extension("expect.toml"))
+                .unwrap()
+                .reference()
+                .unwrap()
+                .unwrap()
+        };
+        let (rspec, ospec) = (
+            KernelSpec::load(&rs).unwrap(),
+            KernelSpec::load(&os).unwrap(),
+        );
+        assert_eq!(
+            rspec.params,
+            ospec.params,
+            "{}: same parameters",
+            path.display()
+        );
+        let mut rng = kcert::inputs::Rng::new(11);
+        let mut inputs = kcert::inputs::random(&rspec, 11);
+        for (i, data) in inputs.iter_mut() {
+            let Some(kcert_checker::spec::Binding::Tensor(t)) = rspec.params.get(*i) else {
+                continue;
+            };
+            for v in data.iter_mut() {
+                *v = kcert::inputs::encode(rng.unit() * 4.0, t.dtype);
+            }
+        }
+        let a = evaluate(&operator(&rs), &rspec, &inputs).unwrap();
+        let b = evaluate(&operator(&os), &ospec, &inputs).unwrap();
+        for (param, x) in &a {
+            let err = kcert::reference::max_rel_error(x, &b[param]);
+            assert!(
+                err > 1e-6 && err < 1e-2,
+                "{}: the operators differ by {err}",
+                path.display()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked} different_operators pairs");
 }

@@ -9,6 +9,7 @@
 
 pub(crate) mod access;
 pub mod finding;
+mod ifconv;
 pub mod memory;
 pub mod race;
 mod step;
@@ -226,6 +227,9 @@ pub(crate) struct Machine<'a> {
     seen: HashSet<(FindingKind, Vec<Line>)>,
     pub lane_instructions: u64,
     shared_bytes: u64,
+    /// Whether a register may be read before it is written from an instruction on, per
+    /// (instruction, register): asked by if-conversion ([`ifconv`]).
+    live: HashMap<(u32, u32), bool>,
     /// The matrices behind `wmma` fragment handles ([`Val::Frag`]), by id.
     frags: Vec<wmma::Fragment>,
 }
@@ -435,6 +439,7 @@ impl<'a> Machine<'a> {
             seen: HashSet::new(),
             lane_instructions: 0,
             shared_bytes,
+            live: HashMap::new(),
             frags: Vec::new(),
         })
     }

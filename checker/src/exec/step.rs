@@ -8,7 +8,7 @@ use crate::term::{CmpOp, Dyadic, Func, Node, TermId};
 use std::cmp::Ordering;
 
 /// Per-thread constants for special registers.
-struct Ids {
+pub(super) struct Ids {
     tid: [u32; 3],
     ntid: [u32; 3],
     ctaid: [u32; 3],
@@ -427,6 +427,8 @@ impl Machine<'_> {
                     FloatOp::Div => x / y,
                     FloatOp::Min => x.min(y),
                     FloatOp::Max => x.max(y),
+                    // Bit-exact: the sign bit of `a` onto `b`.
+                    FloatOp::CopySign => y.copysign(x),
                 };
                 return Ok(Val::Bits(u64::from(r.to_bits())));
             }
@@ -438,6 +440,7 @@ impl Machine<'_> {
                 FloatOp::Div => x / y,
                 FloatOp::Min => x.min(y),
                 FloatOp::Max => x.max(y),
+                FloatOp::CopySign => y.copysign(x),
             };
             return Ok(Val::Bits(from_f64(r, ty)));
         }
@@ -449,8 +452,47 @@ impl Machine<'_> {
             FloatOp::Div => Node::Div(x, y),
             FloatOp::Min => Node::Min(x, y),
             FloatOp::Max => Node::Max(x, y),
+            FloatOp::CopySign => return self.copysign(ty, (a, b), (x, y), line),
         };
         Ok(Val::Term(self.mk(n)?))
+    }
+
+    /// `copysign` over the reals (`x`, `y`: the terms of `a`, `b`): `|b|` when `a >= 0`, else
+    /// `-|b|`, as `select(a >= 0, abs(b), -abs(b))`. A concrete `a` decides by its sign bit
+    /// (exactly what the instruction reads); a concrete `b` gives constant magnitudes, bit for
+    /// bit. The one place the real reading differs from the bits is `a = -0.0`, which is the
+    /// real 0 (values are reals: -0.0 and 0.0 are one number).
+    fn copysign(
+        &mut self,
+        ty: FloatTy,
+        (a, b): (Val, Val),
+        (x, y): (TermId, TermId),
+        line: Line,
+    ) -> Result<Val, ExecError> {
+        let sign = 1u64 << (ty.bits() - 1);
+        let (pos, neg) = match b {
+            Val::Bits(bb) => (
+                self.term_of(Val::Bits(bb & !sign), ty, line)?,
+                self.term_of(Val::Bits(bb | sign), ty, line)?,
+            ),
+            _ => {
+                let abs = self.mk(Node::Apply(Func::Abs, y))?;
+                (abs, self.mk(Node::Neg(abs))?)
+            }
+        };
+        if let Val::Bits(ab) = a {
+            return Ok(Val::Term(if ab & sign == 0 { pos } else { neg }));
+        }
+        let zero = self
+            .arena
+            .constant(Dyadic::ZERO)
+            .map_err(|e| ExecError::Limit(e.to_string()))?;
+        let cond = self.mk(Node::Cmp(CmpOp::Ge, x, zero))?;
+        Ok(Val::Term(self.mk(Node::Select {
+            cond,
+            then: pos,
+            else_: neg,
+        })?))
     }
 
     pub(super) fn fma(
@@ -564,7 +606,13 @@ impl Machine<'_> {
     }
 
     /// Boolean connectives; a concrete operand decides or drops out, which is exact logic.
-    fn bool_op(&mut self, op: BoolOp, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+    pub(super) fn bool_op(
+        &mut self,
+        op: BoolOp,
+        a: Val,
+        b: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         let undef = || err_undef(line, "a predicate operation");
         Ok(match (op, a, b) {
             (_, Val::Undef, _) | (_, _, Val::Undef) => return Err(undef()),
@@ -1007,7 +1055,7 @@ impl Machine<'_> {
 
     /// An instruction under a guard that depends on tensor data: only register-to-register
     /// float results can be modeled, as `select(guard, new, old)`.
-    fn guarded_by_data(
+    pub(super) fn guarded_by_data(
         &mut self,
         cta: &mut Cta,
         t: usize,
@@ -1035,12 +1083,8 @@ impl Machine<'_> {
                     }
                 }
             }
-            Op::Bra { .. } => {
-                return Err(ExecError::Unsupported {
-                    line,
-                    what: "a branch on a value that depends on tensor data (structured kernels branch on indices and scalars only)".into(),
-                });
-            }
+            // A forward branch over register computations becomes selects (exec/ifconv.rs).
+            Op::Bra { target } => return self.if_convert(cta, t, ids, *target, cond),
             _ => {
                 return Err(ExecError::Unsupported {
                     line,
@@ -1063,7 +1107,13 @@ impl Machine<'_> {
     }
 
     /// Operations that only read and write registers.
-    fn pure(&mut self, th: &mut Thread, ids: &Ids, op: &Op, line: Line) -> Result<(), ExecError> {
+    pub(super) fn pure(
+        &mut self,
+        th: &mut Thread,
+        ids: &Ids,
+        op: &Op,
+        line: Line,
+    ) -> Result<(), ExecError> {
         macro_rules! rd {
             ($s:expr) => {
                 self.read(th, ids, $s, line)?

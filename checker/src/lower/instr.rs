@@ -258,7 +258,7 @@ fn int_ty(t: ScalarType) -> Option<IntTy> {
     Some(IntTy { bits, signed })
 }
 
-fn float_ty(t: ScalarType) -> Option<FloatTy> {
+pub(super) fn float_ty(t: ScalarType) -> Option<FloatTy> {
     match t {
         ScalarType::F16 => Some(FloatTy::F16),
         ScalarType::Bf16 => Some(FloatTy::Bf16),
@@ -318,6 +318,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             }
         }
         "setp" => lower_setp(&cx, &mut m)?,
+        "copysign" => lower_copysign(&cx, &mut m)?,
         "selp" => {
             cx.arity(4)?;
             let t = m.one_type()?;
@@ -672,6 +673,24 @@ fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         ty: f,
         dst: cx.dst(0)?,
         a: cx.src(1, Kind::Float(f))?,
+    })
+}
+
+/// `copysign.{f32,f64} d, a, b`: |b| with the sign bit of `a` (no other modifiers).
+fn lower_copysign(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    cx.arity(3)?;
+    let t = m.one_type()?;
+    let f = match float_ty(t) {
+        Some(f @ (FloatTy::F32 | FloatTy::F64)) => f,
+        _ => return Err(invalid(cx.line, "copysign takes .f32 or .f64")),
+    };
+    let k = Kind::Float(f);
+    Ok(Op::Float {
+        op: FloatOp::CopySign,
+        ty: f,
+        dst: cx.dst(0)?,
+        a: cx.src(1, k)?,
+        b: cx.src(2, k)?,
     })
 }
 

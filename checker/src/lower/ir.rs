@@ -96,6 +96,9 @@ pub enum FloatOp {
     Div,
     Min,
     Max,
+    /// `copysign d, a, b`: |b| with the sign of `a` (PTX ISA 9.7.3.3); the operands are
+    /// `a` (sign) then `b` (magnitude), as in PTX.
+    CopySign,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -473,6 +476,9 @@ pub struct RegInfo {
     pub name: String,
     /// 1 for predicates.
     pub bits: u8,
+    /// The float type of a register declared `.f16`/`.bf16`/`.f32`/`.f64` (`None` for integer,
+    /// untyped `.bN` and predicate registers).
+    pub float: Option<FloatTy>,
 }
 
 /// An entry parameter's name and size in bytes.

@@ -189,7 +189,11 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 if scope.regs.insert(name.clone(), id).is_some() {
                     return Err(invalid(r.line, format!("register {name} declared twice")));
                 }
-                scope.reg_info.push(RegInfo { name, bits });
+                scope.reg_info.push(RegInfo {
+                    name,
+                    bits,
+                    float: instr::float_ty(r.ty),
+                });
             }
         }
     }
