@@ -136,6 +136,32 @@ fn certificates() -> Vec<PathBuf> {
     v
 }
 
+/// One certificate's table row, and its failure if the verdicts differ.
+fn compare(bin: &Path, path: &Path) -> (String, Option<String>) {
+    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let c = load(path);
+    let (rust, lean, took, sizes) = both(bin, &c, &name, LEAN_LIMIT);
+    let (outcome, failure) = match (&rust, &lean) {
+        (Ok(()), Lean::Accept) => ("agree (ACCEPT)", None),
+        (Err(_), Lean::Reject(_)) => ("agree (REJECT)", None),
+        _ => (
+            "MISMATCH",
+            Some(format!("{name}: Rust {rust:?}, Lean {lean:?}")),
+        ),
+    };
+    let r = if rust.is_ok() { "ACCEPT" } else { "REJECT" };
+    let l = match &lean {
+        Lean::Accept => "ACCEPT",
+        Lean::Reject(_) => "REJECT",
+        Lean::TimedOut => "TIMEOUT",
+    };
+    let line = format!(
+        "{name} | {r} | {l} | {outcome} | {:.2} s | {sizes}",
+        took.as_secs_f64()
+    );
+    (line, failure)
+}
+
 #[test]
 fn lean_model_agrees_on_every_certificate_in_proofs() {
     let Some(bin) = lean_binary() else {
@@ -144,30 +170,31 @@ fn lean_model_agrees_on_every_certificate_in_proofs() {
         );
         return;
     };
-    let mut failures = Vec::new();
+    // Certificates are independent: check them on every core (the attention ones take about
+    // a minute each in the Lean executable).
+    let paths = certificates();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let rows = std::sync::Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(path) = paths.get(i) else { break };
+                    let row = compare(&bin, path);
+                    rows.lock().unwrap().push((i, row));
+                }
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap();
+    rows.sort_by_key(|(i, _)| *i);
     println!("certificate | Rust | Lean | outcome | Lean time | exchange size");
-    for path in certificates() {
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let c = load(&path);
-        let (rust, lean, took, sizes) = both(&bin, &c, &name, LEAN_LIMIT);
-        let outcome = match (&rust, &lean) {
-            (Ok(()), Lean::Accept) => "agree (ACCEPT)".to_string(),
-            (Err(_), Lean::Reject(_)) => "agree (REJECT)".to_string(),
-            _ => {
-                failures.push(format!("{name}: Rust {rust:?}, Lean {lean:?}"));
-                "MISMATCH".to_string()
-            }
-        };
-        let r = if rust.is_ok() { "ACCEPT" } else { "REJECT" };
-        let l = match &lean {
-            Lean::Accept => "ACCEPT",
-            Lean::Reject(_) => "REJECT",
-            Lean::TimedOut => "TIMEOUT",
-        };
-        println!(
-            "{name} | {r} | {l} | {outcome} | {:.2} s | {sizes}",
-            took.as_secs_f64()
-        );
+    let mut failures = Vec::new();
+    for (_, (line, failure)) in rows {
+        println!("{line}");
+        failures.extend(failure);
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
