@@ -312,10 +312,13 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
             let mut decision = decide(&mut replay, &mut screen, lt, ot);
             // The interpreter's witness for a non-exact difference, looked for once.
             let mut numeric = None;
+            // The certified search is deterministic and costly (interpreter runs): once.
+            let mut certify_tried = false;
             if let Decision::Different { exact: false } = decision {
                 numeric = numeric_witness(&pair, n, e, &ref_text, &opt_text);
                 if numeric.is_none() {
                     // Close values (an approximation against the exact function): certify.
+                    certify_tried = true;
                     numeric =
                         certified_witness(&pair, &run, (n, e), (lt, ot), [&ref_text, &opt_text]);
                 }
@@ -330,6 +333,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
             }
             // What no rule decides may still be refuted, by a certified witness only.
             if let Decision::Unknown(_) = decision
+                && !certify_tried
                 && let Some(w) =
                     certified_witness(&pair, &run, (n, e), (lt, ot), [&ref_text, &opt_text])
             {
