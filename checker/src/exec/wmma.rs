@@ -107,16 +107,12 @@ impl Machine<'_> {
                 let b = self.input_fragment(cta, waits, w0, &b, FragRole::B, b_layout, ab, line)?;
                 let c = match self.operand(cta, waits, w0, &c, line, "C")? {
                     Operand::Uniform(v) => vec![v; DIM * DIM],
-                    Operand::Fragment(id) => {
-                        let f = &self.frags[id as usize];
-                        if f.role != FragRole::Acc || f.ty != FloatTy::F32 {
-                            return Err(unsupported(
-                                line,
-                                "wmma.mma operand C is not an f32 accumulator fragment".into(),
-                            ));
-                        }
-                        f.elems.clone()
-                    }
+                    Operand::Fragment(id) => self.accumulator(id).ok_or_else(|| {
+                        unsupported(
+                            line,
+                            "wmma.mma operand C is not an f32 accumulator fragment".into(),
+                        )
+                    })?,
                 };
                 let d = self.multiply_accumulate(ab, &a, &b, &c, (DIM, DIM, DIM), line)?;
                 self.give_fragment(cta, waits, w0, &dsts, FragRole::Acc, None, FloatTy::F32, d);
@@ -129,20 +125,15 @@ impl Machine<'_> {
             } => {
                 let (p, stride) = Self::uniform_address(waits, line)?;
                 let elems = match self.operand(cta, waits, w0, &srcs, line, "D")? {
-                    Operand::Fragment(id)
-                        if self.frags[id as usize].role == FragRole::Acc
-                            && self.frags[id as usize].ty == FloatTy::F32 =>
-                    {
-                        self.frags[id as usize].elems.clone()
-                    }
-                    _ => {
-                        return Err(unsupported(
-                            line,
-                            "wmma.store of registers that are not one f32 accumulator fragment"
-                                .into(),
-                        ));
-                    }
-                };
+                    Operand::Fragment(id) => self.accumulator(id),
+                    Operand::Uniform(_) => None,
+                }
+                .ok_or_else(|| {
+                    unsupported(
+                        line,
+                        "wmma.store of registers that are not one f32 accumulator fragment".into(),
+                    )
+                })?;
                 if !self.rows_aligned(cta, waits[0].0, (p, stride, 4), 32, pc, space) {
                     return Ok(());
                 }
@@ -166,6 +157,13 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The matrix of fragment `id` when it is an f32 accumulator (what `wmma.mma` takes as C
+    /// and `wmma.store` stores).
+    fn accumulator(&self, id: u32) -> Option<Vec<Val>> {
+        let f = &self.frags[id as usize];
+        (f.role == FragRole::Acc && f.ty == FloatTy::F32).then(|| f.elems.clone())
     }
 
     /// The matrix address and stride, which PTX requires to be the same in every lane.
