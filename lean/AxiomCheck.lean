@@ -54,6 +54,10 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.invX_un
 #print axioms Kcert.Rules.invX_bin
 #print axioms Kcert.Rules.xMax_inv
+#print axioms Kcert.Rules.xMin_inv
+#print axioms Kcert.Rules.normApp_inv
+#print axioms Kcert.Rules.normX_sound
+#print axioms Kcert.Rules.fieldNormalizeX_sound
 #print axioms Kcert.Sem.inv_next
 #print axioms Kcert.Sem.inv_reach
 #print axioms Kcert.Sem.race_complete

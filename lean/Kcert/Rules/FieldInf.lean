@@ -12,7 +12,9 @@ Its meaning is the extended-value semantics `Term.evalE` (`Kcert/ExtSem.lean`).
 * `ShapeX`: a quotient is a finite value, `ninf` is `-inf`, `pinf` is `+inf`;
 * `InvX`: what normalization preserves (table grows and stays `OK` for the valuation
   `evT t = finOf (evalE t)`, the shape of the extended value, and `Rep` of the quotient);
-* `normX_sound`, `fieldNormalizeX_sound`.
+* `normX_sound` (induction over terms; `xMax_inv`/`xMin_inv` for the lattices, `normApp_inv`
+  for functions of a quotient, `inv_quad_atom` for selects) and `fieldNormalizeX_sound`: an
+  accepted pair has equal, defined extended values.
 
 Where the model accepts less than the Rust: an infinity times or divided by anything, and
 infinities as operands of functions other than `ex2` or of selects, are refused (see the README).
@@ -300,6 +302,73 @@ theorem xDiv_ok (sg : α → Option Bool) (xa xb xv : XV C) (h : xDiv ops xa xb 
   | ninf => cases h
   | pinf => cases h
 
+
+theorem some_pairX {K : Type} {a v : XV C} {T T' : Tab K C} (h : some (a, T) = some (v, T')) :
+    a = v ∧ T = T' :=
+  Option.noConfusion h fun e => ⟨congrArg Prod.fst e, congrArg Prod.snd e⟩
+
+theorem andThenX_eq_some {K : Type} {r : Option (XV C × Tab K C)}
+    {f : XV C → Tab K C → Option (XV C × Tab K C)} {x : XV C × Tab K C}
+    (h : andThenX r f = some x) : ∃ v T, r = some (v, T) ∧ f v T = some x := by
+  cases r with
+  | none => cases h
+  | some p =>
+    cases p with
+    | mk v T => exact ⟨v, T, rfl, h⟩
+
+theorem withT_eq_some {K : Type} {T T' : Tab K C} {r : Option (XV C)} {xv : XV C}
+    (h : withT T r = some (xv, T')) : r = some xv ∧ T = T' := by
+  cases r with
+  | none => cases h
+  | some v =>
+    match some_pairX h with
+    | ⟨e1, e2⟩ => rw [e1, e2]; exact ⟨rfl, rfl⟩
+
+theorem rep_zero (σ : Env α) : Rep cc σ (nfZero ops) 0 := by
+  intro _
+  show 0 * fpolyEval cc σ (fpolyOne ops) = 0
+  rw [zero_mul]
+
+/-- `f a` for a quotient `a` (the `app` case of `norm_sound_aux`, for any valuation of terms). -/
+theorem normApp_inv (I : Interp K α) (ρ : Env α) (evT : Term K → α) (hI : FieldInterp I)
+    (T T1 T' : Tab K C) (a src : Term K) (va v : NF C) (f : Func)
+    (ia : Inv cc I ρ evT T a va T1) (h : normApp ops src va T1 f = some (v, T'))
+    (hsem : Term.applyFunc I f (evT a) = evT src) : Inv cc I ρ evT T src v T' := by
+  cases f with
+  | ex2 =>
+    have h3 : ex2Of ops src va T1 (nfEx2 ops va) = some (v, T') := h
+    cases hE : nfEx2 ops va with
+    | none =>
+      rw [hE] at h3
+      exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.ex2) ia h3 hsem
+    | some E =>
+      rw [hE] at h3
+      match some_pair h3 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        exact inv_un cc I ρ evT T T1 a src va _ pow2 ia
+          (fun σ x r => rep_ex2 cc σ va x E hE r) hsem.symm
+  | rcp =>
+    have h3 : cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T1)) none
+      = some (v, T') := h
+    cases hp : positive ops va.2
+    · rw [hp] at h3
+      cases h3
+    · rw [hp] at h3
+      match some_pair h3 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        exact inv_un cc I ρ evT T T1 a src va _ (fun x => 1 / x) ia
+          (fun σ x r => rep_div cc σ (nfOne ops) va 1 x (rep_one cc σ) r
+            (positive_ne_zero cc σ va.2 hp)) (hsem.symm.trans (hI.rcp _))
+  | sqrt => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.sqrt) ia h hsem
+  | rsqrt => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.rsqrt) ia h hsem
+  | lg2 => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.lg2) ia h hsem
+  | sin => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.sin) ia h hsem
+  | cos => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.cos) ia h hsem
+  | tanh => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.tanh) ia h hsem
+  | abs => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.abs) ia h hsem
+
 variable (I : Interp K α) (sg : α → Option Bool) (ρ ρs : Env α)
 
 /-- The finite value of a term (`0` if it has none): how atoms are valued. -/
@@ -441,7 +510,419 @@ theorem xMax_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
     | pinf => cases h
   | pinf => cases h
 
+/-- `min(a, b)` with infinities: `+inf` dropped, two quotients through `lattice_inv`. -/
+theorem xMin_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa xb xv : XV C)
+    (ha : InvX cc I sg ρ ρs T a xa T1) (hb : InvX cc I sg ρ ρs T1 b xb T2)
+    (h : xMin ops (Term.min a b) xa xb T2 = some (xv, T')) :
+    InvX cc I sg ρ ρs T (Term.min a b) xv T' := by
+  cases xa with
+  | frac va =>
+    cases xb with
+    | frac vb =>
+      match liftF_eq_some h, ha.2.2.1, hb.2.2.1 with
+      | ⟨v, hl, hv⟩, ⟨x, ex⟩, ⟨y, ey⟩ =>
+        rw [hv]
+        have hsem : I.min (evF I sg ρs a) (evF I sg ρs b) = evF I sg ρs (Term.min a b) := by
+          rw [evF_of I sg ρs a x ex, evF_of I sg ρs b y ey]
+          show _ = finOf (minE I.min (Term.evalE I sg ρs a) (Term.evalE I sg ρs b))
+          rw [ex, ey]
+          rfl
+        apply invX_of_inv cc I sg ρ ρs T T' _ v
+          (lattice_inv cc I ρ (evF I sg ρs) hI Tag.min I.min (fun xs => rfl) hI.min_assoc
+            hI.min_idem T T1 T2 T' a b _ va vb v (inv_of_invX cc I sg ρ ρs T T1 a va ha)
+            (inv_of_invX cc I sg ρ ρs T1 T2 b vb hb) hl hsem)
+        refine ⟨I.min x y, ?_⟩
+        show minE I.min (Term.evalE I sg ρs a) (Term.evalE I sg ρs b) = _
+        rw [ex, ey]
+        rfl
+    | pinf =>
+      have e : (XV.frac va, T2) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.frac va = xv := congrArg Prod.fst e
+      have e2 : T2 = T' := congrArg Prod.snd e
+      rw [← e1, ← e2]
+      apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.min a b) _ _ _ (minE I.min) ha hb _ rfl
+      intro ea eb sa sb
+      have e1 : eb = EVal.pinf := sb
+      match sa with
+      | ⟨x, ex⟩ =>
+        rw [e1, ex]
+        exact ⟨⟨x, rfl⟩, fun σ r => r.1⟩
+    | ninf => cases h
+  | pinf =>
+    cases xb with
+    | frac vb =>
+      have e : (XV.frac vb, T2) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.frac vb = xv := congrArg Prod.fst e
+      have e2 : T2 = T' := congrArg Prod.snd e
+      rw [← e1, ← e2]
+      apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.min a b) _ _ _ (minE I.min) ha hb _ rfl
+      intro ea eb sa sb
+      have e1 : ea = EVal.pinf := sa
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [e1, ey]
+        exact ⟨⟨y, rfl⟩, fun σ r => r.2⟩
+    | pinf =>
+      have e : (XV.pinf, T2) = (xv, T') := Option.noConfusion h id
+      have e1 : XV.pinf = xv := congrArg Prod.fst e
+      have e2 : T2 = T' := congrArg Prod.snd e
+      rw [← e1, ← e2]
+      apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.min a b) _ _ _ (minE I.min) ha hb _ rfl
+      intro ea eb sa sb
+      have e1 : ea = EVal.pinf := sa
+      have e2 : eb = EVal.pinf := sb
+      rw [e1, e2]
+      exact ⟨rfl, fun _ _ => True.intro⟩
+    | ninf => cases h
+  | ninf => cases h
+
+
+theorem evalE_select_fin (op : CmpOp) (l r a b : Term K) (xl xr xa xb : α)
+    (el : Term.evalE I sg ρs l = EVal.fin xl) (er : Term.evalE I sg ρs r = EVal.fin xr)
+    (ea : Term.evalE I sg ρs a = EVal.fin xa) (eb : Term.evalE I sg ρs b = EVal.fin xb) :
+    Term.evalE I sg ρs (Term.select (Term.cmp op l r) a b)
+      = EVal.fin (if I.cmp op xl xr then xa else xb) := by
+  show selE (cmpE I op (Term.evalE I sg ρs l) (Term.evalE I sg ρs r)) (Term.evalE I sg ρs a)
+    (Term.evalE I sg ρs b) = _
+  rw [el, er, ea, eb]
+  exact Term.selE_some _ xa xb
+
+/-- What `normX_sound` states of `t`. -/
+def NormXP (m : Nat → Option Nat) (t : Term K) : Prop :=
+  ∀ T xv T', normX ops m t T = some (xv, T') → InvX cc I sg ρ ρs T t xv T'
+
+theorem normX_sound_aux (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
+    NormXP cc I sg ρ ρs m t ∧ cmpArgs (NormXP cc I sg ρ ρs m) t := by
+  induction t with
+  | const k =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match some_pairX h with
+    | ⟨e1, e2⟩ =>
+      rw [← e1, ← e2]
+      apply invX_of_inv cc I sg ρ ρs T T (Term.const k) _ _ ⟨I.const k, rfl⟩
+      apply inv_pure
+      intro ν _
+      exact rep_const cc I hconst _ k
+  | negInf =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match some_pairX h with
+    | ⟨e1, e2⟩ =>
+      rw [← e1, ← e2]
+      exact ⟨⟨[], rfl⟩, id, rfl, fun _ _ => True.intro⟩
+  | posInf =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match some_pairX h with
+    | ⟨e1, e2⟩ =>
+      rw [← e1, ← e2]
+      exact ⟨⟨[], rfl⟩, id, rfl, fun _ _ => True.intro⟩
+  | input t i =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match liftF_eq_some h with
+    | ⟨v, h1, hv⟩ =>
+      rw [hv]
+      cases hm : m t with
+      | none =>
+        rw [hm] at h1
+        cases h1
+      | some p =>
+        rw [hm] at h1
+        match some_pair h1 with
+        | ⟨e1, e2⟩ =>
+          rw [← e1, ← e2]
+          apply invX_of_inv cc I sg ρ ρs T T (Term.input t i) _ _ ⟨ρs t i, rfl⟩
+          apply inv_pure
+          intro ν _
+          have r := rep_var cc (envOf ρ ν) (p + 1, i)
+          have e : evF I sg ρs (Term.input t i) = ρ p i := hag t p i hm
+          rw [e]
+          exact r
+  | add a b iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        match withT_eq_some h4 with
+        | ⟨hx, eT⟩ =>
+          rw [← eT]
+          exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv addE (iha.1 T va T1 h1)
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xAdd_ok cc va vb xv hx ea eb sa sb) rfl
+  | sub a b iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        match withT_eq_some h4 with
+        | ⟨hx, eT⟩ =>
+          rw [← eT]
+          apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.sub a b) va vb xv (fun ea eb => addE ea (negE eb))
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) _ rfl
+          intro ea eb sa sb
+          have n := xNeg_ok cc vb eb sb
+          have k := xAdd_ok cc va (xNeg ops vb) xv hx ea (negE eb) sa n.1
+          exact ⟨k.1, fun σ r => k.2 σ ⟨r.1, n.2 σ r.2⟩⟩
+  | mul a b iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        match withT_eq_some h4 with
+        | ⟨hx, eT⟩ =>
+          rw [← eT]
+          exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv (mulE sg) (iha.1 T va T1 h1)
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xMul_ok cc sg va vb xv hx ea eb sa sb) rfl
+  | div a b iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        match withT_eq_some h4 with
+        | ⟨hx, eT⟩ =>
+          rw [← eT]
+          exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv (divE sg) (iha.1 T va T1 h1)
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xDiv_ok cc sg va vb xv hx ea eb sa sb) rfl
+  | fma a b c iha ihb ihc =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        match andThenX_eq_some h4 with
+        | ⟨vab, Tx, h5, h6⟩ =>
+          match withT_eq_some h5, andThenX_eq_some h6 with
+          | ⟨hab, _⟩, ⟨vc, T3, h7, h8⟩ =>
+            match withT_eq_some h8 with
+            | ⟨hx, eT⟩ =>
+              rw [← eT]
+              have iab := invX_bin cc I sg ρ ρs T T1 T2 a b (Term.mul a b) va vb vab (mulE sg)
+                (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3)
+                (fun ea eb sa sb => xMul_ok cc sg va vb vab hab ea eb sa sb) rfl
+              exact invX_bin cc I sg ρ ρs T T2 T3 (Term.mul a b) c _ vab vc xv addE iab
+                (ihc.1 T2 vc T3 h7) (fun ea eb sa sb => xAdd_ok cc vab vc xv hx ea eb sa sb) rfl
+  | neg a iha =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match some_pairX h2 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        exact invX_un cc I sg ρ ρs T T1 a _ va _ negE (iha.1 T va T1 h1)
+          (fun ea sa => xNeg_ok cc va ea sa) rfl
+  | max a b iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        exact xMax_inv cc I sg ρ ρs hI T T1 T2 T' a b va vb xv (iha.1 T va T1 h1)
+          (ihb.1 T1 vb T2 h3) h4
+  | min a b iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      match andThenX_eq_some h2 with
+      | ⟨vb, T2, h3, h4⟩ =>
+        exact xMin_inv cc I sg ρ ρs hI T T1 T2 T' a b va vb xv (iha.1 T va T1 h1)
+          (ihb.1 T1 vb T2 h3) h4
+  | app f a iha =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    match andThenX_eq_some h with
+    | ⟨va, T1, h1, h2⟩ =>
+      have ia := iha.1 T va T1 h1
+      cases va with
+      | frac v0 =>
+        match liftF_eq_some h2, ia.2.2.1 with
+        | ⟨v, hl, hv⟩, ⟨x, ex⟩ =>
+          rw [hv]
+          have ef : Term.evalE I sg ρs (Term.app f a) = EVal.fin (Term.applyFunc I f x) := by
+            show applyE I f (Term.evalE I sg ρs a) = _
+            rw [ex]
+            exact Term.applyE_fin I f x
+          have hsem : Term.applyFunc I f (evF I sg ρs a) = evF I sg ρs (Term.app f a) := by
+            rw [evF_of I sg ρs a x ex, evF_of I sg ρs _ _ ef]
+          exact invX_of_inv cc I sg ρ ρs T T' _ v
+            (normApp_inv cc I ρ (evF I sg ρs) hI T T1 T' a _ v0 v f
+              (inv_of_invX cc I sg ρ ρs T T1 a v0 ia) hl hsem) ⟨_, ef⟩
+      | ninf =>
+        cases f with
+        | ex2 =>
+          match some_pairX h2 with
+          | ⟨e1, e2⟩ =>
+            rw [← e1, ← e2]
+            apply invX_un cc I sg ρ ρs T T1 a (Term.app Func.ex2 a) XV.ninf _ ex2E ia _ rfl
+            intro ea sa
+            have e0 : ea = EVal.ninf := sa
+            rw [e0]
+            exact ⟨⟨0, rfl⟩, fun σ _ => rep_zero cc σ⟩
+        | _ => cases h2
+      | pinf => cases h2
+  | cmp op l r ihl ihr =>
+    refine ⟨?_, ⟨ihl.1, ihr.1⟩⟩
+    intro T xv T' h
+    cases h
+  | select c a b ihc iha ihb =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    cases c with
+    | cmp op l r =>
+      match andThenX_eq_some h with
+      | ⟨vl, T1, h1, h2⟩ =>
+        match andThenX_eq_some h2 with
+        | ⟨vr, T2, h3, h4⟩ =>
+          match andThenX_eq_some h4 with
+          | ⟨va, T3, h5, h6⟩ =>
+            match andThenX_eq_some h6 with
+            | ⟨vb, T4, h7, h8⟩ =>
+              have il := ihc.2.1 T vl T1 h1
+              have ir := ihc.2.2 T1 vr T2 h3
+              have ia := iha.1 T2 va T3 h5
+              have ib := ihb.1 T3 vb T4 h7
+              cases vl with
+              | frac l0 =>
+                cases vr with
+                | frac r0 =>
+                  cases va with
+                  | frac a0 =>
+                    cases vb with
+                    | frac b0 =>
+                      match liftF_eq_some h8, il.2.2.1, ir.2.2.1, ia.2.2.1, ib.2.2.1 with
+                      | ⟨v, hl, hv⟩, ⟨xl, el⟩, ⟨xr, er⟩, ⟨xa, ea⟩, ⟨xb, eb⟩ =>
+                        rw [hv]
+                        have es := evalE_select_fin I sg ρs op l r a b xl xr xa xb el er ea eb
+                        have hsem : tagSem I (Tag.select op)
+                            [evF I sg ρs l, evF I sg ρs r, evF I sg ρs a, evF I sg ρs b]
+                            = evF I sg ρs (Term.select (Term.cmp op l r) a b) := by
+                          rw [evF_of I sg ρs l xl el, evF_of I sg ρs r xr er,
+                            evF_of I sg ρs a xa ea, evF_of I sg ρs b xb eb,
+                            evF_of I sg ρs _ _ es]
+                          rfl
+                        exact invX_of_inv cc I sg ρ ρs T T' _ v
+                          (inv_quad_atom cc I ρ (evF I sg ρs) hI T T1 T2 T3 T4 T' l r a b _
+                            l0 r0 a0 b0 v (Tag.select op)
+                            (inv_of_invX cc I sg ρ ρs T T1 l l0 il)
+                            (inv_of_invX cc I sg ρ ρs T1 T2 r r0 ir)
+                            (inv_of_invX cc I sg ρ ρs T2 T3 a a0 ia)
+                            (inv_of_invX cc I sg ρ ρs T3 T4 b b0 ib) hl hsem) ⟨_, es⟩
+                    | ninf => cases h8
+                    | pinf => cases h8
+                  | ninf => cases h8
+                  | pinf => cases h8
+                | ninf => cases h8
+                | pinf => cases h8
+              | ninf => cases h8
+              | pinf => cases h8
+    | _ => cases h
+  | _ =>
+    refine ⟨?_, True.intro⟩
+    intro T xv T' h
+    cases h
+
+/-- Soundness of extended normalization: for an extended normal form computed for `t`, the
+table grows and stays `OK` (atoms valued by the finite values of their terms), the extended
+value of `t` has the shape of the normal form (finite for a quotient, `-inf`, `+inf`), and a
+quotient represents the finite value under every valuation `Good` for the final table. -/
+theorem normX_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
+    ∀ T xv T', normX ops m t T = some (xv, T') → InvX cc I sg ρ ρs T t xv T' :=
+  (normX_sound_aux cc I sg ρ ρs hI hconst m hag t).1
+
 end XSound
+
+section FieldXSound
+
+variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α)
+
+/-- Soundness of `FieldNormalize` with infinities: if the rule accepts `s` and `t` (input map
+`m`), then, in every `ExpField`, for every pair environment `ρ` and side environment `ρs`
+agreeing with it, under every interpretation with `FieldInterp`, for every sign function `sg`,
+the extended values of `s` and `t` are equal and defined (not `bot`): both finite with equal
+values, or both `-inf`, or both `+inf`.  Coefficients as in `fieldNormalize_sound`. -/
+theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k) (sg : α → Option Bool)
+    (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ)
+    (s t : Term K) (h : fieldNormalizeX ops m s t = true) :
+    Term.evalE I sg ρs s = Term.evalE I sg ρs t ∧ Term.evalE I sg ρs s ≠ EVal.bot := by
+  have h1 : fieldNormalizeXOf ops m t (normX ops m s []) = true := h
+  cases hs : normX ops m s [] with
+  | none =>
+    rw [hs] at h1
+    cases h1
+  | some p =>
+    cases p with
+    | mk xs T1 =>
+      rw [hs] at h1
+      have h2 : xCheckPair ops xs (normX ops m t T1) = true := h1
+      cases ht : normX ops m t T1 with
+      | none =>
+        rw [ht] at h2
+        cases h2
+      | some q =>
+        cases q with
+        | mk xt T2 =>
+          rw [ht] at h2
+          have h3 : xCheck ops xs xt = true := h2
+          match normX_sound cc I sg ρ ρs hI hconst m hag s [] xs T1 hs,
+            normX_sound cc I sg ρ ρs hI hconst m hag t T1 xt T2 ht with
+          | ⟨_, ok1, ss, r1⟩, ⟨⟨l2, e2⟩, ok2, st, r2⟩ =>
+            cases xs with
+            | frac vs =>
+              cases xt with
+              | frac vt =>
+                match ss, st with
+                | ⟨x, ex⟩, ⟨y, ey⟩ =>
+                  have he : nfEquiv ops vs vt = true := h3
+                  have okT2 : OK cc I ρ (evF I sg ρs) T2 := ok2 (ok1 True.intro)
+                  have g2 := good_nuOf cc I ρ (evF I sg ρs) T2 okT2
+                  have g1 := good_ext cc I ρ (nuOf (evF I sg ρs) T2) l2 T1 T2 e2 g2
+                  have vs_val := rep_val cc _ vs _ (r1 _ g1)
+                    (positive_ne_zero cc _ vs.2 (and_left' (and_left' he)))
+                  have vt_val := rep_val cc _ vt _ (r2 _ g2)
+                    (positive_ne_zero cc _ vt.2 (and_right' (and_left' he)))
+                  have xy : x = y :=
+                    (evF_of I sg ρs s x ex).symm.trans (vs_val.symm.trans
+                      ((nfEquiv_sound cc _ vs vt he).trans (vt_val.trans (evF_of I sg ρs t y ey))))
+                  rw [ex, ey, xy]
+                  exact ⟨rfl, fun e => EVal.noConfusion e⟩
+              | ninf => cases h3
+              | pinf => cases h3
+            | ninf =>
+              cases xt with
+              | ninf =>
+                have es : Term.evalE I sg ρs s = EVal.ninf := ss
+                have et : Term.evalE I sg ρs t = EVal.ninf := st
+                rw [es, et]
+                exact ⟨rfl, fun e => EVal.noConfusion e⟩
+              | frac _ => cases h3
+              | pinf => cases h3
+            | pinf =>
+              cases xt with
+              | pinf =>
+                have es : Term.evalE I sg ρs s = EVal.pinf := ss
+                have et : Term.evalE I sg ρs t = EVal.pinf := st
+                rw [es, et]
+                exact ⟨rfl, fun e => EVal.noConfusion e⟩
+              | frac _ => cases h3
+              | ninf => cases h3
+
+end FieldXSound
 
 end Rules
 end Kcert
