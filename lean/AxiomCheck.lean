@@ -55,6 +55,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.invX_bin
 #print axioms Kcert.Rules.xMax_inv
 #print axioms Kcert.Rules.xMin_inv
+#print axioms Kcert.Rules.constSign_sound
+#print axioms Kcert.Rules.infScale_ok
 #print axioms Kcert.Rules.normApp_inv
 #print axioms Kcert.Rules.normX_sound
 #print axioms Kcert.Rules.fieldNormalizeX_sound

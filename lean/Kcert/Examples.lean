@@ -185,6 +185,16 @@ example : fx (add negInf posInf) (add negInf posInf) = false := rfl
 example : fx (e2 posInf) (e2 posInf) = false := rfl
 example : fx (Term.max posInf (x 0 0)) (Term.max posInf (x 0 0)) = false := rfl
 example : fx negInf posInf = false := rfl
+-- `c · inf` for a nonzero constant `c`, by its sign (Rust `mul`, `const_sign`): the corpus'
+-- `ex2((-inf - m1)·c)` is 0, `-inf · (-2) = +inf`, `-inf / 3 = -inf`, `2 · +inf = +inf`.
+example : fx (e2 (mul (sub negInf smM1) (const 3))) (const 0) = true := rfl
+example : fx (mul negInf (const (-2))) posInf = true := rfl
+example : fx (div negInf (const 3)) negInf = true := rfl
+example : fx (mul (const 2) posInf) posInf = true := rfl
+-- Refused: an infinity times zero or a non-constant, a division by an infinity.
+example : fx (mul negInf (const 0)) (mul negInf (const 0)) = false := rfl
+example : fx (mul negInf (x 0 0)) (mul negInf (x 0 0)) = false := rfl
+example : fx (div (x 0 0) negInf) (div (x 0 0) negInf) = false := rfl
 
 /-! ### Replaying steps (`checker/src/check.rs`) -/
 

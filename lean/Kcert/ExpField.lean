@@ -9,9 +9,10 @@
 * `exp` with `exp (a + b) = exp a * exp b` and `exp 0 = 1`,
 * `pow2`, the same laws again: the checker reads PTX `ex2` as *exactly* `2^x`
   (never as `exp (x * ln 2)` with a rounded `ln 2`), so it gets a function of its own,
-* an order-free positivity predicate `pos`, closed under `+` and `*`, true of `1`, of every
-  `exp x` and every `pow2 x`, and never true of `0`.  Only the rule `FieldNormalize` needs it
-  (its denominators are sums of positive constants times exponentials, hence nonzero).
+* an order-free positivity predicate `pos`, closed under `+`, `*` and `inv`, true of `1`, of
+  every `exp x` and every `pow2 x`, and never true of `0`.  Only the rule `FieldNormalize`
+  needs it (its denominators are sums of positive constants times exponentials, hence
+  nonzero; `pos_inv` gives the sign of a constant quotient, by which `c · inf` folds).
 
 The real numbers with `Real.exp`, `fun x => 2 ^ x` and `0 < ·` are a model.  No Mathlib is
 needed: everything below is proved from the fields of the class.
@@ -53,6 +54,7 @@ class ExpField (α : Type) where
   pos_exp' : ∀ a : α, pos (exp a)
   pos_pow2' : ∀ a : α, pos (pow2 a)
   pos_ne_zero' : ∀ a : α, pos a → a ≠ zero
+  pos_inv' : ∀ a : α, pos a → pos (inv a)
 
 namespace ExpField
 
@@ -90,6 +92,7 @@ theorem pos_mul (a b : α) (ha : pos a) (hb : pos b) : pos (a * b) := ExpField.p
 theorem pos_exp (a : α) : pos (exp a) := ExpField.pos_exp' a
 theorem pos_pow2 (a : α) : pos (pow2 a) := ExpField.pos_pow2' a
 theorem pos_ne_zero (a : α) (h : pos a) : a ≠ 0 := ExpField.pos_ne_zero' a h
+theorem pos_inv (a : α) (h : pos a) : pos (inv a) := ExpField.pos_inv' a h
 theorem sub_def (a b : α) : a - b = a + -b := rfl
 theorem div_def (a b : α) : a / b = a * inv b := rfl
 

@@ -10,14 +10,23 @@ extended normal form `XV` (a quotient `frac v`, `ninf` or `pinf`); on quotients 
 Its meaning is the extended-value semantics `Term.evalE` (`Kcert/ExtSem.lean`).
 
 * `ShapeX`: a quotient is a finite value, `ninf` is `-inf`, `pinf` is `+inf`;
-* `InvX`: what normalization preserves (table grows and stays `OK` for the valuation
-  `evT t = finOf (evalE t)`, the shape of the extended value, and `Rep` of the quotient);
+* `InvX`: what normalization preserves, given that the table it starts from is `OK` for the
+  valuation `evF t = finOf (evalE t)`: the table grows and stays `OK`, the extended value has
+  the shape of the normal form, and a quotient represents the finite value (`Rep`) under every
+  valuation `Good` for the final table;
+* per operation, `OpOK`: for every environment where the operands are represented, the shape
+  and the representation of the result.  `c · inf` (`xMul`, `xDiv` through `infScale`) folds by
+  the sign of a constant quotient (`constSign`: constant numerator of known sign, `positive`
+  denominator), which `constSign_sound` reads off the quotient's representation (this needs
+  `pos_inv`), and `SignOf sg` turns into the sign of the finite value;
 * `normX_sound` (induction over terms; `xMax_inv`/`xMin_inv` for the lattices, `normApp_inv`
   for functions of a quotient, `inv_quad_atom` for selects) and `fieldNormalizeX_sound`: an
-  accepted pair has equal, defined extended values.
+  accepted pair has equal, defined extended values, for every sign function with `SignOf`.
 
-Where the model accepts less than the Rust: an infinity times or divided by anything, and
-infinities as operands of functions other than `ex2` or of selects, are refused (see the README).
+Where the model accepts less than the Rust: an infinity times anything but a constant quotient
+of known sign over a `positive` denominator (Rust: any nonzero constant over a nonzero constant
+denominator), and infinities as operands of functions other than `ex2` are refused (see the
+README).
 -/
 
 namespace Kcert
@@ -51,14 +60,39 @@ def xAdd : XV C → XV C → Option (XV C)
   | XV.pinf, XV.pinf => some XV.pinf
   | _, _ => none
 
-/-- Rust `mul` on quotients (an infinity times anything is refused). -/
+/-- The sign of the numerator constant `n` (Rust `const_sign`, numerator part): `some true`
+if `n` passes the positivity test, `some false` if `-n` does, else `none` (zero or unknown). -/
+def numSign : Option C → Option Bool
+  | some n => cond (ops.isPos n) (some true) (cond (ops.isPos (ops.neg n)) (some false) none)
+  | none => none
+
+/-- The sign of a nonzero constant quotient (Rust `const_sign`): the numerator a constant of
+known sign, the denominator `positive` (Rust: a nonzero constant of either sign). -/
+def constSign (v : NF C) : Option Bool :=
+  cond (positive ops v.2) (numSign ops (constOf ops v.1)) none
+
+/-- An infinity `s` times (or divided by) a quotient of sign `b` (Rust `mul`). -/
+def infScale (s : XV C) : Option Bool → Option (XV C)
+  | some true => some s
+  | some false => some (xNeg ops s)
+  | none => none
+
+/-- Rust `mul`: quotients multiply; an infinity times a nonzero constant folds by the
+constant's sign; anything else with an infinity is refused. -/
 def xMul : XV C → XV C → Option (XV C)
   | XV.frac a, XV.frac b => some (XV.frac (nfMul ops a b))
+  | XV.ninf, XV.frac b => infScale ops XV.ninf (constSign ops b)
+  | XV.pinf, XV.frac b => infScale ops XV.pinf (constSign ops b)
+  | XV.frac a, XV.ninf => infScale ops XV.ninf (constSign ops a)
+  | XV.frac a, XV.pinf => infScale ops XV.pinf (constSign ops a)
   | _, _ => none
 
-/-- Rust `div`, with the model's positive divisor denominator (infinities refused). -/
+/-- Rust `div`, with the model's positive divisor denominator: an infinity divided by a nonzero
+constant folds by its sign; a division by an infinity is refused. -/
 def xDiv : XV C → XV C → Option (XV C)
   | XV.frac a, XV.frac b => cond (positive ops b.2) (some (XV.frac (nfDiv ops a b))) none
+  | XV.ninf, XV.frac b => infScale ops XV.ninf (constSign ops b)
+  | XV.pinf, XV.frac b => infScale ops XV.pinf (constSign ops b)
   | _, _ => none
 
 def liftF {K : Type} : Option (NF C × Tab K C) → Option (XV C × Tab K C)
@@ -178,26 +212,43 @@ def RepF (σ : Env α) : XV C → α → Prop
   | XV.frac v, x => Rep cc σ v x
   | _, _ => True
 
-/-- What a per-operation lemma proves: the shape, and the representation. -/
+/-- What a per-operation lemma proves: for every environment where the operands are
+represented (`pre`), the shape of the result, and the representation.  The shape is proved
+under such an environment because the sign of a constant quotient (`c · inf`) is read off its
+representation. -/
 def OpOK (xv : XV C) (e : EVal α) (pre : Env α → Prop) : Prop :=
-  ShapeX xv e ∧ ∀ σ, pre σ → RepF cc σ xv (finOf e)
+  ∀ σ, pre σ → ShapeX xv e ∧ RepF cc σ xv (finOf e)
 
-theorem xNeg_ok (xa : XV C) (ea : EVal α) (sa : ShapeX xa ea) :
-    OpOK cc (xNeg ops xa) (negE ea) (fun σ => RepF cc σ xa (finOf ea)) := by
+theorem xNeg_shape (xa : XV C) (ea : EVal α) (sa : ShapeX xa ea) :
+    ShapeX (xNeg ops xa) (negE ea) := by
   cases xa with
   | frac va =>
     match sa with
     | ⟨x, ex⟩ =>
       rw [ex]
-      exact ⟨⟨-x, rfl⟩, fun σ r => rep_neg cc σ va x r⟩
+      exact ⟨-x, rfl⟩
   | ninf =>
     have e : ea = EVal.ninf := sa
     rw [e]
-    exact ⟨rfl, fun _ _ => True.intro⟩
+    exact rfl
   | pinf =>
     have e : ea = EVal.pinf := sa
     rw [e]
-    exact ⟨rfl, fun _ _ => True.intro⟩
+    exact rfl
+
+theorem xNeg_ok (xa : XV C) (ea : EVal α) (sa : ShapeX xa ea) :
+    OpOK cc (xNeg ops xa) (negE ea) (fun σ => RepF cc σ xa (finOf ea)) := by
+  intro σ r
+  refine ⟨xNeg_shape xa ea sa, ?_⟩
+  cases xa with
+  | frac va =>
+    match sa with
+    | ⟨x, ex⟩ =>
+      rw [ex] at r
+      rw [ex]
+      exact rep_neg cc σ va x r
+  | ninf => exact True.intro
+  | pinf => exact True.intro
 
 theorem xAdd_ok (xa xb xv : XV C) (h : xAdd ops xa xb = some xv) (ea eb : EVal α)
     (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
@@ -214,17 +265,17 @@ theorem xAdd_ok (xa xb xv : XV C) (h : xAdd ops xa xb = some xv) (ea eb : EVal �
           rw [ey]
           have e : XV.frac (nfAdd ops va vb) = xv := Option.noConfusion h id
           rw [← e]
-          exact ⟨⟨x + y, rfl⟩, fun σ r => rep_add cc σ va vb x y r.1 r.2⟩
+          exact fun σ r => ⟨⟨x + y, rfl⟩, rep_add cc σ va vb x y r.1 r.2⟩
       | ninf =>
         have e1 : eb = EVal.ninf := sb
         have e : XV.ninf = xv := Option.noConfusion h id
         rw [e1, ← e]
-        exact ⟨rfl, fun _ _ => True.intro⟩
+        exact fun _ _ => ⟨rfl, True.intro⟩
       | pinf =>
         have e1 : eb = EVal.pinf := sb
         have e : XV.pinf = xv := Option.noConfusion h id
         rw [e1, ← e]
-        exact ⟨rfl, fun _ _ => True.intro⟩
+        exact fun _ _ => ⟨rfl, True.intro⟩
   | ninf =>
     have e0 : ea = EVal.ninf := sa
     rw [e0]
@@ -235,12 +286,12 @@ theorem xAdd_ok (xa xb xv : XV C) (h : xAdd ops xa xb = some xv) (ea eb : EVal �
         rw [ey]
         have e : XV.ninf = xv := Option.noConfusion h id
         rw [← e]
-        exact ⟨rfl, fun _ _ => True.intro⟩
+        exact fun _ _ => ⟨rfl, True.intro⟩
     | ninf =>
       have e1 : eb = EVal.ninf := sb
       have e : XV.ninf = xv := Option.noConfusion h id
       rw [e1, ← e]
-      exact ⟨rfl, fun _ _ => True.intro⟩
+      exact fun _ _ => ⟨rfl, True.intro⟩
     | pinf => cases h
   | pinf =>
     have e0 : ea = EVal.pinf := sa
@@ -252,41 +303,215 @@ theorem xAdd_ok (xa xb xv : XV C) (h : xAdd ops xa xb = some xv) (ea eb : EVal �
         rw [ey]
         have e : XV.pinf = xv := Option.noConfusion h id
         rw [← e]
-        exact ⟨rfl, fun _ _ => True.intro⟩
+        exact fun _ _ => ⟨rfl, True.intro⟩
     | ninf => cases h
     | pinf =>
       have e1 : eb = EVal.pinf := sb
       have e : XV.pinf = xv := Option.noConfusion h id
       rw [e1, ← e]
-      exact ⟨rfl, fun _ _ => True.intro⟩
+      exact fun _ _ => ⟨rfl, True.intro⟩
 
-theorem xMul_ok (sg : α → Option Bool) (xa xb xv : XV C) (h : xMul ops xa xb = some xv)
+/-- A quotient `v` whose sign `constSign` finds: the value it represents is positive (sign
+`some true`) or has a positive negation (`some false`). -/
+theorem constSign_sound (σ : Env α) (v : NF C) (y : α) (r : Rep cc σ v y) :
+    (constSign ops v = some true → pos y) ∧ (constSign ops v = some false → pos (-y)) := by
+  have key : ∀ b, constSign ops v = some b → ∃ n, constOf ops v.1 = some n ∧
+      positive ops v.2 = true ∧ numSign ops (some n) = some b := by
+    intro b h
+    have h1 : cond (positive ops v.2) (numSign ops (constOf ops v.1)) none = some b := h
+    cases hp : positive ops v.2
+    · rw [hp] at h1
+      cases h1
+    · rw [hp] at h1
+      cases hc : constOf ops v.1 with
+      | none =>
+        rw [hc] at h1
+        cases h1
+      | some n =>
+        rw [hc] at h1
+        exact ⟨n, rfl, rfl, h1⟩
+  -- `y = N · inv D` with `D` the positive denominator and `N` the constant numerator.
+  have val : ∀ n, constOf ops v.1 = some n → positive ops v.2 = true →
+      y = cc.cast n * inv (fpolyEval cc σ v.2) ∧ pos (fpolyEval cc σ v.2) := by
+    intro n hc hp
+    have hD : pos (fpolyEval cc σ v.2) := by
+      cases hv : v.2 with
+      | nil =>
+        rw [hv] at hp
+        cases hp
+      | cons e p =>
+        rw [hv] at hp
+        exact positiveAll_pos cc σ e p hp
+    have hD0 := pos_ne_zero _ hD
+    have e1 : y * fpolyEval cc σ v.2 = cc.cast n := by
+      rw [r hD0, constOf_sound cc σ v.1 n hc]
+    refine ⟨?_, hD⟩
+    rw [← e1, mul_mul_inv_cancel y _ hD0]
+  refine ⟨?_, ?_⟩
+  · intro h
+    match key true h with
+    | ⟨n, hc, hp, hs⟩ =>
+      have hs' : cond (ops.isPos n) (some true)
+          (cond (ops.isPos (ops.neg n)) (some false) none) = some true := hs
+      match val n hc hp with
+      | ⟨ey, hD⟩ =>
+        rw [ey]
+        cases hn : ops.isPos n
+        · rw [hn] at hs'
+          cases hn2 : ops.isPos (ops.neg n)
+          · rw [hn2] at hs'
+            cases hs'
+          · rw [hn2] at hs'
+            cases hs'
+        · exact pos_mul _ _ (cc.isPos_sound n hn) (pos_inv _ hD)
+  · intro h
+    match key false h with
+    | ⟨n, hc, hp, hs⟩ =>
+      have hs' : cond (ops.isPos n) (some true)
+          (cond (ops.isPos (ops.neg n)) (some false) none) = some false := hs
+      match val n hc hp with
+      | ⟨ey, hD⟩ =>
+        rw [ey, ← neg_mul]
+        cases hn : ops.isPos n
+        · rw [hn] at hs'
+          cases hn2 : ops.isPos (ops.neg n)
+          · rw [hn2] at hs'
+            cases hs'
+          · have p := cc.isPos_sound _ hn2
+            rw [cc.cast_neg] at p
+            exact pos_mul _ _ p (pos_inv _ hD)
+        · rw [hn] at hs'
+          cases hs'
+
+theorem scaleInf_true (sg : α → Option Bool) (s : EVal α) (y : α) (h : sg y = some true) :
+    scaleInf sg s y = s := by
+  show (match sg y with
+    | some true => s
+    | some false => negE s
+    | none => EVal.bot) = s
+  rw [h]
+
+theorem scaleInf_false (sg : α → Option Bool) (s : EVal α) (y : α) (h : sg y = some false) :
+    scaleInf sg s y = negE s := by
+  show (match sg y with
+    | some true => s
+    | some false => negE s
+    | none => EVal.bot) = negE s
+  rw [h]
+
+/-- An infinity `s` (extended value `es`) scaled by a quotient `v` representing `y`. -/
+theorem infScale_ok (sg : α → Option Bool) (hsg : SignOf sg) (s xv : XV C) (es : EVal α)
+    (v : NF C) (hs : (s = XV.ninf ∧ es = EVal.ninf) ∨ (s = XV.pinf ∧ es = EVal.pinf))
+    (h : infScale ops s (constSign ops v) = some xv) (σ : Env α) (y z : α)
+    (r : Rep cc σ v y) : ShapeX xv (scaleInf sg es y) ∧ RepF cc σ xv z := by
+  have sh : ShapeX s es := by
+    cases hs with
+    | inl e =>
+      rw [e.1, e.2]
+      exact rfl
+    | inr e =>
+      rw [e.1, e.2]
+      exact rfl
+  have rf : ∀ w : XV C, (w = XV.ninf ∨ w = XV.pinf) → RepF cc σ w z := by
+    intro w hw
+    cases hw with
+    | inl e =>
+      rw [e]
+      exact True.intro
+    | inr e =>
+      rw [e]
+      exact True.intro
+  cases hc : constSign ops v with
+  | none =>
+    rw [hc] at h
+    cases h
+  | some b =>
+    rw [hc] at h
+    cases b with
+    | true =>
+      have e : s = xv := Option.noConfusion h id
+      rw [← e, scaleInf_true sg es y (hsg.pos_sg y ((constSign_sound cc σ v y r).1 hc))]
+      refine ⟨sh, rf s ?_⟩
+      cases hs with
+      | inl e1 => exact Or.inl e1.1
+      | inr e1 => exact Or.inr e1.1
+    | false =>
+      have e : xNeg ops s = xv := Option.noConfusion h id
+      rw [← e, scaleInf_false sg es y (hsg.neg_sg y ((constSign_sound cc σ v y r).2 hc))]
+      refine ⟨xNeg_shape s es sh, rf _ ?_⟩
+      cases hs with
+      | inl e1 =>
+        rw [e1.1]
+        exact Or.inr rfl
+      | inr e1 =>
+        rw [e1.1]
+        exact Or.inl rfl
+
+theorem xMul_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
+    (h : xMul ops xa xb = some xv)
     (ea eb : EVal α) (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
     OpOK cc xv (mulE sg ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  intro σ r
   cases xa with
   | frac va =>
+    match sa with
+    | ⟨x, ex⟩ =>
+      rw [ex] at r
+      rw [ex]
+      cases xb with
+      | frac vb =>
+        match sb with
+        | ⟨y, ey⟩ =>
+          rw [ey] at r
+          rw [ey]
+          have e : XV.frac (nfMul ops va vb) = xv := Option.noConfusion h id
+          rw [← e]
+          exact ⟨⟨x * y, rfl⟩, rep_mul cc σ va vb x y r.1 r.2⟩
+      | ninf =>
+        have e1 : eb = EVal.ninf := sb
+        rw [e1]
+        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf va (Or.inl ⟨rfl, rfl⟩) h σ x _ r.1
+      | pinf =>
+        have e1 : eb = EVal.pinf := sb
+        rw [e1]
+        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf va (Or.inr ⟨rfl, rfl⟩) h σ x _ r.1
+  | ninf =>
+    have e0 : ea = EVal.ninf := sa
+    rw [e0]
     cases xb with
     | frac vb =>
-      match sa, sb with
-      | ⟨x, ex⟩, ⟨y, ey⟩ =>
-        rw [ex, ey]
-        have e : XV.frac (nfMul ops va vb) = xv := Option.noConfusion h id
-        rw [← e]
-        exact ⟨⟨x * y, rfl⟩, fun σ r => rep_mul cc σ va vb x y r.1 r.2⟩
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [ey] at r
+        rw [ey]
+        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf vb (Or.inl ⟨rfl, rfl⟩) h σ y _ r.2
     | ninf => cases h
     | pinf => cases h
-  | ninf => cases h
-  | pinf => cases h
+  | pinf =>
+    have e0 : ea = EVal.pinf := sa
+    rw [e0]
+    cases xb with
+    | frac vb =>
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [ey] at r
+        rw [ey]
+        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf vb (Or.inr ⟨rfl, rfl⟩) h σ y _ r.2
+    | ninf => cases h
+    | pinf => cases h
 
-theorem xDiv_ok (sg : α → Option Bool) (xa xb xv : XV C) (h : xDiv ops xa xb = some xv)
+theorem xDiv_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
+    (h : xDiv ops xa xb = some xv)
     (ea eb : EVal α) (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
     OpOK cc xv (divE sg ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  intro σ r
   cases xa with
   | frac va =>
     cases xb with
     | frac vb =>
       match sa, sb with
       | ⟨x, ex⟩, ⟨y, ey⟩ =>
+        rw [ex, ey] at r
         rw [ex, ey]
         have h' : cond (positive ops vb.2) (some (XV.frac (nfDiv ops va vb))) none = some xv := h
         cases hp : positive ops vb.2
@@ -295,13 +520,33 @@ theorem xDiv_ok (sg : α → Option Bool) (xa xb xv : XV C) (h : xDiv ops xa xb 
         · rw [hp] at h'
           have e : XV.frac (nfDiv ops va vb) = xv := Option.noConfusion h' id
           rw [← e]
-          exact ⟨⟨x / y, rfl⟩, fun σ r => rep_div cc σ va vb x y r.1 r.2
-            (positive_ne_zero cc σ vb.2 hp)⟩
+          exact ⟨⟨x / y, rfl⟩, rep_div cc σ va vb x y r.1 r.2 (positive_ne_zero cc σ vb.2 hp)⟩
     | ninf => cases h
     | pinf => cases h
-  | ninf => cases h
-  | pinf => cases h
-
+  | ninf =>
+    have e0 : ea = EVal.ninf := sa
+    rw [e0]
+    cases xb with
+    | frac vb =>
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [ey] at r
+        rw [ey]
+        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf vb (Or.inl ⟨rfl, rfl⟩) h σ y _ r.2
+    | ninf => cases h
+    | pinf => cases h
+  | pinf =>
+    have e0 : ea = EVal.pinf := sa
+    rw [e0]
+    cases xb with
+    | frac vb =>
+      match sb with
+      | ⟨y, ey⟩ =>
+        rw [ey] at r
+        rw [ey]
+        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf vb (Or.inr ⟨rfl, rfl⟩) h σ y _ r.2
+    | ninf => cases h
+    | pinf => cases h
 
 theorem some_pairX {K : Type} {a v : XV C} {T T' : Tab K C} (h : some (a, T) = some (v, T')) :
     a = v ∧ T = T' :=
@@ -374,11 +619,14 @@ variable (I : Interp K α) (sg : α → Option Bool) (ρ ρs : Env α)
 /-- The finite value of a term (`0` if it has none): how atoms are valued. -/
 def evF (t : Term K) : α := finOf (Term.evalE I sg ρs t)
 
-/-- What `normX` preserves, from table `T` to `T'`, for `t` and its extended normal form `xv`:
-the table grows and stays `OK` (atoms valued by `evF`), `xv` has the shape of the extended value
-of `t`, and a quotient represents the finite value under every valuation `Good` for `T'`. -/
+/-- What `normX` preserves, from table `T` to `T'`, for `t` and its extended normal form `xv`,
+provided `T` is `OK` (atoms valued by `evF`): the table grows and stays `OK`, `xv` has the shape
+of the extended value of `t`, and a quotient represents the finite value under every valuation
+`Good` for `T'`.  (Everything is under `OK T`: the shape of `c · inf` needs the sign of `c`,
+read from its representation under one good valuation, `nuOf`.) -/
 def InvX (T : Tab K C) (t : Term K) (xv : XV C) (T' : Tab K C) : Prop :=
-  (∃ l, T' = prepend l T) ∧ (OK cc I ρ (evF I sg ρs) T → OK cc I ρ (evF I sg ρs) T') ∧
+  OK cc I ρ (evF I sg ρs) T →
+    (∃ l, T' = prepend l T) ∧ OK cc I ρ (evF I sg ρs) T' ∧
     ShapeX xv (Term.evalE I sg ρs t) ∧
     ∀ ν, Good cc I ρ ν T' → RepF cc (envOf ρ ν) xv (evF I sg ρs t)
 
@@ -388,26 +636,33 @@ theorem evF_of (t : Term K) (x : α) (h : Term.evalE I sg ρs t = EVal.fin x) :
   rw [h]
   rfl
 
-theorem inv_of_invX (T T' : Tab K C) (t : Term K) (v : NF C) (h : InvX cc I sg ρ ρs T t (XV.frac v) T') :
+theorem inv_of_invX (T T' : Tab K C) (t : Term K) (v : NF C)
+    (h : InvX cc I sg ρ ρs T t (XV.frac v) T') (o : OK cc I ρ (evF I sg ρs) T) :
     Inv cc I ρ (evF I sg ρs) T t v T' :=
-  ⟨h.1, h.2.1, h.2.2.2⟩
+  match h o with
+  | ⟨e, ok, _, r⟩ => ⟨e, fun _ => ok, r⟩
 
-theorem invX_of_inv (T T' : Tab K C) (t : Term K) (v : NF C) (h : Inv cc I ρ (evF I sg ρs) T t v T')
-    (hs : ∃ x, Term.evalE I sg ρs t = EVal.fin x) : InvX cc I sg ρ ρs T t (XV.frac v) T' :=
-  ⟨h.1, h.2.1, hs, h.2.2⟩
+theorem invX_of_inv (T T' : Tab K C) (t : Term K) (v : NF C)
+    (h : OK cc I ρ (evF I sg ρs) T →
+      Inv cc I ρ (evF I sg ρs) T t v T' ∧ ∃ x, Term.evalE I sg ρs t = EVal.fin x) :
+    InvX cc I sg ρ ρs T t (XV.frac v) T' := fun o =>
+  match h o with
+  | ⟨⟨e, ok, r⟩, hs⟩ => ⟨e, ok o, hs, r⟩
 
 theorem invX_un (T T1 : Tab K C) (a t : Term K) (xa xv : XV C) (g : EVal α → EVal α)
     (ha : InvX cc I sg ρ ρs T a xa T1)
     (hs : ∀ ea, ShapeX xa ea → OpOK cc xv (g ea) (fun σ => RepF cc σ xa (finOf ea)))
     (he : Term.evalE I sg ρs t = g (Term.evalE I sg ρs a)) : InvX cc I sg ρ ρs T t xv T1 := by
-  match ha with
-  | ⟨hx, hok, sa, ra⟩ =>
+  intro o
+  match ha o with
+  | ⟨hx, ok1, sa, ra⟩ =>
     have k := hs _ sa
-    refine ⟨hx, hok, ?_, ?_⟩
+    have g0 := good_nuOf cc I ρ (evF I sg ρs) T1 ok1
+    refine ⟨hx, ok1, ?_, ?_⟩
     · rw [he]
-      exact k.1
+      exact (k _ (ra _ g0)).1
     · intro ν hg
-      have r := k.2 (envOf ρ ν) (ra ν hg)
+      have r := (k (envOf ρ ν) (ra ν hg)).2
       show RepF cc _ xv (finOf (Term.evalE I sg ρs t))
       rw [he]
       exact r
@@ -419,17 +674,24 @@ theorem invX_bin (T T1 T2 : Tab K C) (a b t : Term K) (xa xb xv : XV C)
       OpOK cc xv (g ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)))
     (he : Term.evalE I sg ρs t = g (Term.evalE I sg ρs a) (Term.evalE I sg ρs b)) :
     InvX cc I sg ρ ρs T t xv T2 := by
-  match ha, hb with
-  | ⟨⟨l1, h1⟩, ok1, sa, ra⟩, ⟨⟨l2, h2⟩, ok2, sb, rb⟩ =>
-    have k := hs _ _ sa sb
-    refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, fun o => ok2 (ok1 o), ?_, ?_⟩
-    · rw [he]
-      exact k.1
-    · intro ν hg
-      have r := k.2 (envOf ρ ν) ⟨ra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), rb ν hg⟩
-      show RepF cc _ xv (finOf (Term.evalE I sg ρs t))
-      rw [he]
-      exact r
+  intro o
+  match ha o with
+  | ⟨⟨l1, h1⟩, ok1, sa, ra⟩ =>
+    match hb ok1 with
+    | ⟨⟨l2, h2⟩, ok2, sb, rb⟩ =>
+      have k := hs _ _ sa sb
+      have pre : ∀ ν, Good cc I ρ ν T2 → RepF cc (envOf ρ ν) xa (finOf (Term.evalE I sg ρs a)) ∧
+          RepF cc (envOf ρ ν) xb (finOf (Term.evalE I sg ρs b)) :=
+        fun ν hg => ⟨ra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), rb ν hg⟩
+      have g0 := good_nuOf cc I ρ (evF I sg ρs) T2 ok2
+      refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, ok2, ?_, ?_⟩
+      · rw [he]
+        exact (k _ (pre _ g0)).1
+      · intro ν hg
+        have r := (k (envOf ρ ν) (pre ν hg)).2
+        show RepF cc _ xv (finOf (Term.evalE I sg ρs t))
+        rw [he]
+        exact r
 
 theorem liftF_eq_some {K : Type} {r : Option (NF C × Tab K C)} {xv : XV C} {T' : Tab K C}
     (h : liftF r = some (xv, T')) : ∃ v, r = some (v, T') ∧ xv = XV.frac v := by
@@ -453,22 +715,26 @@ theorem xMax_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
   | frac va =>
     cases xb with
     | frac vb =>
-      match liftF_eq_some h, ha.2.2.1, hb.2.2.1 with
-      | ⟨v, hl, hv⟩, ⟨x, ex⟩, ⟨y, ey⟩ =>
-        rw [hv]
-        have hsem : I.max (evF I sg ρs a) (evF I sg ρs b) = evF I sg ρs (Term.max a b) := by
-          rw [evF_of I sg ρs a x ex, evF_of I sg ρs b y ey]
-          show _ = finOf (maxE I.max (Term.evalE I sg ρs a) (Term.evalE I sg ρs b))
-          rw [ex, ey]
-          rfl
-        apply invX_of_inv cc I sg ρ ρs T T' _ v
-          (lattice_inv cc I ρ (evF I sg ρs) hI Tag.max I.max (fun xs => rfl) hI.max_assoc
-            hI.max_idem T T1 T2 T' a b _ va vb v (inv_of_invX cc I sg ρ ρs T T1 a va ha)
-            (inv_of_invX cc I sg ρ ρs T1 T2 b vb hb) hl hsem)
-        refine ⟨I.max x y, ?_⟩
-        show maxE I.max (Term.evalE I sg ρs a) (Term.evalE I sg ρs b) = _
-        rw [ex, ey]
-        rfl
+      intro o
+      match liftF_eq_some h, ha o with
+      | ⟨v, hl, hv⟩, ⟨_, ok1, ⟨x, ex⟩, _⟩ =>
+        match hb ok1 with
+        | ⟨_, _, ⟨y, ey⟩, _⟩ =>
+          rw [hv]
+          have hsem : I.max (evF I sg ρs a) (evF I sg ρs b) = evF I sg ρs (Term.max a b) := by
+            rw [evF_of I sg ρs a x ex, evF_of I sg ρs b y ey]
+            show _ = finOf (maxE I.max (Term.evalE I sg ρs a) (Term.evalE I sg ρs b))
+            rw [ex, ey]
+            rfl
+          have es : Term.evalE I sg ρs (Term.max a b) = EVal.fin (I.max x y) := by
+            show maxE I.max (Term.evalE I sg ρs a) (Term.evalE I sg ρs b) = _
+            rw [ex, ey]
+            rfl
+          apply invX_of_inv cc I sg ρ ρs T T' (Term.max a b) v _ o
+          intro o'
+          exact ⟨lattice_inv cc I ρ (evF I sg ρs) hI Tag.max I.max (fun xs => rfl) hI.max_assoc
+            hI.max_idem T T1 T2 T' a b _ va vb v (inv_of_invX cc I sg ρ ρs T T1 a va ha o')
+            (inv_of_invX cc I sg ρ ρs T1 T2 b vb hb ok1) hl hsem, ⟨_, es⟩⟩
     | ninf =>
       have e : (XV.frac va, T2) = (xv, T') := Option.noConfusion h id
       have e1 : XV.frac va = xv := congrArg Prod.fst e
@@ -480,7 +746,7 @@ theorem xMax_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
       match sa with
       | ⟨x, ex⟩ =>
         rw [e1, ex]
-        exact ⟨⟨x, rfl⟩, fun σ r => r.1⟩
+        exact fun σ r => ⟨⟨x, rfl⟩, r.1⟩
     | pinf => cases h
   | ninf =>
     cases xb with
@@ -495,7 +761,7 @@ theorem xMax_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
       match sb with
       | ⟨y, ey⟩ =>
         rw [e1, ey]
-        exact ⟨⟨y, rfl⟩, fun σ r => r.2⟩
+        exact fun σ r => ⟨⟨y, rfl⟩, r.2⟩
     | ninf =>
       have e : (XV.ninf, T2) = (xv, T') := Option.noConfusion h id
       have e1 : XV.ninf = xv := congrArg Prod.fst e
@@ -506,7 +772,7 @@ theorem xMax_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
       have e1 : ea = EVal.ninf := sa
       have e2 : eb = EVal.ninf := sb
       rw [e1, e2]
-      exact ⟨rfl, fun _ _ => True.intro⟩
+      exact fun _ _ => ⟨rfl, True.intro⟩
     | pinf => cases h
   | pinf => cases h
 
@@ -519,22 +785,26 @@ theorem xMin_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
   | frac va =>
     cases xb with
     | frac vb =>
-      match liftF_eq_some h, ha.2.2.1, hb.2.2.1 with
-      | ⟨v, hl, hv⟩, ⟨x, ex⟩, ⟨y, ey⟩ =>
-        rw [hv]
-        have hsem : I.min (evF I sg ρs a) (evF I sg ρs b) = evF I sg ρs (Term.min a b) := by
-          rw [evF_of I sg ρs a x ex, evF_of I sg ρs b y ey]
-          show _ = finOf (minE I.min (Term.evalE I sg ρs a) (Term.evalE I sg ρs b))
-          rw [ex, ey]
-          rfl
-        apply invX_of_inv cc I sg ρ ρs T T' _ v
-          (lattice_inv cc I ρ (evF I sg ρs) hI Tag.min I.min (fun xs => rfl) hI.min_assoc
-            hI.min_idem T T1 T2 T' a b _ va vb v (inv_of_invX cc I sg ρ ρs T T1 a va ha)
-            (inv_of_invX cc I sg ρ ρs T1 T2 b vb hb) hl hsem)
-        refine ⟨I.min x y, ?_⟩
-        show minE I.min (Term.evalE I sg ρs a) (Term.evalE I sg ρs b) = _
-        rw [ex, ey]
-        rfl
+      intro o
+      match liftF_eq_some h, ha o with
+      | ⟨v, hl, hv⟩, ⟨_, ok1, ⟨x, ex⟩, _⟩ =>
+        match hb ok1 with
+        | ⟨_, _, ⟨y, ey⟩, _⟩ =>
+          rw [hv]
+          have hsem : I.min (evF I sg ρs a) (evF I sg ρs b) = evF I sg ρs (Term.min a b) := by
+            rw [evF_of I sg ρs a x ex, evF_of I sg ρs b y ey]
+            show _ = finOf (minE I.min (Term.evalE I sg ρs a) (Term.evalE I sg ρs b))
+            rw [ex, ey]
+            rfl
+          have es : Term.evalE I sg ρs (Term.min a b) = EVal.fin (I.min x y) := by
+            show minE I.min (Term.evalE I sg ρs a) (Term.evalE I sg ρs b) = _
+            rw [ex, ey]
+            rfl
+          apply invX_of_inv cc I sg ρ ρs T T' (Term.min a b) v _ o
+          intro o'
+          exact ⟨lattice_inv cc I ρ (evF I sg ρs) hI Tag.min I.min (fun xs => rfl) hI.min_assoc
+            hI.min_idem T T1 T2 T' a b _ va vb v (inv_of_invX cc I sg ρ ρs T T1 a va ha o')
+            (inv_of_invX cc I sg ρ ρs T1 T2 b vb hb ok1) hl hsem, ⟨_, es⟩⟩
     | pinf =>
       have e : (XV.frac va, T2) = (xv, T') := Option.noConfusion h id
       have e1 : XV.frac va = xv := congrArg Prod.fst e
@@ -546,7 +816,7 @@ theorem xMin_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
       match sa with
       | ⟨x, ex⟩ =>
         rw [e1, ex]
-        exact ⟨⟨x, rfl⟩, fun σ r => r.1⟩
+        exact fun σ r => ⟨⟨x, rfl⟩, r.1⟩
     | ninf => cases h
   | pinf =>
     cases xb with
@@ -561,7 +831,7 @@ theorem xMin_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
       match sb with
       | ⟨y, ey⟩ =>
         rw [e1, ey]
-        exact ⟨⟨y, rfl⟩, fun σ r => r.2⟩
+        exact fun σ r => ⟨⟨y, rfl⟩, r.2⟩
     | pinf =>
       have e : (XV.pinf, T2) = (xv, T') := Option.noConfusion h id
       have e1 : XV.pinf = xv := congrArg Prod.fst e
@@ -572,10 +842,9 @@ theorem xMin_inv (hI : FieldInterp I) (T T1 T2 T' : Tab K C) (a b : Term K) (xa 
       have e1 : ea = EVal.pinf := sa
       have e2 : eb = EVal.pinf := sb
       rw [e1, e2]
-      exact ⟨rfl, fun _ _ => True.intro⟩
+      exact fun _ _ => ⟨rfl, True.intro⟩
     | ninf => cases h
   | ninf => cases h
-
 
 theorem evalE_select_fin (op : CmpOp) (l r a b : Term K) (xl xr xa xb : α)
     (el : Term.evalE I sg ρs l = EVal.fin xl) (er : Term.evalE I sg ρs r = EVal.fin xr)
@@ -591,7 +860,7 @@ theorem evalE_select_fin (op : CmpOp) (l r a b : Term K) (xl xr xa xb : α)
 def NormXP (m : Nat → Option Nat) (t : Term K) : Prop :=
   ∀ T xv T', normX ops m t T = some (xv, T') → InvX cc I sg ρ ρs T t xv T'
 
-theorem normX_sound_aux (hI : FieldInterp I)
+theorem normX_sound_aux (hI : FieldInterp I) (hsg : SignOf sg)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
     (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
     NormXP cc I sg ρ ρs m t ∧ cmpArgs (NormXP cc I sg ρ ρs m) t := by
@@ -602,24 +871,23 @@ theorem normX_sound_aux (hI : FieldInterp I)
     match some_pairX h with
     | ⟨e1, e2⟩ =>
       rw [← e1, ← e2]
-      apply invX_of_inv cc I sg ρ ρs T T (Term.const k) _ _ ⟨I.const k, rfl⟩
-      apply inv_pure
-      intro ν _
-      exact rep_const cc I hconst _ k
+      exact invX_of_inv cc I sg ρ ρs T T (Term.const k) _ (fun _ =>
+        ⟨inv_pure cc I ρ (evF I sg ρs) T (Term.const k) _ (fun ν _ => rep_const cc I hconst _ k),
+          ⟨I.const k, rfl⟩⟩)
   | negInf =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
     match some_pairX h with
     | ⟨e1, e2⟩ =>
       rw [← e1, ← e2]
-      exact ⟨⟨[], rfl⟩, id, rfl, fun _ _ => True.intro⟩
+      exact fun o => ⟨⟨[], rfl⟩, o, rfl, fun _ _ => True.intro⟩
   | posInf =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
     match some_pairX h with
     | ⟨e1, e2⟩ =>
       rw [← e1, ← e2]
-      exact ⟨⟨[], rfl⟩, id, rfl, fun _ _ => True.intro⟩
+      exact fun o => ⟨⟨[], rfl⟩, o, rfl, fun _ _ => True.intro⟩
   | input t i =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
@@ -635,7 +903,7 @@ theorem normX_sound_aux (hI : FieldInterp I)
         match some_pair h1 with
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
-          apply invX_of_inv cc I sg ρ ρs T T (Term.input t i) _ _ ⟨ρs t i, rfl⟩
+          apply invX_of_inv cc I sg ρ ρs T T (Term.input t i) _ (fun _ => ⟨?_, ⟨ρs t i, rfl⟩⟩)
           apply inv_pure
           intro ν _
           have r := rep_var cc (envOf ρ ν) (p + 1, i)
@@ -666,10 +934,10 @@ theorem normX_sound_aux (hI : FieldInterp I)
           rw [← eT]
           apply invX_bin cc I sg ρ ρs T T1 T2 a b (Term.sub a b) va vb xv (fun ea eb => addE ea (negE eb))
             (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) _ rfl
-          intro ea eb sa sb
-          have n := xNeg_ok cc vb eb sb
-          have k := xAdd_ok cc va (xNeg ops vb) xv hx ea (negE eb) sa n.1
-          exact ⟨k.1, fun σ r => k.2 σ ⟨r.1, n.2 σ r.2⟩⟩
+          intro ea eb sa sb σ r
+          have n := xNeg_ok cc vb eb sb σ r.2
+          exact xAdd_ok cc va (xNeg ops vb) xv hx ea (negE eb) sa (xNeg_shape vb eb sb) σ
+            ⟨r.1, n.2⟩
   | mul a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
@@ -681,7 +949,7 @@ theorem normX_sound_aux (hI : FieldInterp I)
         | ⟨hx, eT⟩ =>
           rw [← eT]
           exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv (mulE sg) (iha.1 T va T1 h1)
-            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xMul_ok cc sg va vb xv hx ea eb sa sb) rfl
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xMul_ok cc sg hsg va vb xv hx ea eb sa sb) rfl
   | div a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
@@ -693,7 +961,7 @@ theorem normX_sound_aux (hI : FieldInterp I)
         | ⟨hx, eT⟩ =>
           rw [← eT]
           exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv (divE sg) (iha.1 T va T1 h1)
-            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xDiv_ok cc sg va vb xv hx ea eb sa sb) rfl
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xDiv_ok cc sg hsg va vb xv hx ea eb sa sb) rfl
   | fma a b c iha ihb ihc =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
@@ -710,7 +978,7 @@ theorem normX_sound_aux (hI : FieldInterp I)
               rw [← eT]
               have iab := invX_bin cc I sg ρ ρs T T1 T2 a b (Term.mul a b) va vb vab (mulE sg)
                 (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3)
-                (fun ea eb sa sb => xMul_ok cc sg va vb vab hab ea eb sa sb) rfl
+                (fun ea eb sa sb => xMul_ok cc sg hsg va vb vab hab ea eb sa sb) rfl
               exact invX_bin cc I sg ρ ρs T T2 T3 (Term.mul a b) c _ vab vc xv addE iab
                 (ihc.1 T2 vc T3 h7) (fun ea eb sa sb => xAdd_ok cc vab vc xv hx ea eb sa sb) rfl
   | neg a iha =>
@@ -749,8 +1017,9 @@ theorem normX_sound_aux (hI : FieldInterp I)
       have ia := iha.1 T va T1 h1
       cases va with
       | frac v0 =>
-        match liftF_eq_some h2, ia.2.2.1 with
-        | ⟨v, hl, hv⟩, ⟨x, ex⟩ =>
+        intro o
+        match liftF_eq_some h2, ia o with
+        | ⟨v, hl, hv⟩, ⟨_, _, ⟨x, ex⟩, _⟩ =>
           rw [hv]
           have ef : Term.evalE I sg ρs (Term.app f a) = EVal.fin (Term.applyFunc I f x) := by
             show applyE I f (Term.evalE I sg ρs a) = _
@@ -758,9 +1027,9 @@ theorem normX_sound_aux (hI : FieldInterp I)
             exact Term.applyE_fin I f x
           have hsem : Term.applyFunc I f (evF I sg ρs a) = evF I sg ρs (Term.app f a) := by
             rw [evF_of I sg ρs a x ex, evF_of I sg ρs _ _ ef]
-          exact invX_of_inv cc I sg ρ ρs T T' _ v
-            (normApp_inv cc I ρ (evF I sg ρs) hI T T1 T' a _ v0 v f
-              (inv_of_invX cc I sg ρ ρs T T1 a v0 ia) hl hsem) ⟨_, ef⟩
+          exact invX_of_inv cc I sg ρ ρs T T' _ v (fun o' =>
+            ⟨normApp_inv cc I ρ (evF I sg ρs) hI T T1 T' a _ v0 v f
+              (inv_of_invX cc I sg ρ ρs T T1 a v0 ia o') hl hsem, ⟨_, ef⟩⟩) o
       | ninf =>
         cases f with
         | ex2 =>
@@ -771,7 +1040,7 @@ theorem normX_sound_aux (hI : FieldInterp I)
             intro ea sa
             have e0 : ea = EVal.ninf := sa
             rw [e0]
-            exact ⟨⟨0, rfl⟩, fun σ _ => rep_zero cc σ⟩
+            exact fun σ _ => ⟨⟨0, rfl⟩, rep_zero cc σ⟩
         | _ => cases h2
       | pinf => cases h2
   | cmp op l r ihl ihr =>
@@ -803,8 +1072,15 @@ theorem normX_sound_aux (hI : FieldInterp I)
                   | frac a0 =>
                     cases vb with
                     | frac b0 =>
-                      match liftF_eq_some h8, il.2.2.1, ir.2.2.1, ia.2.2.1, ib.2.2.1 with
-                      | ⟨v, hl, hv⟩, ⟨xl, el⟩, ⟨xr, er⟩, ⟨xa, ea⟩, ⟨xb, eb⟩ =>
+                      intro o
+                      match liftF_eq_some h8, il o with
+                      | ⟨v, hl, hv⟩, ⟨_, ok1, ⟨xl, el⟩, _⟩ =>
+                      match ir ok1 with
+                      | ⟨_, ok2, ⟨xr, er⟩, _⟩ =>
+                      match ia ok2 with
+                      | ⟨_, ok3, ⟨xa, ea⟩, _⟩ =>
+                      match ib ok3 with
+                      | ⟨_, _, ⟨xb, eb⟩, _⟩ =>
                         rw [hv]
                         have es := evalE_select_fin I sg ρs op l r a b xl xr xa xb el er ea eb
                         have hsem : tagSem I (Tag.select op)
@@ -814,13 +1090,13 @@ theorem normX_sound_aux (hI : FieldInterp I)
                             evF_of I sg ρs a xa ea, evF_of I sg ρs b xb eb,
                             evF_of I sg ρs _ _ es]
                           rfl
-                        exact invX_of_inv cc I sg ρ ρs T T' _ v
-                          (inv_quad_atom cc I ρ (evF I sg ρs) hI T T1 T2 T3 T4 T' l r a b _
+                        exact invX_of_inv cc I sg ρ ρs T T' _ v (fun o' =>
+                          ⟨inv_quad_atom cc I ρ (evF I sg ρs) hI T T1 T2 T3 T4 T' l r a b _
                             l0 r0 a0 b0 v (Tag.select op)
-                            (inv_of_invX cc I sg ρ ρs T T1 l l0 il)
-                            (inv_of_invX cc I sg ρ ρs T1 T2 r r0 ir)
-                            (inv_of_invX cc I sg ρ ρs T2 T3 a a0 ia)
-                            (inv_of_invX cc I sg ρ ρs T3 T4 b b0 ib) hl hsem) ⟨_, es⟩
+                            (inv_of_invX cc I sg ρ ρs T T1 l l0 il o')
+                            (inv_of_invX cc I sg ρ ρs T1 T2 r r0 ir ok1)
+                            (inv_of_invX cc I sg ρ ρs T2 T3 a a0 ia ok2)
+                            (inv_of_invX cc I sg ρ ρs T3 T4 b b0 ib ok3) hl hsem, ⟨_, es⟩⟩) o
                     | ninf => cases h8
                     | pinf => cases h8
                   | ninf => cases h8
@@ -839,10 +1115,10 @@ theorem normX_sound_aux (hI : FieldInterp I)
 table grows and stays `OK` (atoms valued by the finite values of their terms), the extended
 value of `t` has the shape of the normal form (finite for a quotient, `-inf`, `+inf`), and a
 quotient represents the finite value under every valuation `Good` for the final table. -/
-theorem normX_sound (hI : FieldInterp I) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+theorem normX_sound (hI : FieldInterp I) (hsg : SignOf sg) (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
     (m : Nat → Option Nat) (hag : Agrees m ρs ρ) (t : Term K) :
     ∀ T xv T', normX ops m t T = some (xv, T') → InvX cc I sg ρ ρs T t xv T' :=
-  (normX_sound_aux cc I sg ρ ρs hI hconst m hag t).1
+  (normX_sound_aux cc I sg ρ ρs hI hsg hconst m hag t).1
 
 end XSound
 
@@ -856,8 +1132,8 @@ agreeing with it, under every interpretation with `FieldInterp`, for every sign 
 the extended values of `s` and `t` are equal and defined (not `bot`): both finite with equal
 values, or both `-inf`, or both `+inf`.  Coefficients as in `fieldNormalize_sound`. -/
 theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
-    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k) (sg : α → Option Bool)
-    (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (sg : α → Option Bool) (hsg : SignOf sg) (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ)
     (s t : Term K) (h : fieldNormalizeX ops m s t = true) :
     Term.evalE I sg ρs s = Term.evalE I sg ρs t ∧ Term.evalE I sg ρs s ≠ EVal.bot := by
   have h1 : fieldNormalizeXOf ops m t (normX ops m s []) = true := h
@@ -879,9 +1155,13 @@ theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
         | mk xt T2 =>
           rw [ht] at h2
           have h3 : xCheck ops xs xt = true := h2
-          match normX_sound cc I sg ρ ρs hI hconst m hag s [] xs T1 hs,
-            normX_sound cc I sg ρ ρs hI hconst m hag t T1 xt T2 ht with
-          | ⟨_, ok1, ss, r1⟩, ⟨⟨l2, e2⟩, ok2, st, r2⟩ =>
+          match normX_sound cc I sg ρ ρs hI hsg hconst m hag s [] xs T1 hs,
+            normX_sound cc I sg ρ ρs hI hsg hconst m hag t T1 xt T2 ht with
+          | is, it =>
+            match is True.intro with
+            | ⟨_, ok1, ss, r1⟩ =>
+            match it ok1 with
+            | ⟨⟨l2, e2⟩, ok2, st, r2⟩ =>
             cases xs with
             | frac vs =>
               cases xt with
@@ -889,7 +1169,7 @@ theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
                 match ss, st with
                 | ⟨x, ex⟩, ⟨y, ey⟩ =>
                   have he : nfEquiv ops vs vt = true := h3
-                  have okT2 : OK cc I ρ (evF I sg ρs) T2 := ok2 (ok1 True.intro)
+                  have okT2 : OK cc I ρ (evF I sg ρs) T2 := ok2
                   have g2 := good_nuOf cc I ρ (evF I sg ρs) T2 okT2
                   have g1 := good_ext cc I ρ (nuOf (evF I sg ρs) T2) l2 T1 T2 e2 g2
                   have vs_val := rep_val cc _ vs _ (r1 _ g1)
