@@ -27,6 +27,9 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.fieldNormalize_sound
 #print axioms Kcert.applyRule_sound
 #print axioms Kcert.checkEquiv_sound
+#print axioms Kcert.checkEquiv_sound_noInf
+#print axioms Kcert.congruent_evalX
+#print axioms Kcert.expand_noInf
 #print axioms Kcert.Rules.lattice_inv
 #print axioms Kcert.Sem.next_congr
 #print axioms Kcert.Sem.next_comm

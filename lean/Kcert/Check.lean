@@ -1,4 +1,4 @@
-import Kcert.Rules.Field
+import Kcert.Rules.FieldInf
 
 /-!
 # Replaying the equivalence steps of a certificate
@@ -16,8 +16,11 @@ arena.  That execution computes these correctly is **not** modelled here (see th
   output and its rule accepts each element of its range.
 * `checkEquiv_sound`: if `checkEquiv` accepts, then for every claimed output link, both kernels
   write the same elements, and for each written element both terms exist and have the same
-  value in every `ExpField`, for every input environment, under every interpretation satisfying
-  `FieldInterp` (`rcp x = 1/x`; `max`, `min` associative, commutative and idempotent).
+  extended value (`Term.evalE`, with `-inf`, `+inf`; the rule `FieldNormalize` is
+  `fieldNormalizeX`, which folds infinities) in every `ExpField`, for every input environment,
+  under every interpretation satisfying `FieldInterp` (`rcp x = 1/x`; `max`, `min`
+  associative, commutative and idempotent) and every sign function with `SignOf`.
+  `checkEquiv_sound_noInf`: for terms without infinities, the same value `Term.eval`.
 
 The Rust code also rejects a step range that overflows `u64` ("range overflows"), is empty
 ("empty range"), reaches an element outside the footprint ("element is not written by the
@@ -63,7 +66,7 @@ variable {K C : Type} [DecidableEq K] (ops : FieldCoeffOps K C)
 def applyRule (m : Nat → Option Nat) (lt ot : Term K) : Rule → Bool
   | Rule.congruent => congruent m m lt ot
   | Rule.ringNormalize => ringNormalize ops.toCoeffOps m m lt ot
-  | Rule.fieldNormalize => fieldNormalize ops m lt ot
+  | Rule.fieldNormalize => fieldNormalizeX ops m lt ot
 
 def checkTerms (m : Nat → Option Nat) (rule : Rule) : Option (Term K) → Option (Term K) → Bool
   | some lt, some ot => applyRule ops m lt ot rule
@@ -162,15 +165,208 @@ section Soundness
 variable {K C α : Type} [DecidableEq K] [ExpField α] {ops : FieldCoeffOps K C}
   (cc : FieldCoeffCast ops α)
 
+/-- A term `RingNormalize` expands has no infinities. -/
+theorem expand_noInf (ops : CoeffOps K C) (m : Nat → Option Nat) (t : Term K) :
+    ∀ p, expand ops m t = some p → Term.noInf t = true := by
+  induction t with
+  | const k => intro _ _; rfl
+  | input t i => intro _ _; rfl
+  | add a b iha ihb =>
+    intro p h
+    match lift2_eq_some h with
+    | ⟨pa, pb, ha, hb, _⟩ =>
+      show (Term.noInf a && Term.noInf b) = true
+      rw [iha pa ha, ihb pb hb]
+      rfl
+  | sub a b iha ihb =>
+    intro p h
+    match lift2_eq_some h with
+    | ⟨pa, pb, ha, hb, _⟩ =>
+      show (Term.noInf a && Term.noInf b) = true
+      rw [iha pa ha, ihb pb hb]
+      rfl
+  | mul a b iha ihb =>
+    intro p h
+    match lift2_eq_some h with
+    | ⟨pa, pb, ha, hb, _⟩ =>
+      show (Term.noInf a && Term.noInf b) = true
+      rw [iha pa ha, ihb pb hb]
+      rfl
+  | fma a b c iha ihb ihc =>
+    intro p h
+    match lift2_eq_some h with
+    | ⟨pab, pc, hab, hc, _⟩ =>
+      match lift2_eq_some hab with
+      | ⟨pa, pb, ha, hb, _⟩ =>
+        show (Term.noInf a && Term.noInf b && Term.noInf c) = true
+        rw [iha pa ha, ihb pb hb, ihc pc hc]
+        rfl
+  | neg a iha =>
+    intro p h
+    match lift1_eq_some h with
+    | ⟨pa, ha, _⟩ => exact iha pa ha
+  | _ =>
+    intro p h
+    cases h
+
+/-- Congruent terms (one input map, as `applyRule` calls it) have equal extended values and
+truth values: the proof of `congruent_sound`, for `evalX`. -/
+theorem congruent_evalX (I : Interp K α) (sg : α → Option Bool) (m : Nat → Option Nat)
+    (ρ ρs : Env α) (hag : Agrees m ρs ρ) :
+    ∀ (s t : Term K), congruent m m s t = true → Term.evalX I sg ρs s = Term.evalX I sg ρs t := by
+  intro s
+  induction s with
+  | const x =>
+    intro t h
+    cases t with
+    | const y =>
+      have e : x = y := of_decide_eq_true' h
+      rw [e]
+    | _ => cases h
+  | negInf =>
+    intro t h
+    cases t with
+    | negInf => rfl
+    | _ => cases h
+  | posInf =>
+    intro t h
+    cases t with
+    | posInf => rfl
+    | _ => cases h
+  | input ta ia =>
+    intro t h
+    cases t with
+    | input tb ib =>
+      have hi : ia = ib := of_decide_eq_true' (and_left' (and_left' h))
+      have hs : (m ta).isSome = true := and_right' (and_left' h)
+      have he : m ta = m tb := of_decide_eq_true' (and_right' h)
+      cases hm : m ta with
+      | none =>
+        rw [hm] at hs
+        cases hs
+      | some p =>
+        have hm' : m tb = some p := by rw [← he, hm]
+        show (EVal.fin (ρs ta ia), some false) = (EVal.fin (ρs tb ib), some false)
+        rw [hag ta p ia hm, hag tb p ib hm', hi]
+    | _ => cases h
+  | add a b iha ihb =>
+    intro t h
+    cases t with
+    | add c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | sub a b iha ihb =>
+    intro t h
+    cases t with
+    | sub c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | mul a b iha ihb =>
+    intro t h
+    cases t with
+    | mul c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | div a b iha ihb =>
+    intro t h
+    cases t with
+    | div c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | fma a b c iha ihb ihc =>
+    intro t h
+    cases t with
+    | fma d e f =>
+      simp only [Term.evalX, iha d (and_left' (and_left' h)), ihb e (and_right' (and_left' h)),
+        ihc f (and_right' h)] <;> rfl
+    | _ => cases h
+  | neg a iha =>
+    intro t h
+    cases t with
+    | neg b => simp only [Term.evalX, iha b h] <;> rfl
+    | _ => cases h
+  | max a b iha ihb =>
+    intro t h
+    cases t with
+    | max c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | min a b iha ihb =>
+    intro t h
+    cases t with
+    | min c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | app f a iha =>
+    intro t h
+    cases t with
+    | app g b =>
+      have e : f = g := of_decide_eq_true' (and_left' h)
+      rw [e]
+      simp only [Term.evalX, iha b (and_right' h)] <;> rfl
+    | _ => cases h
+  | cmp op a b iha ihb =>
+    intro t h
+    cases t with
+    | cmp op' c d =>
+      have e : op = op' := of_decide_eq_true' (and_left' (and_left' h))
+      rw [e]
+      simp only [Term.evalX, iha c (and_right' (and_left' h)), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | select a b c iha ihb ihc =>
+    intro t h
+    cases t with
+    | select d e f =>
+      simp only [Term.evalX, iha d (and_left' (and_left' h)), ihb e (and_right' (and_left' h)),
+        ihc f (and_right' h)] <;> rfl
+    | _ => cases h
+  | and a b iha ihb =>
+    intro t h
+    cases t with
+    | and c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | or a b iha ihb =>
+    intro t h
+    cases t with
+    | or c d =>
+      simp only [Term.evalX, iha c (and_left' h), ihb d (and_right' h)] <;> rfl
+    | _ => cases h
+  | not a iha =>
+    intro t h
+    cases t with
+    | not b => simp only [Term.evalX, iha b h] <;> rfl
+    | _ => cases h
+
+/-- An accepting rule means equal extended values (`Term.evalE`), for every sign function with
+`SignOf`.  `RingNormalize` accepts only terms without infinities, where the extended value is
+the finite `Term.eval` (`evalE_noInf`); `Congruent` terms have equal extended values (both may
+be undefined, e.g. `-inf + +inf` against itself); `FieldNormalize` is `fieldNormalizeX_sound`
+(whose values are moreover defined). -/
 theorem applyRule_sound (I : Interp K α) (hI : FieldInterp I)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (sg : α → Option Bool) (hsg : EVal.SignOf sg)
     (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ) (lt ot : Term K) (r : Rule)
-    (h : applyRule ops m lt ot r = true) : Term.eval I ρs lt = Term.eval I ρs ot := by
+    (h : applyRule ops m lt ot r = true) : Term.evalE I sg ρs lt = Term.evalE I sg ρs ot := by
   cases r with
-  | congruent => exact congruent_eval I m m ρ ρs ρs hag hag lt ot h
+  | congruent => exact congrArg Prod.fst (congruent_evalX I sg m ρ ρs hag lt ot h)
   | ringNormalize =>
-    exact ringNormalize_sound cc.toCoeffCast I hconst m m ρ ρs ρs hag hag lt ot h
-  | fieldNormalize => exact fieldNormalize_sound cc I hI hconst m ρ ρs hag lt ot h
+    have h' : checkDiff ops.toCoeffOps (expand ops.toCoeffOps m lt) (expand ops.toCoeffOps m ot)
+      = true := h
+    cases hl : expand ops.toCoeffOps m lt with
+    | none =>
+      rw [hl] at h'
+      cases h'
+    | some p =>
+      cases ho : expand ops.toCoeffOps m ot with
+      | none =>
+        rw [hl, ho] at h'
+        cases h'
+      | some q =>
+        rw [Term.evalE_noInf I sg ρs lt (expand_noInf ops.toCoeffOps m lt p hl),
+          Term.evalE_noInf I sg ρs ot (expand_noInf ops.toCoeffOps m ot q ho),
+          ringNormalize_sound cc.toCoeffCast I hconst m m ρ ρs ρs hag hag lt ot h]
+  | fieldNormalize => exact (fieldNormalizeX_sound cc I hI hconst sg hsg m ρ ρs hag lt ot h).1
 
 theorem checkRange_sound (run : Run K) (rule : Rule) (o : Nat) (count : Nat) :
     ∀ first e, checkRange ops run rule o first count = true → inRange e first count = true →
@@ -242,19 +438,22 @@ theorem checkOutputs_sound (run : Run K) (steps : List Step) (os : List Nat) :
 
 /-- Soundness of the equivalence check: if `checkEquiv` accepts, then for every output link `o`
 claimed equivalent, both kernels write the same elements, and at each element `e` they write,
-both kernels' terms exist and have the same value, in every `ExpField`, for every pair input
-environment `ρ` and arena environment `ρs` agreeing with it through the input naming, under
-every interpretation satisfying `FieldInterp`, given coefficients whose `cast` respects the
-operations and sends each constant to its value. -/
+both kernels' terms exist and have the same extended value (`Term.evalE`: finite, `-inf`,
+`+inf` or undefined), in every `ExpField`, for every pair input environment `ρ` and arena
+environment `ρs` agreeing with it through the input naming, under every interpretation
+satisfying `FieldInterp` and every sign function with `SignOf`, given coefficients whose `cast`
+respects the operations and tests and sends each constant to its value.  For terms without
+infinities the extended value is `fin (Term.eval ...)` (`checkEquiv_sound_noInf`). -/
 theorem checkEquiv_sound (I : Interp K α) (hI : FieldInterp I)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (sg : α → Option Bool) (hsg : EVal.SignOf sg)
     (run : Run K) (ρ ρs : Env α) (hag : Agrees run.inputs ρs ρ)
     (equiv : List Nat) (steps : List Step) (h : checkEquiv ops run equiv steps = true) :
     ∀ o, natMem o equiv = true →
       run.refFootprint o = run.optFootprint o ∧
       ∀ e, natMem e (run.refFootprint o) = true →
         ∃ lt ot, run.ref o e = some lt ∧ run.opt o e = some ot ∧
-          Term.eval I ρs lt = Term.eval I ρs ot := by
+          Term.evalE I sg ρs lt = Term.evalE I sg ρs ot := by
   intro o ho
   have hout := checkOutputs_sound run steps equiv (and_left' (and_left' h)) o ho
   refine ⟨of_decide_eq_true' (and_left' hout), ?_⟩
@@ -275,7 +474,25 @@ theorem checkEquiv_sound (I : Interp K α) (hI : FieldInterp I)
       | some ot =>
         rw [hl, hot] at hr'
         exact ⟨lt, ot, rfl, rfl,
-          applyRule_sound cc I hI hconst run.inputs ρ ρs hag lt ot rule hr'⟩
+          applyRule_sound cc I hI hconst sg hsg run.inputs ρ ρs hag lt ot rule hr'⟩
+
+/-- The finite reading of `checkEquiv_sound`: at an element whose two terms have no infinities,
+they have the same value `Term.eval`. -/
+theorem checkEquiv_sound_noInf (I : Interp K α) (hI : FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (sg : α → Option Bool) (hsg : EVal.SignOf sg)
+    (run : Run K) (ρ ρs : Env α) (hag : Agrees run.inputs ρs ρ)
+    (equiv : List Nat) (steps : List Step) (h : checkEquiv ops run equiv steps = true)
+    (o e : Nat) (ho : natMem o equiv = true) (he : natMem e (run.refFootprint o) = true)
+    (lt ot : Term K) (hl : run.ref o e = some lt) (hot : run.opt o e = some ot)
+    (nl : Term.noInf lt = true) (no : Term.noInf ot = true) :
+    Term.eval I ρs lt = Term.eval I ρs ot := by
+  match (checkEquiv_sound cc I hI hconst sg hsg run ρ ρs hag equiv steps h o ho).2 e he with
+  | ⟨lt', ot', hl', hot', hv⟩ =>
+    have e1 : lt' = lt := Option.noConfusion (hl'.symm.trans hl) id
+    have e2 : ot' = ot := Option.noConfusion (hot'.symm.trans hot) id
+    rw [e1, e2, Term.evalE_noInf I sg ρs lt nl, Term.evalE_noInf I sg ρs ot no] at hv
+    exact EVal.noConfusion hv id
 
 end Soundness
 
