@@ -185,10 +185,15 @@ impl Shadow {
     pub fn atomic(&mut self, clocks: &Clocks, now: Epoch, cta_scope: bool) -> Option<Conflict> {
         let u = now.tid;
         self.settle_cta(clocks.cta);
+        // Every unordered write counts, including the benign same-value ones kept beside the
+        // last (found by the Lean model of this check, `Kcert.Race`): if one of them lands after
+        // the addition, the addition is lost.
         let mut conflict = self
             .write
-            .filter(|w| !clocks.ordered(w, u))
-            .map(|w| (w, true));
+            .iter()
+            .chain(&self.same_writes)
+            .find(|w| !clocks.ordered(w, u))
+            .map(|w| (*w, true));
         if conflict.is_none() {
             conflict = self
                 .reads
@@ -282,6 +287,20 @@ mod tests {
         let mut s = Shadow::default();
         assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
         assert!(s.access(&c, c.epoch(1, 1), true, false).is_some());
+    }
+
+    #[test]
+    fn atomics_race_with_every_unordered_same_value_write() {
+        let c = Clocks::new(0, 2);
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
+        // Thread 1 stores the same value: benign, thread 0's write moves to `same_writes`.
+        assert!(s.access(&c, c.epoch(1, 1), true, true).is_none());
+        // Thread 1's own write is ordered before its atomic, thread 0's is not: a race.
+        assert_eq!(
+            s.atomic(&c, c.epoch(1, 2), true).map(|(e, w)| (e.tid, w)),
+            Some((0, true))
+        );
     }
 
     #[test]
