@@ -3,7 +3,7 @@
 //! [`check`]'s steps pass); every other outcome is a [`Reject`] naming the first failure.
 
 use crate::cert::{self, Certificate, Claim, Kernel};
-use crate::equiv::{self, SideRun};
+use crate::equiv;
 use crate::exec::Config;
 use crate::pair::{PairSpec, SpecTexts};
 use crate::rules::Replay;
@@ -126,9 +126,20 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
         claimed(Claim::Safe(Kernel::Optimized)),
     ];
     let mut run = equiv::run_pair(&pair, [ref_ptx, opt_ptx], want, &config)?;
-    for kernel in [Kernel::Reference, Kernel::Optimized] {
-        if let Some(why) = run.side(kernel).and_then(SideRun::unsafety) {
-            return Err(Reject::Unsafe(kernel, why));
+    for (kernel, wanted) in [Kernel::Reference, Kernel::Optimized].into_iter().zip(want) {
+        // A claimed kernel that did not run has not been checked: never let that pass.
+        match run.side(kernel) {
+            None if wanted => {
+                return Err(Reject::Claims(format!(
+                    "the {kernel:?} kernel's safety claim was not re-derived"
+                )));
+            }
+            Some(side) => {
+                if let Some(why) = side.unsafety() {
+                    return Err(Reject::Unsafe(kernel, why));
+                }
+            }
+            None => {}
         }
     }
 
