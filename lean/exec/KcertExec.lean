@@ -435,9 +435,15 @@ def asConstant : DPoly → Option Dy
   | [(c, ([], 0))] => some c
   | _ => none
 
-/-- Rust `positive`. -/
-def dPositive (p : DPoly) : Bool :=
-  !p.isEmpty && p.all fun t => t.2.1.isEmpty && decide (t.1.1 > 0)
+/-- Whether variable `v` is an atom that `pos` marks positive (Rust `atom_pos`). -/
+def varPos (pos : Array Bool) (v : Var) : Bool := v.1 == 0 && pos.getD v.2 false
+
+/-- Rust `Normalizer::positive`: every coefficient positive, every factor that is not a positive
+atom to an even power, and some monomial of positive atoms only. -/
+def dPositive (pos : Array Bool) (p : DPoly) : Bool :=
+  p.all (fun t => decide (t.1.1 > 0) &&
+    t.2.1.all fun v => varPos pos v || (t.2.1.filter (· == v)).length % 2 == 0)
+  && p.any (fun t => t.2.1.all (varPos pos))
 
 def sortVars (l : List Var) : List Var :=
   (l.toArray.qsort (fun a b => cmpVar a b == Ordering.lt)).toList
@@ -468,6 +474,8 @@ structure Normalizer where
   expIds : IO.Ref (Std.HashMap DPoly Nat)
   expSums : IO.Ref (Std.HashMap (Nat × Nat) Nat)
   atoms : IO.Ref (Array DAtom)
+  /-- Rust `atom_pos`. -/
+  atomPos : IO.Ref (Array Bool)
   atomIds : IO.Ref (Std.HashMap DAtom Nat)
   values : IO.Ref (Array DVal)
   valueIds : IO.Ref (Std.HashMap DVal Nat)
@@ -484,6 +492,7 @@ def Normalizer.new (nodes : Array DNode) (inputs : Array (Option Nat)) : IO Norm
          expIds := ← IO.mkRef ((Std.HashMap.empty : Std.HashMap DPoly Nat).insert [] 0),
          expSums := ← IO.mkRef Std.HashMap.empty,
          atoms := ← IO.mkRef #[],
+         atomPos := ← IO.mkRef #[],
          atomIds := ← IO.mkRef Std.HashMap.empty,
          values := ← IO.mkRef #[],
          valueIds := ← IO.mkRef Std.HashMap.empty }
@@ -556,18 +565,31 @@ def valueId (v : DVal) : IO Nat := do
 
 def atomVal (id : Nat) : DVal := DVal.frac [((1, 0), ([(0, id)], 0))] pOne
 
+def positive (p : DPoly) : IO Bool := do pure (dPositive (← n.atomPos.get) p)
+
+/-- Rust `positive_value`. -/
+def positiveValue (x : Nat) : IO Bool := do
+  match (← n.values.get).get! x with
+  | DVal.frac num den => pure ((← n.positive num) && (← n.positive den))
+  | _ => pure false
+
 /-- Rust `atom`: arguments' denominators positive, then the atom's id. -/
 def atom (a : DAtom) : IO DVal := do
   let vs ← n.values.get
   for i in a.2 do
     match vs.get! i with
-    | DVal.frac _ den => if !dPositive den then fail "a denominator is not provably positive"
+    | DVal.frac _ den => if !(← n.positive den) then fail "a denominator is not provably positive"
     | _ => pure ()
   match (← n.atomIds.get).find? a with
   | some i => pure (atomVal i)
   | none =>
     let i := (← n.atoms.get).size
+    let pos ← match a with
+      | (0, _) => pure true
+      | (2, [x]) => n.positiveValue x
+      | _ => pure false
     n.atoms.modify fun x => x.push a
+    n.atomPos.modify fun x => x.push pos
     n.atomIds.modify fun m => m.insert a i
     pure (atomVal i)
 
@@ -615,7 +637,7 @@ def div (a b : DVal) : IO DVal := do
   match b with
   | DVal.frac num den =>
     if num.isEmpty then fail "division by zero"
-    if !dPositive den then fail "a denominator is not provably positive"
+    if !(← n.positive den) then fail "a denominator is not provably positive"
     n.mul a (DVal.frac den num)
   | _ => fail "an infinity does not fold away: division by an infinity"
 
@@ -703,6 +725,15 @@ partial def valueAt (n : Normalizer) (t : Nat) (depth : Nat) : IO DVal := do
       n.lattice x y false
     | DNode.app Func.ex2 a => do n.ex2 (← n.valueAt a d)
     | DNode.app Func.rcp a => do n.div (DVal.frac pOne pOne) (← n.valueAt a d)
+    | DNode.app Func.rsqrt a => do
+      match ← n.valueAt a d with
+      | x@(DVal.frac ..) =>
+        let id ← n.valueId x
+        if ← n.positiveValue id then
+          let s ← n.atom (funcCode Func.sqrt, [id])
+          n.div (DVal.frac pOne pOne) s
+        else n.atom (funcCode Func.rsqrt, [id])
+      | _ => fail "an infinity does not fold away: a function of an infinity"
     | DNode.app f a => do
       match ← n.valueAt a d with
       | x@(DVal.frac ..) => n.atom (funcCode f, [← n.valueId x])
@@ -714,6 +745,11 @@ partial def valueAt (n : Normalizer) (t : Nat) (depth : Nat) : IO DVal := do
         let vr ← n.valueAt r d
         let va ← n.valueAt a d
         let vb ← n.valueAt b d
+        -- Rust refuses infinite select operands (the atom stands for a real number).
+        for v in [vl, vr, va, vb] do
+          match v with
+          | DVal.frac .. => pure ()
+          | _ => fail "an infinity does not fold away: an infinity in a select"
         let ids := [← n.valueId vl, ← n.valueId vr, ← n.valueId va, ← n.valueId vb]
         n.atom (200 + cmpCode op, ids)
       | _ => fail "unsupported in normal forms: a select on a combined condition"
@@ -781,7 +817,7 @@ def fieldNormalizeIn (lhs rhs : Nat) : IO (Option String) := do
     | DVal.ninf, DVal.ninf => pure none
     | DVal.pinf, DVal.pinf => pure none
     | DVal.frac n1 d1, DVal.frac n2 d2 =>
-      if !dPositive d1 || !dPositive d2 then return some "a denominator is not provably positive"
+      if !(← n.positive d1) || !(← n.positive d2) then return some "a denominator is not provably positive"
       if n1 == n2 && d1 == d2 then return none
       if (← n.shifted n1 d1) == (← n.shifted n2 d2) then return none
       if (← n.mulPoly n1 d2) == (← n.mulPoly n2 d1) then pure none

@@ -345,6 +345,10 @@ fn lean_model_agrees_on_mutated_certificates() {
             Rule::FieldNormalize,
         ),
         (
+            "rmsnorm_warp_sqrt_norcp-vs-rmsnorm_naive.pair.toml",
+            Rule::FieldNormalize,
+        ),
+        (
             "conv2d_igemm_flip-vs-conv2d_direct.pair.toml",
             Rule::RingNormalize,
         ),

@@ -10,14 +10,20 @@
 //! from `max` and `+inf` from `min`, so every bracketing of a running max is one atom), `sqrt`,
 //! `rsqrt`, `tanh`, selects, and `ex2` of a non-polynomial; an atom is keyed by the normal forms
 //! of its arguments. `-inf` and `+inf` are admitted only where they fold away: `ex2(-inf) = 0`,
-//! `x + (-inf) = -inf`, `c · (-inf)` for a constant `c > 0`, `max(-inf, x) = x`.
+//! `x + (-inf) = -inf`, `c · (-inf)` for a nonzero constant `c` (by its sign), `max(-inf, x) = x`.
 //!
 //! Sums, products and quotients never cancel common factors, so every denominator ever formed
-//! survives into the final one; requiring that to be a sum of positive constants times
-//! exponentials guarantees no division by zero anywhere on either side.
+//! survives into the final one; requiring that (and every divisor's and atom argument's
+//! denominator) to be provably positive guarantees no division by zero anywhere on either side.
+//! Provably positive: positive coefficients times `2^E` times products in which every factor
+//! that is not a positive atom (`2^x` of a non-polynomial, `sqrt` of a provably positive
+//! argument) occurs to an even power, with one monomial of positive atoms only. `rsqrt x` of a
+//! provably positive `x` is `1 / sqrt x`; otherwise it is an atom of its own.
 //!
-//! Lean twin: `Rules.fieldNormalize_sound` (planned), in every commutative field with an
-//! exponential satisfying `exp(a+b) = exp(a)·exp(b)`, `exp(0) = 1` and `exp(x) > 0`.
+//! Lean twin: `Kcert.Rules.fieldNormalizeX_sound` (lean/Kcert/Rules/FieldInf.lean), in every
+//! `ExpField` (a commutative field with `exp(a+b) = exp(a)·exp(b)`, `exp(0) = 1` and a
+//! positivity predicate). Not yet in the model: the `shifted` comparison, and the squares and
+//! positive atoms of `positive` with the `rsqrt` law (lean/README.md lists them).
 
 use super::coef::{Coef, Overflow};
 use super::ring::Side;
@@ -162,6 +168,9 @@ pub struct Normalizer<'a> {
     exp_ids: HashMap<Poly, u32, FxBuildHasher>,
     exp_sums: HashMap<(u32, u32), u32, FxBuildHasher>,
     atoms: Vec<Atom>,
+    /// Per atom: whether it is positive at every input (`2^x`, and `sqrt x` of a provably
+    /// positive `x`).
+    atom_pos: Vec<bool>,
     atom_ids: HashMap<Atom, u32, FxBuildHasher>,
     values: Vec<Value>,
     value_ids: HashMap<Value, u32, FxBuildHasher>,
@@ -183,6 +192,7 @@ impl<'a> Normalizer<'a> {
             exp_ids,
             exp_sums: HashMap::default(),
             atoms: Vec::new(),
+            atom_pos: Vec::new(),
             atom_ids: HashMap::default(),
             values: Vec::new(),
             value_ids: HashMap::default(),
@@ -336,17 +346,22 @@ impl<'a> Normalizer<'a> {
             Atom::Select(_, l, r, x, y) => &[*l, *r, *x, *y],
             Atom::Max(v) | Atom::Min(v) => v,
         };
-        if args
-            .iter()
-            .any(|&i| matches!(&self.values[i as usize], Value::Frac { den, .. } if !positive(den)))
-        {
+        if args.iter().any(
+            |&i| matches!(&self.values[i as usize], Value::Frac { den, .. } if !self.positive(den)),
+        ) {
             return Err(FieldError::Denominator);
         }
         let id = match self.atom_ids.get(&a) {
             Some(&i) => i,
             None => {
                 let i = self.atoms.len() as u32;
+                let pos = match a {
+                    Atom::Func(Func::Ex2, _) => true,
+                    Atom::Func(Func::Sqrt, x) => self.positive_value(x),
+                    _ => false,
+                };
                 self.atoms.push(a.clone());
+                self.atom_pos.push(pos);
                 self.atom_ids.insert(a, i);
                 i
             }
@@ -435,7 +450,7 @@ impl<'a> Normalizer<'a> {
                 }
                 // The divisor's own denominator leaves the result; it must be provably nonzero
                 // (Lean: `norm_sound`; without it `rcp(rcp(x)) = x` would pass at `x = 0`).
-                if !positive(&den) {
+                if !self.positive(&den) {
                     return Err(FieldError::Denominator);
                 }
                 self.mul(a, Self::frac(den, num))
@@ -450,11 +465,7 @@ impl<'a> Normalizer<'a> {
             Value::PosInf => Err(FieldError::Infinite("ex2(+inf)")),
             Value::Frac { num, den } => {
                 // 2^(P/c) for a constant c = ±2^k is 2^(P·(1/c)), exactly; otherwise opaque.
-                let inv = den.as_constant().and_then(|c| {
-                    let (m, e) = c.parts();
-                    (m == 1 || m == -1)
-                        .then(|| Coef::from_dyadic(crate::term::Dyadic::new(m < 0, 1, -e)))
-                });
+                let inv = den.as_constant().and_then(Coef::inverse_of_power_of_two);
                 match inv {
                     Some(k) => {
                         let p = num.scale(k)?;
@@ -535,6 +546,41 @@ impl<'a> Normalizer<'a> {
         })
     }
 
+    /// Whether `p > 0` at every input: every monomial is a positive coefficient times `2^E`
+    /// times a product in which each factor that is not a positive atom occurs to an even power
+    /// (so the monomial is `>= 0`), and some monomial has positive atoms only (so it is `> 0`).
+    fn positive(&self, p: &Poly) -> bool {
+        let mut strict = false;
+        for (m, c) in &p.0 {
+            if c.parts().0 <= 0 {
+                return false;
+            }
+            let mut all_positive = true;
+            for run in m.vars.chunk_by(|a, b| a == b) {
+                let v = run[0];
+                let pos = v & ATOM != 0
+                    && self
+                        .atom_pos
+                        .get((v & !ATOM) as usize)
+                        .copied()
+                        .unwrap_or(false);
+                if !pos {
+                    all_positive = false;
+                    if run.len() % 2 == 1 {
+                        return false;
+                    }
+                }
+            }
+            strict |= all_positive;
+        }
+        strict
+    }
+
+    /// Whether the normal form with id `x` is a quotient of two provably positive polynomials.
+    fn positive_value(&self, x: u32) -> bool {
+        matches!(&self.values[x as usize], Value::Frac { num, den } if self.positive(num) && self.positive(den))
+    }
+
     /// The normal form of term `t`.
     pub fn value(&mut self, t: TermId) -> Result<Value, FieldError> {
         self.value_at(t, 0)
@@ -552,7 +598,7 @@ impl<'a> Normalizer<'a> {
         let d = depth + 1;
         let v = match *arena.node(t) {
             Node::Const(c) => Self::frac(
-                Poly::constant(Coef::from_dyadic(arena.const_value(c))),
+                Poly::constant(Coef::from_dyadic(arena.const_value(c))?),
                 Poly::one(),
             ),
             Node::NegInf => Value::NegInf,
@@ -600,6 +646,20 @@ impl<'a> Normalizer<'a> {
                 let x = self.value_at(a, d)?;
                 self.div(Self::frac(Poly::one(), Poly::one()), x)?
             }
+            // rsqrt x = 1 / sqrt x where x > 0 is provable; otherwise an opaque atom (at x = 0
+            // both are +inf, at x < 0 both undefined, but only for x > 0 is the quotient real).
+            Node::Apply(Func::Rsqrt, a) => match self.value_at(a, d)? {
+                x @ Value::Frac { .. } => {
+                    let x = self.value_id(x);
+                    if self.positive_value(x) {
+                        let s = self.atom(Atom::Func(Func::Sqrt, x))?;
+                        self.div(Self::frac(Poly::one(), Poly::one()), s)?
+                    } else {
+                        self.atom(Atom::Func(Func::Rsqrt, x))?
+                    }
+                }
+                _ => return Err(FieldError::Infinite("a function of an infinity")),
+            },
             Node::Apply(f, a) => match self.value_at(a, d)? {
                 x @ Value::Frac { .. } => {
                     let x = self.value_id(x);
@@ -697,7 +757,6 @@ impl<'a> Normalizer<'a> {
     }
 }
 
-/// Whether every monomial of `p` is a positive constant times an exponential: then `p > 0`.
 /// Compares `p - q` with zero at its first monomial (in `Mono` order) with a nonzero
 /// coefficient: a total order on exponents that adding one polynomial to both preserves.
 fn exp_cmp(p: &Poly, q: &Poly) -> std::cmp::Ordering {
@@ -722,13 +781,6 @@ fn exp_cmp(p: &Poly, q: &Poly) -> std::cmp::Ordering {
     }
 }
 
-fn positive(p: &Poly) -> bool {
-    !p.0.is_empty()
-        && p.0
-            .iter()
-            .all(|(m, c)| m.vars.is_empty() && c.parts().0 > 0)
-}
-
 /// The rule: `lhs` and `rhs` (one arena, one input naming) have equal normal forms after
 /// cross-multiplication, over positive denominators.
 pub fn field_normalize(
@@ -749,7 +801,7 @@ pub fn field_normalize_in(n: &mut Normalizer, lhs: TermId, rhs: TermId) -> Resul
     match (a, b) {
         (Value::NegInf, Value::NegInf) | (Value::PosInf, Value::PosInf) => Ok(()),
         (Value::Frac { num: n1, den: d1 }, Value::Frac { num: n2, den: d2 }) => {
-            if !positive(&d1) || !positive(&d2) {
+            if !n.positive(&d1) || !n.positive(&d2) {
                 return Err(FieldError::Denominator);
             }
             if (n1 == n2 && d1 == d2)
@@ -995,5 +1047,67 @@ mod tests {
         let quot = a.intern(Node::Div(num, den)).unwrap();
         let rhs = a.intern(Node::Apply(Func::Sqrt, quot)).unwrap();
         assert_eq!(check(&a, lhs, rhs), Err(FieldError::Denominator));
+    }
+
+    /// `rsqrt v = 1 / sqrt v` where `v > 0` follows from the form of `v` (squares plus a positive
+    /// constant, as in every RMS and layer norm), and nowhere else.
+    #[test]
+    fn rsqrt_is_a_reciprocal_root_of_provably_positive_arguments() {
+        let mut a = TermArena::new();
+        let (x0, x1) = (x(&mut a, 0), x(&mut a, 1));
+        let eps = a
+            .constant(Dyadic::from_f32_bits(0x3727_c5ac).unwrap())
+            .unwrap();
+        let sq0 = a.intern(Node::Mul(x0, x0)).unwrap();
+        let ms = a.intern(Node::Fma(x1, x1, sq0)).unwrap();
+        let v = a.intern(Node::Add(ms, eps)).unwrap();
+        let rs = a.intern(Node::Apply(Func::Rsqrt, v)).unwrap();
+        let root = a.intern(Node::Apply(Func::Sqrt, v)).unwrap();
+        let inv = a.intern(Node::Apply(Func::Rcp, root)).unwrap();
+        let (l, r) = (
+            a.intern(Node::Mul(x0, rs)).unwrap(),
+            a.intern(Node::Div(x0, root)).unwrap(),
+        );
+        assert_eq!(check(&a, rs, inv), Ok(()));
+        assert_eq!(check(&a, l, r), Ok(()));
+        // Negative twins: the root itself is not its reciprocal, nor is a different argument's.
+        assert_eq!(check(&a, rs, root), Err(FieldError::Different));
+        let v2 = a.intern(Node::Add(sq0, eps)).unwrap();
+        let rs2 = a.intern(Node::Apply(Func::Rsqrt, v2)).unwrap();
+        assert_eq!(check(&a, rs2, inv), Err(FieldError::Different));
+        // Without the constant the argument may be 0: 1 / sqrt(x0^2 + x1^2) has no provably
+        // nonzero denominator, and rsqrt stays opaque.
+        let rs0 = a.intern(Node::Apply(Func::Rsqrt, ms)).unwrap();
+        let root0 = a.intern(Node::Apply(Func::Sqrt, ms)).unwrap();
+        let inv0 = a.intern(Node::Apply(Func::Rcp, root0)).unwrap();
+        assert_eq!(check(&a, rs0, inv0), Err(FieldError::Denominator));
+        // An odd power of an input is not a square: x0·x1 + eps may be negative.
+        let m01 = a.intern(Node::Mul(x0, x1)).unwrap();
+        let w = a.intern(Node::Add(m01, eps)).unwrap();
+        let rsw = a.intern(Node::Apply(Func::Rsqrt, w)).unwrap();
+        let rootw = a.intern(Node::Apply(Func::Sqrt, w)).unwrap();
+        let invw = a.intern(Node::Apply(Func::Rcp, rootw)).unwrap();
+        assert_eq!(check(&a, rsw, invw), Err(FieldError::Denominator));
+    }
+
+    /// A square of an input is only `>= 0`: dividing by `x0^2` alone stays refused, while
+    /// `x0^2 + 1` and `2^x1 · (x0^2 + 1)` are positive denominators.
+    #[test]
+    fn squares_are_nonnegative_not_positive() {
+        let mut a = TermArena::new();
+        let (x0, x1) = (x(&mut a, 0), x(&mut a, 1));
+        let one = a.constant(Dyadic::ONE).unwrap();
+        let sq = a.intern(Node::Mul(x0, x0)).unwrap();
+        let q = a.intern(Node::Div(x1, sq)).unwrap();
+        let back = a.intern(Node::Mul(q, sq)).unwrap();
+        assert_eq!(check(&a, back, x1), Err(FieldError::Denominator));
+        let d = a.intern(Node::Add(sq, one)).unwrap();
+        let e = a.intern(Node::Apply(Func::Ex2, x1)).unwrap();
+        let de = a.intern(Node::Mul(e, d)).unwrap();
+        let q = a.intern(Node::Div(x1, de)).unwrap();
+        let back = a.intern(Node::Mul(q, de)).unwrap();
+        assert_eq!(check(&a, back, x1), Ok(()));
+        let wrong = a.intern(Node::Mul(q, d)).unwrap();
+        assert_eq!(check(&a, wrong, x1), Err(FieldError::Different));
     }
 }
