@@ -21,21 +21,32 @@ impl Coef {
     pub const ZERO: Coef = Coef { mant: 0, exp: 0 };
     pub const ONE: Coef = Coef { mant: 1, exp: 0 };
 
-    fn norm(mant: i128, exp: i32) -> Coef {
+    /// The canonical form of `mant · 2^exp`. The exponent is checked too: a wrapped one would
+    /// give two different numbers one normal form (found by the Lean model, `Kcert.Dyadic`).
+    fn norm(mant: i128, exp: i32) -> Result<Coef, Overflow> {
         if mant == 0 {
-            return Coef::ZERO;
+            return Ok(Coef::ZERO);
         }
         let tz = mant.trailing_zeros();
-        Coef {
+        Ok(Coef {
             mant: mant >> tz,
-            exp: exp + tz as i32,
-        }
+            exp: exp.checked_add(tz as i32).ok_or(Overflow)?,
+        })
     }
 
-    pub fn from_dyadic(d: Dyadic) -> Coef {
+    pub fn from_dyadic(d: Dyadic) -> Result<Coef, Overflow> {
         let (neg, m, e) = d.parts();
         let m = i128::from(m);
         Coef::norm(if neg { -m } else { m }, e)
+    }
+
+    /// `1/c` when `c = ±2^e`, the only inverses normal forms need (`2^(P/c)`).
+    pub fn inverse_of_power_of_two(self) -> Option<Coef> {
+        (self.mant == 1 || self.mant == -1).then_some(())?;
+        Some(Coef {
+            mant: self.mant,
+            exp: self.exp.checked_neg()?,
+        })
     }
 
     pub fn is_zero(self) -> bool {
@@ -52,7 +63,7 @@ impl Coef {
     pub fn checked_mul(self, o: Coef) -> Result<Coef, Overflow> {
         let m = self.mant.checked_mul(o.mant).ok_or(Overflow)?;
         let e = self.exp.checked_add(o.exp).ok_or(Overflow)?;
-        Ok(Coef::norm(m, e))
+        Coef::norm(m, e)
     }
 
     pub fn checked_add(self, o: Coef) -> Result<Coef, Overflow> {
@@ -67,7 +78,11 @@ impl Coef {
         } else {
             (o, self)
         };
-        let shift = u32::try_from(hi.exp - lo.exp).map_err(|_| Overflow)?;
+        let shift = hi
+            .exp
+            .checked_sub(lo.exp)
+            .and_then(|d| u32::try_from(d).ok())
+            .ok_or(Overflow)?;
         let scaled = if shift >= 127 {
             return Err(Overflow);
         } else {
@@ -77,10 +92,7 @@ impl Coef {
             }
             s
         };
-        Ok(Coef::norm(
-            lo.mant.checked_add(scaled).ok_or(Overflow)?,
-            lo.exp,
-        ))
+        Coef::norm(lo.mant.checked_add(scaled).ok_or(Overflow)?, lo.exp)
     }
 
     /// Parts `(mantissa, exponent)`.
@@ -113,10 +125,10 @@ mod tests {
 
     #[test]
     fn arithmetic_is_exact() {
-        let half = Coef::from_dyadic(Dyadic::from_f32_bits(0x3f00_0000).unwrap());
+        let half = Coef::from_dyadic(Dyadic::from_f32_bits(0x3f00_0000).unwrap()).unwrap();
         let one = half.checked_add(half).unwrap();
         assert_eq!(one, Coef::ONE);
-        let third_ish = Coef::from_dyadic(Dyadic::from_f32_bits(0x3eaa_aaab).unwrap());
+        let third_ish = Coef::from_dyadic(Dyadic::from_f32_bits(0x3eaa_aaab).unwrap()).unwrap();
         let sum = third_ish
             .checked_add(third_ish)
             .unwrap()
@@ -127,11 +139,37 @@ mod tests {
             Coef::ONE.checked_add(Coef::ONE.negated()).unwrap(),
             Coef::ZERO
         );
-        let tiny = Coef::from_dyadic(Dyadic::from_f32_bits(1).unwrap());
+        let tiny = Coef::from_dyadic(Dyadic::from_f32_bits(1).unwrap()).unwrap();
         assert_eq!(
             Coef::ONE.checked_add(tiny),
             Err(Overflow),
             "2^-149 + 1 needs 150 bits"
         );
+    }
+
+    /// Exponents at the ends of `i32` overflow instead of wrapping: `2^MAX + 2^MAX` is not
+    /// `2^MIN`, and `1/2^MIN` does not exist.
+    #[test]
+    fn exponents_never_wrap() {
+        let top = Coef {
+            mant: 1,
+            exp: i32::MAX,
+        };
+        assert_eq!(top.checked_add(top), Err(Overflow));
+        assert_eq!(top.checked_mul(Coef { mant: 1, exp: 1 }), Err(Overflow));
+        let bottom = Coef {
+            mant: -1,
+            exp: i32::MIN,
+        };
+        assert_eq!(bottom.inverse_of_power_of_two(), None);
+        assert_eq!(
+            top.inverse_of_power_of_two(),
+            Some(Coef {
+                mant: 1,
+                exp: -i32::MAX
+            })
+        );
+        let far = Coef { mant: 1, exp: 5 }.checked_add(bottom);
+        assert_eq!(far, Err(Overflow), "exponent difference beyond i32");
     }
 }

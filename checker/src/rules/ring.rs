@@ -118,7 +118,7 @@ fn add(out: &mut PolyMap, m: Mono, c: Coef) -> Result<(), RingError> {
 /// A leaf as a single monomial, when it is one.
 fn atom(side: &Side, t: TermId) -> Result<Option<(Mono, Coef)>, RingError> {
     Ok(match *side.arena.node(t) {
-        Node::Const(c) => Some((Mono::ONE, Coef::from_dyadic(side.arena.const_value(c)))),
+        Node::Const(c) => Some((Mono::ONE, Coef::from_dyadic(side.arena.const_value(c))?)),
         Node::Input { tensor, index } => {
             let input = side
                 .inputs
