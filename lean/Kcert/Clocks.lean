@@ -47,6 +47,18 @@ Theorems:
   at its epoch `bars`) that holds every memory access of every thread's trace, `check` is
   `EpochRace`.  Any order of the traces' actions that puts each action after as many barrier
   events as its epoch qualifies; the canonical schedule is one.
+* `raceFree_of_check`: no report over such a history gives `Sem.RaceFree` (through
+  `raceFree_of_noEpochRace`, for `SyncAll` and `DataIndep` programs).
+
+Not done here: the canonical schedule (`run_cta`) as a function that produces such a history
+from the solo traces, and the proof that it satisfies `FromTraces` and, when every thread
+exits, `HoldsAccesses`.
+
+Found while modelling (not fixed; the model has no `same_writes`): Rust `Shadow::atomic` checks
+`self.write` but not `self.same_writes`, where `Shadow::access` checks both.  After thread 0 and
+thread 1 write one value to an address in one epoch (thread 1's write is `write`, thread 0's is
+in `same_writes`), an atomic addition by thread 1 in that epoch is not reported against thread
+0's write, although the result depends on their order.
 -/
 
 namespace Kcert
@@ -1395,6 +1407,38 @@ theorem raceFree_of_check (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat →
 end Traces
 
 end Main
+
+/-! ## The Rust unit tests of `race.rs`, replayed (histories latest first) -/
+
+section Examples
+
+open Sem.Act
+
+/-- `barrier_orders_and_its_absence_races`: thread 1 reads what thread 0 wrote without a
+barrier: race. -/
+example : check 2 [Event.act 1 (read 0 0 2), Event.act 0 (write 0 (7 : Nat) 1)] = true := rfl
+
+/-- The same with a barrier between: no race. -/
+example : check 2 [Event.act 1 (read 0 0 2), Event.barrier, Event.act 0 (write 0 (7 : Nat) 1)] =
+  false := rfl
+
+/-- Then thread 0 writes again after the barrier while thread 1's read is unordered: race. -/
+example : check 2 [Event.act 0 (write 0 (8 : Nat) 3), Event.act 1 (read 0 0 2), Event.barrier,
+  Event.act 0 (write 0 (7 : Nat) 1)] = true := rfl
+
+/-- `atomics_commute_but_not_with_plain_accesses` (one CTA): two atomics do not race, a plain
+read beside an atomic does, an atomic beside a plain write does. -/
+example : check 2 [Event.act 1 (atomAdd 0 (1 : Nat) 0), Event.act 0 (atomAdd 0 (1 : Nat) 0)] =
+  false := rfl
+example : check 2 [Event.act 1 (read 0 0 1), Event.act 0 (atomAdd 0 (1 : Nat) 0)] = true := rfl
+example : check 2 [Event.act 0 (atomAdd 0 (1 : Nat) 0), Event.act 1 (write 0 (1 : Nat) 1)] =
+  true := rfl
+
+/-- One thread's own accesses never race, and a barrier orders the next epoch. -/
+example : check 2 [Event.act 1 (write 0 (2 : Nat) 4), Event.barrier, Event.act 0 (read 0 0 3),
+  Event.act 0 (write 0 (1 : Nat) 2), Event.act 0 (atomAdd 0 (1 : Nat) 1)] = false := rfl
+
+end Examples
 
 end Race
 end Kcert
