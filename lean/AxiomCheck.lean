@@ -75,3 +75,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Sem.epoch_checks_complete
 #print axioms Kcert.Sem.exampleProg_syncAll
 #print axioms Kcert.Sem.exampleProg_dataIndep
+#print axioms Kcert.Race.atCount_barrierAll
+#print axioms Kcert.Race.ordered_iff
+#print axioms Kcert.Race.inv_step
+#print axioms Kcert.Race.found_cons
+#print axioms Kcert.Race.check_iff_gen
+#print axioms Kcert.Race.atCount_runH
+#print axioms Kcert.Race.check_iff
+#print axioms Kcert.Race.check_iff_epochRace
+#print axioms Kcert.Race.raceFree_of_check
