@@ -10,3 +10,4 @@ import Kcert.Check
 import Kcert.Examples
 import Kcert.Semantics
 import Kcert.RaceCheck
+import Kcert.Checker

@@ -1,0 +1,650 @@
+import Kcert.Check
+import Kcert.RaceCheck
+import Kcert.Examples
+
+/-!
+# `check::check` as a whole
+
+Rust: `checker/src/check.rs` (`check`), `checker/src/cert/mod.rs` (`Certificate`, `Claim`,
+`Kernel`, `sha256`, `spec_digest`), `checker/src/equiv.rs` (`run_pair`, `SideRun::unsafety`).
+
+The model `check` follows the four numbered parts of the Rust function:
+
+1. binding: the SHA-256 of both PTX texts and the digest of the three embedded spec texts equal
+   the certificate's (`sha256`, `specDigest` are abstract functions), and the specs parse
+   (`fromTexts`, abstract: Rust `PairSpec::from_texts`);
+2. claims: non-empty, strictly sorted (the derived Rust order: `Safe(Reference) <
+   Safe(Optimized) < Equivalent(0) < Equivalent(1) < ...`), every `Equivalent(o)` names an
+   existing output link, and an equivalence claim needs both safety claims;
+3. safety: the kernels with a `Safe` claim are run (`runPair`, abstract: Rust `run_pair`; a
+   `SideError` is `none`); a kernel that was run must have no finding and must have executed
+   every CTA (`unsafety`);
+4. equivalence: no steps without an equivalence claim; with one, both kernels must have been run
+   and `checkEquiv` (Check.lean) must accept.
+
+The Rust `Reject` variants are collapsed to `false`.
+
+Execution is abstract.  The meaning of a kernel is `KernelSem`: for each CTA a program of the
+interleaving model (`Sem.Prog`), its thread count and its launch registers (`Cta`); where it
+comes from (the lowering of the PTX) is a parameter, `sem`.  What the executor reports is
+`SideRun`: findings, whether the grid was executed whole, and per CTA and thread the trace of
+action *shapes* (`AShape`: kind, address, barrier; no values) that the race and barrier checks
+look at.  The links between the two are named hypotheses:
+
+* `RunsWanted`: `runPair` runs every kernel it is asked for (else `check` would skip its safety
+  check: the Rust tests `run.side(kernel).and_then(unsafety)`, which passes on `None`);
+* `ExecFaithful`: when a run reports the whole grid executed, its CTA and thread counts are the
+  semantics', each CTA's program is data independent (`DataIndep`), and each thread's trace is
+  the shape of its solo trace (`soloAct`) for every initial shared memory;
+* `RaceCheckComplete`: a run without findings has no two conflicting actions of different
+  threads in one epoch of its traces (`TraceRace`): the vector-clock part;
+* `DeadlockCheckComplete`: likewise for `TraceDeadlock` (threads disagreeing on the next barrier
+  of an epoch).
+
+`check_sound`: under these hypotheses, if `check` accepts, then for every kernel with a `Safe`
+claim, every CTA whose barriers are all whole-CTA `bar.sync` (`SyncAll`) is, for every initial
+shared memory, race free, its barriers fit, all complete schedules end in the same state, and
+no schedule gets stuck before every thread has exited; and for every `Equivalent(o)` claim, `o`
+is an output link, both kernels write the same elements of it, and at each the two terms exist
+and have the same value for all inputs (`checkEquiv_sound`).
+
+Collision resistance of SHA-256 cannot be a theorem: `check_binding` says only that two texts
+accepted with one certificate have equal digests; `check_binding_of_injective` adds injectivity
+of the hash, which is the idealization (real SHA-256 is not injective) under which the theorem
+speaks about the given files.
+-/
+
+namespace Kcert
+
+open Sem
+
+/-! ### Certificates (Rust `cert`) -/
+
+/-- Rust `cert::Kernel`. -/
+inductive Kernel where
+  | reference
+  | optimized
+
+/-- Rust `cert::Claim`. -/
+inductive Claim where
+  | safe (k : Kernel)
+  | equivalent (n : Nat)
+
+/-- Rust `cert::Certificate`.  `T` is the type of texts, `D` of digests. -/
+structure Certificate (T D : Type) where
+  specSha256 : D
+  refPtxSha256 : D
+  optPtxSha256 : D
+  refPtxPath : T
+  optPtxPath : T
+  pairSpec : T
+  refSpec : T
+  optSpec : T
+  claims : List Claim
+  steps : List Kcert.Step
+
+def kernelEq : Kernel → Kernel → Bool
+  | Kernel.reference, Kernel.reference => true
+  | Kernel.optimized, Kernel.optimized => true
+  | _, _ => false
+
+def claimEq : Claim → Claim → Bool
+  | Claim.safe a, Claim.safe b => kernelEq a b
+  | Claim.equivalent m, Claim.equivalent n => decide (m = n)
+  | _, _ => false
+
+/-- The derived Rust order on `Kernel`. -/
+def kernelLt : Kernel → Kernel → Bool
+  | Kernel.reference, Kernel.optimized => true
+  | _, _ => false
+
+/-- The derived Rust order on `Claim` (variants first, then fields). -/
+def claimLt : Claim → Claim → Bool
+  | Claim.safe a, Claim.safe b => kernelLt a b
+  | Claim.safe _, Claim.equivalent _ => true
+  | Claim.equivalent _, Claim.safe _ => false
+  | Claim.equivalent m, Claim.equivalent n => decide (m < n)
+
+/-- Every claim of the list is greater than `prev` and the list is strictly sorted. -/
+def sortedFrom (prev : Claim) : List Claim → Bool
+  | [] => true
+  | c :: cs => claimLt prev c && sortedFrom c cs
+
+/-- Rust `claims.windows(2).all(|w| w[0] < w[1]) && !claims.is_empty()`. -/
+def claimsSorted : List Claim → Bool
+  | [] => false
+  | c :: cs => sortedFrom c cs
+
+/-- Rust `cert.claims.contains(&c)` (`claimed`). -/
+def claimed (c : Claim) : List Claim → Bool
+  | [] => false
+  | d :: ds => claimEq c d || claimed c ds
+
+/-- Rust `equiv`: the output links of the `Equivalent` claims, in order. -/
+def equivOf : List Claim → List Nat
+  | [] => []
+  | Claim.safe _ :: cs => equivOf cs
+  | Claim.equivalent n :: cs => n :: equivOf cs
+
+/-- Every link is below `n` (Rust: "output link {o} does not exist"). -/
+def allBelow (n : Nat) : List Nat → Bool
+  | [] => true
+  | o :: os => decide (o < n) && allBelow n os
+
+def isNil {β : Type} : List β → Bool
+  | [] => true
+  | _ :: _ => false
+
+/-- Part 2 of `check`: the claims are well formed for a pair with `outputs` output links. -/
+def claimsOk (outputs : Nat) (cs : List Claim) : Bool :=
+  claimsSorted cs && allBelow outputs (equivOf cs) &&
+    (isNil (equivOf cs) ||
+      (claimed (Claim.safe Kernel.reference) cs && claimed (Claim.safe Kernel.optimized) cs))
+
+/-! ### Execution, abstract -/
+
+/-- The shape of an action: what the race and barrier checks look at (no values). -/
+inductive AShape where
+  | compute
+  | read (a : Nat)
+  | write (a : Nat)
+  | atomAdd (a : Nat)
+  | arrive (b n : Nat) (w : Bool)
+  | exit
+
+def shape {V : Type} : Act V → AShape
+  | Act.compute _ _ => AShape.compute
+  | Act.read a _ _ => AShape.read a
+  | Act.write a _ _ => AShape.write a
+  | Act.atomAdd a _ _ => AShape.atomAdd a
+  | Act.arrive b n w _ => AShape.arrive b n w
+  | Act.exit => AShape.exit
+
+/-- `Sem.Conflict` on shapes. -/
+def SConflict : AShape → AShape → Prop
+  | AShape.read a, AShape.write c => a = c
+  | AShape.read a, AShape.atomAdd c => a = c
+  | AShape.write a, AShape.read c => a = c
+  | AShape.write a, AShape.write c => a = c
+  | AShape.write a, AShape.atomAdd c => a = c
+  | AShape.atomAdd a, AShape.read c => a = c
+  | AShape.atomAdd a, AShape.write c => a = c
+  | _, _ => False
+
+/-- `Sem.isArr` on shapes. -/
+def sIsArr : AShape → Nat
+  | AShape.arrive _ _ _ => 1
+  | _ => 0
+
+/-- A per-thread trace of one CTA: thread, index -> shape of the action. -/
+def Trace : Type := Nat → Nat → AShape
+
+/-- The epoch of thread `i`'s `k`-th action: the arrivals before it (`Sem.bars`). -/
+def tBars (tr : Trace) (i : Nat) : Nat → Nat
+  | 0 => 0
+  | k + 1 => tBars tr i k + sIsArr (tr i k)
+
+/-- Two different threads of the `N` have conflicting actions in one epoch (`Sem.EpochRace`,
+on the executor's traces). -/
+def TraceRace (tr : Trace) (N : Nat) : Prop :=
+  ∃ i j ki kj, i ≠ j ∧ i < N ∧ j < N ∧ SConflict (tr i ki) (tr j kj) ∧
+    tBars tr i ki = tBars tr j kj
+
+def TSyncAt (tr : Trace) (i e b : Nat) : Prop :=
+  ∃ k n w, tBars tr i k = e ∧ tr i k = AShape.arrive b n w
+
+def TExitAt (tr : Trace) (i e : Nat) : Prop :=
+  ∃ k, tBars tr i k = e ∧ tr i k = AShape.exit
+
+/-- `Sem.EpochDeadlock` on the executor's traces. -/
+def TraceDeadlock (tr : Trace) (N : Nat) : Prop :=
+  ∃ e i j b, i < N ∧ j < N ∧ TSyncAt tr i e b ∧ (TExitAt tr j e ∨ ∃ b', b' ≠ b ∧ TSyncAt tr j e b')
+
+/-- One CTA of a kernel's launch, in the interleaving model: program, thread count, launch
+registers (thread ids, parameters). -/
+structure Cta (V : Type) where
+  prog : Prog V
+  N : Nat
+  regs0 : Nat → Nat → V
+
+/-- The meaning of one kernel's launch: its CTAs. -/
+structure KernelSem (V : Type) where
+  ctas : Nat
+  cta : Nat → Cta V
+
+/-- Rust `SideRun`, as far as `check` and the hypotheses read it.  `F` is the type of findings. -/
+structure SideRun (F : Type) where
+  findings : List F
+  -- Rust `outcome.coverage.complete()`
+  complete : Bool
+  -- the number of CTAs, threads per CTA, and per CTA the threads' traces
+  ctas : Nat
+  threads : Nat → Nat
+  trace : Nat → Trace
+
+/-- Rust `PairRun`: the sides that were run (`none`: not asked for) and the terms (Check.lean's
+`Run`). -/
+structure PairRun (K F : Type) where
+  reference : Option (SideRun F)
+  optimized : Option (SideRun F)
+  terms : Run K
+
+def PairRun.side {K F : Type} (pr : PairRun K F) : Kernel → Option (SideRun F)
+  | Kernel.reference => pr.reference
+  | Kernel.optimized => pr.optimized
+
+/-- Rust `SideRun::unsafety` is `Some`: a finding, or not every CTA executed. -/
+def unsafety {F : Type} (r : SideRun F) : Bool := !isNil r.findings || !r.complete
+
+/-- Rust: `if let Some(why) = run.side(kernel).and_then(SideRun::unsafety) { reject }`. -/
+def sideOk {F : Type} : Option (SideRun F) → Bool
+  | none => true
+  | some r => !unsafety r
+
+/-- What `check` calls and this file does not model: the hash functions, the spec parser (with
+the number of output links of a parsed pair spec), and symbolic execution (`none`: a
+`SideError`).  The two Booleans of `runPair` are Rust's `want`. -/
+structure Oracle (T D S K F : Type) where
+  sha256 : T → D
+  specDigest : T → T → T → D
+  fromTexts : T → T → T → Option S
+  outputs : S → Nat
+  runPair : S → T → T → Bool → Bool → Option (PairRun K F)
+
+def pick {β : Type} (a b : β) : Kernel → β
+  | Kernel.reference => a
+  | Kernel.optimized => b
+
+/-! ### The model of `check::check` -/
+
+section Model
+
+variable {T D S K F C : Type} [DecidableEq D] [DecidableEq K]
+  (X : Oracle T D S K F) (ops : FieldCoeffOps K C)
+
+/-- Part 4, with an equivalence claim: both kernels were run, and `checkEquiv`. -/
+def equivBoth (terms : Run K) (equiv : List Nat) (steps : List Step) :
+    Option (SideRun F) → Option (SideRun F) → Bool
+  | some _, some _ => checkEquiv ops terms equiv steps
+  | _, _ => false
+
+/-- Part 4: no steps without an equivalence claim (Rust "steps without an equivalence claim");
+with one, `equivBoth`. -/
+def equivPart (pr : PairRun K F) (steps : List Step) : List Nat → Bool
+  | [] => isNil steps
+  | o :: os => equivBoth ops pr.terms (o :: os) steps pr.reference pr.optimized
+
+/-- Parts 3 and 4, given the run. -/
+def checkRun (cert : Certificate T D) : Option (PairRun K F) → Bool
+  | none => false
+  | some pr => sideOk (pr.side Kernel.reference) && sideOk (pr.side Kernel.optimized) &&
+      equivPart ops pr cert.steps (equivOf cert.claims)
+
+/-- Parts 2 to 4, given the parsed pair spec. -/
+def checkSpec (cert : Certificate T D) (refPtx optPtx : T) : Option S → Bool
+  | none => false
+  | some pair => claimsOk (X.outputs pair) cert.claims &&
+      checkRun ops cert (X.runPair pair refPtx optPtx
+        (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims))
+
+/-- Part 1: the certificate is about exactly these texts. -/
+def bindingOk (cert : Certificate T D) (refPtx optPtx : T) : Bool :=
+  decide (X.sha256 refPtx = cert.refPtxSha256) && decide (X.sha256 optPtx = cert.optPtxSha256) &&
+    decide (X.specDigest cert.pairSpec cert.refSpec cert.optSpec = cert.specSha256)
+
+/-- Rust `check::check`, `Ok` as `true`. -/
+def check (cert : Certificate T D) (refPtx optPtx : T) : Bool :=
+  bindingOk X cert refPtx optPtx &&
+    checkSpec X ops cert refPtx optPtx (X.fromTexts cert.pairSpec cert.refSpec cert.optSpec)
+
+end Model
+
+/-! ### The hypotheses linking the executor to the semantics -/
+
+section Hyps
+
+variable {T D S K F V : Type} [AccAdd V]
+
+/-- `runPair` runs each kernel it is asked for (Rust `run_pair` fills `runs[i]` when `want[i]`). -/
+def RunsWanted (X : Oracle T D S K F) : Prop :=
+  ∀ pair r o wr wo pr, X.runPair pair r o wr wo = some pr →
+    ∀ k, pick wr wo k = true → ∃ sr, pr.side k = some sr
+
+/-- A run that covered the grid follows the semantics `ks`: same CTA and thread counts, data
+independent CTA programs, and each thread's trace is the shape of its solo trace, whatever the
+initial shared memory. -/
+def SideFaithful (ks : KernelSem V) {F : Type} (sr : SideRun F) : Prop :=
+  sr.complete = true →
+    sr.ctas = ks.ctas ∧ ∀ c, c < ks.ctas →
+      sr.threads c = (ks.cta c).N ∧
+      (∃ R, DataIndep (ks.cta c).prog R ∧ ∀ i, R i 0 ((ks.cta c).regs0 i) ((ks.cta c).regs0 i)) ∧
+      ∀ (m0 : Nat → V) i k, i < (ks.cta c).N →
+        sr.trace c i k = shape (soloAct (ks.cta c).prog (ks.cta c).regs0 m0 i k)
+
+/-- Every side that `runPair` returns follows the semantics `sem pair k ptx` of its kernel. -/
+def ExecFaithful (X : Oracle T D S K F) (sem : S → Kernel → T → KernelSem V) : Prop :=
+  ∀ pair r o wr wo pr k sr, X.runPair pair r o wr wo = some pr → pr.side k = some sr →
+    SideFaithful (sem pair k (pick r o k)) sr
+
+/-- The race check misses nothing on its own traces: a run without findings has no same-epoch
+conflict in any CTA (the vector clocks of `exec/race.rs`). -/
+def RaceCheckComplete (X : Oracle T D S K F) : Prop :=
+  ∀ pair r o wr wo pr k sr, X.runPair pair r o wr wo = some pr → pr.side k = some sr →
+    sr.findings = [] → ∀ c, c < sr.ctas → ¬TraceRace (sr.trace c) (sr.threads c)
+
+/-- The barrier check misses nothing on its own traces (`report_stuck`, barrier divergence). -/
+def DeadlockCheckComplete (X : Oracle T D S K F) : Prop :=
+  ∀ pair r o wr wo pr k sr, X.runPair pair r o wr wo = some pr → pr.side k = some sr →
+    sr.findings = [] → ∀ c, c < sr.ctas → ¬TraceDeadlock (sr.trace c) (sr.threads c)
+
+/-- What a `Safe` claim means for one CTA, given whole-CTA `bar.sync` barriers: for every
+initial shared memory, race freedom, fitting barriers, one final state for all complete
+schedules, and no schedule stuck before every thread exited. -/
+def CtaSafe (c : Cta V) : Prop :=
+  SyncAll c.prog c.N → ∀ m0 : Nat → V,
+    RaceFree c.prog c.N (init c.regs0 m0) ∧ BarriersFit c.prog c.N (init c.regs0 m0) ∧
+    (∀ t1 t2, Reach c.prog c.N (init c.regs0 m0) t1 → Reach c.prog c.N (init c.regs0 m0) t2 →
+      Final c.N t1 → Final c.N t2 → Same t1 t2) ∧
+    (∀ r, Reach c.prog c.N (init c.regs0 m0) r → (∀ v, Sem.Step c.prog c.N r v → False) →
+      Final c.N r)
+
+def KernelSafe (ks : KernelSem V) : Prop := ∀ c, c < ks.ctas → CtaSafe (ks.cta c)
+
+end Hyps
+
+/-! ### Lemmas -/
+
+section Lemmas
+
+variable {V : Type} [AccAdd V]
+
+theorem conflict_shape (A B : Act V) (h : Conflict A B) : SConflict (shape A) (shape B) := by
+  cases A <;> cases B <;> exact h
+
+theorem isArr_shape (A : Act V) : sIsArr (shape A) = isArr A := by
+  cases A <;> rfl
+
+theorem shape_arrive {A : Act V} {b n : Nat} {w : Bool} {pc : Nat}
+    (h : A = Act.arrive b n w pc) : shape A = AShape.arrive b n w := by
+  rw [h]; rfl
+
+theorem shape_exit {A : Act V} (h : A = Act.exit) : shape A = AShape.exit := by
+  rw [h]; rfl
+
+/-- Traces that are the shapes of the solo traces have the same epochs. -/
+theorem tBars_eq (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (tr : Trace) (i : Nat)
+    (htr : ∀ k, tr i k = shape (soloAct prog regs0 m0 i k)) :
+    ∀ k, tBars tr i k = bars prog regs0 m0 i k := by
+  intro k
+  induction k with
+  | zero => rfl
+  | succ k ih =>
+    show tBars tr i k + sIsArr (tr i k) = bars prog regs0 m0 i k + isArr (soloAct prog regs0 m0 i k)
+    rw [ih, htr k, isArr_shape]
+
+theorem traceRace_of_epochRace (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (tr : Trace) (htr : ∀ i k, i < N → tr i k = shape (soloAct prog regs0 m0 i k))
+    (h : EpochRace prog N regs0 m0) : TraceRace tr N := by
+  match h with
+  | ⟨i, j, ki, kj, hij, hi, hj, hc, hb⟩ =>
+    refine ⟨i, j, ki, kj, hij, hi, hj, ?_, ?_⟩
+    · rw [htr i ki hi, htr j kj hj]
+      exact conflict_shape _ _ hc
+    · rw [tBars_eq prog regs0 m0 tr i (fun k => htr i k hi) ki,
+        tBars_eq prog regs0 m0 tr j (fun k => htr j k hj) kj]
+      exact hb
+
+theorem tSyncAt_of (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (tr : Trace) (i : Nat)
+    (htr : ∀ k, tr i k = shape (soloAct prog regs0 m0 i k)) {e b : Nat}
+    (h : SyncAt prog regs0 m0 i e b) : TSyncAt tr i e b := by
+  match h with
+  | ⟨k, n, w, pc, hb, ha⟩ =>
+    exact ⟨k, n, w, by rw [tBars_eq prog regs0 m0 tr i htr k]; exact hb,
+      by rw [htr k]; exact shape_arrive ha⟩
+
+theorem tExitAt_of (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (tr : Trace) (i : Nat)
+    (htr : ∀ k, tr i k = shape (soloAct prog regs0 m0 i k)) {e : Nat}
+    (h : ExitAt prog regs0 m0 i e) : TExitAt tr i e := by
+  match h with
+  | ⟨k, hb, ha⟩ =>
+    exact ⟨k, by rw [tBars_eq prog regs0 m0 tr i htr k]; exact hb,
+      by rw [htr k]; exact shape_exit ha⟩
+
+theorem traceDeadlock_of_epochDeadlock (prog : Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (tr : Trace) (htr : ∀ i k, i < N → tr i k = shape (soloAct prog regs0 m0 i k))
+    (h : EpochDeadlock prog N regs0 m0) : TraceDeadlock tr N := by
+  match h with
+  | ⟨e, i, j, b, hi, hj, hs, Or.inl hx⟩ =>
+    exact ⟨e, i, j, b, hi, hj, tSyncAt_of prog regs0 m0 tr i (fun k => htr i k hi) hs,
+      Or.inl (tExitAt_of prog regs0 m0 tr j (fun k => htr j k hj) hx)⟩
+  | ⟨e, i, j, b, hi, hj, hs, Or.inr ⟨b', hb', hs'⟩⟩ =>
+    exact ⟨e, i, j, b, hi, hj, tSyncAt_of prog regs0 m0 tr i (fun k => htr i k hi) hs,
+      Or.inr ⟨b', hb', tSyncAt_of prog regs0 m0 tr j (fun k => htr j k hj) hs'⟩⟩
+
+/-- One CTA: the executor's traces are the shapes of the solo traces for every initial memory,
+the program is data independent, and the traces show no race and no deadlock: `CtaSafe`. -/
+theorem ctaSafe_of_traces (c : Cta V) (tr : Trace)
+    (hind : ∃ R, DataIndep c.prog R ∧ ∀ i, R i 0 (c.regs0 i) (c.regs0 i))
+    (htr : ∀ (m0 : Nat → V) i k, i < c.N → tr i k = shape (soloAct c.prog c.regs0 m0 i k))
+    (hnr : ¬TraceRace tr c.N) (hnd : ¬TraceDeadlock tr c.N) : CtaSafe c := fun hsync m0 => by
+  match hind with
+  | ⟨R, hR, hR0⟩ =>
+    have her : ¬EpochRace c.prog c.N c.regs0 m0 := fun h =>
+      hnr (traceRace_of_epochRace c.prog c.N c.regs0 m0 tr (htr m0) h)
+    have hed : ¬EpochDeadlock c.prog c.N c.regs0 m0 := fun h =>
+      hnd (traceDeadlock_of_epochDeadlock c.prog c.N c.regs0 m0 tr (htr m0) h)
+    match epoch_checks_complete c.prog c.N c.regs0 m0 R hsync hR hR0 her hed with
+    | ⟨hrf, hfit, hfin⟩ =>
+      exact ⟨hrf, hfit,
+        fun _ _ h1 h2 f1 f2 => confluence_epoch c.prog c.N c.regs0 m0 R hsync hR hR0 her h1 h2 f1 f2,
+        hfin⟩
+
+end Lemmas
+
+section BoolLemmas
+
+theorem or_cases' {a b : Bool} (h : (a || b) = true) : a = true ∨ b = true := by
+  cases a
+  · exact Or.inr h
+  · exact Or.inl rfl
+
+theorem not_true' {a : Bool} (h : (!a) = true) : a = false := by
+  cases a
+  · rfl
+  · cases h
+
+theorem kernelEq_sound {a b : Kernel} (h : kernelEq a b = true) : a = b := by
+  cases a <;> cases b <;> first | rfl | cases h
+
+theorem claimEq_sound {a b : Claim} (h : claimEq a b = true) : a = b := by
+  cases a with
+  | safe x =>
+    cases b with
+    | safe y => rw [kernelEq_sound h]
+    | equivalent n => cases h
+  | equivalent m =>
+    cases b with
+    | safe y => cases h
+    | equivalent n =>
+      have hmn : m = n := of_decide_eq_true' h
+      rw [hmn]
+
+theorem allBelow_sound (n : Nat) (l : List Nat) (h : allBelow n l = true) :
+    ∀ o, natMem o l = true → o < n := by
+  induction l with
+  | nil => intro o ho; cases ho
+  | cons k l ih =>
+    intro o ho
+    have ho' : (decide (o = k) || natMem o l) = true := ho
+    cases hk : decide (o = k)
+    · rw [hk] at ho'
+      exact ih (and_right' h) o ho'
+    · rw [of_decide_eq_true' hk]
+      exact of_decide_eq_true' (and_left' h)
+
+theorem isNil_sound {β : Type} {l : List β} (h : isNil l = true) : l = [] := by
+  cases l
+  · rfl
+  · cases h
+
+theorem sideOk_some {F : Type} {r : SideRun F} (h : sideOk (some r) = true) :
+    r.findings = [] ∧ r.complete = true := by
+  have h' : (!(!isNil r.findings || !r.complete)) = true := h
+  cases hf : isNil r.findings
+  · rw [hf] at h'; cases h'
+  · cases hc : r.complete
+    · rw [hf, hc] at h'; cases h'
+    · exact ⟨isNil_sound hf, rfl⟩
+
+theorem pick_claimed {T D : Type} (cert : Certificate T D) (k : Kernel)
+    (h : claimed (Claim.safe k) cert.claims = true) :
+    pick (claimed (Claim.safe Kernel.reference) cert.claims)
+      (claimed (Claim.safe Kernel.optimized) cert.claims) k = true := by
+  cases k <;> exact h
+
+/-- A variant of `checkEquiv_sound` with the terms chosen before the environments: for a
+claimed link, at each written element both terms exist, and they agree in every environment. -/
+theorem checkEquiv_sound_uniform {K C α : Type} [DecidableEq K] [ExpField α]
+    {ops : FieldCoeffOps K C} (cc : FieldCoeffCast ops α) (I : Interp K α) (hI : Rules.FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (run : Run K) (equiv : List Nat) (steps : List Step) (h : checkEquiv ops run equiv steps = true) :
+    ∀ o, natMem o equiv = true →
+      run.refFootprint o = run.optFootprint o ∧
+      ∀ e, natMem e (run.refFootprint o) = true →
+        ∃ lt ot, run.ref o e = some lt ∧ run.opt o e = some ot ∧
+          ∀ ρ ρs : Env α, Agrees run.inputs ρs ρ → Term.eval I ρs lt = Term.eval I ρs ot := by
+  intro o ho
+  have hout := checkOutputs_sound run steps equiv (and_left' (and_left' h)) o ho
+  refine ⟨of_decide_eq_true' (and_left' hout), ?_⟩
+  intro e he
+  have hc := allCovered_sound steps o _ (and_right' hout) e he
+  match coveredBy_sound run equiv o e steps (and_right' h) hc with
+  | ⟨rule, hr⟩ =>
+    have hr' : checkTerms ops run.inputs rule (run.ref o e) (run.opt o e) = true := hr
+    cases hl : run.ref o e with
+    | none =>
+      rw [hl] at hr'
+      cases hr'
+    | some lt =>
+      cases hot : run.opt o e with
+      | none =>
+        rw [hl, hot] at hr'
+        cases hr'
+      | some ot =>
+        rw [hl, hot] at hr'
+        exact ⟨lt, ot, rfl, rfl, fun ρ ρs hag =>
+          applyRule_sound cc I hI hconst run.inputs ρ ρs hag lt ot rule hr'⟩
+
+end BoolLemmas
+
+/-! ### Soundness -/
+
+section Soundness
+
+variable {T D S K F C V α : Type} [DecidableEq D] [DecidableEq K] [AccAdd V] [ExpField α]
+  {X : Oracle T D S K F} {ops : FieldCoeffOps K C}
+
+/-- The binding part accepts exactly when the three digests match. -/
+theorem bindingOk_sound {cert : Certificate T D} {r o : T} (h : bindingOk X cert r o = true) :
+    X.sha256 r = cert.refPtxSha256 ∧ X.sha256 o = cert.optPtxSha256 ∧
+      X.specDigest cert.pairSpec cert.refSpec cert.optSpec = cert.specSha256 :=
+  ⟨of_decide_eq_true' (and_left' (and_left' h)), of_decide_eq_true' (and_right' (and_left' h)),
+    of_decide_eq_true' (and_right' h)⟩
+
+/-- **Soundness of `check`.**  Under `RunsWanted`, `ExecFaithful`, `RaceCheckComplete` and
+`DeadlockCheckComplete`, if `check` accepts `cert` with the texts `refPtx`, `optPtx`, then the
+texts have the certificate's digests, the embedded specs parse to some `pair`, and
+(a) every kernel `k` with a `Safe k` claim is `KernelSafe` in the semantics of its text under
+`pair`; (b) for every `Equivalent o` claim, `o` is an output link of `pair`, both kernels write
+the same elements of it, and at each the two terms exist and have the same value for all inputs,
+in every `ExpField`, under every interpretation satisfying `FieldInterp`. -/
+theorem check_sound (sem : S → Kernel → T → KernelSem V)
+    (hwant : RunsWanted X) (hfaith : ExecFaithful X sem)
+    (hrace : RaceCheckComplete X) (hdead : DeadlockCheckComplete X)
+    (cc : FieldCoeffCast ops α) (I : Interp K α) (hI : Rules.FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    X.sha256 refPtx = cert.refPtxSha256 ∧ X.sha256 optPtx = cert.optPtxSha256 ∧
+    X.specDigest cert.pairSpec cert.refSpec cert.optSpec = cert.specSha256 ∧
+    ∃ pair pr, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      X.runPair pair refPtx optPtx (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) = some pr ∧
+      (∀ k, claimed (Claim.safe k) cert.claims = true →
+        KernelSafe (sem pair k (pick refPtx optPtx k))) ∧
+      (∀ o, natMem o (equivOf cert.claims) = true →
+        o < X.outputs pair ∧
+        pr.terms.refFootprint o = pr.terms.optFootprint o ∧
+        ∀ e, natMem e (pr.terms.refFootprint o) = true →
+          ∃ lt ot, pr.terms.ref o e = some lt ∧ pr.terms.opt o e = some ot ∧
+            ∀ ρ ρs : Env α, Agrees pr.terms.inputs ρs ρ →
+              Term.eval I ρs lt = Term.eval I ρs ot) := by
+  have hb := bindingOk_sound (and_left' h)
+  refine ⟨hb.1, hb.2.1, hb.2.2, ?_⟩
+  have hs := and_right' h
+  cases hp : X.fromTexts cert.pairSpec cert.refSpec cert.optSpec with
+  | none =>
+    rw [hp] at hs
+    cases hs
+  | some pair =>
+    rw [hp] at hs
+    have hcl : claimsOk (X.outputs pair) cert.claims = true := and_left' hs
+    have hrun := and_right' hs
+    cases hr : X.runPair pair refPtx optPtx (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) with
+    | none =>
+      rw [hr] at hrun
+      cases hrun
+    | some pr =>
+      rw [hr] at hrun
+      have hsides := and_left' hrun
+      have hsideOk : ∀ k, sideOk (pr.side k) = true := by
+        intro k
+        cases k
+        · exact and_left' hsides
+        · exact and_right' hsides
+      refine ⟨pair, pr, rfl, hr, ?_, ?_⟩
+      · -- (a) safety
+        intro k hk c hc
+        match hwant _ _ _ _ _ _ hr k (pick_claimed cert k hk) with
+        | ⟨sr, hsr⟩ =>
+          have hok : sideOk (some sr) = true := by rw [← hsr]; exact hsideOk k
+          match sideOk_some hok with
+          | ⟨hfind, hcomp⟩ =>
+            match hfaith _ _ _ _ _ _ k sr hr hsr hcomp with
+            | ⟨hctas, hcta⟩ =>
+              match hcta c hc with
+              | ⟨hthr, hind, htr⟩ =>
+                have hc' : c < sr.ctas := by rw [hctas]; exact hc
+                have hnr := hrace _ _ _ _ _ _ k sr hr hsr hfind c hc'
+                have hnd := hdead _ _ _ _ _ _ k sr hr hsr hfind c hc'
+                rw [hthr] at hnr hnd
+                exact ctaSafe_of_traces _ (sr.trace c) hind htr hnr hnd
+      · -- (b) equivalence
+        intro o ho
+        have hbelow := allBelow_sound _ _ (and_right' (and_left' hcl)) o ho
+        have heq := and_right' hrun
+        cases he : equivOf cert.claims with
+        | nil =>
+          rw [he] at ho
+          cases ho
+        | cons o1 os =>
+          rw [he] at heq ho
+          have heq' : equivBoth ops pr.terms (o1 :: os) cert.steps pr.reference pr.optimized
+              = true := heq
+          cases hrr : pr.reference with
+          | none =>
+            rw [hrr] at heq'
+            cases heq'
+          | some rr =>
+            cases hoo : pr.optimized with
+            | none =>
+              rw [hrr, hoo] at heq'
+              cases heq'
+            | some oo =>
+              rw [hrr, hoo] at heq'
+              exact ⟨hbelow, checkEquiv_sound_uniform cc I hI hconst pr.terms _ cert.steps heq' o ho⟩
+
+end Soundness
+
+end Kcert
