@@ -552,6 +552,109 @@ theorem bindingOk_sound {cert : Certificate T D} {r o : T} (h : bindingOk X cert
   ⟨of_decide_eq_true' (and_left' (and_left' h)), of_decide_eq_true' (and_right' (and_left' h)),
     of_decide_eq_true' (and_right' h)⟩
 
+/-- What an accepting `check` has computed: the binding, the parsed pair spec, the run, and the
+results of parts 2 to 4. -/
+theorem check_parts {cert : Certificate T D} {r o : T} (h : check X ops cert r o = true) :
+    bindingOk X cert r o = true ∧
+    ∃ pair pr, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      X.runPair pair r o (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) = some pr ∧
+      claimsOk (X.outputs pair) cert.claims = true ∧
+      (∀ k, sideOk (pr.side k) = true) ∧
+      equivPart ops pr cert.steps (equivOf cert.claims) = true := by
+  refine ⟨and_left' h, ?_⟩
+  have hs := and_right' h
+  cases hp : X.fromTexts cert.pairSpec cert.refSpec cert.optSpec with
+  | none =>
+    rw [hp] at hs
+    cases hs
+  | some pair =>
+    rw [hp] at hs
+    have hrun := and_right' hs
+    cases hr : X.runPair pair r o (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) with
+    | none =>
+      rw [hr] at hrun
+      cases hrun
+    | some pr =>
+      rw [hr] at hrun
+      have hsides := and_left' hrun
+      refine ⟨pair, pr, rfl, hr, and_left' hs, ?_, and_right' hrun⟩
+      intro k
+      cases k
+      · exact and_left' hsides
+      · exact and_right' hsides
+
+/-- Part (a) of `check_sound`: the safety claims.  Under `RunsWanted`, `ExecFaithful`,
+`RaceCheckComplete` and `DeadlockCheckComplete`, if `check` accepts, every kernel with a `Safe`
+claim is `KernelSafe` in the semantics of its text under the parsed pair spec. -/
+theorem check_safe (sem : S → Kernel → T → KernelSem V)
+    (hwant : RunsWanted X) (hfaith : ExecFaithful X sem)
+    (hrace : RaceCheckComplete X) (hdead : DeadlockCheckComplete X)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    ∃ pair, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      ∀ k, claimed (Claim.safe k) cert.claims = true →
+        KernelSafe (sem pair k (pick refPtx optPtx k)) := by
+  match check_parts h with
+  | ⟨_, pair, pr, hp, hr, _, hsideOk, _⟩ =>
+    refine ⟨pair, hp, ?_⟩
+    intro k hk c hc
+    match hwant _ _ _ _ _ _ hr k (pick_claimed cert k hk) with
+    | ⟨sr, hsr⟩ =>
+      have hok : sideOk (some sr) = true := by rw [← hsr]; exact hsideOk k
+      match sideOk_some hok with
+      | ⟨hfind, hcomp⟩ =>
+        match hfaith _ _ _ _ _ _ k sr hr hsr hcomp with
+        | ⟨hctas, hcta⟩ =>
+          match hcta c hc with
+          | ⟨hthr, hind, htr⟩ =>
+            have hc' : c < sr.ctas := by rw [hctas]; exact hc
+            have hnr := hrace _ _ _ _ _ _ k sr hr hsr hfind c hc'
+            have hnd := hdead _ _ _ _ _ _ k sr hr hsr hfind c hc'
+            rw [hthr] at hnr hnd
+            exact ctaSafe_of_traces _ (sr.trace c) hind htr hnr hnd
+
+/-- Part (b) of `check_sound`: the equivalence claims.  No hypothesis on the executor: the
+statement is about the terms the run produced. -/
+theorem check_equiv (cc : FieldCoeffCast ops α) (I : Interp K α) (hI : Rules.FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    ∃ pair pr, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      X.runPair pair refPtx optPtx (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) = some pr ∧
+      ∀ o, natMem o (equivOf cert.claims) = true →
+        o < X.outputs pair ∧
+        pr.terms.refFootprint o = pr.terms.optFootprint o ∧
+        ∀ e, natMem e (pr.terms.refFootprint o) = true →
+          ∃ lt ot, pr.terms.ref o e = some lt ∧ pr.terms.opt o e = some ot ∧
+            ∀ ρ ρs : Env α, Agrees pr.terms.inputs ρs ρ →
+              Term.eval I ρs lt = Term.eval I ρs ot := by
+  match check_parts h with
+  | ⟨_, pair, pr, hp, hr, hcl, _, heq⟩ =>
+    refine ⟨pair, pr, hp, hr, ?_⟩
+    intro o ho
+    have hbelow := allBelow_sound _ _ (and_right' (and_left' hcl)) o ho
+    cases he : equivOf cert.claims with
+    | nil =>
+      rw [he] at ho
+      cases ho
+    | cons o1 os =>
+      rw [he] at heq ho
+      have heq' : equivBoth ops pr.terms (o1 :: os) cert.steps pr.reference pr.optimized
+          = true := heq
+      cases hrr : pr.reference with
+      | none =>
+        rw [hrr] at heq'
+        cases heq'
+      | some rr =>
+        cases hoo : pr.optimized with
+        | none =>
+          rw [hrr, hoo] at heq'
+          cases heq'
+        | some oo =>
+          rw [hrr, hoo] at heq'
+          exact ⟨hbelow, checkEquiv_sound_uniform cc I hI hconst pr.terms _ cert.steps heq' o ho⟩
+
 /-- **Soundness of `check`.**  Under `RunsWanted`, `ExecFaithful`, `RaceCheckComplete` and
 `DeadlockCheckComplete`, if `check` accepts `cert` with the texts `refPtx`, `optPtx`, then the
 texts have the certificate's digests, the embedded specs parse to some `pair`, and
@@ -581,69 +684,85 @@ theorem check_sound (sem : S → Kernel → T → KernelSem V)
               Term.eval I ρs lt = Term.eval I ρs ot) := by
   have hb := bindingOk_sound (and_left' h)
   refine ⟨hb.1, hb.2.1, hb.2.2, ?_⟩
-  have hs := and_right' h
-  cases hp : X.fromTexts cert.pairSpec cert.refSpec cert.optSpec with
-  | none =>
-    rw [hp] at hs
-    cases hs
-  | some pair =>
-    rw [hp] at hs
-    have hcl : claimsOk (X.outputs pair) cert.claims = true := and_left' hs
-    have hrun := and_right' hs
-    cases hr : X.runPair pair refPtx optPtx (claimed (Claim.safe Kernel.reference) cert.claims)
-        (claimed (Claim.safe Kernel.optimized) cert.claims) with
-    | none =>
-      rw [hr] at hrun
-      cases hrun
-    | some pr =>
-      rw [hr] at hrun
-      have hsides := and_left' hrun
-      have hsideOk : ∀ k, sideOk (pr.side k) = true := by
-        intro k
-        cases k
-        · exact and_left' hsides
-        · exact and_right' hsides
-      refine ⟨pair, pr, rfl, hr, ?_, ?_⟩
-      · -- (a) safety
-        intro k hk c hc
-        match hwant _ _ _ _ _ _ hr k (pick_claimed cert k hk) with
-        | ⟨sr, hsr⟩ =>
-          have hok : sideOk (some sr) = true := by rw [← hsr]; exact hsideOk k
-          match sideOk_some hok with
-          | ⟨hfind, hcomp⟩ =>
-            match hfaith _ _ _ _ _ _ k sr hr hsr hcomp with
-            | ⟨hctas, hcta⟩ =>
-              match hcta c hc with
-              | ⟨hthr, hind, htr⟩ =>
-                have hc' : c < sr.ctas := by rw [hctas]; exact hc
-                have hnr := hrace _ _ _ _ _ _ k sr hr hsr hfind c hc'
-                have hnd := hdead _ _ _ _ _ _ k sr hr hsr hfind c hc'
-                rw [hthr] at hnr hnd
-                exact ctaSafe_of_traces _ (sr.trace c) hind htr hnr hnd
-      · -- (b) equivalence
-        intro o ho
-        have hbelow := allBelow_sound _ _ (and_right' (and_left' hcl)) o ho
-        have heq := and_right' hrun
-        cases he : equivOf cert.claims with
-        | nil =>
-          rw [he] at ho
-          cases ho
-        | cons o1 os =>
-          rw [he] at heq ho
-          have heq' : equivBoth ops pr.terms (o1 :: os) cert.steps pr.reference pr.optimized
-              = true := heq
-          cases hrr : pr.reference with
-          | none =>
-            rw [hrr] at heq'
-            cases heq'
-          | some rr =>
-            cases hoo : pr.optimized with
-            | none =>
-              rw [hrr, hoo] at heq'
-              cases heq'
-            | some oo =>
-              rw [hrr, hoo] at heq'
-              exact ⟨hbelow, checkEquiv_sound_uniform cc I hI hconst pr.terms _ cert.steps heq' o ho⟩
+  match check_safe sem hwant hfaith hrace hdead cert refPtx optPtx h,
+    check_equiv cc I hI hconst cert refPtx optPtx h with
+  | ⟨pair, hp, hsafe⟩, ⟨pair', pr, hp', hr, hequiv⟩ =>
+    have e : some pair' = some pair := Eq.trans (Eq.symm hp') hp
+    cases e
+    exact ⟨_, pr, hp', hr, hsafe, hequiv⟩
+
+/-! ### The checks are not vacuous: what `check` rejects -/
+
+/-- Two texts accepted with one certificate have the same SHA-256 (a collision if they
+differ), and so do the spec texts with the certificate's spec digest. -/
+theorem check_binding {cert : Certificate T D} {r o r' o' : T}
+    (h : check X ops cert r o = true) (h' : check X ops cert r' o' = true) :
+    X.sha256 r = X.sha256 r' ∧ X.sha256 o = X.sha256 o' :=
+  ⟨Eq.trans (bindingOk_sound (and_left' h)).1 (Eq.symm (bindingOk_sound (and_left' h')).1),
+    Eq.trans (bindingOk_sound (and_left' h)).2.1 (Eq.symm (bindingOk_sound (and_left' h')).2.1)⟩
+
+/-- Under the idealization that the hash is injective (real SHA-256 is not; this stands for
+collision resistance), a certificate is accepted with at most one pair of texts. -/
+theorem check_binding_of_injective (hinj : ∀ a b : T, X.sha256 a = X.sha256 b → a = b)
+    {cert : Certificate T D} {r o r' o' : T}
+    (h : check X ops cert r o = true) (h' : check X ops cert r' o' = true) : r = r' ∧ o = o' :=
+  ⟨hinj r r' (check_binding h h').1, hinj o o' (check_binding h h').2⟩
+
+theorem check_rejects_ref_digest {cert : Certificate T D} {r o : T}
+    (hd : X.sha256 r ≠ cert.refPtxSha256) : check X ops cert r o = false := by
+  cases hc : check X ops cert r o
+  · rfl
+  · exact False.elim (hd (bindingOk_sound (and_left' hc)).1)
+
+theorem check_rejects_opt_digest {cert : Certificate T D} {r o : T}
+    (hd : X.sha256 o ≠ cert.optPtxSha256) : check X ops cert r o = false := by
+  cases hc : check X ops cert r o
+  · rfl
+  · exact False.elim (hd (bindingOk_sound (and_left' hc)).2.1)
+
+theorem check_rejects_spec_digest {cert : Certificate T D} {r o : T}
+    (hd : X.specDigest cert.pairSpec cert.refSpec cert.optSpec ≠ cert.specSha256) :
+    check X ops cert r o = false := by
+  cases hc : check X ops cert r o
+  · rfl
+  · exact False.elim (hd (bindingOk_sound (and_left' hc)).2.2)
+
+/-- Steps without an `Equivalent` claim are rejected. -/
+theorem check_rejects_steps_without_equiv {cert : Certificate T D} {r o : T}
+    (he : equivOf cert.claims = []) (hs : isNil cert.steps = false) :
+    check X ops cert r o = false := by
+  cases hc : check X ops cert r o
+  · rfl
+  · match check_parts hc with
+    | ⟨_, _, pr, _, _, _, _, heq⟩ =>
+      rw [he] at heq
+      have heq' : isNil cert.steps = true := heq
+      rw [hs] at heq'
+      cases heq'
+
+/-- An `Equivalent` claim without the `Safe(Reference)` claim is rejected. -/
+theorem check_rejects_equiv_without_safe {cert : Certificate T D} {r o : T} {o1 : Nat}
+    {os : List Nat} (he : equivOf cert.claims = o1 :: os)
+    (hs : claimed (Claim.safe Kernel.reference) cert.claims = false) :
+    check X ops cert r o = false := by
+  cases hc : check X ops cert r o
+  · rfl
+  · match check_parts hc with
+    | ⟨_, _, _, _, _, hcl, _, _⟩ =>
+      have h3 := and_right' hcl
+      rw [he, hs] at h3
+      cases h3
+
+/-- An empty claim list is rejected. -/
+theorem check_rejects_no_claims {cert : Certificate T D} {r o : T} (hn : cert.claims = []) :
+    check X ops cert r o = false := by
+  cases hc : check X ops cert r o
+  · rfl
+  · match check_parts hc with
+    | ⟨_, _, _, _, _, hcl, _, _⟩ =>
+      have h1 := and_left' (and_left' hcl)
+      rw [hn] at h1
+      cases h1
 
 end Soundness
 
