@@ -766,4 +766,269 @@ theorem check_rejects_no_claims {cert : Certificate T D} {r o : T} (hn : cert.cl
 
 end Soundness
 
+/-! ### A concrete instance: the hypotheses are satisfiable and `check` accepts
+
+Texts and digests are numbers, the hash is the identity, the pair spec is `()` with one output
+link.  Both kernels are `exampleProg 2` (RaceCheck.lean: load `mem[i]`, store it at `i + 100`,
+`bar.sync` with the whole CTA, exit), one CTA of two threads; the executor's trace is that
+program's shapes (`exTrace`), with no finding.  Both kernels write element 0 of link 0 as the
+input `x 0 0`, proved by `Congruent`. -/
+
+section Example
+
+open Examples
+
+def exTrace (N : Nat) : Trace := fun i k =>
+  match k with
+  | 0 => AShape.read i
+  | 1 => AShape.write (i + 100)
+  | 2 => AShape.arrive 0 N true
+  | _ => AShape.exit
+
+def exSide : SideRun Unit :=
+  { findings := [], complete := true, ctas := 1, threads := fun _ => 2, trace := fun _ => exTrace 2 }
+
+def exRun : Run Int :=
+  { ref := fun o e => if o = 0 then (if e = 0 then some (x 0 0) else none) else none,
+    opt := fun o e => if o = 0 then (if e = 0 then some (x 0 0) else none) else none,
+    refFootprint := fun o => if o = 0 then [0] else [],
+    optFootprint := fun o => if o = 0 then [0] else [],
+    inputs := one }
+
+def exPairRun (wr wo : Bool) : PairRun Int Unit :=
+  { reference := cond wr (some exSide) none, optimized := cond wo (some exSide) none,
+    terms := exRun }
+
+def exOracle : Oracle Nat Nat Unit Int Unit :=
+  { sha256 := fun t => t, specDigest := fun a b c => a + b + c,
+    fromTexts := fun _ _ _ => some (), outputs := fun _ => 1,
+    runPair := fun _ _ _ wr wo => some (exPairRun wr wo) }
+
+def exCert : Certificate Nat Nat :=
+  { specSha256 := 6, refPtxSha256 := 1, optPtxSha256 := 2, refPtxPath := 0, optPtxPath := 0,
+    pairSpec := 1, refSpec := 2, optSpec := 3,
+    claims := [Claim.safe Kernel.reference, Claim.safe Kernel.optimized, Claim.equivalent 0],
+    steps := [⟨0, 0, 1, Rule.congruent⟩] }
+
+theorem exCert_accepted : check exOracle intFieldOps exCert 1 2 = true := rfl
+
+-- The rejections, evaluated: a wrong PTX text, the `Equivalent` claim dropped (steps kept),
+-- an unsorted claim list, a duplicate claim, equivalence without the optimized kernel's
+-- safety claim, a link that does not exist, a missing step.
+example : check exOracle intFieldOps exCert 7 2 = false := rfl
+example : check exOracle intFieldOps
+    { exCert with claims := [Claim.safe Kernel.reference, Claim.safe Kernel.optimized] } 1 2
+    = false := rfl
+example : check exOracle intFieldOps
+    { exCert with claims := [Claim.safe Kernel.optimized, Claim.safe Kernel.reference,
+      Claim.equivalent 0] } 1 2 = false := rfl
+example : check exOracle intFieldOps
+    { exCert with claims := [Claim.safe Kernel.reference, Claim.safe Kernel.optimized,
+      Claim.equivalent 0, Claim.equivalent 0] } 1 2 = false := rfl
+example : check exOracle intFieldOps
+    { exCert with claims := [Claim.safe Kernel.reference, Claim.equivalent 0] } 1 2
+    = false := rfl
+example : check exOracle intFieldOps
+    { exCert with claims := [Claim.safe Kernel.reference, Claim.safe Kernel.optimized,
+      Claim.equivalent 1], steps := [⟨1, 0, 1, Rule.congruent⟩] } 1 2 = false := rfl
+example : check exOracle intFieldOps { exCert with steps := [] } 1 2 = false := rfl
+-- As in the Rust, fewer claims are accepted: only the reference kernel's safety, no steps.
+example : check exOracle intFieldOps
+    { exCert with claims := [Claim.safe Kernel.reference], steps := [] } 1 2 = true := rfl
+
+/-- `Nat.add_right_cancel` of core uses `propext`; this proof does not. -/
+theorem add_right_cancel' (m : Nat) : ∀ n k : Nat, n + m = k + m → n = k := by
+  induction m with
+  | zero => intro n k h; exact h
+  | succ m ih => intro n k h; exact ih n k (Nat.noConfusion h id)
+
+theorem exTrace_no_race : ¬TraceRace (exTrace 2) 2 := by
+  intro ⟨i, j, ki, kj, hij, hi, hj, hc, _⟩
+  have big : ∀ a b : Nat, a < 2 → a = b + 100 → False := by
+    intro a b ha hab
+    rw [hab] at ha
+    have h101 : 101 ≤ 2 := Nat.leTrans (Nat.leAddLeft 101 b) ha
+    exact absurd h101 (by decide)
+  cases ki with
+  | zero =>
+    cases kj with
+    | zero => exact hc
+    | succ kj =>
+      cases kj with
+      | zero => exact big i j hi hc
+      | succ kj =>
+        cases kj with
+        | zero => exact hc
+        | succ kj => exact hc
+  | succ ki =>
+    cases ki with
+    | zero =>
+      cases kj with
+      | zero => exact big j i hj (Eq.symm hc)
+      | succ kj =>
+        cases kj with
+        | zero => exact hij (add_right_cancel' 100 i j hc)
+        | succ kj =>
+          cases kj with
+          | zero => exact hc
+          | succ kj => exact hc
+    | succ ki =>
+      cases ki with
+      | zero => exact hc
+      | succ ki => exact hc
+
+theorem exTrace_bars3 (N i : Nat) : ∀ k, tBars (exTrace N) i (k + 3) = 1 := by
+  intro k
+  induction k with
+  | zero => rfl
+  | succ k ih =>
+    show tBars (exTrace N) i (k + 3) + sIsArr (exTrace N i (k + 3)) = 1
+    rw [ih]
+    rfl
+
+theorem exTrace_syncAt {N i e b : Nat} (h : TSyncAt (exTrace N) i e b) : e = 0 ∧ b = 0 := by
+  match h with
+  | ⟨k, n, w, hb, ha⟩ =>
+    cases k with
+    | zero => cases ha
+    | succ k =>
+      cases k with
+      | zero => cases ha
+      | succ k =>
+        cases k with
+        | zero =>
+          cases ha
+          exact ⟨Eq.symm hb, rfl⟩
+        | succ k => cases ha
+
+theorem exTrace_exitAt {N i e : Nat} (h : TExitAt (exTrace N) i e) : e = 1 := by
+  match h with
+  | ⟨k, hb, ha⟩ =>
+    cases k with
+    | zero => cases ha
+    | succ k =>
+      cases k with
+      | zero => cases ha
+      | succ k =>
+        cases k with
+        | zero => cases ha
+        | succ k => exact Eq.trans (Eq.symm hb) (exTrace_bars3 N i k)
+
+theorem exTrace_no_deadlock : ¬TraceDeadlock (exTrace 2) 2 := by
+  intro ⟨e, i, j, b, _, _, hs, hx⟩
+  match exTrace_syncAt hs, hx with
+  | ⟨he, _⟩, Or.inl hx' =>
+    have h1 := exTrace_exitAt hx'
+    rw [he] at h1
+    cases h1
+  | ⟨_, hb⟩, Or.inr ⟨b', hb', hs'⟩ =>
+    exact hb' (Eq.trans (exTrace_syncAt hs').2 (Eq.symm hb))
+
+variable {V : Type} [AccAdd V]
+
+/-- The semantics: every kernel is one CTA of `exampleProg 2`, two threads, registers `regs0`. -/
+def exSem (regs0 : Nat → Nat → V) : Unit → Kernel → Nat → KernelSem V :=
+  fun _ _ _ => ⟨1, fun _ => ⟨exampleProg 2, 2, regs0⟩⟩
+
+theorem solo_succ' (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) :
+    solo prog regs0 m0 i (Nat.succ k) = newT (prog i (solo prog regs0 m0 i k).pc
+      (solo prog regs0 m0 i k).regs) false (solo prog regs0 m0 i k) m0 := rfl
+
+theorem soloAct_def (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) :
+    soloAct prog regs0 m0 i k = prog i (solo prog regs0 m0 i k).pc (solo prog regs0 m0 i k).regs :=
+  rfl
+
+theorem ex_step_pc (i : Nat) (S : TState V) (m0 : Nat → V) (h : S.pc = 3) :
+    (newT ((exampleProg 2 : Prog V) i S.pc S.regs) false S m0).pc = 3 := by
+  rw [h]
+  exact h
+
+theorem exProg_pc (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) :
+    ∀ k, (solo (exampleProg 2 : Prog V) regs0 m0 i (Nat.succ (Nat.succ (Nat.succ k)))).pc = 3 := by
+  intro k
+  induction k with
+  | zero => rfl
+  | succ k ih =>
+    exact Eq.trans (congrArg TState.pc (solo_succ' (exampleProg 2 : Prog V) regs0 m0 i
+      (Nat.succ (Nat.succ (Nat.succ k))))) (ex_step_pc i _ m0 ih)
+
+theorem exTrace_faithful (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) :
+    exTrace 2 i k = shape (soloAct (exampleProg 2 : Prog V) regs0 m0 i k) := by
+  cases k with
+  | zero => rfl
+  | succ k =>
+    cases k with
+    | zero => rfl
+    | succ k =>
+      cases k with
+      | zero => rfl
+      | succ k =>
+        rw [soloAct_def, exProg_pc regs0 m0 i k]
+        rfl
+
+theorem ex_side {wr wo : Bool} {k : Kernel} {sr : SideRun Unit}
+    (h : (exPairRun wr wo).side k = some sr) : sr = exSide := by
+  cases k with
+  | reference =>
+    cases wr with
+    | false => cases h
+    | true =>
+      have h' : some exSide = some sr := h
+      cases h'
+      rfl
+  | optimized =>
+    cases wo with
+    | false => cases h
+    | true =>
+      have h' : some exSide = some sr := h
+      cases h'
+      rfl
+
+theorem ex_runsWanted : RunsWanted exOracle := by
+  intro _ _ _ wr wo pr h k hk
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  cases k with
+  | reference =>
+    have hw : wr = true := hk
+    rw [hw]
+    exact ⟨exSide, rfl⟩
+  | optimized =>
+    have hw : wo = true := hk
+    rw [hw]
+    exact ⟨exSide, rfl⟩
+
+theorem ex_execFaithful (regs0 : Nat → Nat → V) : ExecFaithful exOracle (exSem regs0) := by
+  intro _ _ _ wr wo pr k sr h hs
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  rw [ex_side hs]
+  intro _
+  refine ⟨rfl, ?_⟩
+  intro c _
+  exact ⟨rfl, ⟨fun _ _ _ _ => True, exampleProg_dataIndep 2, fun _ => True.intro⟩,
+    fun m0 i k _ => exTrace_faithful regs0 m0 i k⟩
+
+theorem ex_raceCheckComplete : RaceCheckComplete exOracle := by
+  intro _ _ _ wr wo pr k sr h hs _ c _
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  rw [ex_side hs]
+  exact exTrace_no_race
+
+theorem ex_deadlockCheckComplete : DeadlockCheckComplete exOracle := by
+  intro _ _ _ wr wo pr k sr h hs _ c _
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  rw [ex_side hs]
+  exact exTrace_no_deadlock
+
+/-- `check_safe` applied to the accepted example certificate: the reference kernel is safe. -/
+theorem ex_safe (regs0 : Nat → Nat → V) : KernelSafe ((exSem regs0) () Kernel.reference 1) :=
+  match check_safe (exSem regs0) ex_runsWanted (ex_execFaithful regs0) ex_raceCheckComplete
+      ex_deadlockCheckComplete exCert 1 2 exCert_accepted with
+  | ⟨(), _, hsafe⟩ => hsafe Kernel.reference rfl
+
+end Example
+
 end Kcert
