@@ -11,3 +11,4 @@ import Kcert.Examples
 import Kcert.Semantics
 import Kcert.RaceCheck
 import Kcert.Clocks
+import Kcert.Checker
