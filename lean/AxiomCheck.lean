@@ -82,3 +82,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Dyadic.ringNormalize_sound_dyadic
 #print axioms Kcert.Dyadic.fieldNormalize_sound_dyadic
 #print axioms Kcert.Dyadic.fieldNormalize_sound_dyadic'
+#print axioms Kcert.Dyadic.checkEquiv_sound_dyadic

@@ -1,4 +1,5 @@
 import Kcert.Rules.Field
+import Kcert.Check
 
 /-!
 # Exact dyadic coefficients
@@ -796,6 +797,34 @@ theorem fieldNormalize_sound_dyadic' (hh : pos (half : α)) (I : Interp Dyadic �
     (s t : Term Dyadic) (h : Rules.fieldNormalize ops m s t = true) :
     Term.eval I ρs s = Term.eval I ρs t :=
   Rules.fieldNormalize_sound (fieldCast hh) I hI (fun k => (hc k).symm) m ρ ρs hag s t h
+
+/-- `Kcert.checkEquiv_sound` with dyadic coefficients, in every `ExpField` (no hypothesis on
+the coefficients or on `pos`): if the replay `checkEquiv Dyadic.ops` accepts, then for every
+claimed output link both kernels write the same elements, and at each written element both
+terms exist and have the same value, for every input environment, under every interpretation
+satisfying `FieldInterp` whose constants are their dyadic values. -/
+theorem checkEquiv_sound_dyadic (I : Interp Dyadic α) (hI : Rules.FieldInterp I)
+    (hc : ∀ k : Dyadic, I.const k = val k)
+    (run : Run Dyadic) (ρ ρs : Env α) (hag : Agrees run.inputs ρs ρ)
+    (equiv : List Nat) (steps : List Step) (h : checkEquiv ops run equiv steps = true) :
+    ∀ o, natMem o equiv = true →
+      run.refFootprint o = run.optFootprint o ∧
+      ∀ e, natMem e (run.refFootprint o) = true →
+        ∃ lt ot, run.ref o e = some lt ∧ run.opt o e = some ot ∧
+          Term.eval I ρs lt = Term.eval I ρs ot := by
+  intro o ho
+  have hs := @checkEquiv_sound Dyadic Dyadic α _ (withHalves α) ops
+    (@fieldCast α (withHalves α) posH_half) I (fieldInterp_withHalves I hI)
+    (fun k => by
+      rw [hc k]
+      exact val_withHalves k)
+    run ρ ρs hag equiv steps h o ho
+  refine ⟨hs.1, ?_⟩
+  intro e he
+  match hs.2 e he with
+  | ⟨lt, ot, hl, hr, hv⟩ =>
+    rw [eval_withHalves, eval_withHalves] at hv
+    exact ⟨lt, ot, hl, hr, hv⟩
 
 end Sound
 
