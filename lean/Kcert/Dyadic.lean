@@ -9,7 +9,8 @@ to an odd mantissa or `(0, 0)`) and constants (`checker/src/term/dyadic.rs`, `Dy
 type `Dyadic = Int × Int`: the pair `(m, e)` is `m · 2^e`.  Mantissa and exponent are
 unbounded.  The Rust fails with `Overflow` when a result needs more than 127 bits of mantissa
 or leaves the `i32` exponent range; these operations then still compute the exact result, so
-the Rust accepts no more than the model does (failing more often cannot make a rule unsound).
+the Rust accepts no more than the model does (failing more often cannot make a rule unsound),
+provided its overflow checks are complete (lean/README.md lists two unchecked `i32` steps).
 
 `Dyadic.ops` is the `FieldCoeffOps` of the rules: `add`, `mul` (both normalized, as
 `Coef::checked_add`/`checked_mul`), `neg`, the zero test (`is_zero`), the positivity test
@@ -19,16 +20,16 @@ already dyadics; Rust `Coef::from_dyadic` only renormalizes).
 
 The meaning of `(m, e)` in any `ExpField α` (`val`): `m · (1+1)^e` for `e ≥ 0` and
 `m · inv(1+1)^(-e)` for `e < 0`, where the integer `m` is `1 + ... + 1` or its negation.
-`1 + 1 ≠ 0` because `pos` is true of `1` and closed under `+`.  Proved (`castCoeff`):
-`val` respects `1 + * -` and sends zero-tested coefficients to `0` (a `CoeffCast`),
-and sends the inverse to an inverse.  That positive-tested coefficients are `pos` needs
-`pos (inv (1+1))`, which `ExpField` does not give (a field whose `pos` means "a positive
-integer" satisfies every axiom); `fieldCast` takes it as hypothesis, and `withHalves` shows
+`1 + 1 ≠ 0` because `pos` is true of `1` and closed under `+`.  Proved: `val` respects
+`1 + * -` and sends zero-tested coefficients to `0` (`castCoeff`, a `CoeffCast`), and
+`invExact` gives inverses (`invExact_sound`).  That positive-tested coefficients are `pos` needs
+`pos (inv (1+1))`, which `ExpField` does not give (the rationals with `exp = pow2 = 1` and
+`pos` meaning "a positive integer" satisfy every axiom); `fieldCast` takes it as hypothesis, and `withHalves` shows
 how to get rid of it: every `ExpField` with `pos` replaced by `posH x := ∃ k, pos (2^k · x)`
 is again an `ExpField`, with the same operations and `posH (inv (1+1))`.  The values of terms
 do not mention `pos`, so the soundness theorem for the modified field is the soundness
-theorem for the original one: `fieldNormalize_sound_dyadic` has no hypothesis on the
-coefficients and none on `α`.
+theorem for the original one: `fieldNormalize_sound_dyadic` and `checkEquiv_sound_dyadic`
+have no hypothesis on the coefficients and none on `α`.
 
 Int lemmas are not in the core library of this toolchain: the casts are proved to be
 homomorphisms by cases on `Int.ofNat`/`Int.negSucc` along the definitions of `Int.add`,
