@@ -7,6 +7,7 @@ import Kcert.Rules.Ring
 import Kcert.Rules.Field
 import Kcert.Rules.FieldInf
 import Kcert.Check
+import Kcert.Dyadic
 import Kcert.Examples
 import Kcert.Semantics
 import Kcert.RaceCheck

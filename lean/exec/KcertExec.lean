@@ -1,4 +1,5 @@
 import Kcert.Check
+import Kcert.Dyadic
 import Std.Data.HashMap
 
 /-!
@@ -9,9 +10,11 @@ Reads one exchange file written by the untrusted exporter (`kcert lean-export`, 
 `Kcert.checkEquiv` takes, and evaluates `checkEquiv` with exact dyadic coefficients.
 
 Prints `ACCEPT` (exit 0) or `REJECT` (exit 1) on the first line; `ERROR` (exit 2) when the file
-does not parse.  Everything here except `checkEquiv` and the rules it calls is glue: the parser,
-the dyadic coefficient instance `dyOps` and the `Run` built from the file are not proved
-correct (`dyOps` satisfying `FieldCoeffCast` is the README's NOT DONE item on `Coef`).
+does not parse.  Everything here except `checkEquiv`, the rules it calls and the coefficient
+arithmetic is glue: the parser and the `Run` built from the file are not proved correct.  The
+coefficients are `Kcert.Dyadic` with the operations `Dyadic.ops`, proved a `CoeffCast` and a
+`FieldCoeffCast` in `Kcert/Dyadic.lean` (`castCoeff`, `fieldCast`); the DAG normalizer below
+computes with the same operations.
 
 Terms are rebuilt as `Term` trees that share subtrees in memory (each node is built once, from
 already built children), but the rules recurse over trees: their work grows with the size of
@@ -22,36 +25,20 @@ namespace Kcert.Exec
 
 open Rules
 
-/-- An exact dyadic `m · 2^e` as (m, e).  Constants arrive normalized (odd `m`, or `(0, 0)`),
-as the Rust `Dyadic`, so equal constants are equal pairs. -/
-abbrev Dy : Type := Int × Int
+/-- An exact dyadic `m · 2^e` as (m, e): `Kcert.Dyadic`.  Constants arrive normalized (odd `m`,
+or `(0, 0)`), as the Rust `Dyadic`, and `Dyadic.add`/`Dyadic.mul` normalize, so equal values are
+equal pairs. -/
+abbrev Dy : Type := Dyadic
 
-/-- Strips factors of two from a mantissa, moving them to the exponent. -/
-partial def stripTwos (n : Nat) (e : Int) : Nat × Int :=
-  if n == 0 then (0, 0) else if n % 2 == 0 then stripTwos (n / 2) (e + 1) else (n, e)
-
+/-- A constant of the exchange file: `(-1)^neg · n · 2^e`, normalized (`Dyadic.norm`). -/
 def mkDy (neg : Bool) (n : Nat) (e : Int) : Dy :=
-  match stripTwos n e with
-  | (m, e') => (if neg then -(Int.ofNat m) else Int.ofNat m, e')
+  Dyadic.norm (if neg then -(Int.ofNat n) else Int.ofNat n) e
 
-def dyAdd (a b : Dy) : Dy :=
-  let e := if a.2 ≤ b.2 then a.2 else b.2
-  let m := a.1 * Int.ofNat (Nat.pow 2 (a.2 - e).toNat) + b.1 * Int.ofNat (Nat.pow 2 (b.2 - e).toNat)
-  mkDy (decide (m < 0)) m.natAbs e
+def dyAdd (a b : Dy) : Dy := Dyadic.add a b
 
-/-- Exact dyadic coefficients (Rust `Coef`, without its overflow limits).  Sums are
-normalized; products of normalized values are normalized; so `invExact` (defined on `±2^k`,
-as the Rust `ex2`) sees odd mantissas. -/
-def dyOps : FieldCoeffOps Dy Dy where
-  one := (1, 0)
-  add := dyAdd
-  mul := fun a b => (a.1 * b.1, a.2 + b.2)
-  neg := fun a => (-a.1, a.2)
-  isZero := fun c => decide (c.1 = 0)
-  ofConst := fun k => k
-  isPos := fun c => decide (c.1 > 0)
-  invExact := fun c =>
-    if c.1 = 1 then some (1, -c.2) else if c.1 = -1 then some (-1, -c.2) else none
+/-- Exact dyadic coefficients (Rust `Coef`, without its overflow limits): the proved
+`Dyadic.ops`. -/
+def dyOps : FieldCoeffOps Dy Dy := Dyadic.ops
 
 /-! ## Parsing the exchange file -/
 
@@ -359,7 +346,7 @@ inductive DVal where
   | pinf
   deriving BEq, Hashable, Inhabited
 
-def dyMul (a b : Dy) : Dy := (a.1 * b.1, a.2 + b.2)
+def dyMul (a b : Dy) : Dy := Dyadic.mul a b
 
 /-- Merges two sorted, merged polynomials (equal monomials added, zero sums dropped). -/
 def mergeArr (a b : Array (Dy × DMono)) : Array (Dy × DMono) := do
@@ -380,7 +367,7 @@ def mergeArr (a b : Array (Dy × DMono)) : Array (Dy × DMono) := do
           j := j + 1
         | Ordering.eq =>
           let c := dyAdd x.1 y.1
-          if c.1 != 0 then out := out.push (c, x.2)
+          if !Dyadic.isZero c then out := out.push (c, x.2)
           i := i + 1
           j := j + 1
       else
@@ -396,7 +383,7 @@ bottom-up merge sort, which merges as it sorts). -/
 def fromTerms (ts : Array (Dy × DMono)) : DPoly := do
   let mut runs : Array (Array (Dy × DMono)) := #[]
   for t in ts do
-    if t.1.1 != 0 then runs := runs.push #[t]
+    if !Dyadic.isZero t.1 then runs := runs.push #[t]
   for _ in [0:64] do
     if runs.size ≤ 1 then break
     let mut next : Array (Array (Dy × DMono)) := Array.mkEmpty ((runs.size + 1) / 2)
@@ -410,7 +397,7 @@ def fromTerms (ts : Array (Dy × DMono)) : DPoly := do
 
 /-- The sign of `a - b`. -/
 def dyCmp (a b : Dy) : Ordering :=
-  let d := dyAdd a (-b.1, b.2)
+  let d := Dyadic.sub a b
   if d.1 < 0 then Ordering.lt else if d.1 = 0 then Ordering.eq else Ordering.gt
 
 /-- Rust `exp_cmp`: `p - q` compared with zero at its first monomial with a nonzero
@@ -425,9 +412,9 @@ def expCmp : DPoly → DPoly → Ordering
   | (ca, _) :: _, [] => dyCmp ca (0, 0)
   | [], (cb, _) :: _ => dyCmp (0, 0) cb
 
-def pConst (c : Dy) : DPoly := if c.1 == 0 then [] else [(c, ([], 0))]
+def pConst (c : Dy) : DPoly := if Dyadic.isZero c then [] else [(c, ([], 0))]
 def pOne : DPoly := [((1, 0), ([], 0))]
-def pNeg (p : DPoly) : DPoly := p.map fun t => ((-t.1.1, t.1.2), t.2)
+def pNeg (p : DPoly) : DPoly := p.map fun t => (Dyadic.neg t.1, t.2)
 
 /-- Rust `Poly::as_constant`. -/
 def asConstant : DPoly → Option Dy
@@ -441,7 +428,7 @@ def varPos (pos : Array Bool) (v : Var) : Bool := v.1 == 0 && pos.getD v.2 false
 /-- Rust `Normalizer::positive`: every coefficient positive, every factor that is not a positive
 atom to an even power, and some monomial of positive atoms only. -/
 def dPositive (pos : Array Bool) (p : DPoly) : Bool :=
-  p.all (fun t => decide (t.1.1 > 0) &&
+  p.all (fun t => Dyadic.isPos t.1 &&
     t.2.1.all fun v => varPos pos v || (t.2.1.filter (· == v)).length % 2 == 0)
   && p.any (fun t => t.2.1.all (varPos pos))
 
@@ -617,7 +604,8 @@ def negV : DVal → DVal
 def constSign : DVal → Option Bool
   | DVal.frac num den =>
     match asConstant num, asConstant den with
-    | some c, some d => if c.1 == 0 || d.1 == 0 then none else some (decide (c.1 > 0) == decide (d.1 > 0))
+    | some c, some d =>
+      if Dyadic.isZero c || Dyadic.isZero d then none else some (Dyadic.isPos c == Dyadic.isPos d)
     | _, _ => none
   | _ => none
 
@@ -647,7 +635,7 @@ def ex2 (a : DVal) : IO DVal := do
   | DVal.pinf => fail "an infinity does not fold away: ex2(+inf)"
   | DVal.frac num den =>
     let inv : Option Dy := match asConstant den with
-      | some (m, e) => if m == 1 || m == -1 then some (m, -e) else none
+      | some c => Dyadic.invExact c
       | none => none
     match inv with
     | some k =>
