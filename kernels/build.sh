@@ -4,6 +4,7 @@
 #   bash kernels/build.sh            # rebuild all PTX
 #   bash kernels/build.sh --check    # rebuild into a temp dir and fail if any
 #                                    # committed .ptx differs from fresh output
+#   bash kernels/build.sh [--check] DIR...   # only the sources under kernels/DIR (e.g. dtype)
 #
 # nvcc comes from the wheels nvidia-cuda-nvcc, nvidia-nvvm, nvidia-cuda-crt,
 # nvidia-cuda-runtime and nvidia-cuda-cccl (installed with pip if missing); they
@@ -11,6 +12,10 @@
 # nvvm/bin/cicc, include/), and bin/nvcc.profile already points nvcc at cicc and
 # the headers, so no extra -I or -ccbin is needed. A host C++ compiler (g++) is
 # needed for preprocessing. No GPU is needed.
+#
+# Per-file flags: a line `// nvcc-flags: FLAG...` among the first 5 lines of X.cu adds those
+# flags for that file only (e.g. `// nvcc-flags: -use_fast_math`); only flags matching
+# [-A-Za-z0-9_=.]+ are accepted.
 #
 # Reproducibility: with -lineinfo, nvcc writes the source's absolute path into
 # the PTX `.file` directive. To keep that independent of where the repo is
@@ -63,7 +68,8 @@ echo "build.sh: using $NVCC_BIN"
 "$NVCC_BIN" --version | tail -n 2
 
 CHECK=0
-if [[ "${1:-}" == "--check" ]]; then CHECK=1; fi
+if [[ "${1:-}" == "--check" ]]; then CHECK=1; shift; fi
+ONLY=("$@")   # optional family directories (relative to kernels/) to restrict the build to
 
 # Stable logical path for the `.file` directive (see above). The sources are copied into a
 # real directory rather than reached through a symlink: cudafe++ names inlined header
@@ -89,14 +95,30 @@ while IFS= read -r cu; do
     rel="${cu#"$HERE"/}"                 # e.g. reduce/reduce_seq.cu
     dir="$(dirname "$rel")"
     base="$(basename "$rel" .cu)"
+    if [[ ${#ONLY[@]} -gt 0 ]]; then
+        keep=0
+        for d in "${ONLY[@]}"; do
+            [[ "$rel" == "${d%/}/"* ]] && keep=1
+        done
+        [[ $keep == 1 ]] || continue
+    fi
     if [[ $CHECK == 1 ]]; then
         mkdir -p "$OUTDIR/$dir"
         out="$OUTDIR/$dir/$base.ptx"
     else
         out="$HERE/$dir/$base.ptx"
     fi
+    # per-file extra flags: `// nvcc-flags: ...` in the first 5 lines
+    extra_line="$(head -n 5 "$cu" | sed -n 's|^// nvcc-flags:[[:space:]]*||p' | head -n 1)"
+    read -r -a EXTRA <<< "$extra_line"
+    for flag in "${EXTRA[@]}"; do
+        if [[ ! "$flag" =~ ^-[-A-Za-z0-9_=.]+$ ]]; then
+            echo "build.sh: $rel: refusing nvcc flag '$flag'" >&2
+            exit 1
+        fi
+    done
     # cd through the symlink so nvcc sees the logical path in $PWD
-    if ! (cd "$LINK_ROOT/kernels/$dir" && "$NVCC_RUN" "${NVCC_FLAGS[@]}" "$base.cu" -o "$out"); then
+    if ! (cd "$LINK_ROOT/kernels/$dir" && "$NVCC_RUN" "${NVCC_FLAGS[@]}" "${EXTRA[@]}" "$base.cu" -o "$out"); then
         echo "build.sh: FAILED $rel" >&2
         status=1
         continue

@@ -285,6 +285,44 @@ def check_spec(spec_path, errors):
                 err("reference: x, y must have role in/inout and output role out/inout")
             if not numel(x) == numel(y) == numel(out):
                 err("reference: vadd needs x, y and output of the same size")
+    elif op == "axpy":
+        x, y, out = (tensors.get(ref.get(k)) for k in ("x", "y", "output"))
+        alpha = ref.get("alpha")
+        if x is None or y is None or out is None:
+            err("reference: x/y/output must name tensors of the spec")
+        else:
+            if x.get("role") != "in" or y.get("role") != "in" or out.get("role") != "out":
+                err("reference: x, y must have role in and output role out")
+            if not numel(x) == numel(y) == numel(out):
+                err("reference: axpy needs x, y and output of the same size")
+        if not isinstance(alpha, float):
+            err("reference: axpy needs a float alpha")
+        elif alpha not in scalars:
+            err(f"reference: alpha = {alpha} is not a scalar param of the spec ({scalars})")
+    elif op in ("matvec", "row_sum", "bias_add"):
+        rows, cols = ref.get("rows"), ref.get("cols")
+        if not all(isinstance(v, int) and v >= 1 for v in (rows, cols)):
+            err("reference: rows/cols must be positive ints")
+            return
+        if op == "matvec":
+            a, x, out = (tensors.get(ref.get(k)) for k in ("a", "x", "output"))
+            shapes = [[rows, cols], [cols], [rows]]
+        elif op == "row_sum":
+            a, out = in_out()
+            x, shapes = None, [[rows, cols], None, [rows]]
+        else:
+            a, x, out = (tensors.get(ref.get(k)) for k in ("input", "bias", "output"))
+            shapes = [[rows, cols], [cols], [rows, cols]]
+        if a is None or out is None or (shapes[1] is not None and x is None):
+            err(f"reference: {op} must name tensors of the spec")
+        else:
+            got = [a["shape"], x["shape"] if x is not None else None, out["shape"]]
+            if got != shapes:
+                err(f"reference: {op} needs shapes {shapes}, the spec has {got}")
+            if any(t.get("role") != "in" for t in (a, x) if t is not None) or out.get("role") != "out":
+                err(f"reference: {op} needs inputs of role in and an output of role out")
+        if scalars[:2] != [rows, cols]:
+            err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
     elif op == "warp_sum":
         x, out = in_out()
         if x is not None:

@@ -210,6 +210,7 @@ impl PairRun {
             | Val::Undef
             | Val::Unordered
             | Val::Pair(..)
+            | Val::Word { .. }
             | Val::Pending
             | Val::Frag(_) => Err(format!("element {element} holds no number")),
         }

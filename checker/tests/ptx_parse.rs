@@ -381,12 +381,27 @@ fn nvcc_sample_parses_to_the_expected_tree() {
     assert!(neg_inf, "mov.f32 of 0fF149F2CA");
     let call = instrs.iter().find(|i| i.opcode == "call").expect("a call");
     assert_eq!(call.operands.len(), 3);
-    // The inline-asm predicate `p` is a register, not a symbol.
+    // The inline-asm predicate `p` is a register, not a symbol; declared in a nested scope, it
+    // is renamed `p#k#` there, in its declaration and in every use inside the scope.
     let guarded = instrs
         .iter()
-        .find(|i| i.guard.as_ref().is_some_and(|g| g.reg == "p"))
+        .find(|i| i.guard.as_ref().is_some_and(|g| g.reg.starts_with("p#")))
         .expect("an instruction guarded by p");
     assert_eq!(guarded.opcode, "add");
+    let scoped = guarded.guard.as_ref().map(|g| g.reg.clone());
+    let setp = instrs
+        .iter()
+        .find(|i| {
+            i.opcode == "setp"
+                && i.operands
+                    .first()
+                    .is_some_and(|o| matches!(o, Operand::Reg(r) if Some(r) == scoped.as_ref()))
+        })
+        .expect("the setp writing the same scoped p");
+    assert_eq!(setp.operands[1], Operand::Reg("%r9".into()));
+    assert!(k.body.iter().any(
+        |s| matches!(s, Statement::Reg(r) if Some(&r.name) == scoped.as_ref() && r.ty == ScalarType::Pred)
+    ));
     let labels = k
         .body
         .iter()

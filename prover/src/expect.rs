@@ -63,6 +63,36 @@ pub enum Reference {
         y: String,
         output: String,
     },
+    /// `output[i] = alpha * x[i] + y[i]`.
+    Axpy {
+        x: String,
+        y: String,
+        output: String,
+        alpha: f64,
+    },
+    /// `output[r] = sum over c of a[r][c] * x[c]` for a `rows` x `cols` matrix `a`.
+    Matvec {
+        a: String,
+        x: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+    },
+    /// `output[r] = sum over c of input[r][c]` for a `rows` x `cols` input.
+    RowSum {
+        input: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+    },
+    /// `output[r][c] = input[r][c] + bias[c]` for a `rows` x `cols` input.
+    BiasAdd {
+        input: String,
+        bias: String,
+        output: String,
+        rows: u64,
+        cols: u64,
+    },
     Softmax {
         input: String,
         output: String,
@@ -380,6 +410,65 @@ pub fn evaluate(
             res.insert(
                 out_index(output)?,
                 a.iter().zip(&b).map(|(p, q)| p + q).collect(),
+            );
+        }
+        Reference::Axpy {
+            x,
+            y,
+            output,
+            alpha,
+        } => {
+            let (_, a) = tensor(x)?;
+            let (_, b) = tensor(y)?;
+            res.insert(
+                out_index(output)?,
+                a.iter().zip(&b).map(|(p, q)| alpha * p + q).collect(),
+            );
+        }
+        Reference::Matvec {
+            a,
+            x,
+            output,
+            rows,
+            cols,
+        } => {
+            let (_, av) = tensor(a)?;
+            let (_, xv) = tensor(x)?;
+            let (r, c) = (*rows as usize, *cols as usize);
+            if av.len() < r * c || xv.len() < c {
+                return Err(format!("{a} / {x} are shorter than {r} x {c} / {c}"));
+            }
+            res.insert(out_index(output)?, reference::matmul(&av, &xv, r, 1, c));
+        }
+        Reference::RowSum {
+            input,
+            output,
+            rows,
+            cols,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (r, c) = (*rows as usize, *cols as usize);
+            if x.len() < r * c {
+                return Err(format!("{input} is shorter than {r} x {c}"));
+            }
+            res.insert(out_index(output)?, reference::block_sum(&x, c, r));
+        }
+        Reference::BiasAdd {
+            input,
+            bias,
+            output,
+            rows,
+            cols,
+        } => {
+            let (_, x) = tensor(input)?;
+            let (_, b) = tensor(bias)?;
+            let (r, c) = (*rows as usize, *cols as usize);
+            if x.len() < r * c || b.len() < c {
+                return Err(format!("{input} / {bias} are shorter than {r} x {c} / {c}"));
+            }
+            res.insert(
+                out_index(output)?,
+                (0..r * c).map(|i| x[i] + b[i % c]).collect(),
             );
         }
         Reference::Softmax {

@@ -40,6 +40,7 @@ fn register_only(op: &Op) -> bool {
             | Op::Mad { .. }
             | Op::IntUn { .. }
             | Op::Bfe { .. }
+            | Op::Bfi { .. }
             | Op::Setp { .. }
             | Op::Selp { .. }
             | Op::PredLogic { .. }
@@ -73,6 +74,14 @@ fn uses(op: &Op) -> Option<(Vec<Src>, Vec<Reg>)> {
         Op::Bfe {
             dst, a, pos, len, ..
         } => (vec![*a, *pos, *len], vec![*dst]),
+        Op::Bfi {
+            dst,
+            a,
+            b,
+            pos,
+            len,
+            ..
+        } => (vec![*a, *b, *pos, *len], vec![*dst]),
         Op::Setp {
             dst,
             dst_not,

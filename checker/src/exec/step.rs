@@ -50,6 +50,15 @@ fn packed(line: Line) -> ExecError {
     }
 }
 
+fn word(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "a 32-bit word of a double's bit pattern used other than to move it and join it \
+               with its other word (bit-level arithmetic on float data)"
+            .into(),
+    }
+}
+
 fn pending(line: Line) -> ExecError {
     ExecError::Invalid {
         line,
@@ -201,6 +210,21 @@ fn fast_int(th: &mut Thread, ids: &Ids, op: &Op) -> bool {
     }
 }
 
+/// `bfi.bN`: `b` with bits `pos..pos+len` replaced by the low `len` bits of `a`; `pos` and
+/// `len` are taken modulo 256 and bits at or past N are dropped (PTX ISA, `bfi`).
+fn bfi(a: u64, b: u64, pos: u64, len: u64, bits: u8) -> u64 {
+    let (p, l) = (pos & 0xff, len & 0xff);
+    let mut r = m(b, bits);
+    for i in 0..l {
+        let k = p + i;
+        if k >= u64::from(bits) {
+            break;
+        }
+        r = (r & !(1u64 << k)) | (((a >> i) & 1) << k);
+    }
+    r
+}
+
 /// Real-valued order of float literals, with infinities; `None` for NaN.
 fn ext(bits: u64, ty: FloatTy) -> Option<(i8, Dyadic)> {
     let (d, inf_neg) = match ty {
@@ -265,16 +289,37 @@ fn from_f64(v: f64, ty: FloatTy) -> u64 {
     match ty {
         FloatTy::F32 => u64::from((v as f32).to_bits()),
         FloatTy::F64 => v.to_bits(),
-        FloatTy::F16 => u64::from(f32_to_f16(v as f32)),
+        FloatTy::F16 => u64::from(f32_to_f16(f64_to_f32_odd(v))),
         FloatTy::Bf16 => {
-            let b = (v as f32).to_bits();
-            if (v as f32).is_nan() {
+            let f = f64_to_f32_odd(v);
+            if f.is_nan() {
                 return 0x7fc0;
             }
+            let b = f.to_bits();
             let round = ((b >> 16) & 1) + 0x7fff;
             u64::from((b.wrapping_add(round)) >> 16)
         }
     }
+}
+
+/// `v` rounded to f32 *to odd* (an inexact result takes the neighbour with an odd last bit):
+/// rounding that to nearest-even at 16-bit precision equals rounding `v` there directly, which
+/// rounding to f32 to nearest first would not (double rounding) when `v` is not an f32.
+fn f64_to_f32_odd(v: f64) -> f32 {
+    let f = v as f32;
+    if !f.is_finite() || f64::from(f) == v || f.to_bits() & 1 == 1 {
+        return f;
+    }
+    // Inexact with an even last bit: the other neighbour of `v` (by magnitude) is odd. A
+    // result that underflowed to zero has the smallest subnormal as its other neighbour.
+    let mag = f.abs().to_bits();
+    let mag = if f64::from(f.abs()) < v.abs() {
+        mag + 1
+    } else {
+        mag.saturating_sub(1)
+    };
+    let sign = if v < 0.0 { 0x8000_0000 } else { 0 };
+    f32::from_bits(mag | sign)
 }
 
 /// `x` rounded to the nearest f16 or bf16 bit pattern (concrete runs only).
@@ -388,6 +433,7 @@ impl Machine<'_> {
             Val::Undef => return Err(err_undef(line, "a float operation")),
             Val::Unordered => return Err(unordered(line)),
             Val::Pair(..) => return Err(packed(line)),
+            Val::Word { .. } => return Err(word(line)),
             Val::Pending => return Err(pending(line)),
             Val::Frag(_) => return Err(fragment(line)),
         };
@@ -666,7 +712,7 @@ impl Machine<'_> {
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
                 Val::Undef => return Err(err_undef(line, "a negated predicate")),
                 Val::Unordered => return Err(unordered(line)),
-                Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
+                Val::Term(_) | Val::Pair(..) | Val::Word { .. } => return Err(data_int(line)),
                 Val::Pending => return Err(pending(line)),
                 Val::Frag(_) => return Err(fragment(line)),
             },
@@ -710,7 +756,9 @@ impl Machine<'_> {
                     Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
                     Val::Undef => return Err(err_undef(line, "a guard")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
+                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
+                        return Err(data_int(line));
+                    }
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
                 },
@@ -1158,6 +1206,17 @@ impl Machine<'_> {
                     th.regs[dst as usize] = Val::Term(t);
                     return Ok(());
                 }
+                // `mov.b64 %rd, {%lo, %hi}` joining the two words of one double.
+                if let [
+                    Val::Word { term, hi: false },
+                    Val::Word { term: t2, hi: true },
+                ] = vals[..]
+                    && piece_bits == 32
+                    && term == t2
+                {
+                    th.regs[dst as usize] = Val::Term(term);
+                    return Ok(());
+                }
                 if let [lo, hi] = vals[..]
                     && piece_bits == 16
                     && (matches!(lo, Val::Term(_)) || matches!(hi, Val::Term(_)))
@@ -1198,6 +1257,15 @@ impl Machine<'_> {
                         }
                         return Ok(());
                     }
+                    // `mov.b64 {%lo, %hi}, %fd`: the two words of a double.
+                    Val::Term(term) if piece_bits == 32 && dsts.len() == 2 => {
+                        for (d, hi) in dsts.iter().zip([false, true]) {
+                            if let Some(d) = d {
+                                th.regs[*d as usize] = Val::Word { term, hi };
+                            }
+                        }
+                        return Ok(());
+                    }
                     Val::Undef => return Err(err_undef(line, "mov (unpack)")),
                     _ => {
                         return Err(ExecError::Unsupported {
@@ -1228,6 +1296,23 @@ impl Machine<'_> {
                     ),
                 };
                 (dst, v)
+            }
+            // `shr.u64 %rd, %rd, 32` of a double's pattern: its high word, zero-extended.
+            Op::Int {
+                op: IntOp::Shr,
+                ty,
+                dst,
+                a,
+                b,
+            } if ty.bits == 64
+                && !ty.signed
+                && matches!(rd!(a), Val::Term(_))
+                && rd!(b) == Val::Bits(32) =>
+            {
+                let Val::Term(term) = rd!(a) else {
+                    return Err(word(line));
+                };
+                (dst, Val::Word { term, hi: true })
             }
             Op::Int { op, ty, dst, a, b } => {
                 let (x, y) = (int!(a), int!(b));
@@ -1316,6 +1401,35 @@ impl Machine<'_> {
                 };
                 (dst, Val::Bits(m(r, ty.bits)))
             }
+            Op::Bfi {
+                bits,
+                dst,
+                a,
+                b,
+                pos,
+                len,
+            } => {
+                let (x, y) = (rd!(a), rd!(b));
+                // `bfi.b64 %rd, %hi, %lo, 32, 32`: the high word inserted above the low word of
+                // the same double gives that double back.
+                if let (
+                    Val::Word { term, hi: true },
+                    Val::Word {
+                        term: t2,
+                        hi: false,
+                    },
+                ) = (x, y)
+                    && term == t2
+                    && bits == 64
+                    && rd!(pos) == Val::Bits(32)
+                    && rd!(len) == Val::Bits(32)
+                {
+                    (dst, Val::Term(term))
+                } else {
+                    let (x, y) = (Self::int(x, line)?, Self::int(y, line)?);
+                    (dst, Val::Bits(bfi(x, y, int!(pos), int!(len), bits)))
+                }
+            }
             Op::Bfe {
                 ty,
                 dst,
@@ -1397,7 +1511,9 @@ impl Machine<'_> {
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) | Val::Pair(..) => return Err(data_int(line)),
+                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
+                        return Err(data_int(line));
+                    }
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
                 };
@@ -1511,6 +1627,21 @@ impl Machine<'_> {
     ) -> Result<Val, ExecError> {
         match (from, to) {
             (Ty::Int(a), Ty::Int(b)) => {
+                match x {
+                    // `cvt.u32.u64` of a double's pattern: its low word.
+                    Val::Term(term) if a.bits == 64 && b.bits == 32 => {
+                        return Ok(Val::Word { term, hi: false });
+                    }
+                    // A word is a zero-extended 32-bit value: truncating it to 32 bits or
+                    // zero-extending it (`cvt.u64.u32`) keeps it; sign extension does not.
+                    Val::Word { .. }
+                        if (b.bits == 32 && a.bits >= 32)
+                            || (a.bits == 32 && !a.signed && b.bits == 64) =>
+                    {
+                        return Ok(x);
+                    }
+                    _ => {}
+                }
                 let v = wide(Self::int(x, line)?, a);
                 Ok(Val::Bits(m(v as u64, b.bits)))
             }
@@ -1597,6 +1728,43 @@ mod tests {
             let v = half_to_f64(h);
             assert_eq!(f32_to_f16(v as f32), h, "{h:#x}");
         }
+    }
+
+    #[test]
+    fn conversions_from_f64_round_once() {
+        // 1 + 2^-8 + 2^-30 lies just above the bf16 tie 1 + 2^-8 (between 1 and 1 + 2^-7):
+        // rounding to f32 first would land on the tie and round to even, 1.0.
+        let v = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
+        assert_eq!(from_f64(v, FloatTy::Bf16), 0x3f81);
+        assert_eq!(from_f64(-v, FloatTy::Bf16), 0xbf81);
+        // The same for f16 (ties at 2^-11 above 1).
+        let w = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(from_f64(w, FloatTy::F16), 0x3c01);
+        // Exact and tie cases are unchanged: a true tie still rounds to even.
+        assert_eq!(from_f64(1.0 + 2f64.powi(-8), FloatTy::Bf16), 0x3f80);
+        assert_eq!(from_f64(1.5, FloatTy::Bf16), 0x3fc0);
+        assert_eq!(from_f64(0.1, FloatTy::F32), u64::from(0.1f32.to_bits()));
+        // Below the smallest f32 subnormal: still rounds (to zero), no overflow of the bits.
+        assert_eq!(from_f64(1e-60, FloatTy::Bf16), 0);
+        assert_eq!(from_f64(-1e-60, FloatTy::F16), 0x8000);
+        assert_eq!(f64_to_f32_odd(1e-60).to_bits(), 1);
+    }
+
+    #[test]
+    fn bfi_follows_the_isa() {
+        // nvcc's join of a double's words: high word at bit 32 over the zero-extended low word.
+        assert_eq!(
+            bfi(0x4009_21fb, 0x5444_2d18, 32, 32, 64),
+            std::f64::consts::PI.to_bits()
+        );
+        assert_eq!(bfi(0xff, 0x1234_5678, 8, 4, 32), 0x1234_5f78);
+        // Bits past the width are dropped; len 0 or pos past the width leave b.
+        assert_eq!(bfi(0xff, 0, 28, 8, 32), 0xf000_0000);
+        assert_eq!(bfi(0xff, 7, 4, 0, 32), 7);
+        assert_eq!(bfi(0xff, 7, 40, 8, 32), 7);
+        // pos and len are taken modulo 256.
+        assert_eq!(bfi(1, 0, 256 + 3, 256 + 1, 32), 8);
+        assert_eq!(bfi(0, u64::MAX, 0, 8, 32), 0xffff_ff00);
     }
 
     #[test]

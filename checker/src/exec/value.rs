@@ -21,6 +21,13 @@ pub enum Val {
     /// them depending on tensor data (a constant half is its constant term). Packed halves are
     /// how tensor-core fragments travel; both halves are reals like any other float.
     Pair(TermId, TermId),
+    /// One 32-bit word of the IEEE binary64 bit pattern of a real `f64` value (`hi`: bits
+    /// 32..64, else bits 0..32), zero-extended. This is how a double crosses lanes: nvcc splits
+    /// it (`mov.b64 %rd, %fd; cvt.u32.u64` / `shr.u64 32`, or `mov.b64 {%r1, %r2}, %fd`),
+    /// shuffles the two words and joins them again (`bfi.b64` or `mov.b64 %rd, {%r1, %r2}`).
+    /// A word may be moved, shuffled, stored and loaded, and joined with the other word of the
+    /// same value, which gives that value back; any arithmetic on it is rejected.
+    Word { term: TermId, hi: bool },
     /// A `cp.async` destination before the `cp.async.wait_group` that completes the copy: its
     /// contents are not yet defined, so reading it is a finding.
     Pending,

@@ -317,6 +317,23 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
                 len: cx.src(3, Kind::Bits(32))?,
             }
         }
+        "bfi" => {
+            cx.arity(5)?;
+            let t = m.one_type()?;
+            let bits = match t {
+                ScalarType::B32 => 32,
+                ScalarType::B64 => 64,
+                _ => return Err(invalid(i.line, "bfi takes .b32 or .b64")),
+            };
+            Op::Bfi {
+                bits,
+                dst: cx.dst(0)?,
+                a: cx.src(1, Kind::Bits(bits))?,
+                b: cx.src(2, Kind::Bits(bits))?,
+                pos: cx.src(3, Kind::Bits(32))?,
+                len: cx.src(4, Kind::Bits(32))?,
+            }
+        }
         "setp" => lower_setp(&cx, &mut m)?,
         "copysign" => lower_copysign(&cx, &mut m)?,
         "selp" => {
@@ -500,11 +517,10 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
-        if f != FloatTy::F32 && f != FloatTy::F64 {
-            return Err(unsupported(
-                line,
-                format!("{name} on {f:?} (half-precision arithmetic)"),
-            ));
+        // Scalar .f16/.bf16 add, sub, mul, min, max (cuda_fp16.h / cuda_bf16.h `__hadd` ...):
+        // real arithmetic like f32, rounding abstracted. PTX has no half division.
+        if matches!(f, FloatTy::F16 | FloatTy::Bf16) && name == "div" {
+            return Err(unsupported(line, format!("div on {f:?}")));
         }
         let op = match name {
             "add" => FloatOp::Add,
@@ -565,12 +581,8 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
-        if f != FloatTy::F32 && f != FloatTy::F64 {
-            return Err(unsupported(
-                cx.line,
-                format!("{} on {f:?} (half-precision arithmetic)", cx.i.opcode),
-            ));
-        }
+        // fma.rn{.ftz}{.sat}.{f16,bf16} (`__hfma`) is a real a*b+c like f32's; `.relu` and
+        // `.sat` clamp and are not taken here, so `finish` rejects them.
         let k = Kind::Float(f);
         return Ok(Op::Fma {
             ty: f,

@@ -226,6 +226,16 @@ pub enum Op {
         pos: Src,
         len: Src,
     },
+    /// `bfi.bN d, a, b, pos, len`: `b` with bits `pos..pos+len` replaced by the low `len` bits
+    /// of `a` (PTX ISA 9.7.1.x; `pos` and `len` taken modulo 256, bits past N dropped).
+    Bfi {
+        bits: u8,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        pos: Src,
+        len: Src,
+    },
     Setp {
         cmp: Cmp,
         ty: Ty,

@@ -14,8 +14,11 @@
 //!   `.func (...) f (...);`) are checked and then dropped: a call to `f` must find no body rather
 //!   than an empty one.
 //! - Nested `{ }` scopes (nvcc call sequences, inline asm) are flattened; their declarations
-//!   become ordinary body statements. Labels and registers repeated in sibling scopes therefore
-//!   appear twice in the flat body, and `lower` must reject or scope them.
+//!   become ordinary body statements. A register declared inside a nested scope is local to it
+//!   (PTX ISA 5.1.1): it is renamed `name#k#` (`k` numbers the scopes of the function; `#` cannot
+//!   occur in a PTX identifier) and so are its uses inside that scope, so that cuda_fp16.h's
+//!   inline asm `{.reg .f16 low,high; ...}` may repeat in sibling scopes. Labels repeated in
+//!   sibling scopes still appear twice in the flat body, and `lower` rejects them.
 //! - A name without `%` is an [`Operand::Reg`] when an earlier `.reg` in the same function
 //!   declared it (inline asm writes `.reg .pred p;`); otherwise it is an [`Operand::Symbol`].
 //! - `.section` blocks (DWARF) are skipped by brace matching; `.pragma` is skipped everywhere;
@@ -101,6 +104,11 @@ struct Parser<'a> {
     plain_regs: HashSet<&'a str>,
     /// Non-`%` parameterized register prefixes and their counts (`.reg .b32 r<4>;`).
     plain_reg_ranges: Vec<(&'a str, u32)>,
+    /// Registers declared in the open nested scopes of the current body, innermost last, as
+    /// (scope depth, name or prefix, count, new name or prefix).
+    scoped: Vec<(usize, String, Option<u32>, String)>,
+    /// Nested scopes opened so far in the current function (numbers their renamed registers).
+    scope_count: u32,
 }
 
 /// Keeps error messages short when they quote input.
@@ -213,6 +221,8 @@ impl<'a> Parser<'a> {
             prev_end: 0,
             plain_regs: HashSet::new(),
             plain_reg_ranges: Vec::new(),
+            scoped: Vec::new(),
+            scope_count: 0,
         })
     }
 
@@ -573,6 +583,8 @@ impl<'a> Parser<'a> {
         let open = self.bump()?;
         self.plain_regs.clear();
         self.plain_reg_ranges.clear();
+        self.scoped.clear();
+        self.scope_count = 0;
         let mut body = Vec::new();
         let mut loc = None;
         let mut depth = 1usize; // at most one per input byte: cannot overflow
@@ -581,6 +593,9 @@ impl<'a> Parser<'a> {
             match t.kind {
                 Tok::Punct(b'}') => {
                     self.bump()?;
+                    while self.scoped.last().is_some_and(|s| s.0 == depth) {
+                        self.scoped.pop();
+                    }
                     depth -= 1;
                     if depth == 0 {
                         return Ok(body);
@@ -589,6 +604,7 @@ impl<'a> Parser<'a> {
                 Tok::Punct(b'{') => {
                     self.bump()?;
                     depth += 1;
+                    self.scope_count = self.scope_count.saturating_add(1);
                 }
                 Tok::Eof => {
                     return Err(self.expected(&format!(
@@ -597,7 +613,13 @@ impl<'a> Parser<'a> {
                     )));
                 }
                 Tok::Directive => match t.text {
-                    ".reg" => self.reg_decls(&mut body)?,
+                    ".reg" => {
+                        let first = body.len();
+                        self.reg_decls(&mut body)?;
+                        if depth > 1 {
+                            self.scope_regs(depth, &mut body[first..]);
+                        }
+                    }
                     ".loc" => loc = Some(self.loc()?),
                     ".pragma" => self.skip_pragma()?,
                     ".param" => body.extend(self.var_decls(false)?.into_iter().map(Statement::Var)),
@@ -632,13 +654,79 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Tok::Ident | Tok::Punct(b'@') => {
-                    body.push(Statement::Instr(self.instruction(loc)?));
+                    let mut i = self.instruction(loc)?;
+                    if !self.scoped.is_empty() {
+                        self.rename_scoped(&mut i);
+                    }
+                    body.push(Statement::Instr(i));
                 }
                 _ => {
                     return Err(self.expected(
                         "a statement (an instruction, a label, .reg, .loc, a variable, '{' or '}')",
                     ));
                 }
+            }
+        }
+    }
+
+    /// Renames registers just declared in the nested scope at `depth` (see the module notes)
+    /// and records them until that scope closes.
+    fn scope_regs(&mut self, depth: usize, decls: &mut [Statement]) {
+        let id = self.scope_count;
+        for s in decls {
+            if let Statement::Reg(r) = s {
+                let new = format!("{}#{id}#", r.name);
+                let old = std::mem::replace(&mut r.name, new.clone());
+                self.scoped.push((depth, old, r.count, new));
+            }
+        }
+    }
+
+    /// The scoped name of register `name`: the innermost open scope declaring it wins.
+    fn scoped_name(&self, name: &str) -> Option<String> {
+        for (_, old, count, new) in self.scoped.iter().rev() {
+            match count {
+                None if old == name => return Some(new.clone()),
+                Some(n) => {
+                    let idx = name
+                        .strip_prefix(old.as_str())
+                        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                        .and_then(|d| d.parse::<u32>().ok().filter(|i| i.to_string() == d))
+                        .filter(|i| i < n);
+                    if let Some(i) = idx {
+                        return Some(format!("{new}{i}"));
+                    }
+                }
+                None => {}
+            }
+        }
+        None
+    }
+
+    /// Applies [`Parser::scoped_name`] to every register an instruction names.
+    fn rename_scoped(&self, i: &mut Instruction) {
+        if let Some(g) = &mut i.guard
+            && let Some(n) = self.scoped_name(&g.reg)
+        {
+            g.reg = n;
+        }
+        let mut stack: Vec<&mut Operand> = i.operands.iter_mut().collect();
+        while let Some(op) = stack.pop() {
+            match op {
+                Operand::Reg(r) | Operand::NotReg(r) => {
+                    if let Some(n) = self.scoped_name(r) {
+                        *r = n;
+                    }
+                }
+                Operand::Address(a) | Operand::GenericAddress(a) => {
+                    if let AddressBase::Reg(r) = &mut a.base
+                        && let Some(n) = self.scoped_name(r)
+                    {
+                        *r = n;
+                    }
+                }
+                Operand::Vector(v) => stack.extend(v.iter_mut()),
+                Operand::Int(_) | Operand::Float(_) | Operand::Symbol(_) | Operand::Sink => {}
             }
         }
     }
@@ -1389,8 +1477,9 @@ mod tests {
                 (F32, "%v", None, Some(4)),
                 (B32, "%a", None, None),
                 (B32, "%b", Some(2), None),
-                (B32, "temp_param_reg", None, None),
-                (B64, "%tmp", None, None),
+                // Declared in nested scopes: renamed (scopes numbered from 1).
+                (B32, "temp_param_reg#1#", None, None),
+                (B64, "%tmp#2#", None, None),
             ]
         );
         let vars: Vec<_> = b
@@ -1617,24 +1706,52 @@ mod tests {
             "{ .reg .pred p; setp.eq.u32 p, %r1, 0; @p mov.u64 %rd1, %clock64; @!p mov.u64 %rd1, 0; }\n\
              .reg .b32 r<4>;\nadd.s32 r3, r2, r4;\nmov.u32 %r9, sym;\nmov.u32 %r9, [r0];",
         );
-        assert_eq!(i[0].operands[0], reg("p"));
+        // `p` is declared in a nested scope: renamed there, uses included.
+        assert_eq!(i[0].operands[0], reg("p#1#"));
         assert_eq!(
             i[1].guard,
             Some(Guard {
                 negated: false,
-                reg: "p".into()
+                reg: "p#1#".into()
             })
         );
         assert_eq!(
             i[2].guard,
             Some(Guard {
                 negated: true,
-                reg: "p".into()
+                reg: "p#1#".into()
             })
         );
         assert_eq!(i[3].operands, vec![reg("r3"), reg("r2"), sym("r4")]);
         assert_eq!(i[4].operands[1], sym("sym"));
         assert_eq!(i[5].operands[1], addr(AddressBase::Reg("r0".into()), 0));
+    }
+
+    /// cuda_fp16.h's `__half22float2` repeats `{.reg .f16 low,high; ...}` in sibling scopes:
+    /// each scope's registers are its own, an outer register keeps its name, and an inner
+    /// declaration shadows an outer one only inside its scope.
+    #[test]
+    fn registers_of_nested_scopes_are_scoped() {
+        let i = instrs(
+            "{.reg .f16 low,high;\n mov.b32 {low,high},%r9;\n cvt.f32.f16 %f2, low;}\n\
+             {.reg .f16 low,high;\n mov.b32 {low,high},%r9;\n cvt.f32.f16 %f3, high;}\n\
+             { .reg .b32 %r<2>; { .reg .b32 %r1; add.s32 %r1, %r0, %r5; } mov.u32 %r1, [%r0+4]; }\n\
+             mov.u32 %r1, %r0;",
+        );
+        let v = |a: &str, b: &str| Operand::Vector(vec![reg(a), reg(b)]);
+        assert_eq!(i[0].operands, vec![v("low#1#", "high#1#"), reg("%r9")]);
+        assert_eq!(i[1].operands[1], reg("low#1#"));
+        assert_eq!(i[2].operands, vec![v("low#2#", "high#2#"), reg("%r9")]);
+        assert_eq!(i[3].operands[1], reg("high#2#"));
+        assert_eq!(
+            i[4].operands,
+            vec![reg("%r1#4#"), reg("%r#3#0"), reg("%r5")]
+        );
+        assert_eq!(
+            i[5].operands,
+            vec![reg("%r#3#1"), addr(AddressBase::Reg("%r#3#0".into()), 4)]
+        );
+        assert_eq!(i[6].operands, vec![reg("%r1"), reg("%r0")]);
     }
 
     #[test]
