@@ -96,6 +96,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.exampleProg_canon_finished
 #print axioms Kcert.Race.exampleProg_canon_check
 #print axioms Kcert.Race.exampleProg_canon_safe
+#print axioms Kcert.Race.canon_stuck
+#print axioms Kcert.Race.canon_stuck_deadlock
+#print axioms Kcert.Race.stuckProg_deadlock
+#print axioms Kcert.Race.epochRace_of_traceRace
+#print axioms Kcert.Race.epochDeadlock_of_traceDeadlock
+#print axioms Kcert.Race.traces_clean_of_canon
+#print axioms Kcert.Race.raceCheckComplete_of_canonClean
+#print axioms Kcert.Race.deadlockCheckComplete_of_canonClean
 #print axioms Kcert.conflict_shape
 #print axioms Kcert.tBars_eq
 #print axioms Kcert.traceRace_of_epochRace

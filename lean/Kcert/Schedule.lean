@@ -2,6 +2,7 @@ import Kcert.Compat
 import Kcert.Semantics
 import Kcert.RaceCheck
 import Kcert.Clocks
+import Kcert.Checker
 
 /-!
 # The executor's canonical schedule, as a function, feeds the vector-clock check
@@ -884,7 +885,270 @@ theorem canonical_check_sound (prog : Sem.Prog V) (N F : Nat) (regs0 : Nat → N
       fun _ _ h1 h2 f1 f2 => Sem.confluence_epoch prog N regs0 m0 R hsync hind hR0 hnr h1 h2 f1 f2,
       hst⟩
 
+theorem bar_of_stop {s : Stop} (hf : s ≠ Stop.fuel) (hx : s.isExit = false) :
+    ∃ b k, s = Stop.bar b k := by
+  cases s with
+  | bar b k => exact ⟨b, k, rfl⟩
+  | exit _ => cases hx
+  | fuel => exact False.elim (hf rfl)
+
+theorem not_not_false {x : Bool} (h : (!x) = false) : x = true := by
+  cases x
+  · cases h
+  · rfl
+
+theorem not_not_true {x : Bool} (h : (!x) = true) : x = false := by
+  cases x
+  · rfl
+  · cases h
+
+/-- `canon` stopping unfinished without running out of fuel (the executor's `report_stuck`):
+`EpochDeadlock`. -/
+theorem canon_stuck (prog : Sem.Prog V) (N F : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    ∀ r p h c, CanonInv prog N regs0 m0 p h c →
+      (∀ t, t < N → (canon prog regs0 m0 N F r p h).stop t ≠ Stop.fuel) →
+      Finished N (canon prog regs0 m0 N F r p h) = false → Sem.EpochDeadlock prog N regs0 m0 := by
+  intro r
+  induction r with
+  | zero =>
+    intro p h c _ hnf hnfin
+    match allB_false hnfin with
+    | ⟨t, ht, _⟩ => exact False.elim (hnf t ht rfl)
+  | succ r ih =>
+    intro p h c ⟨hF, hc, hp, hH⟩
+    match round_spec prog N regs0 m0 F p h c hF hc hp N (Nat.leRefl N) with
+    | ⟨g1, g2, g3, g4⟩ =>
+      have syncAt : ∀ t b k, t < N → tStop prog regs0 m0 t F (p t) = Stop.bar b k →
+          Sem.SyncAt prog regs0 m0 t c b := by
+        intro t b k ht he
+        have hs := g4 t ht
+        rw [he] at hs
+        match hs with
+        | ⟨j, n, w, pc, _, ha, hb, _, _⟩ => exact ⟨j, n, w, pc, hb, ha⟩
+      have here : allAtBar N (fun t => tStop prog regs0 m0 t F (p t)) = false →
+          (∀ t, t < N → tStop prog regs0 m0 t F (p t) ≠ Stop.fuel) →
+          allB (fun t => (tStop prog regs0 m0 t F (p t)).isExit) N = false →
+          Sem.EpochDeadlock prog N regs0 m0 := by
+        intro hab hnf hnfin
+        match allB_false hnfin with
+        | ⟨t0, ht0, hx0⟩ =>
+          match bar_of_stop (hnf t0 ht0) hx0 with
+          | ⟨b0, k0, he0⟩ =>
+            cases hall : allB (fun t => !(tStop prog regs0 m0 t F (p t)).isExit) N with
+            | false =>
+              match allB_false hall with
+              | ⟨u, hu, hxu⟩ =>
+                match isExit_true (not_not_false hxu) with
+                | ⟨j, hj⟩ =>
+                  have hs := g4 u hu
+                  rw [hj] at hs
+                  match hs with
+                  | ⟨hx, hb, _, _⟩ =>
+                    exact ⟨c, t0, u, b0, ht0, hu, syncAt t0 b0 k0 ht0 he0, Or.inl ⟨j, hb, hx⟩⟩
+            | true =>
+              have h0 : 0 < N := Nat.ltOfLeOfLt (Nat.zeroLe t0) ht0
+              match bar_of_stop (hnf 0 h0) (not_not_true (allB_of hall 0 h0)) with
+              | ⟨b, k, he⟩ =>
+                have e : allAtBar N (fun t => tStop prog regs0 m0 t F (p t)) =
+                    allB (fun t => (tStop prog regs0 m0 t F (p t)).atBar b) N := by
+                  show (match (tStop prog regs0 m0 0 F (p 0)).barId with
+                    | some b => allB (fun t => (tStop prog regs0 m0 t F (p t)).atBar b) N
+                    | none => false) = _
+                  rw [he]; rfl
+                rw [e] at hab
+                match allB_false hab with
+                | ⟨u, hu, hbu⟩ =>
+                  match bar_of_stop (hnf u hu) (not_not_true (allB_of hall u hu)) with
+                  | ⟨b', k', he'⟩ =>
+                    have hne : b' ≠ b := by
+                      intro eb
+                      have : (tStop prog regs0 m0 u F (p u)).atBar b = true := by
+                        rw [he', eb]; exact decide_eq_true' rfl
+                      rw [hbu] at this; cases this
+                    exact ⟨c, 0, u, b, h0, hu, syncAt 0 b k h0 he,
+                      Or.inr ⟨b', hne, syncAt u b' k' hu he'⟩⟩
+      have eC : canon prog regs0 m0 N F (r + 1) p h =
+          cond (allB (fun t => (tStop prog regs0 m0 t F (p t)).isExit) N)
+            ⟨roundEvs prog regs0 m0 F p h N, fun t => tStop prog regs0 m0 t F (p t)⟩
+            (cond (allAtBar N (fun t => tStop prog regs0 m0 t F (p t)))
+              (canon prog regs0 m0 N F r (fun t => (tStop prog regs0 m0 t F (p t)).nextPos)
+                (Event.barrier :: roundEvs prog regs0 m0 F p h N))
+              ⟨roundEvs prog regs0 m0 F p h N, fun t => tStop prog regs0 m0 t F (p t)⟩) := rfl
+      rw [eC]
+      cases hx : allB (fun t => (tStop prog regs0 m0 t F (p t)).isExit) N with
+      | true =>
+        intro _ hnfin
+        have e : false = true := Eq.trans (Eq.symm hnfin) hx
+        cases e
+      | false =>
+        cases hab : allAtBar N (fun t => tStop prog regs0 m0 t F (p t)) with
+        | false => intro hnf _; exact here hab hnf hx
+        | true =>
+          match allAtBar_true hab with
+          | ⟨b, hb⟩ =>
+            apply ih _ _ (c + 1)
+            refine ⟨fromTraces_bar prog N regs0 m0 g1, ?_, ?_, ?_⟩
+            · show nbars (roundEvs prog regs0 m0 F p h N) + 1 = c + 1
+              rw [g2]
+            · intro t ht
+              match hb t ht with
+              | ⟨k', hk'⟩ =>
+                have hs := g4 t ht
+                rw [hk'] at hs
+                match hs with
+                | ⟨j, n, w, pc, e, ha, hbj, _, _⟩ =>
+                  show Sem.bars prog regs0 m0 t (tStop prog regs0 m0 t F (p t)).nextPos = c + 1
+                  rw [hk']
+                  show Sem.bars prog regs0 m0 t k' = c + 1
+                  rw [e]
+                  show Sem.bars prog regs0 m0 t j + Sem.isArr (Sem.soloAct prog regs0 m0 t j) = c + 1
+                  rw [ha, hbj]
+                  rfl
+            · intro t ht
+              match hb t ht with
+              | ⟨k', hk'⟩ =>
+                have hs := g4 t ht
+                rw [hk'] at hs
+                match hs with
+                | ⟨j, n, w, pc, e, ha, hbj, hh, _⟩ =>
+                  show Held prog regs0 m0 _ t 0 (tStop prog regs0 m0 t F (p t)).nextPos
+                  rw [hk']
+                  show Held prog regs0 m0 _ t 0 k'
+                  rw [e]
+                  exact held_suffix prog regs0 m0 (Suffix.cons _ (Suffix.refl _))
+                    (held_join prog regs0 m0 (held_suffix prog regs0 m0 g3 (hH t ht)) hh)
+
+/-- The canonical run stopped before every thread exited, and no thread ran out of fuel in the
+last pass (the executor reports a deadlock there: `report_stuck`): then the traces have an
+`EpochDeadlock`, which by `deadlock_complete`'s companion `final_of_stuck_epoch` is what every
+schedule's stuck states come from. -/
+theorem canon_stuck_deadlock (prog : Sem.Prog V) (N F : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (hnf : ∀ t, t < N → (canonRun prog regs0 m0 N F).stop t ≠ Stop.fuel)
+    (hnfin : Finished N (canonRun prog regs0 m0 N F) = false) :
+    Sem.EpochDeadlock prog N regs0 m0 :=
+  canon_stuck prog N F regs0 m0 F _ _ 0 (canonInv_init prog N regs0 m0) hnf hnfin
+
 end Deadlock
+
+/-! ## The bridge to `Checker.lean`'s hypotheses `RaceCheckComplete`, `DeadlockCheckComplete` -/
+
+section Bridge
+
+variable {V : Type} [Sem.AccAdd V]
+
+theorem conflict_of_shape (A B : Act V) (h : SConflict (shape A) (shape B)) : Sem.Conflict A B := by
+  cases A <;> cases B <;> exact h
+
+theorem arrive_of_shape {b n : Nat} {w : Bool} :
+    ∀ (A : Act V), shape A = AShape.arrive b n w → ∃ pc, A = Act.arrive b n w pc := by
+  intro A h
+  cases A with
+  | arrive b' n' w' pc => cases h; exact ⟨pc, rfl⟩
+  | compute _ _ => cases h
+  | read _ _ _ => cases h
+  | write _ _ _ => cases h
+  | atomAdd _ _ _ => cases h
+  | exit => cases h
+
+theorem exit_of_shape : ∀ (A : Act V), shape A = AShape.exit → A = Act.exit := by
+  intro A h
+  cases A with
+  | exit => rfl
+  | arrive _ _ _ _ => cases h
+  | compute _ _ => cases h
+  | read _ _ _ => cases h
+  | write _ _ _ => cases h
+  | atomAdd _ _ _ => cases h
+
+/-- The converse of `traceRace_of_epochRace`: on traces that are the shapes of the solo
+traces, `TraceRace` is `EpochRace`. -/
+theorem epochRace_of_traceRace (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (tr : Trace) (htr : ∀ i k, i < N → tr i k = shape (Sem.soloAct prog regs0 m0 i k))
+    (h : TraceRace tr N) : Sem.EpochRace prog N regs0 m0 := by
+  match h with
+  | ⟨i, j, ki, kj, hij, hi, hj, hc, hb⟩ =>
+    refine ⟨i, j, ki, kj, hij, hi, hj, ?_, ?_⟩
+    · rw [htr i ki hi, htr j kj hj] at hc
+      exact conflict_of_shape _ _ hc
+    · rw [tBars_eq prog regs0 m0 tr i (fun k => htr i k hi) ki,
+        tBars_eq prog regs0 m0 tr j (fun k => htr j k hj) kj] at hb
+      exact hb
+
+theorem syncAt_of_t (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (tr : Trace)
+    (i : Nat) (htr : ∀ k, tr i k = shape (Sem.soloAct prog regs0 m0 i k)) {e b : Nat}
+    (h : TSyncAt tr i e b) : Sem.SyncAt prog regs0 m0 i e b := by
+  match h with
+  | ⟨k, n, w, hb, ha⟩ =>
+    rw [htr k] at ha
+    rw [tBars_eq prog regs0 m0 tr i htr k] at hb
+    match arrive_of_shape _ ha with
+    | ⟨pc, hpc⟩ => exact ⟨k, n, w, pc, hb, hpc⟩
+
+theorem exitAt_of_t (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (tr : Trace)
+    (i : Nat) (htr : ∀ k, tr i k = shape (Sem.soloAct prog regs0 m0 i k)) {e : Nat}
+    (h : TExitAt tr i e) : Sem.ExitAt prog regs0 m0 i e := by
+  match h with
+  | ⟨k, hb, ha⟩ =>
+    rw [htr k] at ha
+    rw [tBars_eq prog regs0 m0 tr i htr k] at hb
+    exact ⟨k, hb, exit_of_shape _ ha⟩
+
+/-- The converse of `traceDeadlock_of_epochDeadlock`. -/
+theorem epochDeadlock_of_traceDeadlock (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (tr : Trace) (htr : ∀ i k, i < N → tr i k = shape (Sem.soloAct prog regs0 m0 i k))
+    (h : TraceDeadlock tr N) : Sem.EpochDeadlock prog N regs0 m0 := by
+  match h with
+  | ⟨e, i, j, b, hi, hj, hs, Or.inl hx⟩ =>
+    exact ⟨e, i, j, b, hi, hj, syncAt_of_t prog regs0 m0 tr i (fun k => htr i k hi) hs,
+      Or.inl (exitAt_of_t prog regs0 m0 tr j (fun k => htr j k hj) hx)⟩
+  | ⟨e, i, j, b, hi, hj, hs, Or.inr ⟨b', hb', hs'⟩⟩ =>
+    exact ⟨e, i, j, b, hi, hj, syncAt_of_t prog regs0 m0 tr i (fun k => htr i k hi) hs,
+      Or.inr ⟨b', hb', syncAt_of_t prog regs0 m0 tr j (fun k => htr j k hj) hs'⟩⟩
+
+/-- Traces that are the shapes of the solo traces of a program whose canonical run finishes
+without a clock report show neither `TraceRace` nor `TraceDeadlock`. -/
+theorem traces_clean_of_canon (prog : Sem.Prog V) (N Fu : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (tr : Trace) (htr : ∀ i k, i < N → tr i k = shape (Sem.soloAct prog regs0 m0 i k))
+    (hfin : Finished N (canonRun prog regs0 m0 N Fu) = true)
+    (hc : check N (canonRun prog regs0 m0 N Fu).hist = false) :
+    ¬TraceRace tr N ∧ ¬TraceDeadlock tr N :=
+  have hr : ¬TraceRace tr N := fun h => by
+    have e := Eq.trans (Eq.symm ((canon_check_iff prog N Fu regs0 m0 hfin).2
+      (epochRace_of_traceRace prog N regs0 m0 tr htr h))) hc
+    cases e
+  ⟨hr, fun h => canon_noDeadlock prog N Fu regs0 m0 hfin
+    (epochDeadlock_of_traceDeadlock prog N regs0 m0 tr htr h)⟩
+
+/-- What the executor is assumed to do instead of `RaceCheckComplete` and
+`DeadlockCheckComplete`: a run without findings ran, in each CTA, the canonical schedule of some
+program over values `V` to the end (every thread exited), the clocks reported nothing, and the
+run's traces are the shapes of that program's solo traces. -/
+def CanonClean (V : Type) [Sem.AccAdd V] {T D S K F : Type} (X : Oracle T D S K F) : Prop :=
+  ∀ pair r o wr wo pr k sr, X.runPair pair r o wr wo = some pr → pr.side k = some sr →
+    sr.findings = [] → ∀ c, c < sr.ctas →
+      ∃ (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (Fu : Nat),
+        (∀ i k, i < sr.threads c →
+          sr.trace c i k = shape (Sem.soloAct prog regs0 m0 i k)) ∧
+        Finished (sr.threads c) (canonRun prog regs0 m0 (sr.threads c) Fu) = true ∧
+        check (sr.threads c) (canonRun prog regs0 m0 (sr.threads c) Fu).hist = false
+
+/-- `CanonClean` discharges `RaceCheckComplete`. -/
+theorem raceCheckComplete_of_canonClean {T D S K F : Type} (X : Oracle T D S K F)
+    (h : CanonClean V X) : RaceCheckComplete X := by
+  intro pair r o wr wo pr k sr hrun hside hfind c hc
+  match h pair r o wr wo pr k sr hrun hside hfind c hc with
+  | ⟨prog, regs0, m0, Fu, htr, hfin, hck⟩ =>
+    exact (traces_clean_of_canon prog _ Fu regs0 m0 _ htr hfin hck).1
+
+/-- `CanonClean` discharges `DeadlockCheckComplete`. -/
+theorem deadlockCheckComplete_of_canonClean {T D S K F : Type} (X : Oracle T D S K F)
+    (h : CanonClean V X) : DeadlockCheckComplete X := by
+  intro pair r o wr wo pr k sr hrun hside hfind c hc
+  match h pair r o wr wo pr k sr hrun hside hfind c hc with
+  | ⟨prog, regs0, m0, Fu, htr, hfin, hck⟩ =>
+    exact (traces_clean_of_canon prog _ Fu regs0 m0 _ htr hfin hck).2
+
+end Bridge
 
 /-! ## Examples, by evaluation: the theorems apply (not vacuous) -/
 
@@ -936,7 +1200,20 @@ def stuckProg : Sem.Prog Nat := fun i pc _ =>
   | 0 => cond (decide (i = 0)) Act.exit (Act.arrive 0 2 true 1)
   | _ => Act.exit
 
-example : Finished 2 (canonRun stuckProg (fun _ _ => 0) (fun _ => 0) 2 4) = false := rfl
+theorem stuckProg_unfinished :
+    Finished 2 (canonRun stuckProg (fun _ _ => 0) (fun _ => 0) 2 4) = false := rfl
+
+/-- Its last pass ran out of fuel nowhere, so `canon_stuck_deadlock` applies. -/
+theorem stuckProg_deadlock : Sem.EpochDeadlock stuckProg 2 (fun _ _ => 0) (fun _ => 0) :=
+  canon_stuck_deadlock stuckProg 2 4 (fun _ _ => 0) (fun _ => 0)
+    (fun t ht => by
+      cases t with
+      | zero => intro h; cases h
+      | succ t =>
+        cases t with
+        | zero => intro h; cases h
+        | succ t => exact False.elim (Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc ht))))
+    stuckProg_unfinished
 
 end Examples
 
