@@ -48,6 +48,15 @@ Theorems:
   can step has every thread exited.
 * `canon_stuck_deadlock`: if the canonical run stops after a pass in which no thread ran out of
   fuel and not every thread exited (the executor's `report_stuck`), `Sem.EpochDeadlock` holds.
+* `raceCheckComplete_of_canonClean`, `deadlockCheckComplete_of_canonClean`: `Checker.lean`'s
+  hypotheses `RaceCheckComplete` and `DeadlockCheckComplete` follow from `CanonClean` (a run
+  without findings is a finished canonical run, without clock report, of a program whose solo
+  traces its traces are the shapes of).
+
+Abstracted: the run is over the solo traces, not over `Sem.next` with the real memory (under
+`DataIndep` the actions agree up to values, which `check` does not read; not proved here);
+every arrival stops the thread (`bar.arrive` is excluded by `SyncAll`); warp collectives and
+the divergence findings are not modelled; fuel is per thread per pass.
 -/
 
 namespace Kcert
