@@ -12,4 +12,5 @@ import Kcert.Examples
 import Kcert.Semantics
 import Kcert.RaceCheck
 import Kcert.Clocks
+import Kcert.Schedule
 import Kcert.Checker

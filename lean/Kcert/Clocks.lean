@@ -50,9 +50,10 @@ Theorems:
 * `raceFree_of_check`: no report over such a history gives `Sem.RaceFree` (through
   `raceFree_of_noEpochRace`, for `SyncAll` and `DataIndep` programs).
 
-Not done here: the canonical schedule (`run_cta`) as a function that produces such a history
-from the solo traces, and the proof that it satisfies `FromTraces` and, when every thread
-exits, `HoldsAccesses`.
+The canonical schedule (`run_cta`) as a function that produces such a history from the solo
+traces, with the proofs that it satisfies `FromTraces` and, when every thread exits,
+`HoldsAccesses`, is in `Schedule.lean` (`canonRun`, `canon_fromTraces`, `canon_holdsAccesses`,
+`canonical_check_sound`).
 
 Found while modelling (not fixed; the model has no `same_writes`): Rust `Shadow::atomic` checks
 `self.write` but not `self.same_writes`, where `Shadow::access` checks both.  After thread 0 and
