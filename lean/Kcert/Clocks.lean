@@ -55,8 +55,9 @@ traces, with the proofs that it satisfies `FromTraces` and, when every thread ex
 `HoldsAccesses`, is in `Schedule.lean` (`canonRun`, `canon_fromTraces`, `canon_holdsAccesses`,
 `canonical_check_sound`).
 
-Found while modelling (not fixed; the model has no `same_writes`): Rust `Shadow::atomic` checks
-`self.write` but not `self.same_writes`, where `Shadow::access` checks both.  After thread 0 and
+Found while modelling (fixed in the Rust since: `Shadow::atomic` now chains `same_writes`, unit
+test `atomics_race_with_every_unordered_same_value_write`; the model has no `same_writes`):
+Rust `Shadow::atomic` checked `self.write` but not `self.same_writes`, where `Shadow::access` checks both.  After thread 0 and
 thread 1 write one value to an address in one epoch (thread 1's write is `write`, thread 0's is
 in `same_writes`), an atomic addition by thread 1 in that epoch is not reported against thread
 0's write, although the result depends on their order.
