@@ -27,6 +27,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.entryPosOf_sound
 #print axioms Kcert.Rules.good_pos
 #print axioms Kcert.Rules.rsqrt_inv
+#print axioms Kcert.Rules.shiftPairEq_sound
+#print axioms Kcert.Rules.nfFinal_sound
 #print axioms Kcert.Rules.nfEquiv_sound
 #print axioms Kcert.Rules.rep_ex2
 #print axioms Kcert.Rules.atom_inv

@@ -182,6 +182,14 @@ example : fn (mul (div (x 0 1) sqDE) sqD) (x 0 1) = false := rfl
 -- An `ex2` atom (here 2^(x0/3), not exact with integer coefficients) is a positive atom.
 def sqE3 : Term Int := e2 (div (x 0 0) (const 3))
 example : fn (mul (div (x 0 1) sqE3) sqE3) (x 0 1) = true := rfl
+-- The shifted comparison (field.rs `shifted`, `different_stabilizers_meet_after_the_shift`
+-- in miniature): 2^x0 / (2^x0 + 2^(x0+x1)) and 1 / (1 + 2^x1) coincide after shifting the
+-- first by 2^(-x0); a numerator 2 instead of 1 does not.
+def shA : NF Int := ([(1, ([], [(1, [(1, 0)])]))],
+  [(1, ([], [(1, [(1, 0)])])), (1, ([], [(1, [(1, 0)]), (1, [(1, 1)])]))])
+def shB : NF Int := ([(1, ([], []))], [(1, ([], [])), (1, ([], [(1, [(1, 1)])]))])
+example : shiftedEq intFieldOps (fun _ => false) shA shB = true := rfl
+example : shiftedEq intFieldOps (fun _ => false) shA ([(2, ([], []))], shB.2) = false := rfl
 -- The same with infinities around (`fieldNormalizeX`): x1 / (x0^2 + 1) · (x0^2 + 1) = x1 and
 -- rsqrt v = 1 / sqrt v.
 example : fieldNormalizeX intFieldOps one (mul (div (x 0 1) sqD) sqD) (x 0 1) = true := rfl

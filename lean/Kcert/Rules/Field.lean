@@ -451,6 +451,40 @@ def nfEquiv (P : Nat → Bool) (a b : NF C) : Bool :=
   positive ops P a.2 && positive ops P b.2 &&
     fpolyIsZero ops (fpolySub ops (fpolyMul ops a.1 b.2) (fpolyMul ops b.1 a.2))
 
+/-- `p · 2^(-E)`: every monomial's exponent minus `E` (Rust `shifted`, its closure `shift`). -/
+def fpolyShift (E : Poly C) : FPoly C → FPoly C
+  | [] => []
+  | e :: p => (e.1, (e.2.1, polySub ops.toCoeffOps e.2.2 E)) :: fpolyShift E p
+
+/-- The exponents of the monomials of a polynomial. -/
+def fpolyExps : FPoly C → List (Poly C)
+  | [] => []
+  | e :: p => e.2.2 :: fpolyExps p
+
+/-- `a` shifted by `2^(-E)` and `b` by `2^(-F)` coincide, numerators and denominators. -/
+def shiftPairEq (a b : NF C) (E F : Poly C) : Bool :=
+  fpolyIsZero ops (fpolySub ops (fpolyShift ops E a.1) (fpolyShift ops F b.1)) &&
+    fpolyIsZero ops (fpolySub ops (fpolyShift ops E a.2) (fpolyShift ops F b.2))
+
+def anyShiftF (a b : NF C) (E : Poly C) : List (Poly C) → Bool
+  | [] => false
+  | F :: l => shiftPairEq ops a b E F || anyShiftF a b E l
+
+def anyShift (a b : NF C) (Fs : List (Poly C)) : List (Poly C) → Bool
+  | [] => false
+  | E :: l => anyShiftF ops a b E Fs || anyShift a b Fs l
+
+/-- The shifted comparison (Rust `shifted` in `field_normalize_in`): both denominators
+positive, and for some exponent `E` of `a`'s denominator and `F` of `b`'s, `a · 2^(-E)` and
+`b · 2^(-F)` coincide.  The Rust takes for `E` (`F`) the least exponent under `exp_cmp`, one of
+the pairs tried here. -/
+def shiftedEq (P : Nat → Bool) (a b : NF C) : Bool :=
+  positive ops P a.2 && positive ops P b.2 && anyShift ops a b (fpolyExps b.2) (fpolyExps a.2)
+
+/-- The final comparison of the rule (Rust `field_normalize_in`): cross-multiplication
+(`nfEquiv`; the Rust's first test, equal forms, is a case of it) or the shifted forms. -/
+def nfFinal (P : Nat → Bool) (a b : NF C) : Bool := nfEquiv ops P a b || shiftedEq ops P a b
+
 /-- The constant a polynomial is, if it is one coefficient times `2^0` (Rust `as_constant`,
 nonzero case). -/
 def constOf : FPoly C → Option C
@@ -780,6 +814,76 @@ theorem nfEquiv_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a b :
   have z := fpolyIsZero_sound cc σ _ (and_right' h)
   rw [fpolyEval_sub, fpolyEval_mul, fpolyEval_mul] at z
   exact div_eq_div_of_cross _ _ _ _ ha hb (eq_of_sub_eq_zero z)
+
+theorem fpolyEval_shift (σ : Env α) (E : Poly C) (p : FPoly C) :
+    fpolyEval cc σ (fpolyShift ops E p)
+      = fpolyEval cc σ p * pow2 (-polyEval cc.toCoeffCast σ E) := by
+  induction p with
+  | nil => exact (zero_mul _).symm
+  | cons e p ih =>
+    show cc.cast e.1 * (monoEval σ e.2.1
+        * pow2 (polyEval cc.toCoeffCast σ (polySub ops.toCoeffOps e.2.2 E)))
+        + fpolyEval cc σ (fpolyShift ops E p)
+      = (cc.cast e.1 * (monoEval σ e.2.1 * pow2 (polyEval cc.toCoeffCast σ e.2.2))
+        + fpolyEval cc σ p) * pow2 (-polyEval cc.toCoeffCast σ E)
+    rw [ih, polyEval_sub, sub_def, pow2_add, add_mul, ← mul_assoc, ← mul_assoc, ← mul_assoc]
+
+/-- `x · k = y · k` with `k ≠ 0` gives `x = y`. -/
+theorem mul_right_cancel' {x y k : α} (hk : k ≠ 0) (h : x * k = y * k) : x = y := by
+  rw [← mul_mul_inv_cancel x k hk, h, mul_mul_inv_cancel y k hk]
+
+/-- Equal shifted forms denote the same quotient: `N1 2^(-E) = N2 2^(-F)` and
+`D1 2^(-E) = D2 2^(-F)` give `N1 D2 = N2 D1`. -/
+theorem shiftPairEq_sound (σ : Env α) (a b : NF C) (E F : Poly C)
+    (h : shiftPairEq ops a b E F = true) (ha : fpolyEval cc σ a.2 ≠ 0)
+    (hb : fpolyEval cc σ b.2 ≠ 0) : nfVal cc σ a = nfVal cc σ b := by
+  have z1 := fpolyIsZero_sound cc σ _ (and_left' h)
+  have z2 := fpolyIsZero_sound cc σ _ (and_right' h)
+  rw [fpolyEval_sub, fpolyEval_shift, fpolyEval_shift] at z1 z2
+  have e1 := eq_of_sub_eq_zero z1
+  have e2 := eq_of_sub_eq_zero z2
+  apply div_eq_div_of_cross _ _ _ _ ha hb
+  have hk : pow2 (-polyEval cc.toCoeffCast σ E) * pow2 (-polyEval cc.toCoeffCast σ F) ≠ 0 :=
+    pos_ne_zero _ (pos_mul _ _ (pos_pow2 _) (pos_pow2 _))
+  apply mul_right_cancel' hk
+  rw [mul_mul_mul_comm', e1, ← e2, mul_mul_mul_comm', mul_comm (pow2 _) (pow2 _)]
+
+theorem anyShiftF_sound (σ : Env α) (a b : NF C) (E : Poly C) (ha : fpolyEval cc σ a.2 ≠ 0)
+    (hb : fpolyEval cc σ b.2 ≠ 0) (l : List (Poly C)) (h : anyShiftF ops a b E l = true) :
+    nfVal cc σ a = nfVal cc σ b := by
+  induction l with
+  | nil => cases h
+  | cons F l ih =>
+    have h' : (shiftPairEq ops a b E F || anyShiftF ops a b E l) = true := h
+    cases hs : shiftPairEq ops a b E F
+    · rw [hs] at h'
+      exact ih h'
+    · exact shiftPairEq_sound cc σ a b E F hs ha hb
+
+theorem anyShift_sound (σ : Env α) (a b : NF C) (Fs : List (Poly C))
+    (ha : fpolyEval cc σ a.2 ≠ 0) (hb : fpolyEval cc σ b.2 ≠ 0) (l : List (Poly C))
+    (h : anyShift ops a b Fs l = true) : nfVal cc σ a = nfVal cc σ b := by
+  induction l with
+  | nil => cases h
+  | cons E l ih =>
+    have h' : (anyShiftF ops a b E Fs || anyShift ops a b Fs l) = true := h
+    cases hs : anyShiftF ops a b E Fs
+    · rw [hs] at h'
+      exact ih h'
+    · exact anyShiftF_sound cc σ a b E ha hb Fs hs
+
+/-- The final comparison: both denominators positive, and the two quotients equal. -/
+theorem nfFinal_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a b : NF C)
+    (h : nfFinal ops P a b = true) :
+    positive ops P a.2 = true ∧ positive ops P b.2 = true ∧ nfVal cc σ a = nfVal cc σ b := by
+  have h' : (nfEquiv ops P a b || shiftedEq ops P a b) = true := h
+  cases he : nfEquiv ops P a b
+  · rw [he] at h'
+    have ha := and_left' (and_left' h')
+    have hb := and_right' (and_left' h')
+    exact ⟨ha, hb, anyShift_sound cc σ a b _ (positive_ne_zero cc σ P hP a.2 ha)
+      (positive_ne_zero cc σ P hP b.2 hb) _ (and_right' h')⟩
+  · exact ⟨and_left' (and_left' he), and_right' (and_left' he), nfEquiv_sound cc σ P hP a b he⟩
 
 theorem constOf_sound (σ : Env α) (P : FPoly C) (c : C) (h : constOf ops P = some c) :
     fpolyEval cc σ P = cc.cast c := by
@@ -1948,7 +2052,7 @@ section FieldRule
 variable {K C : Type} (ops : FieldCoeffOps K C)
 
 def checkPair (vs : NF C) : Option (NF C × Tab K C) → Bool
-  | some p => nfEquiv ops (tabPos ops p.2) vs p.1
+  | some p => nfFinal ops (tabPos ops p.2) vs p.1
   | none => false
 
 def fieldNormalizeOf (m : Nat → Option Nat) (t : Term K) : Option (NF C × Tab K C) → Bool
@@ -1995,7 +2099,7 @@ theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
         cases q with
         | mk vt T2 =>
           rw [ht] at h2
-          have he : nfEquiv ops (tabPos ops T2) vs vt = true := h2
+          have he : nfFinal ops (tabPos ops T2) vs vt = true := h2
           match norm_sound cc I ρ ρs hI hconst m hag s [] vs T1 hs,
             norm_sound cc I ρ ρs hI hconst m hag t T1 vt T2 ht with
           | ⟨_, ok1, r1⟩, ⟨⟨l2, e2⟩, ok2, r2⟩ =>
@@ -2003,12 +2107,11 @@ theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
             have g2 := good_nuOf cc I ρ (Term.eval I ρs) T2 okT2
             have g1 := good_ext cc I ρ (nuOf (Term.eval I ρs) T2) l2 T1 T2 e2 g2
             have hP := good_pos cc I ρ hI T2 _ g2
-            have vs_val := rep_val cc _ vs _ (r1 _ g1)
-              (positive_ne_zero cc _ _ hP vs.2 (and_left' (and_left' he)))
-            have vt_val := rep_val cc _ vt _ (r2 _ g2)
-              (positive_ne_zero cc _ _ hP vt.2 (and_right' (and_left' he)))
+            have hf := nfFinal_sound cc _ _ hP vs vt he
+            have vs_val := rep_val cc _ vs _ (r1 _ g1) (positive_ne_zero cc _ _ hP vs.2 hf.1)
+            have vt_val := rep_val cc _ vt _ (r2 _ g2) (positive_ne_zero cc _ _ hP vt.2 hf.2.1)
             rw [← vs_val, ← vt_val]
-            exact nfEquiv_sound cc _ _ hP vs vt he
+            exact hf.2.2
 
 end FieldSound
 

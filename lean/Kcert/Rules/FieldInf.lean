@@ -174,7 +174,7 @@ def normX (m : Nat → Option Nat) : Term K → Tab K C → Option (XV C × Tab 
 /-- The final comparison (Rust `field_normalize_in`): equal infinities, or equivalent
 quotients over positive denominators. -/
 def xCheck (P : Nat → Bool) : XV C → XV C → Bool
-  | XV.frac a, XV.frac b => nfEquiv ops P a b
+  | XV.frac a, XV.frac b => nfFinal ops P a b
   | XV.ninf, XV.ninf => true
   | XV.pinf, XV.pinf => true
   | _, _ => false
@@ -1163,18 +1163,18 @@ theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
               | frac vt =>
                 match ss, st with
                 | ⟨x, ex⟩, ⟨y, ey⟩ =>
-                  have he : nfEquiv ops (tabPos ops T2) vs vt = true := h3
+                  have he : nfFinal ops (tabPos ops T2) vs vt = true := h3
                   have okT2 : OK cc I ρ (evF I sg ρs) T2 := ok2
                   have g2 := good_nuOf cc I ρ (evF I sg ρs) T2 okT2
                   have g1 := good_ext cc I ρ (nuOf (evF I sg ρs) T2) l2 T1 T2 e2 g2
                   have hP := good_pos cc I ρ hI T2 _ g2
-                  have vs_val := rep_val cc _ vs _ (r1 _ g1)
-                    (positive_ne_zero cc _ _ hP vs.2 (and_left' (and_left' he)))
+                  have hf := nfFinal_sound cc _ _ hP vs vt he
+                  have vs_val := rep_val cc _ vs _ (r1 _ g1) (positive_ne_zero cc _ _ hP vs.2 hf.1)
                   have vt_val := rep_val cc _ vt _ (r2 _ g2)
-                    (positive_ne_zero cc _ _ hP vt.2 (and_right' (and_left' he)))
+                    (positive_ne_zero cc _ _ hP vt.2 hf.2.1)
                   have xy : x = y :=
                     (evF_of I sg ρs s x ex).symm.trans (vs_val.symm.trans
-                      ((nfEquiv_sound cc _ _ hP vs vt he).trans (vt_val.trans (evF_of I sg ρs t y ey))))
+                      (hf.2.2.trans (vt_val.trans (evF_of I sg ρs t y ey))))
                   rw [ex, ey, xy]
                   exact ⟨rfl, fun e => EVal.noConfusion e⟩
               | ninf => cases h3
