@@ -7,14 +7,21 @@ Rust: `checker/src/rules/field.rs`, function `field_normalize`.  Both sides are 
 quotients `num / den` of exponential polynomials (sums of coefficient × monomial × `2^E`, `E` a
 polynomial), with an atom for each `max`/`min` (flattened, compared as sets), opaque function,
 select, or `ex2` that is not exact; the rule accepts when both denominators are `positive`
-(every monomial a positive constant times `2^E`, hence never zero) and the numerators agree
-after cross-multiplication.
+(every monomial a positive constant times `2^E` times a product where every variable that is
+not a positive atom occurs to an even power, and one monomial of positive atoms only; the
+positive atoms, `tabPos`, are `ex2` atoms and `sqrt` atoms of provably positive arguments) and
+the numerators agree after cross-multiplication or after shifting out a power of two
+(`nfFinal`).  `rsqrt x` of a provably positive `x` is `1 / sqrt x`.
 
-* `div_eq_div_of_cross`, `posSum_ne_zero`, `positive_ne_zero`: the field facts it rests on;
+* `div_eq_div_of_cross`, `posSum_ne_zero`, `positive_pos`, `positive_ne_zero`: the field facts
+  it rests on (`positive_pos` through the law `nn` of `ExpField`);
 * `fpolyEval_add`, `fpolyEval_mul`, ...: exponential polynomials denote sums;
 * `Rep`, `rep_add`, `rep_div`, `rep_ex2`, ...: normal-form operations represent the value
   operations wherever the resulting denominator is not zero;
 * `Good`, `OK`, `nuOf`, `atom_inv`, `lattice_inv`: the atom table, valued consistently;
+  `good_pos`: under a consistent valuation the atoms `tabPos` marks are positive;
+  `rsqrt_inv`, `normApp_inv`: functions, with the `rsqrt` law;
+  `nfFinal_sound`: the final comparison;
 * `norm_sound`: normalization represents the value of the term;
 * `fieldNormalize_sound`: the rule is sound in every `ExpField`.
 
@@ -2073,8 +2080,9 @@ variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoef
 /-- Soundness of `FieldNormalize`: if the rule accepts `s` and `t` (one side's input map `m`,
 as in the checker, where both terms live in one arena with one input naming), they have the
 same value in every `ExpField`, for every pair environment `ρ` and side environment `ρs`
-agreeing with it, under every interpretation where `rcp x = 1/x` and `max`, `min` are
-associative, commutative and idempotent (`FieldInterp`), given coefficients whose
+agreeing with it, under every interpretation where `rcp x = 1/x`, `max`, `min` are
+associative, commutative and idempotent, and `sqrt x` is positive and `rsqrt x = 1 / sqrt x`
+for positive `x` (`FieldInterp`), given coefficients whose
 `cast` respects the operations and tests and sends each constant to its value. -/
 theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
