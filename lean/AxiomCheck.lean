@@ -20,6 +20,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.div_eq_div_of_cross
 #print axioms Kcert.Rules.posSum_ne_zero
 #print axioms Kcert.Rules.positive_ne_zero
+#print axioms Kcert.ExpField.nn_zero
+#print axioms Kcert.Rules.monoNN_nn
+#print axioms Kcert.Rules.positiveAll_sound
+#print axioms Kcert.Rules.positive_pos
+#print axioms Kcert.Rules.entryPosOf_sound
+#print axioms Kcert.Rules.good_pos
+#print axioms Kcert.Rules.rsqrt_inv
+#print axioms Kcert.Rules.shiftPairEq_sound
+#print axioms Kcert.Rules.nfFinal_sound
 #print axioms Kcert.Rules.nfEquiv_sound
 #print axioms Kcert.Rules.rep_ex2
 #print axioms Kcert.Rules.atom_inv
@@ -56,6 +65,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.xDiv_ok
 #print axioms Kcert.Rules.invX_un
 #print axioms Kcert.Rules.invX_bin
+#print axioms Kcert.Rules.invX_binP
 #print axioms Kcert.Rules.xMax_inv
 #print axioms Kcert.Rules.xMin_inv
 #print axioms Kcert.Rules.constSign_sound

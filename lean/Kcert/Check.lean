@@ -19,7 +19,8 @@ arena.  That execution computes these correctly is **not** modelled here (see th
   extended value (`Term.evalE`, with `-inf`, `+inf`; the rule `FieldNormalize` is
   `fieldNormalizeX`, which folds infinities) in every `ExpField`, for every input environment,
   under every interpretation satisfying `FieldInterp` (`rcp x = 1/x`; `max`, `min`
-  associative, commutative and idempotent) and every sign function with `SignOf`.
+  associative, commutative and idempotent; for positive `x`, `sqrt x` positive and
+  `rsqrt x = 1 / sqrt x`) and every sign function with `SignOf`.
   `checkEquiv_sound_noInf`: for terms without infinities, the same value `Term.eval`.
 
 The Rust code also rejects a step range that overflows `u64` ("range overflows"), is empty

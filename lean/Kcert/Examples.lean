@@ -152,6 +152,49 @@ example : fn (select (not (cmp CmpOp.lt (x 0 0) (x 0 1))) (x 0 0) (x 0 1))
 -- Unpaired inputs are rejected.
 example : fieldNormalize intFieldOps (fun _ => none) (x 0 0) (x 0 0) = false := rfl
 
+-- field.rs `rsqrt_is_a_reciprocal_root_of_provably_positive_arguments` (the Rust test's `eps` is
+-- an f32 constant; 1 here): v = x0·x0 + x1·x1 + eps is provably positive, so rsqrt v = 1/sqrt v
+-- and x0·rsqrt v = x0 / sqrt v.
+def rsV : Term Int := add (fma (x 0 1) (x 0 1) (mul (x 0 0) (x 0 0))) (const 1)
+def rsRoot : Term Int := app Func.sqrt rsV
+def rsInv : Term Int := app Func.rcp rsRoot
+example : fn (app Func.rsqrt rsV) rsInv = true := rfl
+example : fn (mul (x 0 0) (app Func.rsqrt rsV)) (div (x 0 0) rsRoot) = true := rfl
+-- Negative twins: the root itself is not its reciprocal, nor is a different argument's.
+example : fn (app Func.rsqrt rsV) rsRoot = false := rfl
+example : fn (app Func.rsqrt (add (mul (x 0 0) (x 0 0)) (const 1))) rsInv = false := rfl
+-- Without the constant the argument may be 0: 1 / sqrt(x0^2 + x1^2) has no provably nonzero
+-- denominator, and rsqrt stays opaque.
+def rsMs : Term Int := fma (x 0 1) (x 0 1) (mul (x 0 0) (x 0 0))
+example : fn (app Func.rsqrt rsMs) (app Func.rcp (app Func.sqrt rsMs)) = false := rfl
+-- An odd power of an input is not a square: x0·x1 + eps may be negative.
+def rsW : Term Int := add (mul (x 0 0) (x 0 1)) (const 1)
+example : fn (app Func.rsqrt rsW) (app Func.rcp (app Func.sqrt rsW)) = false := rfl
+
+-- field.rs `squares_are_nonnegative_not_positive`: dividing by x0^2 alone stays refused, while
+-- x0^2 + 1 and 2^x1 · (x0^2 + 1) are positive denominators.
+def sqSq : Term Int := mul (x 0 0) (x 0 0)
+example : fn (mul (div (x 0 1) sqSq) sqSq) (x 0 1) = false := rfl
+def sqD : Term Int := add sqSq (const 1)
+def sqDE : Term Int := mul (e2 (x 0 1)) sqD
+example : fn (mul (div (x 0 1) sqDE) sqDE) (x 0 1) = true := rfl
+example : fn (mul (div (x 0 1) sqDE) sqD) (x 0 1) = false := rfl
+-- An `ex2` atom (here 2^(x0/3), not exact with integer coefficients) is a positive atom.
+def sqE3 : Term Int := e2 (div (x 0 0) (const 3))
+example : fn (mul (div (x 0 1) sqE3) sqE3) (x 0 1) = true := rfl
+-- The shifted comparison (field.rs `shifted`, `different_stabilizers_meet_after_the_shift`
+-- in miniature): 2^x0 / (2^x0 + 2^(x0+x1)) and 1 / (1 + 2^x1) coincide after shifting the
+-- first by 2^(-x0); a numerator 2 instead of 1 does not.
+def shA : NF Int := ([(1, ([], [(1, [(1, 0)])]))],
+  [(1, ([], [(1, [(1, 0)])])), (1, ([], [(1, [(1, 0)]), (1, [(1, 1)])]))])
+def shB : NF Int := ([(1, ([], []))], [(1, ([], [])), (1, ([], [(1, [(1, 1)])]))])
+example : shiftedEq intFieldOps (fun _ => false) shA shB = true := rfl
+example : shiftedEq intFieldOps (fun _ => false) shA ([(2, ([], []))], shB.2) = false := rfl
+-- The same with infinities around (`fieldNormalizeX`): x1 / (x0^2 + 1) · (x0^2 + 1) = x1 and
+-- rsqrt v = 1 / sqrt v.
+example : fieldNormalizeX intFieldOps one (mul (div (x 0 1) sqD) sqD) (x 0 1) = true := rfl
+example : fieldNormalizeX intFieldOps one (app Func.rsqrt rsV) rsInv = true := rfl
+
 
 /-! ### FieldNormalize with infinities (`fieldNormalizeX`) -/
 

@@ -12,9 +12,13 @@
 * an order-free positivity predicate `pos`, closed under `+`, `*` and `inv`, true of `1`, of
   every `exp x` and every `pow2 x`, and never true of `0`.  Only the rule `FieldNormalize`
   needs it (its denominators are sums of positive constants times exponentials, hence
-  nonzero; `pos_inv` gives the sign of a constant quotient, by which `c · inf` folds).
+  nonzero; `pos_inv` gives the sign of a constant quotient, by which `c · inf` folds),
+* a nonnegativity predicate `nn`: true of every square `a * a`, closed under `+` and `*`,
+  implied by `pos`, and `pos a → nn b → pos (a + b)`.  `FieldNormalize` needs it for
+  denominators like `x^2 + 1`: a product of squares and positive factors is `nn`, a sum of
+  `nn` terms with one `pos` term is `pos`.
 
-The real numbers with `Real.exp`, `fun x => 2 ^ x` and `0 < ·` are a model.  No Mathlib is
+The real numbers with `Real.exp`, `fun x => 2 ^ x`, `0 < ·` and `0 ≤ ·` are a model.  No Mathlib is
 needed: everything below is proved from the fields of the class.
 
 The class uses plain fields (`add`, `mul`, ...) and the notations `+ * - / 0 1` come from the
@@ -55,6 +59,12 @@ class ExpField (α : Type) where
   pos_pow2' : ∀ a : α, pos (pow2 a)
   pos_ne_zero' : ∀ a : α, pos a → a ≠ zero
   pos_inv' : ∀ a : α, pos a → pos (inv a)
+  nn : α → Prop
+  nn_mul_self' : ∀ a : α, nn (mul a a)
+  nn_add' : ∀ a b : α, nn a → nn b → nn (add a b)
+  nn_mul' : ∀ a b : α, nn a → nn b → nn (mul a b)
+  pos_nn' : ∀ a : α, pos a → nn a
+  pos_add_nn' : ∀ a b : α, pos a → nn b → pos (add a b)
 
 namespace ExpField
 
@@ -93,6 +103,12 @@ theorem pos_exp (a : α) : pos (exp a) := ExpField.pos_exp' a
 theorem pos_pow2 (a : α) : pos (pow2 a) := ExpField.pos_pow2' a
 theorem pos_ne_zero (a : α) (h : pos a) : a ≠ 0 := ExpField.pos_ne_zero' a h
 theorem pos_inv (a : α) (h : pos a) : pos (inv a) := ExpField.pos_inv' a h
+theorem nn_mul_self (a : α) : nn (a * a) := ExpField.nn_mul_self' a
+theorem nn_add (a b : α) (ha : nn a) (hb : nn b) : nn (a + b) := ExpField.nn_add' a b ha hb
+theorem nn_mul (a b : α) (ha : nn a) (hb : nn b) : nn (a * b) := ExpField.nn_mul' a b ha hb
+theorem pos_nn (a : α) (h : pos a) : nn a := ExpField.pos_nn' a h
+theorem pos_add_nn (a b : α) (ha : pos a) (hb : nn b) : pos (a + b) :=
+  ExpField.pos_add_nn' a b ha hb
 theorem sub_def (a b : α) : a - b = a + -b := rfl
 theorem div_def (a b : α) : a / b = a * inv b := rfl
 
@@ -161,6 +177,13 @@ theorem pow2_ne_zero (a : α) : pow2 a ≠ 0 := by
   have h2 : pow2 (a + -a) = pow2 a * pow2 (-a) := pow2_add a (-a)
   rw [add_neg_self, pow2_zero, h, zero_mul] at h2
   exact zero_ne_one h2.symm
+
+/-! ### Nonnegativity -/
+
+theorem nn_zero : nn (0 : α) := by
+  have h := nn_mul_self (0 : α)
+  rw [mul_zero] at h
+  exact h
 
 end ExpField
 end Kcert

@@ -21,9 +21,11 @@
 //! provably positive `x` is `1 / sqrt x`; otherwise it is an atom of its own.
 //!
 //! Lean twin: `Kcert.Rules.fieldNormalizeX_sound` (lean/Kcert/Rules/FieldInf.lean), in every
-//! `ExpField` (a commutative field with `exp(a+b) = exp(a)·exp(b)`, `exp(0) = 1` and a
-//! positivity predicate). Not yet in the model: the `shifted` comparison, and the squares and
-//! positive atoms of `positive` with the `rsqrt` law (lean/README.md lists them).
+//! `ExpField` (a commutative field with `exp(a+b) = exp(a)·exp(b)`, `exp(0) = 1`, a positivity
+//! and a nonnegativity predicate), where `sqrt x > 0` and `rsqrt x = 1 / sqrt x` for `x > 0`.
+//! The model follows the squares and positive atoms of `positive`, the `rsqrt` law and the
+//! `shifted` comparison (it tries every pair of denominator exponents where this takes the
+//! least under `exp_cmp`); lean/README.md lists the remaining differences.
 
 use super::coef::{Coef, Overflow};
 use super::ring::Side;

@@ -7,14 +7,21 @@ Rust: `checker/src/rules/field.rs`, function `field_normalize`.  Both sides are 
 quotients `num / den` of exponential polynomials (sums of coefficient × monomial × `2^E`, `E` a
 polynomial), with an atom for each `max`/`min` (flattened, compared as sets), opaque function,
 select, or `ex2` that is not exact; the rule accepts when both denominators are `positive`
-(every monomial a positive constant times `2^E`, hence never zero) and the numerators agree
-after cross-multiplication.
+(every monomial a positive constant times `2^E` times a product where every variable that is
+not a positive atom occurs to an even power, and one monomial of positive atoms only; the
+positive atoms, `tabPos`, are `ex2` atoms and `sqrt` atoms of provably positive arguments) and
+the numerators agree after cross-multiplication or after shifting out a power of two
+(`nfFinal`).  `rsqrt x` of a provably positive `x` is `1 / sqrt x`.
 
-* `div_eq_div_of_cross`, `posSum_ne_zero`, `positive_ne_zero`: the field facts it rests on;
+* `div_eq_div_of_cross`, `posSum_ne_zero`, `positive_pos`, `positive_ne_zero`: the field facts
+  it rests on (`positive_pos` through the law `nn` of `ExpField`);
 * `fpolyEval_add`, `fpolyEval_mul`, ...: exponential polynomials denote sums;
 * `Rep`, `rep_add`, `rep_div`, `rep_ex2`, ...: normal-form operations represent the value
   operations wherever the resulting denominator is not zero;
 * `Good`, `OK`, `nuOf`, `atom_inv`, `lattice_inv`: the atom table, valued consistently;
+  `good_pos`: under a consistent valuation the atoms `tabPos` marks are positive;
+  `rsqrt_inv`, `normApp_inv`: functions, with the `rsqrt` law;
+  `nfFinal_sound`: the final comparison;
 * `norm_sound`: normalization represents the value of the term;
 * `fieldNormalize_sound`: the rule is sound in every `ExpField`.
 
@@ -171,19 +178,39 @@ def fpolyAllZero : FPoly C → Bool
 /-- Zero once like monomials are collected (Rust: canonical `Poly` equality with the empty one). -/
 def fpolyIsZero (p : FPoly C) : Bool := fpolyAllZero ops (fpolyAdd ops p [])
 
-/-- The monomial has no variables. -/
-def varsNil : Mono → Bool
-  | [] => true
-  | _ => false
+/-- Variable `v` is an atom that `P` marks positive (Rust: the `ATOM` bit and `atom_pos`). -/
+def varPos (P : Nat → Bool) (v : Var) : Bool :=
+  match v.1 with
+  | 0 => P v.2
+  | _ + 1 => false
 
-def positiveAll : FPoly C → Bool
+/-- Every variable that is not a positive atom occurs to an even power (Rust `positive`: a run
+of equal variables of odd length is refused; monomials are sorted by `monoInsert`, so equal
+variables are adjacent). -/
+def monoNN (P : Nat → Bool) : Mono → Bool
   | [] => true
-  | e :: p => ops.isPos e.1 && varsNil e.2.1 && positiveAll p
+  | [v] => varPos P v
+  | v :: w :: m => cond (varPos P v) (monoNN P (w :: m)) (decide (v = w) && monoNN P m)
 
-/-- Rust `positive`: nonempty, and every monomial a positive constant times an exponential. -/
-def positive : FPoly C → Bool
+/-- Every variable of the monomial is a positive atom. -/
+def monoAllPos (P : Nat → Bool) : Mono → Bool
+  | [] => true
+  | v :: m => varPos P v && monoAllPos P m
+
+/-- Every coefficient positive and every monomial nonnegative (`monoNN`). -/
+def positiveAll (P : Nat → Bool) : FPoly C → Bool
+  | [] => true
+  | e :: p => ops.isPos e.1 && monoNN P e.2.1 && positiveAll P p
+
+/-- Some monomial consists of positive atoms only (times `2^E`). -/
+def anyStrict (P : Nat → Bool) : FPoly C → Bool
   | [] => false
-  | e :: p => positiveAll ops (e :: p)
+  | e :: p => monoAllPos P e.2.1 || anyStrict P p
+
+/-- Rust `positive`, given the positive atoms `P` (Rust `atom_pos`): every monomial a positive
+coefficient times `2^E` times a product in which every variable that is not a positive atom
+occurs to an even power, and some monomial of positive atoms only. -/
+def positive (P : Nat → Bool) (p : FPoly C) : Bool := positiveAll ops P p && anyStrict P p
 
 end FieldModel
 
@@ -308,38 +335,83 @@ theorem fpolyIsZero_sound (σ : Env α) (p : FPoly C) (h : fpolyIsZero ops p = t
   rw [← add_zero (fpolyEval cc σ p)]
   exact z
 
-/-- A monomial without variables denotes a power of two. -/
-theorem fmonoEval_varsNil (σ : Env α) (m : FMono C) (h : varsNil m.1 = true) :
-    pos (fmonoEval cc σ m) := by
-  cases m with
-  | mk vs e =>
-    cases vs with
-    | nil =>
-      show pos (1 * pow2 (polyEval cc.toCoeffCast σ e))
-      rw [one_mul]
-      exact pos_pow2 _
-    | cons v vs => cases h
+/-- The atoms `P` marks positive are positive in `σ` (atom `n` is the variable `(0, n)`). -/
+def PosEnv (P : Nat → Bool) (σ : Env α) : Prop := ∀ n, P n = true → pos (σ 0 n)
 
-theorem positiveAll_pos (σ : Env α) (e : C × FMono C) (p : FPoly C)
-    (h : positiveAll ops (e :: p) = true) : pos (fpolyEval cc σ (e :: p)) := by
-  induction p generalizing e with
+theorem varPos_pos (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (v : Var)
+    (h : varPos P v = true) : pos (σ v.1 v.2) := by
+  cases v with
+  | mk a n =>
+    cases a with
+    | zero => exact hP n h
+    | succ a => cases h
+
+/-- A monomial whose variables that are not positive atoms occur to even powers is `nn`. -/
+theorem monoNN_nn (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (m : Mono) :
+    (monoNN P m = true → nn (monoEval σ m)) ∧
+      ∀ v, monoNN P (v :: m) = true → nn (monoEval σ (v :: m)) := by
+  induction m with
   | nil =>
-    show pos (cc.cast e.1 * fmonoEval cc σ e.2 + 0)
-    rw [add_zero]
-    exact pos_mul _ _ (cc.isPos_sound _ (and_left' (and_left' h)))
-      (fmonoEval_varsNil cc σ _ (and_right' (and_left' h)))
-  | cons f p ih =>
-    show pos (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ (f :: p))
-    exact pos_add _ _ (pos_mul _ _ (cc.isPos_sound _ (and_left' (and_left' h)))
-      (fmonoEval_varsNil cc σ _ (and_right' (and_left' h)))) (ih f (and_right' h))
+    refine ⟨fun _ => pos_nn _ pos_one, ?_⟩
+    intro v h
+    show nn (σ v.1 v.2 * 1)
+    rw [mul_one]
+    exact pos_nn _ (varPos_pos P σ hP v h)
+  | cons w m ih =>
+    refine ⟨ih.2 w, ?_⟩
+    intro v h
+    have h' : cond (varPos P v) (monoNN P (w :: m)) (decide (v = w) && monoNN P m) = true := h
+    cases hv : varPos P v
+    · rw [hv] at h'
+      have e : v = w := of_decide_eq_true' (and_left' h')
+      show nn (σ v.1 v.2 * (σ w.1 w.2 * monoEval σ m))
+      rw [← e, ← mul_assoc]
+      exact nn_mul _ _ (nn_mul_self _) (ih.1 (and_right' h'))
+    · rw [hv] at h'
+      exact nn_mul _ _ (pos_nn _ (varPos_pos P σ hP v hv)) (ih.2 w h')
 
-/-- A `positive` polynomial denotes a positive element, hence never zero: a denominator that
-passes the test never divides by zero. -/
-theorem positive_ne_zero (σ : Env α) (p : FPoly C) (h : positive ops p = true) :
-    fpolyEval cc σ p ≠ 0 := by
-  cases p with
-  | nil => cases h
-  | cons e p => exact pos_ne_zero _ (positiveAll_pos cc σ e p h)
+/-- A monomial of positive atoms only is positive. -/
+theorem monoAllPos_pos (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (m : Mono)
+    (h : monoAllPos P m = true) : pos (monoEval σ m) := by
+  induction m with
+  | nil => exact pos_one
+  | cons v m ih => exact pos_mul _ _ (varPos_pos P σ hP v (and_left' h)) (ih (and_right' h))
+
+/-- A polynomial passing `positiveAll` is `nn` (each term: a positive coefficient, an `nn`
+monomial, a positive power of two), and `pos` if moreover some monomial is of positive atoms
+only (that term is `pos`, the others `nn`). -/
+theorem positiveAll_sound (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (p : FPoly C)
+    (h : positiveAll ops P p = true) :
+    nn (fpolyEval cc σ p) ∧ (anyStrict P p = true → pos (fpolyEval cc σ p)) := by
+  induction p with
+  | nil => exact ⟨nn_zero, fun h' => by cases h'⟩
+  | cons e p ih =>
+    have hc := cc.isPos_sound _ (and_left' (and_left' h))
+    have hm := (monoNN_nn P σ hP e.2.1).1 (and_right' (and_left' h))
+    have r := ih (and_right' h)
+    have hpow := pos_pow2 (polyEval cc.toCoeffCast σ e.2.2)
+    have tn : nn (cc.cast e.1 * fmonoEval cc σ e.2) :=
+      nn_mul _ _ (pos_nn _ hc) (nn_mul _ _ hm (pos_nn _ hpow))
+    refine ⟨nn_add _ _ tn r.1, ?_⟩
+    intro hs
+    show pos (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p)
+    have hs' : (monoAllPos P e.2.1 || anyStrict P p) = true := hs
+    cases ha : monoAllPos P e.2.1
+    · rw [ha] at hs'
+      rw [add_comm]
+      exact pos_add_nn _ _ (r.2 hs') tn
+    · exact pos_add_nn _ _ (pos_mul _ _ hc (pos_mul _ _ (monoAllPos_pos P σ hP _ ha) hpow)) r.1
+
+/-- A `positive` polynomial denotes a positive element, wherever the atoms `P` marks are
+positive. -/
+theorem positive_pos (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (p : FPoly C)
+    (h : positive ops P p = true) : pos (fpolyEval cc σ p) :=
+  (positiveAll_sound cc P σ hP p (and_left' h)).2 (and_right' h)
+
+/-- ... hence never zero: a denominator that passes the test never divides by zero. -/
+theorem positive_ne_zero (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (p : FPoly C)
+    (h : positive ops P p = true) : fpolyEval cc σ p ≠ 0 :=
+  pos_ne_zero _ (positive_pos cc P σ hP p h)
 
 end FieldPolySound
 
@@ -379,11 +451,46 @@ def nfMul (a b : NF C) : NF C := (fpolyMul ops a.1 b.1, fpolyMul ops a.2 b.2)
 /-- `(a/b) / (c/d) = (a·d) / (b·c)` (Rust `div`). -/
 def nfDiv (a b : NF C) : NF C := (fpolyMul ops a.1 b.2, fpolyMul ops a.2 b.1)
 
-/-- Both denominators positive and the cross-multiplied numerators equal (Rust: the final
-test of `field_normalize`, also used here to recognise an atom already in the table). -/
-def nfEquiv (a b : NF C) : Bool :=
-  positive ops a.2 && positive ops b.2 &&
+/-- Both denominators positive (the positive atoms `P`) and the cross-multiplied numerators
+equal (Rust: the final test of `field_normalize`, also used here to recognise an atom already
+in the table). -/
+def nfEquiv (P : Nat → Bool) (a b : NF C) : Bool :=
+  positive ops P a.2 && positive ops P b.2 &&
     fpolyIsZero ops (fpolySub ops (fpolyMul ops a.1 b.2) (fpolyMul ops b.1 a.2))
+
+/-- `p · 2^(-E)`: every monomial's exponent minus `E` (Rust `shifted`, its closure `shift`). -/
+def fpolyShift (E : Poly C) : FPoly C → FPoly C
+  | [] => []
+  | e :: p => (e.1, (e.2.1, polySub ops.toCoeffOps e.2.2 E)) :: fpolyShift E p
+
+/-- The exponents of the monomials of a polynomial. -/
+def fpolyExps : FPoly C → List (Poly C)
+  | [] => []
+  | e :: p => e.2.2 :: fpolyExps p
+
+/-- `a` shifted by `2^(-E)` and `b` by `2^(-F)` coincide, numerators and denominators. -/
+def shiftPairEq (a b : NF C) (E F : Poly C) : Bool :=
+  fpolyIsZero ops (fpolySub ops (fpolyShift ops E a.1) (fpolyShift ops F b.1)) &&
+    fpolyIsZero ops (fpolySub ops (fpolyShift ops E a.2) (fpolyShift ops F b.2))
+
+def anyShiftF (a b : NF C) (E : Poly C) : List (Poly C) → Bool
+  | [] => false
+  | F :: l => shiftPairEq ops a b E F || anyShiftF a b E l
+
+def anyShift (a b : NF C) (Fs : List (Poly C)) : List (Poly C) → Bool
+  | [] => false
+  | E :: l => anyShiftF ops a b E Fs || anyShift a b Fs l
+
+/-- The shifted comparison (Rust `shifted` in `field_normalize_in`): both denominators
+positive, and for some exponent `E` of `a`'s denominator and `F` of `b`'s, `a · 2^(-E)` and
+`b · 2^(-F)` coincide.  The Rust takes for `E` (`F`) the least exponent under `exp_cmp`, one of
+the pairs tried here. -/
+def shiftedEq (P : Nat → Bool) (a b : NF C) : Bool :=
+  positive ops P a.2 && positive ops P b.2 && anyShift ops a b (fpolyExps b.2) (fpolyExps a.2)
+
+/-- The final comparison of the rule (Rust `field_normalize_in`): cross-multiplication
+(`nfEquiv`; the Rust's first test, equal forms, is a case of it) or the shifted forms. -/
+def nfFinal (P : Nat → Bool) (a b : NF C) : Bool := nfEquiv ops P a b || shiftedEq ops P a b
 
 /-- The constant a polynomial is, if it is one coefficient times `2^0` (Rust `as_constant`,
 nonzero case). -/
@@ -428,20 +535,38 @@ structure Entry (K C : Type) where
 `atoms`, appended to, indexed from the first). -/
 abbrev Tab (K C : Type) : Type := List (Entry K C)
 
+/-- Whether an atom of this kind and these arguments is positive at every input, given the
+positive atoms `P` of the older table (Rust `atom_pos`): `2^x`, and `sqrt x` of an argument
+whose numerator and denominator are `positive` (Rust `positive_value`). -/
+def entryPosOf (P : Nat → Bool) : Tag → List (NF C) → Bool
+  | Tag.func Func.ex2, [_] => true
+  | Tag.func Func.sqrt, [a] => positive ops P a.1 && positive ops P a.2
+  | _, _ => false
+
+def entryPos (P : Nat → Bool) (e : Entry K C) : Bool := entryPosOf ops P e.tag e.args
+
+/-- The positive atoms of a table (Rust `atom_pos`, computed from each entry and the entries
+older than it). -/
+def tabPos : Tab K C → Nat → Bool
+  | [] => fun _ => false
+  | e :: T => fun n => if n = T.length then entryPos ops (tabPos T) e else tabPos T n
+
+variable (P : Nat → Bool)
+
 /-- Arguments pairwise equivalent (Rust: equal canonical normal forms). -/
 def argsMatch : List (NF C) → List (NF C) → Bool
   | [], [] => true
-  | a :: l, b :: l' => nfEquiv ops a b && argsMatch l l'
+  | a :: l, b :: l' => nfEquiv ops P a b && argsMatch l l'
   | _, _ => false
 
 def anyEquiv (a : NF C) : List (NF C) → Bool
   | [] => false
-  | b :: l => nfEquiv ops a b || anyEquiv a l
+  | b :: l => nfEquiv ops P a b || anyEquiv a l
 
 /-- Every element of the first list is equivalent to one of the second. -/
 def subsetB : List (NF C) → List (NF C) → Bool
   | [], _ => true
-  | a :: l, l' => anyEquiv ops a l' && subsetB l l'
+  | a :: l, l' => anyEquiv ops P a l' && subsetB l l'
 
 def isLattice : Tag → Bool
   | Tag.max => true
@@ -451,13 +576,21 @@ def isLattice : Tag → Bool
 /-- Arguments of the same atom: as sets for `max`/`min` (Rust: sorted, deduplicated), pairwise
 otherwise. -/
 def argsMatchTag (tag : Tag) (l l' : List (NF C)) : Bool :=
-  cond (isLattice tag) (subsetB ops l l' && subsetB ops l' l) (argsMatch ops l l')
+  cond (isLattice tag) (subsetB ops P l l' && subsetB ops P l' l) (argsMatch ops P l l')
 
 /-- The number of an atom of the table with this kind and these arguments (Rust `atom_ids`). -/
 def findAtom (tag : Tag) (args : List (NF C)) : Tab K C → Option Nat
   | [] => none
-  | e :: T => cond (decide (e.tag = tag) && argsMatchTag ops tag e.args args) (some T.length)
+  | e :: T => cond (decide (e.tag = tag) && argsMatchTag ops P tag e.args args) (some T.length)
       (findAtom tag args T)
+
+def allPosDen : List (NF C) → Bool
+  | [] => true
+  | a :: l => positive ops P a.2 && allPosDen l
+
+def allEquivTo (v0 : NF C) : List (NF C) → Bool
+  | [] => true
+  | b :: l => nfEquiv ops P b v0 && allEquivTo v0 l
 
 /-- The normal form of atom number `n`: the variable `(0, n)`. -/
 def atomNF (n : Nat) : NF C := nfVar ops (0, n)
@@ -469,17 +602,12 @@ def mkAtomAt (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) :
 
 /-- The atom for `tag args`: the one in the table, or a new one (Rust `atom`). -/
 def mkAtom (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) : NF C × Tab K C :=
-  mkAtomAt ops tag args src T (findAtom ops tag args T)
+  mkAtomAt ops tag args src T (findAtom ops (tabPos ops T) tag args T)
 
-def allPosDen : List (NF C) → Bool
-  | [] => true
-  | a :: l => positive ops a.2 && allPosDen l
-
-/-- An atom, provided every argument has a positive denominator (Rust makes atoms of any
-arguments; see the README). -/
+/-- An atom, provided every argument has a positive denominator (Rust `atom`). -/
 def atom (tag : Tag) (args : List (NF C)) (src : Term K) (T : Tab K C) :
     Option (NF C × Tab K C) :=
-  cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none
+  cond (allPosDen ops (tabPos ops T) args) (some (mkAtom ops tag args src T)) none
 
 /-- The atom number of a normal form `c · (0, n) · 2^E / d`, a candidate for being exactly atom
 `n` (`latticeArgs` checks it). -/
@@ -500,7 +628,7 @@ def entryArgs (tag : Tag) (v : NF C) : Option (Entry K C) → List (NF C)
   | none => [v]
 
 def latticeArgsOf (tag : Tag) (T : Tab K C) (v : NF C) : Option Nat → List (NF C)
-  | some n => cond (nfEquiv ops v (atomNF ops n)) (entryArgs tag v (lookupEntry T n)) [v]
+  | some n => cond (nfEquiv ops (tabPos ops T) v (atomNF ops n)) (entryArgs tag v (lookupEntry T n)) [v]
   | none => [v]
 
 /-- The arguments of a `max` (`min`) atom, when `v` is exactly one, else `[v]` (Rust
@@ -508,13 +636,10 @@ def latticeArgsOf (tag : Tag) (T : Tab K C) (v : NF C) : Option Nat → List (NF
 def latticeArgs (tag : Tag) (T : Tab K C) (v : NF C) : List (NF C) :=
   latticeArgsOf ops tag T v (atomNum v.1)
 
-def allEquivTo (v0 : NF C) : List (NF C) → Bool
-  | [] => true
-  | b :: l => nfEquiv ops b v0 && allEquivTo v0 l
-
 def latticeOf (tag : Tag) (src : Term K) (T : Tab K C) : List (NF C) → Option (NF C × Tab K C)
   | [] => none
-  | v0 :: rest => cond (allPosDen ops (v0 :: rest) && allEquivTo ops v0 rest) (some (v0, T))
+  | v0 :: rest => cond (allPosDen ops (tabPos ops T) (v0 :: rest)
+      && allEquivTo ops (tabPos ops T) v0 rest) (some (v0, T))
       (atom ops tag (v0 :: rest) src T)
 
 /-- `max(a, b)` (`min`): the arguments of both sides flattened; one argument up to equivalence is
@@ -536,12 +661,23 @@ def ex2Of (src : Term K) (va : NF C) (T : Tab K C) : Option (Poly C) → Option 
   | some E => some (nfExp ops E, T)
   | none => atom ops (Tag.func Func.ex2) [va] src T
 
-/-- `f a`, given the normal form `va` of `a`: `ex2` exactly where it can, `rcp` as `1/a`, any
-other function an atom (Rust `value_at`, `Node::Apply`). -/
-def normApp (src : Term K) (va : NF C) (T : Tab K C) : Func → Option (NF C × Tab K C)
-  | Func.ex2 => ex2Of ops src va T (nfEx2 ops va)
-  | Func.rcp => cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T)) none
-  | f => atom ops (Tag.func f) [va] src T
+/-- `rsqrt a`, given the normal form `va` of `a` and whether it is provably positive: then
+`1 / s` for the atom `s = sqrt a` (Rust: `rsqrt x = 1 / sqrt x` for a provably positive `x`,
+through `div`), otherwise an atom of its own. -/
+def rsqrtOf (a : Term K) (va : NF C) (T : Tab K C) : Bool → Option (NF C × Tab K C)
+  | true => andThen (atom ops (Tag.func Func.sqrt) [va] (Term.app Func.sqrt a) T) fun s T2 =>
+      cond (positive ops (tabPos ops T2) s.2) (some (nfDiv ops (nfOne ops) s, T2)) none
+  | false => atom ops (Tag.func Func.rsqrt) [va] (Term.app Func.rsqrt a) T
+
+/-- `f a`, given the normal form `va` of `a`: `ex2` exactly where it can, `rcp` as `1/a`,
+`rsqrt` as `1 / sqrt a` where `a` is provably positive, any other function an atom (Rust
+`value_at`, `Node::Apply`). -/
+def normApp (a : Term K) (va : NF C) (T : Tab K C) : Func → Option (NF C × Tab K C)
+  | Func.ex2 => ex2Of ops (Term.app Func.ex2 a) va T (nfEx2 ops va)
+  | Func.rcp => cond (positive ops (tabPos ops T) va.2) (some (nfDiv ops (nfOne ops) va, T)) none
+  | Func.rsqrt => rsqrtOf ops a va T
+      (positive ops (tabPos ops T) va.1 && positive ops (tabPos ops T) va.2)
+  | f => atom ops (Tag.func f) [va] (Term.app f a) T
 
 /-- The normal form of a term (Rust `Normalizer::value`), threading the atom table. `none`
 where the Rust rule fails, and also on infinities and on divisions by a quotient
@@ -557,7 +693,7 @@ def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K
       andThen (norm m b T1) fun vb T2 => some (nfMul ops va vb, T2)
   | Term.div a b, T => andThen (norm m a T) fun va T1 =>
       andThen (norm m b T1) fun vb T2 =>
-        cond (positive ops vb.2) (some (nfDiv ops va vb, T2)) none
+        cond (positive ops (tabPos ops T2) vb.2) (some (nfDiv ops va vb, T2)) none
   | Term.fma a b c, T => andThen (norm m a T) fun va T1 =>
       andThen (norm m b T1) fun vb T2 =>
         andThen (norm m c T2) fun vc T3 => some (nfAdd ops (nfMul ops va vb) vc, T3)
@@ -566,7 +702,7 @@ def norm (m : Nat → Option Nat) : Term K → Tab K C → Option (NF C × Tab K
       andThen (norm m b T1) fun vb T2 => lattice ops Tag.max va vb (Term.max a b) T2
   | Term.min a b, T => andThen (norm m a T) fun va T1 =>
       andThen (norm m b T1) fun vb T2 => lattice ops Tag.min va vb (Term.min a b) T2
-  | Term.app f a, T => andThen (norm m a T) fun va T1 => normApp ops (Term.app f a) va T1 f
+  | Term.app f a, T => andThen (norm m a T) fun va T1 => normApp ops a va T1 f
   | Term.select (Term.cmp op l r) a b, T => andThen (norm m l T) fun vl T1 =>
       andThen (norm m r T1) fun vr T2 => andThen (norm m a T2) fun va T3 =>
         andThen (norm m b T3) fun vb T4 =>
@@ -678,13 +814,83 @@ theorem rep_val (σ : Env α) (v : NF C) (x : α) (h : Rep cc σ v x)
   rw [div_def, ← h hD, mul_assoc, mul_inv _ hD, mul_one]
 
 /-- Equivalent normal forms denote the same quotient. -/
-theorem nfEquiv_sound (σ : Env α) (a b : NF C) (h : nfEquiv ops a b = true) :
-    nfVal cc σ a = nfVal cc σ b := by
-  have ha := positive_ne_zero cc σ a.2 (and_left' (and_left' h))
-  have hb := positive_ne_zero cc σ b.2 (and_right' (and_left' h))
+theorem nfEquiv_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a b : NF C)
+    (h : nfEquiv ops P a b = true) : nfVal cc σ a = nfVal cc σ b := by
+  have ha := positive_ne_zero cc σ P hP a.2 (and_left' (and_left' h))
+  have hb := positive_ne_zero cc σ P hP b.2 (and_right' (and_left' h))
   have z := fpolyIsZero_sound cc σ _ (and_right' h)
   rw [fpolyEval_sub, fpolyEval_mul, fpolyEval_mul] at z
   exact div_eq_div_of_cross _ _ _ _ ha hb (eq_of_sub_eq_zero z)
+
+theorem fpolyEval_shift (σ : Env α) (E : Poly C) (p : FPoly C) :
+    fpolyEval cc σ (fpolyShift ops E p)
+      = fpolyEval cc σ p * pow2 (-polyEval cc.toCoeffCast σ E) := by
+  induction p with
+  | nil => exact (zero_mul _).symm
+  | cons e p ih =>
+    show cc.cast e.1 * (monoEval σ e.2.1
+        * pow2 (polyEval cc.toCoeffCast σ (polySub ops.toCoeffOps e.2.2 E)))
+        + fpolyEval cc σ (fpolyShift ops E p)
+      = (cc.cast e.1 * (monoEval σ e.2.1 * pow2 (polyEval cc.toCoeffCast σ e.2.2))
+        + fpolyEval cc σ p) * pow2 (-polyEval cc.toCoeffCast σ E)
+    rw [ih, polyEval_sub, sub_def, pow2_add, add_mul, ← mul_assoc, ← mul_assoc, ← mul_assoc]
+
+/-- `x · k = y · k` with `k ≠ 0` gives `x = y`. -/
+theorem mul_right_cancel' {x y k : α} (hk : k ≠ 0) (h : x * k = y * k) : x = y := by
+  rw [← mul_mul_inv_cancel x k hk, h, mul_mul_inv_cancel y k hk]
+
+/-- Equal shifted forms denote the same quotient: `N1 2^(-E) = N2 2^(-F)` and
+`D1 2^(-E) = D2 2^(-F)` give `N1 D2 = N2 D1`. -/
+theorem shiftPairEq_sound (σ : Env α) (a b : NF C) (E F : Poly C)
+    (h : shiftPairEq ops a b E F = true) (ha : fpolyEval cc σ a.2 ≠ 0)
+    (hb : fpolyEval cc σ b.2 ≠ 0) : nfVal cc σ a = nfVal cc σ b := by
+  have z1 := fpolyIsZero_sound cc σ _ (and_left' h)
+  have z2 := fpolyIsZero_sound cc σ _ (and_right' h)
+  rw [fpolyEval_sub, fpolyEval_shift, fpolyEval_shift] at z1 z2
+  have e1 := eq_of_sub_eq_zero z1
+  have e2 := eq_of_sub_eq_zero z2
+  apply div_eq_div_of_cross _ _ _ _ ha hb
+  have hk : pow2 (-polyEval cc.toCoeffCast σ E) * pow2 (-polyEval cc.toCoeffCast σ F) ≠ 0 :=
+    pos_ne_zero _ (pos_mul _ _ (pos_pow2 _) (pos_pow2 _))
+  apply mul_right_cancel' hk
+  rw [mul_mul_mul_comm', e1, ← e2, mul_mul_mul_comm', mul_comm (pow2 _) (pow2 _)]
+
+theorem anyShiftF_sound (σ : Env α) (a b : NF C) (E : Poly C) (ha : fpolyEval cc σ a.2 ≠ 0)
+    (hb : fpolyEval cc σ b.2 ≠ 0) (l : List (Poly C)) (h : anyShiftF ops a b E l = true) :
+    nfVal cc σ a = nfVal cc σ b := by
+  induction l with
+  | nil => cases h
+  | cons F l ih =>
+    have h' : (shiftPairEq ops a b E F || anyShiftF ops a b E l) = true := h
+    cases hs : shiftPairEq ops a b E F
+    · rw [hs] at h'
+      exact ih h'
+    · exact shiftPairEq_sound cc σ a b E F hs ha hb
+
+theorem anyShift_sound (σ : Env α) (a b : NF C) (Fs : List (Poly C))
+    (ha : fpolyEval cc σ a.2 ≠ 0) (hb : fpolyEval cc σ b.2 ≠ 0) (l : List (Poly C))
+    (h : anyShift ops a b Fs l = true) : nfVal cc σ a = nfVal cc σ b := by
+  induction l with
+  | nil => cases h
+  | cons E l ih =>
+    have h' : (anyShiftF ops a b E Fs || anyShift ops a b Fs l) = true := h
+    cases hs : anyShiftF ops a b E Fs
+    · rw [hs] at h'
+      exact ih h'
+    · exact anyShiftF_sound cc σ a b E ha hb Fs hs
+
+/-- The final comparison: both denominators positive, and the two quotients equal. -/
+theorem nfFinal_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a b : NF C)
+    (h : nfFinal ops P a b = true) :
+    positive ops P a.2 = true ∧ positive ops P b.2 = true ∧ nfVal cc σ a = nfVal cc σ b := by
+  have h' : (nfEquiv ops P a b || shiftedEq ops P a b) = true := h
+  cases he : nfEquiv ops P a b
+  · rw [he] at h'
+    have ha := and_left' (and_left' h')
+    have hb := and_right' (and_left' h')
+    exact ⟨ha, hb, anyShift_sound cc σ a b _ (positive_ne_zero cc σ P hP a.2 ha)
+      (positive_ne_zero cc σ P hP b.2 hb) _ (and_right' h')⟩
+  · exact ⟨and_left' (and_left' he), and_right' (and_left' he), nfEquiv_sound cc σ P hP a b he⟩
 
 theorem constOf_sound (σ : Env α) (P : FPoly C) (c : C) (h : constOf ops P = some c) :
     fpolyEval cc σ P = cc.cast c := by
@@ -772,10 +978,13 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
 end NFSound
 
 /-- What the Rust rule assumes of the opaque operations: `rcp x = 1/x` (PTX `rcp` over the
-reals), and `max`, `min` associative, commutative and idempotent (it flattens, sorts and
-deduplicates their arguments).  The reals are a model. -/
+reals), `max`, `min` associative, commutative and idempotent (it flattens, sorts and
+deduplicates their arguments), and, for positive `x`, `sqrt x` positive and
+`rsqrt x = 1 / sqrt x` (positive `sqrt` atoms, the `rsqrt` law).  The reals are a model. -/
 structure FieldInterp {K α : Type} [ExpField α] (I : Interp K α) : Prop where
   rcp : ∀ x : α, I.func Func.rcp x = 1 / x
+  sqrt_pos : ∀ x : α, pos x → pos (I.func Func.sqrt x)
+  rsqrt_sqrt : ∀ x : α, pos x → I.func Func.rsqrt x = 1 / I.func Func.sqrt x
   max_assoc : ∀ a b c : α, I.max (I.max a b) c = I.max a (I.max b c)
   max_comm : ∀ a b : α, I.max a b = I.max b a
   max_idem : ∀ a : α, I.max a a = a
@@ -971,8 +1180,73 @@ theorem good_nuOf (T : Tab K C) (h : OK cc I ρ evT T) : Good cc I ρ (nuOf evT 
   rw [hl]
   rfl
 
-theorem argsMatch_vals (σ : Env α) (l : List (NF C)) :
-    ∀ l', argsMatch ops l l' = true → l.map (nfVal cc σ) = l'.map (nfVal cc σ) := by
+/-- A quotient of two positive polynomials is positive. -/
+theorem nfVal_pos (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a : NF C)
+    (h1 : positive ops P a.1 = true) (h2 : positive ops P a.2 = true) : pos (nfVal cc σ a) :=
+  pos_mul _ _ (positive_pos cc P σ hP a.1 h1) (pos_inv _ (positive_pos cc P σ hP a.2 h2))
+
+/-- An atom that `entryPosOf` marks positive has a positive value: `2^x`, or `sqrt x` of a
+positive quotient (`FieldInterp.sqrt_pos`). -/
+theorem entryPosOf_sound (hI : FieldInterp I) (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ)
+    (tag : Tag) (args : List (NF C)) (h : entryPosOf ops P tag args = true) :
+    pos (tagSem I tag (args.map (nfVal cc σ))) := by
+  cases tag with
+  | func f =>
+    cases f with
+    | ex2 =>
+      cases args with
+      | nil => cases h
+      | cons a l =>
+        cases l with
+        | nil =>
+          show pos (pow2 (nfVal cc σ a))
+          exact pos_pow2 _
+        | cons b l => cases h
+    | sqrt =>
+      cases args with
+      | nil => cases h
+      | cons a l =>
+        cases l with
+        | nil =>
+          show pos (I.func Func.sqrt (nfVal cc σ a))
+          exact hI.sqrt_pos _ (nfVal_pos cc σ P hP a (and_left' h) (and_right' h))
+        | cons b l => cases h
+    | rcp => cases h
+    | rsqrt => cases h
+    | lg2 => cases h
+    | sin => cases h
+    | cos => cases h
+    | tanh => cases h
+    | abs => cases h
+  | max => cases h
+  | min => cases h
+  | select op => cases h
+
+/-- Under every valuation `Good` for a table, the atoms `tabPos` marks are positive: each
+atom's value is its kind applied to its arguments, positive by `entryPosOf_sound` given the
+older atoms' positivity. -/
+theorem good_pos (hI : FieldInterp I) (T : Tab K C) :
+    ∀ ν, Good cc I ρ ν T → PosEnv (tabPos ops T) (envOf ρ ν) := by
+  induction T with
+  | nil =>
+    intro ν _ n h
+    cases h
+  | cons e T ih =>
+    intro ν hg n h
+    have hP := ih ν hg.2
+    have h' : (if n = T.length then entryPos ops (tabPos ops T) e else tabPos ops T n) = true := h
+    cases (inferInstance : Decidable (n = T.length)) with
+    | isTrue hn =>
+      rw [if_pos' hn] at h'
+      show pos (ν n)
+      rw [hn, hg.1]
+      exact entryPosOf_sound cc I hI (envOf ρ ν) (tabPos ops T) hP e.tag e.args h'
+    | isFalse hn =>
+      rw [if_neg' hn] at h'
+      exact hP n h'
+
+theorem argsMatch_vals (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (l : List (NF C)) :
+    ∀ l', argsMatch ops P l l' = true → l.map (nfVal cc σ) = l'.map (nfVal cc σ) := by
   induction l with
   | nil =>
     intro l' h
@@ -985,12 +1259,12 @@ theorem argsMatch_vals (σ : Env α) (l : List (NF C)) :
     | nil => cases h
     | cons b l' =>
       show nfVal cc σ a :: l.map (nfVal cc σ) = nfVal cc σ b :: l'.map (nfVal cc σ)
-      rw [nfEquiv_sound cc σ a b (and_left' h), ih l' (and_right' h)]
+      rw [nfEquiv_sound cc σ P hP a b (and_left' h), ih l' (and_right' h)]
 
-theorem findAtom_sound (ν : Nat → α) (tag : Tag) (args : List (NF C)) (T : Tab K C)
-    (hg : Good cc I ρ ν T) :
-    ∀ n, findAtom ops tag args T = some n →
-      ∃ e : Entry K C, e.tag = tag ∧ argsMatchTag ops tag e.args args = true ∧
+theorem findAtom_sound (ν : Nat → α) (P : Nat → Bool) (tag : Tag) (args : List (NF C))
+    (T : Tab K C) (hg : Good cc I ρ ν T) :
+    ∀ n, findAtom ops P tag args T = some n →
+      ∃ e : Entry K C, e.tag = tag ∧ argsMatchTag ops P tag e.args args = true ∧
         ν n = entrySem cc I ρ ν e := by
   induction T with
   | nil =>
@@ -998,18 +1272,18 @@ theorem findAtom_sound (ν : Nat → α) (tag : Tag) (args : List (NF C)) (T : T
     cases h
   | cons e T ih =>
     intro n h
-    cases hc : (decide (e.tag = tag) && argsMatchTag ops tag e.args args)
-    · have h' : findAtom ops tag args T = some n := by
+    cases hc : (decide (e.tag = tag) && argsMatchTag ops P tag e.args args)
+    · have h' : findAtom ops P tag args T = some n := by
         rw [← h]
-        show _ = cond (decide (e.tag = tag) && argsMatchTag ops tag e.args args) (some T.length)
-          (findAtom ops tag args T)
+        show _ = cond (decide (e.tag = tag) && argsMatchTag ops P tag e.args args) (some T.length)
+          (findAtom ops P tag args T)
         rw [hc]
         rfl
       exact ih hg.2 n h'
     · have h' : some T.length = some n := by
         rw [← h]
-        show _ = cond (decide (e.tag = tag) && argsMatchTag ops tag e.args args) (some T.length)
-          (findAtom ops tag args T)
+        show _ = cond (decide (e.tag = tag) && argsMatchTag ops P tag e.args args) (some T.length)
+          (findAtom ops P tag args T)
         rw [hc]
         rfl
       have hn : T.length = n := Option.noConfusion h' id
@@ -1022,8 +1296,8 @@ def RepList (σ : Env α) : List (NF C) → List α → Prop
   | a :: l, x :: xs => Rep cc σ a x ∧ RepList σ l xs
   | _, _ => False
 
-theorem repList_vals (σ : Env α) (l : List (NF C)) :
-    ∀ xs, allPosDen ops l = true → RepList cc σ l xs → l.map (nfVal cc σ) = xs := by
+theorem repList_vals (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (l : List (NF C)) :
+    ∀ xs, allPosDen ops P l = true → RepList cc σ l xs → l.map (nfVal cc σ) = xs := by
   induction l with
   | nil =>
     intro xs _ h
@@ -1036,7 +1310,7 @@ theorem repList_vals (σ : Env α) (l : List (NF C)) :
     | nil => exact False.elim h
     | cons x xs =>
       show nfVal cc σ a :: l.map (nfVal cc σ) = x :: xs
-      rw [rep_val cc σ a x h.1 (positive_ne_zero cc σ a.2 (and_left' hp)),
+      rw [rep_val cc σ a x h.1 (positive_ne_zero cc σ P hP a.2 (and_left' hp)),
         ih xs (and_right' hp) h.2]
 
 theorem rep_atom (ν : Nat → α) (n : Nat) : Rep cc (envOf ρ ν) (atomNF ops n) (ν n) :=
@@ -1063,18 +1337,19 @@ theorem inv_after (T T1 T' : Tab K C) (t : Term K) (v : NF C) (he : ∃ l, T1 = 
 
 theorem inv_un (T T1 : Tab K C) (a t : Term K) (va v : NF C) (g : α → α)
     (ha : Inv cc I ρ evT T a va T1)
-    (hr : ∀ σ x, Rep cc σ va x → Rep cc σ v (g x))
+    (hr : ∀ ν, Good cc I ρ ν T1 → ∀ x, Rep cc (envOf ρ ν) va x → Rep cc (envOf ρ ν) v (g x))
     (he : evT t = g (evT a)) : Inv cc I ρ evT T t v T1 := by
   match ha with
   | ⟨hx, hok, hra⟩ =>
     refine ⟨hx, hok, ?_⟩
     intro ν hg
     rw [he]
-    exact hr _ _ (hra ν hg)
+    exact hr ν hg _ (hra ν hg)
 
 theorem inv_bin (T T1 T2 : Tab K C) (a b t : Term K) (va vb v : NF C) (g : α → α → α)
     (ha : Inv cc I ρ evT T a va T1) (hb : Inv cc I ρ evT T1 b vb T2)
-    (hr : ∀ σ x y, Rep cc σ va x → Rep cc σ vb y → Rep cc σ v (g x y))
+    (hr : ∀ ν, Good cc I ρ ν T2 → ∀ x y, Rep cc (envOf ρ ν) va x → Rep cc (envOf ρ ν) vb y →
+      Rep cc (envOf ρ ν) v (g x y))
     (he : evT t = g (evT a) (evT b)) :
     Inv cc I ρ evT T t v T2 := by
   match ha, hb with
@@ -1085,35 +1360,37 @@ theorem inv_bin (T T1 T2 : Tab K C) (a b t : Term K) (va vb v : NF C) (g : α �
     have hg1 : Good cc I ρ ν T1 := by
       rw [h2] at hg
       exact good_append cc I ρ ν l2 T1 hg
-    exact hr _ _ _ (hra ν hg1) (hrb ν hg)
+    exact hr ν hg _ _ (hra ν hg1) (hrb ν hg)
 
-theorem anyEquiv_sound (σ : Env α) (a : NF C) (l : List (NF C)) (h : anyEquiv ops a l = true) :
+theorem anyEquiv_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a : NF C)
+    (l : List (NF C)) (h : anyEquiv ops P a l = true) :
     memV (nfVal cc σ a) (l.map (nfVal cc σ)) := by
   induction l with
   | nil => cases h
   | cons b l ih =>
-    have h' : (nfEquiv ops a b || anyEquiv ops a l) = true := h
-    cases hb : nfEquiv ops a b
+    have h' : (nfEquiv ops P a b || anyEquiv ops P a l) = true := h
+    cases hb : nfEquiv ops P a b
     · rw [hb] at h'
       exact Or.inr (ih h')
-    · exact Or.inl (nfEquiv_sound cc σ a b hb)
+    · exact Or.inl (nfEquiv_sound cc σ P hP a b hb)
 
-theorem subsetB_sound (σ : Env α) (l l' : List (NF C)) (h : subsetB ops l l' = true) :
+theorem subsetB_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (l l' : List (NF C))
+    (h : subsetB ops P l l' = true) :
     subsetV (l'.map (nfVal cc σ)) (l.map (nfVal cc σ)) := by
   induction l with
   | nil => exact True.intro
-  | cons a l ih => exact ⟨anyEquiv_sound cc σ a l' (and_left' h), ih (and_right' h)⟩
+  | cons a l ih => exact ⟨anyEquiv_sound cc σ P hP a l' (and_left' h), ih (and_right' h)⟩
 
-theorem argsMatchTag_sound (hI : FieldInterp I) (σ : Env α) (tag : Tag) (l l' : List (NF C))
-    (h : argsMatchTag ops tag l l' = true) :
+theorem argsMatchTag_sound (hI : FieldInterp I) (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ)
+    (tag : Tag) (l l' : List (NF C)) (h : argsMatchTag ops P tag l l' = true) :
     tagSem I tag (l.map (nfVal cc σ)) = tagSem I tag (l'.map (nfVal cc σ)) := by
   have lat : ∀ op : α → α → α, (∀ a b c, op (op a b) c = op a (op b c)) →
       (∀ a b, op a b = op b a) → (∀ a, op a a = a) →
-      (subsetB ops l l' && subsetB ops l' l) = true →
+      (subsetB ops P l l' && subsetB ops P l' l) = true →
       foldOp op (l.map (nfVal cc σ)) = foldOp op (l'.map (nfVal cc σ)) := by
     intro op hA hC hId hs
-    have s1 := subsetB_sound cc σ l l' (and_left' hs)
-    have s2 := subsetB_sound cc σ l' l (and_right' hs)
+    have s1 := subsetB_sound cc σ P hP l l' (and_left' hs)
+    have s2 := subsetB_sound cc σ P hP l' l (and_right' hs)
     cases l with
     | nil =>
       cases l' with
@@ -1127,30 +1404,31 @@ theorem argsMatchTag_sound (hI : FieldInterp I) (σ : Env α) (tag : Tag) (l l' 
   | max => exact lat I.max hI.max_assoc hI.max_comm hI.max_idem h
   | min => exact lat I.min hI.min_assoc hI.min_comm hI.min_idem h
   | func f =>
-    have h' : argsMatch ops l l' = true := h
-    rw [argsMatch_vals cc σ l l' h']
+    have h' : argsMatch ops P l l' = true := h
+    rw [argsMatch_vals cc σ P hP l l' h']
   | select op =>
-    have h' : argsMatch ops l l' = true := h
-    rw [argsMatch_vals cc σ l l' h']
+    have h' : argsMatch ops P l l' = true := h
+    rw [argsMatch_vals cc σ P hP l l' h']
 
 /-- An atom made (or found) for `src`, where the kind applied to the arguments' values is the
 value of `src`. -/
 theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : Term K)
     (T T' : Tab K C) (v : NF C)
-    (hval' : ∀ ν, Good cc I ρ ν T → allPosDen ops args = true →
+    (hval' : ∀ ν, Good cc I ρ ν T → allPosDen ops (tabPos ops T) args = true →
       tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = evT src)
     (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ evT T src v T' := by
-  have h1 : cond (allPosDen ops args) (some (mkAtom ops tag args src T)) none = some (v, T') := h
-  cases hp : allPosDen ops args
+  have h1 : cond (allPosDen ops (tabPos ops T) args) (some (mkAtom ops tag args src T)) none
+    = some (v, T') := h
+  cases hp : allPosDen ops (tabPos ops T) args
   · rw [hp] at h1
     cases h1
   · rw [hp] at h1
-    have h2 : mkAtomAt ops tag args src T (findAtom ops tag args T) = (v, T') :=
+    have h2 : mkAtomAt ops tag args src T (findAtom ops (tabPos ops T) tag args T) = (v, T') :=
       Option.noConfusion h1 id
     have hval : ∀ ν, Good cc I ρ ν T →
         tagSem I tag (args.map (nfVal cc (envOf ρ ν))) = evT src :=
       fun ν hg => hval' ν hg hp
-    cases hf : findAtom ops tag args T with
+    cases hf : findAtom ops (tabPos ops T) tag args T with
     | none =>
       rw [hf] at h2
       have hv : atomNF ops T.length = v := congrArg Prod.fst h2
@@ -1169,12 +1447,13 @@ theorem atom_inv' (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : T
       rw [← hv, ← hT]
       apply inv_pure
       intro ν hg
-      match findAtom_sound cc I ρ ν tag args T hg n hf with
+      match findAtom_sound cc I ρ ν (tabPos ops T) tag args T hg n hf with
       | ⟨e, het, hm, hn⟩ =>
         have ev : ν n = evT src := by
           rw [hn]
           show tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν))) = _
-          rw [het, argsMatchTag_sound cc I hI (envOf ρ ν) tag e.args args hm, hval ν hg]
+          rw [het, argsMatchTag_sound cc I hI (envOf ρ ν) (tabPos ops T)
+            (good_pos cc I ρ hI T ν hg) tag e.args args hm, hval ν hg]
         have r := rep_atom cc ρ ν n
         rw [ev] at r
         exact r
@@ -1188,7 +1467,8 @@ theorem atom_inv (hI : FieldInterp I) (tag : Tag) (args : List (NF C)) (src : Te
     (h : atom ops tag args src T = some (v, T')) : Inv cc I ρ evT T src v T' := by
   apply atom_inv' cc I ρ evT hI tag args src T T' v _ h
   intro ν hg hp
-  rw [repList_vals cc (envOf ρ ν) args xs hp (hreps ν hg), hsem]
+  rw [repList_vals cc (envOf ρ ν) (tabPos ops T) (good_pos cc I ρ hI T ν hg) args xs hp
+    (hreps ν hg), hsem]
 
 end TableSound
 
@@ -1200,7 +1480,7 @@ variable {K C : Type} (ops : FieldCoeffOps K C)
 
 theorem latticeArgs_cases (tag : Tag) (T : Tab K C) (v : NF C) :
     latticeArgs ops tag T v = [v] ∨
-      ∃ n e, nfEquiv ops v (atomNF ops n) = true ∧ lookupEntry T n = some e ∧ e.tag = tag ∧
+      ∃ n e, nfEquiv ops (tabPos ops T) v (atomNF ops n) = true ∧ lookupEntry T n = some e ∧ e.tag = tag ∧
         latticeArgs ops tag T v = e.args ∧ nonEmpty e.args = true := by
   cases hn : atomNum v.1 with
   | none =>
@@ -1210,12 +1490,13 @@ theorem latticeArgs_cases (tag : Tag) (T : Tab K C) (v : NF C) :
     rfl
   | some n =>
     have d : latticeArgs ops tag T v
-        = cond (nfEquiv ops v (atomNF ops n)) (entryArgs tag v (lookupEntry T n)) [v] := by
+        = cond (nfEquiv ops (tabPos ops T) v (atomNF ops n)) (entryArgs tag v (lookupEntry T n))
+          [v] := by
       show latticeArgsOf ops tag T v (atomNum v.1) = _
       rw [hn]
       rfl
     rw [d]
-    cases he : nfEquiv ops v (atomNF ops n)
+    cases he : nfEquiv ops (tabPos ops T) v (atomNF ops n)
     · exact Or.inl rfl
     · cases hl : lookupEntry T n with
       | none => exact Or.inl rfl
@@ -1246,15 +1527,16 @@ theorem latticeArgs_cons (tag : Tag) (T : Tab K C) (v : NF C) :
         rw [ha] at hL
         exact ⟨y, l, hL⟩
 
-theorem allPosDen_prepend (l1 l2 : List (NF C)) (h : allPosDen ops (prepend l1 l2) = true) :
-    allPosDen ops l1 = true ∧ allPosDen ops l2 = true := by
+theorem allPosDen_prepend (P : Nat → Bool) (l1 l2 : List (NF C))
+    (h : allPosDen ops P (prepend l1 l2) = true) :
+    allPosDen ops P l1 = true ∧ allPosDen ops P l2 = true := by
   induction l1 with
   | nil => exact ⟨rfl, h⟩
   | cons a l ih =>
-    have h' : (positive ops a.2 && allPosDen ops (prepend l l2)) = true := h
+    have h' : (positive ops P a.2 && allPosDen ops P (prepend l l2)) = true := h
     have r := ih (and_right' h')
     refine ⟨?_, r.2⟩
-    show (positive ops a.2 && allPosDen ops l) = true
+    show (positive ops P a.2 && allPosDen ops P l) = true
     rw [and_left' h', r.1]
     rfl
 
@@ -1342,11 +1624,12 @@ theorem map_prepend {β γ : Type} (f : β → γ) (l1 l2 : List β) :
     show f a :: (prepend l l2).map f = f a :: prepend (l.map f) (l2.map f)
     rw [ih]
 
-theorem allEquivTo_sound (σ : Env α) (v0 : NF C) (l : List (NF C))
-    (h : allEquivTo ops v0 l = true) : allEqV (nfVal cc σ v0) (l.map (nfVal cc σ)) := by
+theorem allEquivTo_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (v0 : NF C)
+    (l : List (NF C)) (h : allEquivTo ops P v0 l = true) :
+    allEqV (nfVal cc σ v0) (l.map (nfVal cc σ)) := by
   induction l with
   | nil => exact True.intro
-  | cons b l ih => exact ⟨nfEquiv_sound cc σ b v0 (and_left' h), ih (and_right' h)⟩
+  | cons b l ih => exact ⟨nfEquiv_sound cc σ P hP b v0 (and_left' h), ih (and_right' h)⟩
 
 theorem rep_of_val (σ : Env α) (v : NF C) : Rep cc σ v (nfVal cc σ v) := by
   intro hD
@@ -1381,24 +1664,27 @@ theorem lookupEntry_good (ν : Nat → α) (T : Tab K C) (hg : Good cc I ρ ν T
         exact (if_neg' hn).symm
       exact ih hg.2 n e h'
 
-theorem latticeArgs_sound (tag : Tag) (op : α → α → α) (hop : ∀ xs, tagSem I tag xs = foldOp op xs)
+theorem latticeArgs_sound (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
+    (hop : ∀ xs, tagSem I tag xs = foldOp op xs)
     (T : Tab K C) (v : NF C) (x : α) (ν : Nat → α) (hg : Good cc I ρ ν T)
-    (hv : Rep cc (envOf ρ ν) v x) (hp : allPosDen ops (latticeArgs ops tag T v) = true) :
+    (hv : Rep cc (envOf ρ ν) v x)
+    (hp : allPosDen ops (tabPos ops T) (latticeArgs ops tag T v) = true) :
     foldOp op ((latticeArgs ops tag T v).map (nfVal cc (envOf ρ ν))) = x := by
+  have hP := good_pos cc I ρ hI T ν hg
   cases latticeArgs_cases ops tag T v with
   | inl h =>
     rw [h] at hp
     rw [h]
-    exact rep_val cc _ v x hv (positive_ne_zero cc _ v.2 (and_left' hp))
+    exact rep_val cc _ v x hv (positive_ne_zero cc _ _ hP v.2 (and_left' hp))
   | inr h =>
     match h with
     | ⟨n, e, he, hl, ht, hL, _⟩ =>
       rw [hL]
       have e1 : ν n = entrySem cc I ρ ν e := lookupEntry_good cc I ρ ν T hg n e hl
       have e2 : nfVal cc (envOf ρ ν) v = ν n :=
-        (nfEquiv_sound cc _ v (atomNF ops n) he).trans (nfVal_atom cc ρ ν n)
+        (nfEquiv_sound cc _ _ hP v (atomNF ops n) he).trans (nfVal_atom cc ρ ν n)
       have e3 : nfVal cc (envOf ρ ν) v = x :=
-        rep_val cc _ v x hv (positive_ne_zero cc _ v.2 (and_left' (and_left' he)))
+        rep_val cc _ v x hv (positive_ne_zero cc _ _ hP v.2 (and_left' (and_left' he)))
       rw [← e3, e2, e1]
       show foldOp op (e.args.map (nfVal cc (envOf ρ ν)))
         = tagSem I e.tag (e.args.map (nfVal cc (envOf ρ ν)))
@@ -1419,14 +1705,15 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
       (fun o => hok2 (hok1 o))
     match latticeArgs_cons ops tag T2 va, latticeArgs_cons ops tag T2 vb with
     | ⟨y1, r1, e1⟩, ⟨y2, r2, e2⟩ =>
-      have key : ∀ ν, Good cc I ρ ν T2 → allPosDen ops (prepend (y1 :: r1) (y2 :: r2)) = true →
+      have key : ∀ ν, Good cc I ρ ν T2 →
+          allPosDen ops (tabPos ops T2) (prepend (y1 :: r1) (y2 :: r2)) = true →
           foldOp op ((prepend (y1 :: r1) (y2 :: r2)).map (nfVal cc (envOf ρ ν)))
             = evT src := by
         intro ν hg hp
-        have hp2 := allPosDen_prepend ops _ _ hp
-        have f1 := latticeArgs_sound cc I ρ tag op hop T2 va (evT a) ν hg
+        have hp2 := allPosDen_prepend ops _ _ _ hp
+        have f1 := latticeArgs_sound cc I ρ hI tag op hop T2 va (evT a) ν hg
           (hra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg)) (by rw [e1]; exact hp2.1)
-        have f2 := latticeArgs_sound cc I ρ tag op hop T2 vb (evT b) ν hg
+        have f2 := latticeArgs_sound cc I ρ hI tag op hop T2 vb (evT b) ν hg
           (hrb ν hg) (by rw [e2]; exact hp2.2)
         rw [e1] at f1
         rw [e2] at f2
@@ -1445,11 +1732,11 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
           (prepend (latticeArgs ops tag T2 va) (latticeArgs ops tag T2 vb)) = _
         rw [e1, e2]
       rw [hL] at h
-      have h' : cond (allPosDen ops (y1 :: prepend r1 (y2 :: r2))
-          && allEquivTo ops y1 (prepend r1 (y2 :: r2))) (some (y1, T2))
+      have h' : cond (allPosDen ops (tabPos ops T2) (y1 :: prepend r1 (y2 :: r2))
+          && allEquivTo ops (tabPos ops T2) y1 (prepend r1 (y2 :: r2))) (some (y1, T2))
           (atom ops tag (y1 :: prepend r1 (y2 :: r2)) src T2) = some (v, T') := h
-      cases hc : (allPosDen ops (y1 :: prepend r1 (y2 :: r2))
-          && allEquivTo ops y1 (prepend r1 (y2 :: r2)))
+      cases hc : (allPosDen ops (tabPos ops T2) (y1 :: prepend r1 (y2 :: r2))
+          && allEquivTo ops (tabPos ops T2) y1 (prepend r1 (y2 :: r2)))
       · rw [hc] at h'
         apply atom_inv' cc I ρ evT hI tag _ src T2 T' v _ h'
         intro ν hg hp
@@ -1465,10 +1752,106 @@ theorem lattice_inv (hI : FieldInterp I) (tag : Tag) (op : α → α → α)
               :: (prepend r1 (y2 :: r2)).map (nfVal cc (envOf ρ ν))) = evT src :=
             key ν hg (and_left' hc)
           have col := foldOp_allEq op hId (nfVal cc (envOf ρ ν) y1) _
-            (allEquivTo_sound cc (envOf ρ ν) y1 _ (and_right' hc))
+            (allEquivTo_sound cc (envOf ρ ν) _ (good_pos cc I ρ hI T2 ν hg) y1 _ (and_right' hc))
           rw [col] at k
           rw [← k]
           exact rep_of_val cc _ y1
+
+/-- `rsqrt a` where the normal form `va` of `a` has positive numerator and denominator:
+`1 / s` for the `sqrt` atom `s`.  Under a good valuation `a` is positive (`good_pos`), so
+`rsqrt a = 1 / sqrt a` (`FieldInterp.rsqrt_sqrt`). -/
+theorem rsqrt_inv (hI : FieldInterp I) (T T1 T' : Tab K C) (a : Term K) (va v : NF C)
+    (ia : Inv cc I ρ evT T a va T1)
+    (hq : (positive ops (tabPos ops T1) va.1 && positive ops (tabPos ops T1) va.2) = true)
+    (h : andThen (atom ops (Tag.func Func.sqrt) [va] (Term.app Func.sqrt a) T1) (fun s T2 =>
+      cond (positive ops (tabPos ops T2) s.2) (some (nfDiv ops (nfOne ops) s, T2)) none)
+      = some (v, T'))
+    (hsem : ∀ g : Func, Term.applyFunc I g (evT a) = evT (Term.app g a)) :
+    Inv cc I ρ evT T (Term.app Func.rsqrt a) v T' := by
+  match andThen_eq_some h with
+  | ⟨s, T2, h1, h2⟩ =>
+    cases hp : positive ops (tabPos ops T2) s.2
+    · rw [hp] at h2
+      cases h2
+    · rw [hp] at h2
+      match some_pair h2, ia with
+      | ⟨e1, e2⟩, ⟨ext1, ok1, ra⟩ =>
+        rw [← e1, ← e2]
+        have is : Inv cc I ρ evT T1 (Term.app Func.sqrt a) s T2 :=
+          atom_inv cc I ρ evT hI (Tag.func Func.sqrt) [va] (Term.app Func.sqrt a) T1 T2 s
+            [evT a] (fun ν hg => ⟨ra ν hg, True.intro⟩) (hsem Func.sqrt) h1
+        match is with
+        | ⟨⟨l2, el2⟩, ok2, rs⟩ =>
+          apply inv_after cc I ρ evT T T1 T2 _ _ ext1 ok1
+          refine ⟨⟨l2, el2⟩, ok2, ?_⟩
+          intro ν hg
+          have g1 := good_ext cc I ρ ν l2 T1 T2 el2 hg
+          have hP1 := good_pos cc I ρ hI T1 ν g1
+          have hN := positive_pos cc _ _ hP1 va.1 (and_left' hq)
+          have hD := positive_pos cc _ _ hP1 va.2 (and_right' hq)
+          have ex : evT a * fpolyEval cc (envOf ρ ν) va.2 = fpolyEval cc (envOf ρ ν) va.1 :=
+            ra ν g1 (pos_ne_zero _ hD)
+          have hx : pos (evT a) := by
+            rw [← mul_mul_inv_cancel (evT a) _ (pos_ne_zero _ hD), ex]
+            exact pos_mul _ _ hN (pos_inv _ hD)
+          rw [← hsem Func.rsqrt]
+          show Rep cc _ _ (I.func Func.rsqrt (evT a))
+          rw [hI.rsqrt_sqrt _ hx]
+          have esq : I.func Func.sqrt (evT a) = evT (Term.app Func.sqrt a) := hsem Func.sqrt
+          rw [esq]
+          exact rep_div cc _ (nfOne ops) s 1 _ (rep_one cc _) (rs ν hg)
+            (positive_ne_zero cc _ _ (good_pos cc I ρ hI T2 ν hg) s.2 hp)
+
+/-- `f a` for a quotient `va` of `a` (the `app` case of `norm_sound_aux` and of
+`normX_sound_aux`, for any valuation of terms that applies `f` to the value of `a`). -/
+theorem normApp_inv (hI : FieldInterp I) (T T1 T' : Tab K C) (a : Term K) (va v : NF C)
+    (f : Func) (ia : Inv cc I ρ evT T a va T1) (h : normApp ops a va T1 f = some (v, T'))
+    (hsem : ∀ g : Func, Term.applyFunc I g (evT a) = evT (Term.app g a)) :
+    Inv cc I ρ evT T (Term.app f a) v T' := by
+  cases f with
+  | ex2 =>
+    have h3 : ex2Of ops (Term.app Func.ex2 a) va T1 (nfEx2 ops va) = some (v, T') := h
+    cases hE : nfEx2 ops va with
+    | none =>
+      rw [hE] at h3
+      exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.ex2) ia h3 (hsem Func.ex2)
+    | some E =>
+      rw [hE] at h3
+      match some_pair h3 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        exact inv_un cc I ρ evT T T1 a _ va _ pow2 ia
+          (fun ν _ x r => rep_ex2 cc _ va x E hE r) (hsem Func.ex2).symm
+  | rcp =>
+    have h3 : cond (positive ops (tabPos ops T1) va.2) (some (nfDiv ops (nfOne ops) va, T1)) none
+      = some (v, T') := h
+    cases hp : positive ops (tabPos ops T1) va.2
+    · rw [hp] at h3
+      cases h3
+    · rw [hp] at h3
+      match some_pair h3 with
+      | ⟨e1, e2⟩ =>
+        rw [← e1, ← e2]
+        exact inv_un cc I ρ evT T T1 a _ va _ (fun x => 1 / x) ia
+          (fun ν hg x r => rep_div cc _ (nfOne ops) va 1 x (rep_one cc _) r
+            (positive_ne_zero cc _ _ (good_pos cc I ρ hI T1 ν hg) va.2 hp))
+          ((hsem Func.rcp).symm.trans (hI.rcp _))
+  | rsqrt =>
+    have h3 : rsqrtOf ops a va T1
+        (positive ops (tabPos ops T1) va.1 && positive ops (tabPos ops T1) va.2)
+      = some (v, T') := h
+    cases hq : (positive ops (tabPos ops T1) va.1 && positive ops (tabPos ops T1) va.2)
+    · rw [hq] at h3
+      exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.rsqrt) ia h3
+        (hsem Func.rsqrt)
+    · rw [hq] at h3
+      exact rsqrt_inv cc I ρ evT hI T T1 T' a va v ia hq h3 hsem
+  | sqrt => exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.sqrt) ia h (hsem _)
+  | lg2 => exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.lg2) ia h (hsem _)
+  | sin => exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.sin) ia h (hsem _)
+  | cos => exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.cos) ia h (hsem _)
+  | tanh => exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.tanh) ia h (hsem _)
+  | abs => exact inv_un_atom cc I ρ evT hI T T1 T' a _ va v (Tag.func Func.abs) ia h (hsem _)
 
 end NormSound
 
@@ -1532,7 +1915,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
           exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x + y)
-            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_add cc σ va vb x y) rfl
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun ν _ x y => rep_add cc _ va vb x y) rfl
   | sub a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1545,7 +1928,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
           exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x - y)
-            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_sub cc σ va vb x y) rfl
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun ν _ x y => rep_sub cc _ va vb x y) rfl
   | mul a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1558,7 +1941,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
         | ⟨e1, e2⟩ =>
           rw [← e1, ← e2]
           exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x * y)
-            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
+            (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun ν _ x y => rep_mul cc _ va vb x y) rfl
   | div a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1566,8 +1949,9 @@ theorem norm_sound_aux (hI : FieldInterp I)
     | ⟨va, T1, h1, h2⟩ =>
       match andThen_eq_some h2 with
       | ⟨vb, T2, h3, h4⟩ =>
-        have h5 : cond (positive ops vb.2) (some (nfDiv ops va vb, T2)) none = some (v, T') := h4
-        cases hp : positive ops vb.2
+        have h5 : cond (positive ops (tabPos ops T2) vb.2) (some (nfDiv ops va vb, T2)) none
+          = some (v, T') := h4
+        cases hp : positive ops (tabPos ops T2) vb.2
         · rw [hp] at h5
           cases h5
         · rw [hp] at h5
@@ -1576,7 +1960,8 @@ theorem norm_sound_aux (hI : FieldInterp I)
             rw [← e1, ← e2]
             exact inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b _ va vb _ (fun x y => x / y)
               (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3)
-              (fun σ x y ra rb => rep_div cc σ va vb x y ra rb (positive_ne_zero cc σ vb.2 hp)) rfl
+              (fun ν hg x y ra rb => rep_div cc _ va vb x y ra rb
+                (positive_ne_zero cc _ _ (good_pos cc I ρ hI T2 ν hg) vb.2 hp)) rfl
   | fma a b c iha ihb ihc =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1591,10 +1976,10 @@ theorem norm_sound_aux (hI : FieldInterp I)
           | ⟨e1, e2⟩ =>
             rw [← e1, ← e2]
             have iab := inv_bin cc I ρ (Term.eval I ρs) T T1 T2 a b (Term.mul a b) va vb (nfMul ops va vb)
-              (fun x y => x * y) (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun σ x y => rep_mul cc σ va vb x y) rfl
+              (fun x y => x * y) (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3) (fun ν _ x y => rep_mul cc _ va vb x y) rfl
             exact inv_bin cc I ρ (Term.eval I ρs) T T2 T3 (Term.mul a b) c _ (nfMul ops va vb) vc _
               (fun x y => x + y) iab (ihc.1 T2 vc T3 h5)
-              (fun σ x y => rep_add cc σ (nfMul ops va vb) vc x y) rfl
+              (fun ν _ x y => rep_add cc _ (nfMul ops va vb) vc x y) rfl
   | neg a iha =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1605,7 +1990,7 @@ theorem norm_sound_aux (hI : FieldInterp I)
       | ⟨e1, e2⟩ =>
         rw [← e1, ← e2]
         exact inv_un cc I ρ (Term.eval I ρs) T T1 a _ va _ (fun x => -x) (iha.1 T va T1 h1)
-          (fun σ x => rep_neg cc σ va x) rfl
+          (fun ν _ x => rep_neg cc _ va x) rfl
   | max a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T v T' h
@@ -1629,41 +2014,8 @@ theorem norm_sound_aux (hI : FieldInterp I)
     intro T v T' h
     match andThen_eq_some h with
     | ⟨va, T1, h1, h2⟩ =>
-      have ia := iha.1 T va T1 h1
-      cases f with
-      | ex2 =>
-        have h3 : ex2Of ops (Term.app Func.ex2 a) va T1 (nfEx2 ops va) = some (v, T') := h2
-        cases hE : nfEx2 ops va with
-        | none =>
-          rw [hE] at h3
-          exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.ex2) ia h3 rfl
-        | some E =>
-          rw [hE] at h3
-          match some_pair h3 with
-          | ⟨e1, e2⟩ =>
-            rw [← e1, ← e2]
-            exact inv_un cc I ρ (Term.eval I ρs) T T1 a _ va _ pow2 ia
-              (fun σ x r => rep_ex2 cc σ va x E hE r) rfl
-      | rcp =>
-        have h3 : cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T1)) none
-          = some (v, T') := h2
-        cases hp : positive ops va.2
-        · rw [hp] at h3
-          cases h3
-        · rw [hp] at h3
-          match some_pair h3 with
-          | ⟨e1, e2⟩ =>
-            rw [← e1, ← e2]
-            exact inv_un cc I ρ (Term.eval I ρs) T T1 a _ va _ (fun x => 1 / x) ia
-              (fun σ x r => rep_div cc σ (nfOne ops) va 1 x (rep_one cc σ) r
-                (positive_ne_zero cc σ va.2 hp)) (hI.rcp _)
-      | sqrt => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.sqrt) ia h2 rfl
-      | rsqrt => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.rsqrt) ia h2 rfl
-      | lg2 => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.lg2) ia h2 rfl
-      | sin => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.sin) ia h2 rfl
-      | cos => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.cos) ia h2 rfl
-      | tanh => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.tanh) ia h2 rfl
-      | abs => exact inv_un_atom cc I ρ (Term.eval I ρs) hI T T1 T' a _ va v (Tag.func Func.abs) ia h2 rfl
+      exact normApp_inv cc I ρ (Term.eval I ρs) hI T T1 T' a va v f (iha.1 T va T1 h1) h2
+        (fun g => rfl)
   | cmp op l r ihl ihr =>
     refine ⟨?_, ⟨ihl.1, ihr.1⟩⟩
     intro T v T' h
@@ -1707,7 +2059,7 @@ section FieldRule
 variable {K C : Type} (ops : FieldCoeffOps K C)
 
 def checkPair (vs : NF C) : Option (NF C × Tab K C) → Bool
-  | some p => nfEquiv ops vs p.1
+  | some p => nfFinal ops (tabPos ops p.2) vs p.1
   | none => false
 
 def fieldNormalizeOf (m : Nat → Option Nat) (t : Term K) : Option (NF C × Tab K C) → Bool
@@ -1728,8 +2080,9 @@ variable {K C α : Type} [ExpField α] {ops : FieldCoeffOps K C} (cc : FieldCoef
 /-- Soundness of `FieldNormalize`: if the rule accepts `s` and `t` (one side's input map `m`,
 as in the checker, where both terms live in one arena with one input naming), they have the
 same value in every `ExpField`, for every pair environment `ρ` and side environment `ρs`
-agreeing with it, under every interpretation where `rcp x = 1/x` and `max`, `min` are
-associative, commutative and idempotent (`FieldInterp`), given coefficients whose
+agreeing with it, under every interpretation where `rcp x = 1/x`, `max`, `min` are
+associative, commutative and idempotent, and `sqrt x` is positive and `rsqrt x = 1 / sqrt x`
+for positive `x` (`FieldInterp`), given coefficients whose
 `cast` respects the operations and tests and sends each constant to its value. -/
 theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
     (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
@@ -1754,19 +2107,19 @@ theorem fieldNormalize_sound (I : Interp K α) (hI : FieldInterp I)
         cases q with
         | mk vt T2 =>
           rw [ht] at h2
-          have he : nfEquiv ops vs vt = true := h2
+          have he : nfFinal ops (tabPos ops T2) vs vt = true := h2
           match norm_sound cc I ρ ρs hI hconst m hag s [] vs T1 hs,
             norm_sound cc I ρ ρs hI hconst m hag t T1 vt T2 ht with
           | ⟨_, ok1, r1⟩, ⟨⟨l2, e2⟩, ok2, r2⟩ =>
             have okT2 : OK cc I ρ (Term.eval I ρs) T2 := ok2 (ok1 True.intro)
             have g2 := good_nuOf cc I ρ (Term.eval I ρs) T2 okT2
             have g1 := good_ext cc I ρ (nuOf (Term.eval I ρs) T2) l2 T1 T2 e2 g2
-            have vs_val := rep_val cc _ vs _ (r1 _ g1)
-              (positive_ne_zero cc _ vs.2 (and_left' (and_left' he)))
-            have vt_val := rep_val cc _ vt _ (r2 _ g2)
-              (positive_ne_zero cc _ vt.2 (and_right' (and_left' he)))
+            have hP := good_pos cc I ρ hI T2 _ g2
+            have hf := nfFinal_sound cc _ _ hP vs vt he
+            have vs_val := rep_val cc _ vs _ (r1 _ g1) (positive_ne_zero cc _ _ hP vs.2 hf.1)
+            have vt_val := rep_val cc _ vt _ (r2 _ g2) (positive_ne_zero cc _ _ hP vt.2 hf.2.1)
             rw [← vs_val, ← vt_val]
-            exact nfEquiv_sound cc _ vs vt he
+            exact hf.2.2
 
 end FieldSound
 

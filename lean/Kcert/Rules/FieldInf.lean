@@ -68,8 +68,8 @@ def numSign : Option C → Option Bool
 
 /-- The sign of a nonzero constant quotient (Rust `const_sign`): the numerator a constant of
 known sign, the denominator `positive` (Rust: a nonzero constant of either sign). -/
-def constSign (v : NF C) : Option Bool :=
-  cond (positive ops v.2) (numSign ops (constOf ops v.1)) none
+def constSign (P : Nat → Bool) (v : NF C) : Option Bool :=
+  cond (positive ops P v.2) (numSign ops (constOf ops v.1)) none
 
 /-- An infinity `s` times (or divided by) a quotient of sign `b` (Rust `mul`). -/
 def infScale (s : XV C) : Option Bool → Option (XV C)
@@ -79,20 +79,20 @@ def infScale (s : XV C) : Option Bool → Option (XV C)
 
 /-- Rust `mul`: quotients multiply; an infinity times a nonzero constant folds by the
 constant's sign; anything else with an infinity is refused. -/
-def xMul : XV C → XV C → Option (XV C)
+def xMul (P : Nat → Bool) : XV C → XV C → Option (XV C)
   | XV.frac a, XV.frac b => some (XV.frac (nfMul ops a b))
-  | XV.ninf, XV.frac b => infScale ops XV.ninf (constSign ops b)
-  | XV.pinf, XV.frac b => infScale ops XV.pinf (constSign ops b)
-  | XV.frac a, XV.ninf => infScale ops XV.ninf (constSign ops a)
-  | XV.frac a, XV.pinf => infScale ops XV.pinf (constSign ops a)
+  | XV.ninf, XV.frac b => infScale ops XV.ninf (constSign ops P b)
+  | XV.pinf, XV.frac b => infScale ops XV.pinf (constSign ops P b)
+  | XV.frac a, XV.ninf => infScale ops XV.ninf (constSign ops P a)
+  | XV.frac a, XV.pinf => infScale ops XV.pinf (constSign ops P a)
   | _, _ => none
 
 /-- Rust `div`, with the model's positive divisor denominator: an infinity divided by a nonzero
 constant folds by its sign; a division by an infinity is refused. -/
-def xDiv : XV C → XV C → Option (XV C)
-  | XV.frac a, XV.frac b => cond (positive ops b.2) (some (XV.frac (nfDiv ops a b))) none
-  | XV.ninf, XV.frac b => infScale ops XV.ninf (constSign ops b)
-  | XV.pinf, XV.frac b => infScale ops XV.pinf (constSign ops b)
+def xDiv (P : Nat → Bool) : XV C → XV C → Option (XV C)
+  | XV.frac a, XV.frac b => cond (positive ops P b.2) (some (XV.frac (nfDiv ops a b))) none
+  | XV.ninf, XV.frac b => infScale ops XV.ninf (constSign ops P b)
+  | XV.pinf, XV.frac b => infScale ops XV.pinf (constSign ops P b)
   | _, _ => none
 
 def liftF {K : Type} : Option (NF C × Tab K C) → Option (XV C × Tab K C)
@@ -129,8 +129,8 @@ def xMin (src : Term K) : XV C → XV C → Tab K C → Option (XV C × Tab K C)
   | _, _, _ => none
 
 /-- Rust `Node::Apply`: `ex2(-inf) = 0`; any other function of an infinity fails. -/
-def xApp (src : Term K) : XV C → Tab K C → Func → Option (XV C × Tab K C)
-  | XV.frac v, T, f => liftF (normApp ops src v T f)
+def xApp (a : Term K) : XV C → Tab K C → Func → Option (XV C × Tab K C)
+  | XV.frac v, T, f => liftF (normApp ops a v T f)
   | XV.ninf, T, Func.ex2 => some (XV.frac (nfZero ops), T)
   | _, _, _ => none
 
@@ -152,19 +152,19 @@ def normX (m : Nat → Option Nat) : Term K → Tab K C → Option (XV C × Tab 
   | Term.sub a b, T => andThenX (normX m a T) fun va T1 =>
       andThenX (normX m b T1) fun vb T2 => withT T2 (xAdd ops va (xNeg ops vb))
   | Term.mul a b, T => andThenX (normX m a T) fun va T1 =>
-      andThenX (normX m b T1) fun vb T2 => withT T2 (xMul ops va vb)
+      andThenX (normX m b T1) fun vb T2 => withT T2 (xMul ops (tabPos ops T2) va vb)
   | Term.div a b, T => andThenX (normX m a T) fun va T1 =>
-      andThenX (normX m b T1) fun vb T2 => withT T2 (xDiv ops va vb)
+      andThenX (normX m b T1) fun vb T2 => withT T2 (xDiv ops (tabPos ops T2) va vb)
   | Term.fma a b c, T => andThenX (normX m a T) fun va T1 =>
       andThenX (normX m b T1) fun vb T2 =>
-        andThenX (withT T2 (xMul ops va vb)) fun vab _ =>
+        andThenX (withT T2 (xMul ops (tabPos ops T2) va vb)) fun vab _ =>
           andThenX (normX m c T2) fun vc T3 => withT T3 (xAdd ops vab vc)
   | Term.neg a, T => andThenX (normX m a T) fun va T1 => some (xNeg ops va, T1)
   | Term.max a b, T => andThenX (normX m a T) fun va T1 =>
       andThenX (normX m b T1) fun vb T2 => xMax ops (Term.max a b) va vb T2
   | Term.min a b, T => andThenX (normX m a T) fun va T1 =>
       andThenX (normX m b T1) fun vb T2 => xMin ops (Term.min a b) va vb T2
-  | Term.app f a, T => andThenX (normX m a T) fun va T1 => xApp ops (Term.app f a) va T1 f
+  | Term.app f a, T => andThenX (normX m a T) fun va T1 => xApp ops a va T1 f
   | Term.select (Term.cmp op l r) a b, T => andThenX (normX m l T) fun vl T1 =>
       andThenX (normX m r T1) fun vr T2 => andThenX (normX m a T2) fun va T3 =>
         andThenX (normX m b T3) fun vb T4 =>
@@ -173,14 +173,14 @@ def normX (m : Nat → Option Nat) : Term K → Tab K C → Option (XV C × Tab 
 
 /-- The final comparison (Rust `field_normalize_in`): equal infinities, or equivalent
 quotients over positive denominators. -/
-def xCheck : XV C → XV C → Bool
-  | XV.frac a, XV.frac b => nfEquiv ops a b
+def xCheck (P : Nat → Bool) : XV C → XV C → Bool
+  | XV.frac a, XV.frac b => nfFinal ops P a b
   | XV.ninf, XV.ninf => true
   | XV.pinf, XV.pinf => true
   | _, _ => false
 
 def xCheckPair (vs : XV C) : Option (XV C × Tab K C) → Bool
-  | some p => xCheck ops vs p.1
+  | some p => xCheck ops (tabPos ops p.2) vs p.1
   | none => false
 
 def fieldNormalizeXOf (m : Nat → Option Nat) (t : Term K) : Option (XV C × Tab K C) → Bool
@@ -313,13 +313,14 @@ theorem xAdd_ok (xa xb xv : XV C) (h : xAdd ops xa xb = some xv) (ea eb : EVal �
 
 /-- A quotient `v` whose sign `constSign` finds: the value it represents is positive (sign
 `some true`) or has a positive negation (`some false`). -/
-theorem constSign_sound (σ : Env α) (v : NF C) (y : α) (r : Rep cc σ v y) :
-    (constSign ops v = some true → pos y) ∧ (constSign ops v = some false → pos (-y)) := by
-  have key : ∀ b, constSign ops v = some b → ∃ n, constOf ops v.1 = some n ∧
-      positive ops v.2 = true ∧ numSign ops (some n) = some b := by
+theorem constSign_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (v : NF C) (y : α)
+    (r : Rep cc σ v y) :
+    (constSign ops P v = some true → pos y) ∧ (constSign ops P v = some false → pos (-y)) := by
+  have key : ∀ b, constSign ops P v = some b → ∃ n, constOf ops v.1 = some n ∧
+      positive ops P v.2 = true ∧ numSign ops (some n) = some b := by
     intro b h
-    have h1 : cond (positive ops v.2) (numSign ops (constOf ops v.1)) none = some b := h
-    cases hp : positive ops v.2
+    have h1 : cond (positive ops P v.2) (numSign ops (constOf ops v.1)) none = some b := h
+    cases hp : positive ops P v.2
     · rw [hp] at h1
       cases h1
     · rw [hp] at h1
@@ -331,17 +332,10 @@ theorem constSign_sound (σ : Env α) (v : NF C) (y : α) (r : Rep cc σ v y) :
         rw [hc] at h1
         exact ⟨n, rfl, rfl, h1⟩
   -- `y = N · inv D` with `D` the positive denominator and `N` the constant numerator.
-  have val : ∀ n, constOf ops v.1 = some n → positive ops v.2 = true →
+  have val : ∀ n, constOf ops v.1 = some n → positive ops P v.2 = true →
       y = cc.cast n * inv (fpolyEval cc σ v.2) ∧ pos (fpolyEval cc σ v.2) := by
     intro n hc hp
-    have hD : pos (fpolyEval cc σ v.2) := by
-      cases hv : v.2 with
-      | nil =>
-        rw [hv] at hp
-        cases hp
-      | cons e p =>
-        rw [hv] at hp
-        exact positiveAll_pos cc σ e p hp
+    have hD : pos (fpolyEval cc σ v.2) := positive_pos cc P σ hP v.2 hp
     have hD0 := pos_ne_zero _ hD
     have e1 : y * fpolyEval cc σ v.2 = cc.cast n := by
       rw [r hD0, constOf_sound cc σ v.1 n hc]
@@ -401,8 +395,8 @@ theorem scaleInf_false (sg : α → Option Bool) (s : EVal α) (y : α) (h : sg 
 
 /-- An infinity `s` (extended value `es`) scaled by a quotient `v` representing `y`. -/
 theorem infScale_ok (sg : α → Option Bool) (hsg : SignOf sg) (s xv : XV C) (es : EVal α)
-    (v : NF C) (hs : (s = XV.ninf ∧ es = EVal.ninf) ∨ (s = XV.pinf ∧ es = EVal.pinf))
-    (h : infScale ops s (constSign ops v) = some xv) (σ : Env α) (y z : α)
+    (v : NF C) (P : Nat → Bool) (hs : (s = XV.ninf ∧ es = EVal.ninf) ∨ (s = XV.pinf ∧ es = EVal.pinf))
+    (h : infScale ops s (constSign ops P v) = some xv) (σ : Env α) (hP : PosEnv P σ) (y z : α)
     (r : Rep cc σ v y) : ShapeX xv (scaleInf sg es y) ∧ RepF cc σ xv z := by
   have sh : ShapeX s es := by
     cases hs with
@@ -421,7 +415,7 @@ theorem infScale_ok (sg : α → Option Bool) (hsg : SignOf sg) (s xv : XV C) (e
     | inr e =>
       rw [e]
       exact True.intro
-  cases hc : constSign ops v with
+  cases hc : constSign ops P v with
   | none =>
     rw [hc] at h
     cases h
@@ -430,14 +424,14 @@ theorem infScale_ok (sg : α → Option Bool) (hsg : SignOf sg) (s xv : XV C) (e
     cases b with
     | true =>
       have e : s = xv := Option.noConfusion h id
-      rw [← e, scaleInf_true sg es y (hsg.pos_sg y ((constSign_sound cc σ v y r).1 hc))]
+      rw [← e, scaleInf_true sg es y (hsg.pos_sg y ((constSign_sound cc σ P hP v y r).1 hc))]
       refine ⟨sh, rf s ?_⟩
       cases hs with
       | inl e1 => exact Or.inl e1.1
       | inr e1 => exact Or.inr e1.1
     | false =>
       have e : xNeg ops s = xv := Option.noConfusion h id
-      rw [← e, scaleInf_false sg es y (hsg.neg_sg y ((constSign_sound cc σ v y r).2 hc))]
+      rw [← e, scaleInf_false sg es y (hsg.neg_sg y ((constSign_sound cc σ P hP v y r).2 hc))]
       refine ⟨xNeg_shape s es sh, rf _ ?_⟩
       cases hs with
       | inl e1 =>
@@ -447,11 +441,14 @@ theorem infScale_ok (sg : α → Option Bool) (hsg : SignOf sg) (s xv : XV C) (e
         rw [e1.1]
         exact Or.inl rfl
 
-theorem xMul_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
-    (h : xMul ops xa xb = some xv)
+theorem xMul_ok (sg : α → Option Bool) (hsg : SignOf sg) (P : Nat → Bool) (xa xb xv : XV C)
+    (h : xMul ops P xa xb = some xv)
     (ea eb : EVal α) (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
-    OpOK cc xv (mulE sg ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
-  intro σ r
+    OpOK cc xv (mulE sg ea eb)
+      (fun σ => PosEnv P σ ∧ RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  intro σ pr
+  have hP := pr.1
+  have r := pr.2
   cases xa with
   | frac va =>
     match sa with
@@ -470,11 +467,11 @@ theorem xMul_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
       | ninf =>
         have e1 : eb = EVal.ninf := sb
         rw [e1]
-        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf va (Or.inl ⟨rfl, rfl⟩) h σ x _ r.1
+        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf va P (Or.inl ⟨rfl, rfl⟩) h σ hP x _ r.1
       | pinf =>
         have e1 : eb = EVal.pinf := sb
         rw [e1]
-        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf va (Or.inr ⟨rfl, rfl⟩) h σ x _ r.1
+        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf va P (Or.inr ⟨rfl, rfl⟩) h σ hP x _ r.1
   | ninf =>
     have e0 : ea = EVal.ninf := sa
     rw [e0]
@@ -484,7 +481,7 @@ theorem xMul_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
       | ⟨y, ey⟩ =>
         rw [ey] at r
         rw [ey]
-        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf vb (Or.inl ⟨rfl, rfl⟩) h σ y _ r.2
+        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf vb P (Or.inl ⟨rfl, rfl⟩) h σ hP y _ r.2
     | ninf => cases h
     | pinf => cases h
   | pinf =>
@@ -496,15 +493,18 @@ theorem xMul_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
       | ⟨y, ey⟩ =>
         rw [ey] at r
         rw [ey]
-        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf vb (Or.inr ⟨rfl, rfl⟩) h σ y _ r.2
+        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf vb P (Or.inr ⟨rfl, rfl⟩) h σ hP y _ r.2
     | ninf => cases h
     | pinf => cases h
 
-theorem xDiv_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
-    (h : xDiv ops xa xb = some xv)
+theorem xDiv_ok (sg : α → Option Bool) (hsg : SignOf sg) (P : Nat → Bool) (xa xb xv : XV C)
+    (h : xDiv ops P xa xb = some xv)
     (ea eb : EVal α) (sa : ShapeX xa ea) (sb : ShapeX xb eb) :
-    OpOK cc xv (divE sg ea eb) (fun σ => RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
-  intro σ r
+    OpOK cc xv (divE sg ea eb)
+      (fun σ => PosEnv P σ ∧ RepF cc σ xa (finOf ea) ∧ RepF cc σ xb (finOf eb)) := by
+  intro σ pr
+  have hP := pr.1
+  have r := pr.2
   cases xa with
   | frac va =>
     cases xb with
@@ -513,14 +513,14 @@ theorem xDiv_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
       | ⟨x, ex⟩, ⟨y, ey⟩ =>
         rw [ex, ey] at r
         rw [ex, ey]
-        have h' : cond (positive ops vb.2) (some (XV.frac (nfDiv ops va vb))) none = some xv := h
-        cases hp : positive ops vb.2
+        have h' : cond (positive ops P vb.2) (some (XV.frac (nfDiv ops va vb))) none = some xv := h
+        cases hp : positive ops P vb.2
         · rw [hp] at h'
           cases h'
         · rw [hp] at h'
           have e : XV.frac (nfDiv ops va vb) = xv := Option.noConfusion h' id
           rw [← e]
-          exact ⟨⟨x / y, rfl⟩, rep_div cc σ va vb x y r.1 r.2 (positive_ne_zero cc σ vb.2 hp)⟩
+          exact ⟨⟨x / y, rfl⟩, rep_div cc σ va vb x y r.1 r.2 (positive_ne_zero cc σ P hP vb.2 hp)⟩
     | ninf => cases h
     | pinf => cases h
   | ninf =>
@@ -532,7 +532,7 @@ theorem xDiv_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
       | ⟨y, ey⟩ =>
         rw [ey] at r
         rw [ey]
-        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf vb (Or.inl ⟨rfl, rfl⟩) h σ y _ r.2
+        exact infScale_ok cc sg hsg XV.ninf xv EVal.ninf vb P (Or.inl ⟨rfl, rfl⟩) h σ hP y _ r.2
     | ninf => cases h
     | pinf => cases h
   | pinf =>
@@ -544,7 +544,7 @@ theorem xDiv_ok (sg : α → Option Bool) (hsg : SignOf sg) (xa xb xv : XV C)
       | ⟨y, ey⟩ =>
         rw [ey] at r
         rw [ey]
-        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf vb (Or.inr ⟨rfl, rfl⟩) h σ y _ r.2
+        exact infScale_ok cc sg hsg XV.pinf xv EVal.pinf vb P (Or.inr ⟨rfl, rfl⟩) h σ hP y _ r.2
     | ninf => cases h
     | pinf => cases h
 
@@ -573,46 +573,6 @@ theorem rep_zero (σ : Env α) : Rep cc σ (nfZero ops) 0 := by
   intro _
   show 0 * fpolyEval cc σ (fpolyOne ops) = 0
   rw [zero_mul]
-
-/-- `f a` for a quotient `a` (the `app` case of `norm_sound_aux`, for any valuation of terms). -/
-theorem normApp_inv (I : Interp K α) (ρ : Env α) (evT : Term K → α) (hI : FieldInterp I)
-    (T T1 T' : Tab K C) (a src : Term K) (va v : NF C) (f : Func)
-    (ia : Inv cc I ρ evT T a va T1) (h : normApp ops src va T1 f = some (v, T'))
-    (hsem : Term.applyFunc I f (evT a) = evT src) : Inv cc I ρ evT T src v T' := by
-  cases f with
-  | ex2 =>
-    have h3 : ex2Of ops src va T1 (nfEx2 ops va) = some (v, T') := h
-    cases hE : nfEx2 ops va with
-    | none =>
-      rw [hE] at h3
-      exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.ex2) ia h3 hsem
-    | some E =>
-      rw [hE] at h3
-      match some_pair h3 with
-      | ⟨e1, e2⟩ =>
-        rw [← e1, ← e2]
-        exact inv_un cc I ρ evT T T1 a src va _ pow2 ia
-          (fun σ x r => rep_ex2 cc σ va x E hE r) hsem.symm
-  | rcp =>
-    have h3 : cond (positive ops va.2) (some (nfDiv ops (nfOne ops) va, T1)) none
-      = some (v, T') := h
-    cases hp : positive ops va.2
-    · rw [hp] at h3
-      cases h3
-    · rw [hp] at h3
-      match some_pair h3 with
-      | ⟨e1, e2⟩ =>
-        rw [← e1, ← e2]
-        exact inv_un cc I ρ evT T T1 a src va _ (fun x => 1 / x) ia
-          (fun σ x r => rep_div cc σ (nfOne ops) va 1 x (rep_one cc σ) r
-            (positive_ne_zero cc σ va.2 hp)) (hsem.symm.trans (hI.rcp _))
-  | sqrt => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.sqrt) ia h hsem
-  | rsqrt => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.rsqrt) ia h hsem
-  | lg2 => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.lg2) ia h hsem
-  | sin => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.sin) ia h hsem
-  | cos => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.cos) ia h hsem
-  | tanh => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.tanh) ia h hsem
-  | abs => exact inv_un_atom cc I ρ evT hI T T1 T' a src va v (Tag.func Func.abs) ia h hsem
 
 variable (I : Interp K α) (sg : α → Option Bool) (ρ ρs : Env α)
 
@@ -683,6 +643,36 @@ theorem invX_bin (T T1 T2 : Tab K C) (a b t : Term K) (xa xb xv : XV C)
       have pre : ∀ ν, Good cc I ρ ν T2 → RepF cc (envOf ρ ν) xa (finOf (Term.evalE I sg ρs a)) ∧
           RepF cc (envOf ρ ν) xb (finOf (Term.evalE I sg ρs b)) :=
         fun ν hg => ⟨ra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), rb ν hg⟩
+      have g0 := good_nuOf cc I ρ (evF I sg ρs) T2 ok2
+      refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, ok2, ?_, ?_⟩
+      · rw [he]
+        exact (k _ (pre _ g0)).1
+      · intro ν hg
+        have r := (k (envOf ρ ν) (pre ν hg)).2
+        show RepF cc _ xv (finOf (Term.evalE I sg ρs t))
+        rw [he]
+        exact r
+
+/-- `invX_bin` for operations that need the positive atoms of the table (`xMul`, `xDiv`: the
+sign of a constant quotient, a divisor's denominator). -/
+theorem invX_binP (hI : FieldInterp I) (T T1 T2 : Tab K C) (a b t : Term K) (xa xb xv : XV C)
+    (g : EVal α → EVal α → EVal α)
+    (ha : InvX cc I sg ρ ρs T a xa T1) (hb : InvX cc I sg ρ ρs T1 b xb T2)
+    (hs : ∀ ea eb, ShapeX xa ea → ShapeX xb eb →
+      OpOK cc xv (g ea eb) (fun σ => PosEnv (tabPos ops T2) σ ∧ RepF cc σ xa (finOf ea) ∧
+        RepF cc σ xb (finOf eb)))
+    (he : Term.evalE I sg ρs t = g (Term.evalE I sg ρs a) (Term.evalE I sg ρs b)) :
+    InvX cc I sg ρ ρs T t xv T2 := by
+  intro o
+  match ha o with
+  | ⟨⟨l1, h1⟩, ok1, sa, ra⟩ =>
+    match hb ok1 with
+    | ⟨⟨l2, h2⟩, ok2, sb, rb⟩ =>
+      have k := hs _ _ sa sb
+      have pre : ∀ ν, Good cc I ρ ν T2 → PosEnv (tabPos ops T2) (envOf ρ ν) ∧
+          RepF cc (envOf ρ ν) xa (finOf (Term.evalE I sg ρs a)) ∧
+          RepF cc (envOf ρ ν) xb (finOf (Term.evalE I sg ρs b)) :=
+        fun ν hg => ⟨good_pos cc I ρ hI T2 ν hg, ra ν (good_ext cc I ρ ν l2 T1 T2 h2 hg), rb ν hg⟩
       have g0 := good_nuOf cc I ρ (evF I sg ρs) T2 ok2
       refine ⟨⟨prepend l2 l1, by rw [h2, h1, prepend_assoc]⟩, ok2, ?_, ?_⟩
       · rw [he]
@@ -948,8 +938,8 @@ theorem normX_sound_aux (hI : FieldInterp I) (hsg : SignOf sg)
         match withT_eq_some h4 with
         | ⟨hx, eT⟩ =>
           rw [← eT]
-          exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv (mulE sg) (iha.1 T va T1 h1)
-            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xMul_ok cc sg hsg va vb xv hx ea eb sa sb) rfl
+          exact invX_binP cc I sg ρ ρs hI T T1 T2 a b _ va vb xv (mulE sg) (iha.1 T va T1 h1)
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xMul_ok cc sg hsg _ va vb xv hx ea eb sa sb) rfl
   | div a b iha ihb =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
@@ -960,8 +950,8 @@ theorem normX_sound_aux (hI : FieldInterp I) (hsg : SignOf sg)
         match withT_eq_some h4 with
         | ⟨hx, eT⟩ =>
           rw [← eT]
-          exact invX_bin cc I sg ρ ρs T T1 T2 a b _ va vb xv (divE sg) (iha.1 T va T1 h1)
-            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xDiv_ok cc sg hsg va vb xv hx ea eb sa sb) rfl
+          exact invX_binP cc I sg ρ ρs hI T T1 T2 a b _ va vb xv (divE sg) (iha.1 T va T1 h1)
+            (ihb.1 T1 vb T2 h3) (fun ea eb sa sb => xDiv_ok cc sg hsg _ va vb xv hx ea eb sa sb) rfl
   | fma a b c iha ihb ihc =>
     refine ⟨?_, True.intro⟩
     intro T xv T' h
@@ -976,9 +966,9 @@ theorem normX_sound_aux (hI : FieldInterp I) (hsg : SignOf sg)
             match withT_eq_some h8 with
             | ⟨hx, eT⟩ =>
               rw [← eT]
-              have iab := invX_bin cc I sg ρ ρs T T1 T2 a b (Term.mul a b) va vb vab (mulE sg)
+              have iab := invX_binP cc I sg ρ ρs hI T T1 T2 a b (Term.mul a b) va vb vab (mulE sg)
                 (iha.1 T va T1 h1) (ihb.1 T1 vb T2 h3)
-                (fun ea eb sa sb => xMul_ok cc sg hsg va vb vab hab ea eb sa sb) rfl
+                (fun ea eb sa sb => xMul_ok cc sg hsg _ va vb vab hab ea eb sa sb) rfl
               exact invX_bin cc I sg ρ ρs T T2 T3 (Term.mul a b) c _ vab vc xv addE iab
                 (ihc.1 T2 vc T3 h7) (fun ea eb sa sb => xAdd_ok cc vab vc xv hx ea eb sa sb) rfl
   | neg a iha =>
@@ -1025,10 +1015,15 @@ theorem normX_sound_aux (hI : FieldInterp I) (hsg : SignOf sg)
             show applyE I f (Term.evalE I sg ρs a) = _
             rw [ex]
             exact Term.applyE_fin I f x
-          have hsem : Term.applyFunc I f (evF I sg ρs a) = evF I sg ρs (Term.app f a) := by
-            rw [evF_of I sg ρs a x ex, evF_of I sg ρs _ _ ef]
+          have hsem : ∀ g, Term.applyFunc I g (evF I sg ρs a) = evF I sg ρs (Term.app g a) := by
+            intro g
+            have eg : Term.evalE I sg ρs (Term.app g a) = EVal.fin (Term.applyFunc I g x) := by
+              show applyE I g (Term.evalE I sg ρs a) = _
+              rw [ex]
+              exact Term.applyE_fin I g x
+            rw [evF_of I sg ρs a x ex, evF_of I sg ρs _ _ eg]
           exact invX_of_inv cc I sg ρ ρs T T' _ v (fun o' =>
-            ⟨normApp_inv cc I ρ (evF I sg ρs) hI T T1 T' a _ v0 v f
+            ⟨normApp_inv cc I ρ (evF I sg ρs) hI T T1 T' a v0 v f
               (inv_of_invX cc I sg ρ ρs T T1 a v0 ia o') hl hsem, ⟨_, ef⟩⟩) o
       | ninf =>
         cases f with
@@ -1154,7 +1149,7 @@ theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
         cases q with
         | mk xt T2 =>
           rw [ht] at h2
-          have h3 : xCheck ops xs xt = true := h2
+          have h3 : xCheck ops (tabPos ops T2) xs xt = true := h2
           match normX_sound cc I sg ρ ρs hI hsg hconst m hag s [] xs T1 hs,
             normX_sound cc I sg ρ ρs hI hsg hconst m hag t T1 xt T2 ht with
           | is, it =>
@@ -1168,17 +1163,18 @@ theorem fieldNormalizeX_sound (I : Interp K α) (hI : FieldInterp I)
               | frac vt =>
                 match ss, st with
                 | ⟨x, ex⟩, ⟨y, ey⟩ =>
-                  have he : nfEquiv ops vs vt = true := h3
+                  have he : nfFinal ops (tabPos ops T2) vs vt = true := h3
                   have okT2 : OK cc I ρ (evF I sg ρs) T2 := ok2
                   have g2 := good_nuOf cc I ρ (evF I sg ρs) T2 okT2
                   have g1 := good_ext cc I ρ (nuOf (evF I sg ρs) T2) l2 T1 T2 e2 g2
-                  have vs_val := rep_val cc _ vs _ (r1 _ g1)
-                    (positive_ne_zero cc _ vs.2 (and_left' (and_left' he)))
+                  have hP := good_pos cc I ρ hI T2 _ g2
+                  have hf := nfFinal_sound cc _ _ hP vs vt he
+                  have vs_val := rep_val cc _ vs _ (r1 _ g1) (positive_ne_zero cc _ _ hP vs.2 hf.1)
                   have vt_val := rep_val cc _ vt _ (r2 _ g2)
-                    (positive_ne_zero cc _ vt.2 (and_right' (and_left' he)))
+                    (positive_ne_zero cc _ _ hP vt.2 hf.2.1)
                   have xy : x = y :=
                     (evF_of I sg ρs s x ex).symm.trans (vs_val.symm.trans
-                      ((nfEquiv_sound cc _ vs vt he).trans (vt_val.trans (evF_of I sg ρs t y ey))))
+                      (hf.2.2.trans (vt_val.trans (evF_of I sg ρs t y ey))))
                   rw [ex, ey, xy]
                   exact ⟨rfl, fun e => EVal.noConfusion e⟩
               | ninf => cases h3
