@@ -140,6 +140,7 @@ impl Machine<'_> {
     /// Performs one access of `width` bytes; returns what a load reads (a store returns the
     /// stored value, an atomic [`Val::Unordered`]).
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn access(
         &mut self,
         cta: &mut Cta,
@@ -153,6 +154,22 @@ impl Machine<'_> {
         if let Some(v) = self.input_leaf(space, addr, width, kind) {
             return Ok(v);
         }
+        self.access_general(cta, t, space, addr, width, kind, pc)
+    }
+
+    /// [`Machine::access`] past its input-leaf shortcut.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn access_general(
+        &mut self,
+        cta: &mut Cta,
+        t: usize,
+        space: Space,
+        addr: u64,
+        width: u64,
+        kind: Access,
+        pc: u32,
+    ) -> Result<Val, ExecError> {
         let line = self.prog.insts[pc as usize].line;
         let (target, offset, space) = self.resolve(space, addr);
         let tid = cta.threads[t].tid;
