@@ -1068,8 +1068,23 @@ impl Machine<'_> {
         Ok(true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<u64, ExecError> {
+        // A concrete base is what `read` then `int` accept; they also report the other cases.
+        match bits_of(th, ids, a.base) {
+            Some(b) => Ok(b.wrapping_add(a.offset as u64)),
+            None => self.address_general(th, ids, a, line),
+        }
+    }
+
+    #[inline(never)]
+    fn address_general(
+        &mut self,
+        th: &Thread,
+        ids: &Ids,
+        a: &Addr,
+        line: Line,
+    ) -> Result<u64, ExecError> {
         let base = self.read(th, ids, a.base, line)?;
         Ok(Self::int(base, line)?.wrapping_add(a.offset as u64))
     }
