@@ -140,6 +140,7 @@ impl Machine<'_> {
     /// Performs one access of `width` bytes; returns what a load reads (a store returns the
     /// stored value, an atomic [`Val::Unordered`]).
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn access(
         &mut self,
         cta: &mut Cta,
@@ -153,6 +154,22 @@ impl Machine<'_> {
         if let Some(v) = self.input_leaf(space, addr, width, kind) {
             return Ok(v);
         }
+        self.access_general(cta, t, space, addr, width, kind, pc)
+    }
+
+    /// [`Machine::access`] past its input-leaf shortcut.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn access_general(
+        &mut self,
+        cta: &mut Cta,
+        t: usize,
+        space: Space,
+        addr: u64,
+        width: u64,
+        kind: Access,
+        pc: u32,
+    ) -> Result<Val, ExecError> {
         let line = self.prog.insts[pc as usize].line;
         let (target, offset, space) = self.resolve(space, addr);
         let tid = cta.threads[t].tid;
@@ -217,14 +234,18 @@ impl Machine<'_> {
         // Races: local memory is private, everything else is checked granule by granule. A
         // store of exactly the value already there (same bits, or the same term) is a benign
         // write: no order of such writes changes memory.
-        let same_value = match (kind, region.load(offset, width)) {
-            // Two copies in flight to one place are a race whatever they copy.
-            (Access::Store(Val::Pending), _) => false,
-            (Access::Store(v), Ok(old)) if old == v => true,
-            (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
-                self.arena.equal_up_to_commutativity(old, new, 4096)
-            }
-            _ => false,
+        // (Only a store asks: `load` reads nothing but the cells.)
+        let same_value = match kind {
+            Access::Store(v) => match (v, region.load(offset, width)) {
+                // Two copies in flight to one place are a race whatever they copy.
+                (Val::Pending, _) => false,
+                (v, Ok(old)) if old == v => true,
+                (Val::Term(new), Ok(Val::Term(old))) => {
+                    self.arena.equal_up_to_commutativity(old, new, 4096)
+                }
+                _ => false,
+            },
+            Access::Load | Access::AtomicAdd { .. } => false,
         };
         let mut conflict = None;
         if target != Some(Target::Local) {

@@ -698,6 +698,7 @@ impl Machine<'_> {
         })
     }
 
+    #[inline]
     fn read(&mut self, th: &Thread, ids: &Ids, s: Src, line: Line) -> Result<Val, ExecError> {
         Ok(match s {
             Src::Reg(r) => match th.regs[r as usize] {
@@ -1067,12 +1068,29 @@ impl Machine<'_> {
         Ok(true)
     }
 
+    #[inline(always)]
     fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<u64, ExecError> {
+        // A concrete base is what `read` then `int` accept; they also report the other cases.
+        match bits_of(th, ids, a.base) {
+            Some(b) => Ok(b.wrapping_add(a.offset as u64)),
+            None => self.address_general(th, ids, a, line),
+        }
+    }
+
+    #[inline(never)]
+    fn address_general(
+        &mut self,
+        th: &Thread,
+        ids: &Ids,
+        a: &Addr,
+        line: Line,
+    ) -> Result<u64, ExecError> {
         let base = self.read(th, ids, a.base, line)?;
         Ok(Self::int(base, line)?.wrapping_add(a.offset as u64))
     }
 
     /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
+    #[inline]
     pub(super) fn aligned(
         &mut self,
         cta: &Cta,
@@ -1085,6 +1103,14 @@ impl Machine<'_> {
         if width.is_power_of_two() && addr.is_multiple_of(width) {
             return true;
         }
+        self.misaligned(cta, t, addr, width, pc, space);
+        false
+    }
+
+    /// Reports the misaligned access that [`Machine::aligned`] found.
+    #[cold]
+    #[inline(never)]
+    fn misaligned(&mut self, cta: &Cta, t: usize, addr: u64, width: u64, pc: u32, space: Space) {
         let site = self.site(
             cta.id,
             cta.threads[t].tid,
@@ -1098,7 +1124,6 @@ impl Machine<'_> {
             sites: vec![site],
             detail: format!("a {width}-byte access must be {width}-byte aligned (PTX ISA 6.4.4)"),
         });
-        false
     }
 
     /// An instruction under a guard that depends on tensor data: only register-to-register

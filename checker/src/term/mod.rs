@@ -106,6 +106,27 @@ impl Node {
         kids.into_iter().take(n)
     }
 
+    /// The child with the largest id (the interning key), without building the child array:
+    /// the same as the largest of [`Node::children`].
+    #[inline]
+    pub fn newest_child(&self) -> Option<TermId> {
+        match *self {
+            Node::Const(_) | Node::NegInf | Node::PosInf | Node::Input { .. } => None,
+            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) => Some(a),
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Max(a, b)
+            | Node::Min(a, b)
+            | Node::Cmp(_, a, b)
+            | Node::And(a, b)
+            | Node::Or(a, b) => Some(a.max(b)),
+            Node::Select { cond, then, else_ } => Some(cond.max(then).max(else_)),
+            Node::Fma(a, b, c) => Some(a.max(b).max(c)),
+        }
+    }
+
     /// The children as a fixed array and a count, for hot paths.
     pub fn child_array(&self) -> ([TermId; 3], usize) {
         let z = TermId(0);
@@ -165,8 +186,7 @@ impl TermArena {
 
     /// Interns `node`. Children must already be in this arena (ids come only from it).
     pub fn intern(&mut self, node: Node) -> Result<TermId, ArenaFull> {
-        let (kids, n) = node.child_array();
-        let key = kids[..n].iter().max().copied();
+        let key = node.newest_child();
         let slot = key.map(|k| self.first_parent[k.index()]);
         match slot {
             // No node has this key yet: `node` is new.
@@ -472,6 +492,37 @@ mod tests {
         assert_eq!(a.len(), n + 1);
         let c1 = a.constant(Dyadic::ONE).unwrap();
         assert_eq!(a.constant(Dyadic::ONE).unwrap(), c1);
+    }
+
+    #[test]
+    fn newest_child_is_the_largest_child() {
+        let mut a = TermArena::new();
+        let x = input(&mut a, 0);
+        let y = input(&mut a, 1);
+        let z = input(&mut a, 2);
+        let c = a.intern(Node::Cmp(CmpOp::Lt, y, x)).unwrap();
+        let nodes = [
+            Node::Input {
+                tensor: 0,
+                index: 9,
+            },
+            Node::Neg(y),
+            Node::Apply(Func::Ex2, x),
+            Node::Add(z, x),
+            Node::Sub(x, y),
+            Node::Cmp(CmpOp::Ge, y, x),
+            Node::Fma(z, x, y),
+            Node::Fma(x, y, z),
+            Node::Fma(x, z, y),
+            Node::Select {
+                cond: c,
+                then: x,
+                else_: z,
+            },
+        ];
+        for n in nodes {
+            assert_eq!(n.newest_child(), n.children().max(), "{n:?}");
+        }
     }
 
     #[test]
