@@ -580,7 +580,10 @@ impl<'a> Normalizer<'a> {
 
     /// Whether the normal form with id `x` is a quotient of two provably positive polynomials.
     fn positive_value(&self, x: u32) -> bool {
-        matches!(&self.values[x as usize], Value::Frac { num, den } if self.positive(num) && self.positive(den))
+        match &self.values[x as usize] {
+            Value::Frac { num, den } => self.positive(num) && self.positive(den),
+            _ => false,
+        }
     }
 
     /// The normal form of term `t`.
@@ -648,24 +651,18 @@ impl<'a> Normalizer<'a> {
                 let x = self.value_at(a, d)?;
                 self.div(Self::frac(Poly::one(), Poly::one()), x)?
             }
-            // rsqrt x = 1 / sqrt x where x > 0 is provable; otherwise an opaque atom (at x = 0
-            // both are +inf, at x < 0 both undefined, but only for x > 0 is the quotient real).
-            Node::Apply(Func::Rsqrt, a) => match self.value_at(a, d)? {
-                x @ Value::Frac { .. } => {
-                    let x = self.value_id(x);
-                    if self.positive_value(x) {
-                        let s = self.atom(Atom::Func(Func::Sqrt, x))?;
-                        self.div(Self::frac(Poly::one(), Poly::one()), s)?
-                    } else {
-                        self.atom(Atom::Func(Func::Rsqrt, x))?
-                    }
-                }
-                _ => return Err(FieldError::Infinite("a function of an infinity")),
-            },
             Node::Apply(f, a) => match self.value_at(a, d)? {
                 x @ Value::Frac { .. } => {
                     let x = self.value_id(x);
-                    self.atom(Atom::Func(f, x))?
+                    // rsqrt x = 1 / sqrt x where x > 0 is provable; otherwise an opaque atom
+                    // (at x = 0 both are +inf, at x < 0 both undefined: only for x > 0 is the
+                    // quotient real).
+                    if f == Func::Rsqrt && self.positive_value(x) {
+                        let s = self.atom(Atom::Func(Func::Sqrt, x))?;
+                        self.div(Self::frac(Poly::one(), Poly::one()), s)?
+                    } else {
+                        self.atom(Atom::Func(f, x))?
+                    }
                 }
                 _ => return Err(FieldError::Infinite("a function of an infinity")),
             },
