@@ -24,7 +24,7 @@ The meaning of `(m, e)` in any `ExpField α` (`val`): `m · (1+1)^e` for `e ≥ 
 `1 + * -` and sends zero-tested coefficients to `0` (`castCoeff`, a `CoeffCast`), and
 `invExact` gives inverses (`invExact_sound`).  Positive-tested coefficients are `pos`
 (`isPos_sound`) because `pos (inv (1+1))` (`pos_half`), from the law `pos_inv` of `ExpField`
-(`pos` is closed under `inv`; true in the reals).  So `fieldCast' α` is a `FieldCoeffCast` in
+(`pos` is closed under `inv`; true in the reals).  So `fieldCast α` is a `FieldCoeffCast` in
 every `ExpField`, and `ringNormalize_sound_dyadic`, `fieldNormalize_sound_dyadic` and
 `checkEquiv_sound_dyadic` have no hypothesis on the coefficients.
 
@@ -576,23 +576,20 @@ def castCoeff (α : Type) [ExpField α] : CoeffCast ops.toCoeffOps α where
   cast_neg := val_neg
   isZero_sound := isZero_sound
 
+/-- `inv (1+1)` is `pos`: `1+1` is, and `pos` is closed under `inv` (`ExpField.pos_inv`). -/
+theorem pos_half {α : Type} [ExpField α] : pos (half : α) := pos_inv two pos_two
+
 /-- The dyadic cast as a `FieldCoeffCast` (what `Rules.fieldNormalize_sound` takes), in every
-`ExpField` where `inv (1+1)` is `pos`. -/
-def fieldCast {α : Type} [ExpField α] (hh : pos (half : α)) : FieldCoeffCast ops α where
+`ExpField`. -/
+def fieldCast (α : Type) [ExpField α] : FieldCoeffCast ops α where
   cast := val
   cast_one := val_one
   cast_add := val_add
   cast_mul := val_mul
   cast_neg := val_neg
   isZero_sound := isZero_sound
-  isPos_sound := isPos_sound hh
+  isPos_sound := isPos_sound pos_half
   invExact_sound := invExact_sound
-
-/-- `inv (1+1)` is `pos`: `1+1` is, and `pos` is closed under `inv` (`ExpField.pos_inv`). -/
-theorem pos_half {α : Type} [ExpField α] : pos (half : α) := pos_inv two pos_two
-
-/-- The dyadic cast as a `FieldCoeffCast` in every `ExpField`. -/
-def fieldCast' (α : Type) [ExpField α] : FieldCoeffCast ops α := fieldCast pos_half
 
 /-! ## The rules with dyadic coefficients
 
@@ -619,7 +616,7 @@ theorem fieldNormalize_sound_dyadic (I : Interp Dyadic α) (hI : Rules.FieldInte
     (m : Nat → Option Nat) (ρ ρs : Env α) (hag : Agrees m ρs ρ)
     (s t : Term Dyadic) (h : Rules.fieldNormalize ops m s t = true) :
     Term.eval I ρs s = Term.eval I ρs t :=
-  Rules.fieldNormalize_sound (fieldCast' α) I hI (fun k => (hc k).symm) m ρ ρs hag s t h
+  Rules.fieldNormalize_sound (fieldCast α) I hI (fun k => (hc k).symm) m ρ ρs hag s t h
 
 /-- `Kcert.checkEquiv_sound` with dyadic coefficients, in every `ExpField`: if the replay
 `checkEquiv Dyadic.ops` accepts, then for every claimed output link both kernels write the same
@@ -637,7 +634,7 @@ theorem checkEquiv_sound_dyadic (I : Interp Dyadic α)
       ∀ e, natMem e (run.refFootprint o) = true →
         ∃ lt ot, run.ref o e = some lt ∧ run.opt o e = some ot ∧
           Term.evalE I sg ρs lt = Term.evalE I sg ρs ot :=
-  checkEquiv_sound (fieldCast' α) I hI (fun k => (hc k).symm) sg hsg run ρ ρs hag equiv steps h
+  checkEquiv_sound (fieldCast α) I hI (fun k => (hc k).symm) sg hsg run ρ ρs hag equiv steps h
 
 end Sound
 

@@ -713,18 +713,15 @@ partial def valueAt (n : Normalizer) (t : Nat) (depth : Nat) : IO DVal := do
       n.lattice x y false
     | DNode.app Func.ex2 a => do n.ex2 (← n.valueAt a d)
     | DNode.app Func.rcp a => do n.div (DVal.frac pOne pOne) (← n.valueAt a d)
-    | DNode.app Func.rsqrt a => do
+    | DNode.app f a => do
       match ← n.valueAt a d with
       | x@(DVal.frac ..) =>
         let id ← n.valueId x
-        if ← n.positiveValue id then
+        -- Rust: `rsqrt x = 1 / sqrt x` where `x > 0` is provable, else an opaque atom.
+        if decide (f = Func.rsqrt) && (← n.positiveValue id) then
           let s ← n.atom (funcCode Func.sqrt, [id])
           n.div (DVal.frac pOne pOne) s
-        else n.atom (funcCode Func.rsqrt, [id])
-      | _ => fail "an infinity does not fold away: a function of an infinity"
-    | DNode.app f a => do
-      match ← n.valueAt a d with
-      | x@(DVal.frac ..) => n.atom (funcCode f, [← n.valueId x])
+        else n.atom (funcCode f, [id])
       | _ => fail "an infinity does not fold away: a function of an infinity"
     | DNode.sel c a b => do
       match n.nodes.get! c with
