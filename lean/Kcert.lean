@@ -14,3 +14,4 @@ import Kcert.RaceCheck
 import Kcert.Clocks
 import Kcert.Schedule
 import Kcert.Checker
+import Kcert.IfConv
