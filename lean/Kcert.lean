@@ -15,3 +15,4 @@ import Kcert.Clocks
 import Kcert.Schedule
 import Kcert.Checker
 import Kcert.IfConv
+import Kcert.Copysign
