@@ -745,5 +745,127 @@ theorem ifConvert_live (ρ : Env α) (same : SVal K → SVal K → Bool)
 
 end
 
+/-! ### Two concrete operations and an example
+
+Non-vacuity: `Op` has instances (a float addition `fadd d a b` and a comparison
+`flt p a b`, both on terms), and `ifConvert` accepts a path with the cases of the module
+comment: `@!p bra L; add r1, r1, r2; setp.lt p, r1, r2; add r1, r1, r1; L:` (register 1
+written twice and read after it is written, the guard register 0 overwritten). -/
+
+section Example
+variable (R : Regs K) (I : Interp K α)
+
+def toTerm : SVal K → Option (Term K)
+  | SVal.term t => some t
+  | _ => none
+
+theorem toTerm_some : ∀ {v : SVal K} {t : Term K}, toTerm v = some t → v = SVal.term t
+  | SVal.term _, _, h => by cases h; rfl
+  | SVal.bits _, _, h => by cases h
+  | SVal.cond _, _, h => by cases h
+  | SVal.opaque _, _, h => by cases h
+  | SVal.undef, _, h => by cases h
+
+def addC : CVal α → CVal α → CVal α
+  | CVal.real x, CVal.real y => CVal.real (x + y)
+  | _, _ => CVal.undef
+
+def ltC (I : Interp K α) : CVal α → CVal α → CVal α
+  | CVal.real x, CVal.real y => CVal.bool (I.cmp CmpOp.lt x y)
+  | _, _ => CVal.undef
+
+/-- `s` with `d` set to `f x y`, when registers `a`, `b` hold terms `x`, `y`. -/
+def symBin (f : Term K → Term K → SVal K) (d a b : Nat) (s : Nat → SVal K) :
+    Option (Nat → SVal K) :=
+  optBind (toTerm (s a)) (fun x => optBind (toTerm (s b)) (fun y => some (update s d (f x y))))
+
+theorem symBin_some {f : Term K → Term K → SVal K} {d a b : Nat} {s s' : Nat → SVal K}
+    (h : symBin f d a b s = some s') :
+    ∃ x y, s a = SVal.term x ∧ s b = SVal.term y ∧ s' = update s d (f x y) := by
+  have h0 : optBind (toTerm (s a)) (fun x => optBind (toTerm (s b))
+      (fun y => some (update s d (f x y)))) = some s' := h
+  cases ha : toTerm (s a) with
+  | none => rw [ha] at h0; cases h0
+  | some x =>
+    rw [ha] at h0
+    have h1 : optBind (toTerm (s b)) (fun y => some (update s d (f x y))) = some s' := h0
+    cases hb : toTerm (s b) with
+    | none => rw [hb] at h1; cases h1
+    | some y =>
+      rw [hb] at h1
+      cases h1
+      exact ⟨x, y, toTerm_some ha, toTerm_some hb, rfl⟩
+
+/-- `add.f32 d, a, b` on terms. -/
+def fadd (d a b : Nat) : Op K α R I :=
+  { sym := symBin (fun x y => SVal.term (Term.add x y)) d a b
+    conc := fun _ f r => if r = d then addC (f a) (f b) else f r
+    fdst := some d
+    conc_congr := fun ρ f g h r => by
+      show (if r = d then addC (f a) (f b) else f r) = (if r = d then addC (g a) (g b) else g r)
+      rw [h a, h b, h r]
+    sound := fun ρ s s' h r => by
+      have ⟨x, y, hx, hy, e⟩ := symBin_some h
+      rw [e]
+      show (if r = d then addC (den R I ρ a (s a)) (den R I ρ b (s b)) else den R I ρ r (s r)) =
+        den R I ρ r (if r = d then SVal.term (Term.add x y) else s r)
+      rw [hx, hy]
+      cases Nat.decEq r d with
+      | isTrue e1 => rw [if_pos' e1, if_pos' e1]; rfl
+      | isFalse e1 => rw [if_neg' e1, if_neg' e1]
+    frame := fun d' s s' hd h r hr => by
+      cases hd
+      have ⟨x, y, _, _, e⟩ := symBin_some h
+      rw [e]
+      exact if_neg' hr }
+
+/-- `setp.lt.f32 p, a, b` on terms (no float destination: refused under a data guard). -/
+def flt (p a b : Nat) : Op K α R I :=
+  { sym := symBin (fun x y => SVal.cond (Term.cmp CmpOp.lt x y)) p a b
+    conc := fun _ f r => if r = p then ltC I (f a) (f b) else f r
+    fdst := none
+    conc_congr := fun ρ f g h r => by
+      show (if r = p then ltC I (f a) (f b) else f r) =
+        (if r = p then ltC I (g a) (g b) else g r)
+      rw [h a, h b, h r]
+    sound := fun ρ s s' h r => by
+      have ⟨x, y, hx, hy, e⟩ := symBin_some h
+      rw [e]
+      show (if r = p then ltC I (den R I ρ a (s a)) (den R I ρ b (s b)) else den R I ρ r (s r)) =
+        den R I ρ r (if r = p then SVal.cond (Term.cmp CmpOp.lt x y) else s r)
+      rw [hx, hy]
+      cases Nat.decEq r p with
+      | isTrue e1 => rw [if_pos' e1, if_pos' e1]; rfl
+      | isFalse e1 => rw [if_neg' e1, if_neg' e1]
+    frame := fun d s s' hd _ _ _ => by cases hd }
+
+/-- Register 0 is a predicate, the others floats. -/
+def exRegs (k0 : K) : Regs K :=
+  { kind := fun r => if r = 0 then Kind.pred else Kind.float, fk := fun _ _ => k0 }
+
+/-- `add r1, r1, r2; setp.lt p, r1, r2; add r1, r1, r1`. -/
+def exBlk (k0 : K) : List (Inst K α (exRegs k0) I) :=
+  [⟨none, fadd (exRegs k0) I 1 1 2⟩, ⟨none, flt (exRegs k0) I 0 1 2⟩,
+    ⟨none, fadd (exRegs k0) I 1 1 1⟩]
+
+/-- `p = c`, `r1 = x`, `r2 = y`. -/
+def exStart (c x y : Term K) : Nat → SVal K :=
+  fun r => if r = 0 then SVal.cond c else if r = 1 then SVal.term x
+    else if r = 2 then SVal.term y else SVal.undef
+
+/-- `@!p bra L` over `exBlk` (every register live, `same` never true): accepted, register 1 is
+`select(!c, x, (x + y) + (x + y))` and the guard register `p` is
+`(!c && c) || (!!c && (x + y < y))`. -/
+theorem exIfConvert (k0 : K) (c x y : Term K) :
+    ∃ s', ifConvert (exRegs k0) (fun _ _ => false) (fun _ => true) 3 (exStart c x y) 0 true
+        (exBlk I k0) = some s' ∧
+      s' 1 = SVal.term (Term.select (Term.not c) x
+        (Term.add (Term.add x y) (Term.add x y))) ∧
+      s' 0 = SVal.cond (Term.or (Term.and (Term.not c) c)
+        (Term.and (Term.not (Term.not c)) (Term.cmp CmpOp.lt (Term.add x y) y))) :=
+  ⟨_, rfl, rfl, rfl⟩
+
+end Example
+
 end IfConv
 end Kcert
