@@ -16,3 +16,4 @@ import Kcert.Schedule
 import Kcert.Checker
 import Kcert.IfConv
 import Kcert.Copysign
+import Kcert.Wmma
