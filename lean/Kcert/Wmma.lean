@@ -23,7 +23,9 @@ executor's, whatever the layout:
 Theorems: `load_store`: load then store writes back the matrix, for every layout;
 `load_mma_store`: load A, B, C, `mma`, store D writes `mma A B C`, for every four layouts
 (the executor's result); `uniform_matrix`: registers that all hold one value are the constant
-matrix under every layout (the uniform accumulator `wmma.mma` accepts).  Functions are
+matrix under every layout (the uniform accumulator `wmma.mma` accepts); with handles:
+`oneFragment_matrix` (registers that pass the executor's one-fragment check hold that
+fragment's matrix under every layout), `checked_mma_store`, `checked_store`.  Functions are
 compared pointwise (no function extensionality).
 -/
 
@@ -113,6 +115,56 @@ theorem mma_chain_store (mma : (E → V) → (E → V) → (E → V) → E → V
 /-- Registers that all hold `v` are the constant matrix `v` under every layout (the uniform
 accumulator `wmma.mma` accepts). -/
 theorem uniform_matrix (L : Layout E S) (v : V) (e : E) : matrixOf L (fun _ => v) e = v := rfl
+
+/-! ### Handles
+
+The executor's registers hold handles `(id, s)` (`Val::Frag {id, lane, slot}`: fragment `id`,
+register position `s = (lane, slot)`); `mov` copies them.  On the hardware the register holds
+the value the layout `Ls id` of fragment `id` puts at `s`: `hwVal`.  `wmma.mma` and
+`wmma.store` accept a warp's registers `h` only when one fragment's handles sit each at its
+own position (`OneFragment id h`, Rust `operand`/`input_fragment`); then the hardware
+registers hold exactly that fragment's matrix, under every layout (`oneFragment_matrix`), so
+`load_mma_store` applies to them. -/
+
+/-- The hardware value behind handle `(id, s)`: fragment `id` (matrix `Ms id`, layout
+`Ls id`) at position `s`. -/
+def hwVal (Ls : Nat → Layout E S) (Ms : Nat → E → V) (h : Nat × S) : V :=
+  hwLoad (Ls h.1) (Ms h.1) h.2
+
+/-- The registers `h` hold the handles of fragment `id`, each at its own position. -/
+def OneFragment (id : Nat) (h : S → Nat × S) : Prop := ∀ s, h s = (id, s)
+
+/-- Registers that pass the executor's check hold, on the hardware, fragment `id`'s matrix,
+whatever the layouts. -/
+theorem oneFragment_matrix (Ls : Nat → Layout E S) (Ms : Nat → E → V) {id : Nat}
+    {h : S → Nat × S} (hf : OneFragment id h) (e : E) :
+    matrixOf (Ls id) (fun s => hwVal Ls Ms (h s)) e = Ms id e := by
+  show hwVal Ls Ms (h ((Ls id).pos e)) = Ms id e
+  rw [hf]
+  exact matrixOf_load (Ls id) (Ms id) e
+
+/-- `wmma.mma` then `wmma.store` on registers that pass the executor's check: the memory gets
+`mma` of the three fragments' matrices (the executor's `multiply_accumulate` on
+`Fragment.elems`), for every layout of every fragment and of the result. -/
+theorem checked_mma_store (mma : (E → V) → (E → V) → (E → V) → E → V) (hm : MmaCongr mma)
+    (Ls : Nat → Layout E S) (Ms : Nat → E → V) (LD : Layout E S) {ia ib ic : Nat}
+    {ha hb hc : S → Nat × S} (fa : OneFragment ia ha) (fb : OneFragment ib hb)
+    (fc : OneFragment ic hc) (e : E) :
+    hwStore LD (hwMma mma (Ls ia) (Ls ib) (Ls ic) LD (fun s => hwVal Ls Ms (ha s))
+        (fun s => hwVal Ls Ms (hb s)) (fun s => hwVal Ls Ms (hc s))) e =
+      mma (Ms ia) (Ms ib) (Ms ic) e := by
+  show mma (matrixOf (Ls ia) (fun s => hwVal Ls Ms (ha s)))
+    (matrixOf (Ls ib) (fun s => hwVal Ls Ms (hb s)))
+    (matrixOf (Ls ic) (fun s => hwVal Ls Ms (hc s))) (LD.elem (LD.pos e)) = _
+  rw [LD.elem_pos]
+  exact hm _ _ _ _ _ _ (oneFragment_matrix Ls Ms fa) (oneFragment_matrix Ls Ms fb)
+    (oneFragment_matrix Ls Ms fc) e
+
+/-- `wmma.store` of registers that pass the check writes fragment `id`'s matrix. -/
+theorem checked_store (Ls : Nat → Layout E S) (Ms : Nat → E → V) {id : Nat}
+    {h : S → Nat × S} (hf : OneFragment id h) (e : E) :
+    hwStore (Ls id) (fun s => hwVal Ls Ms (h s)) e = Ms id e :=
+  oneFragment_matrix Ls Ms hf e
 
 end Wmma
 end Kcert
