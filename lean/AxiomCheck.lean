@@ -182,3 +182,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Wmma.oneFragment_matrix
 #print axioms Kcert.Wmma.checked_mma_store
 #print axioms Kcert.Wmma.checked_store
+#print axioms Kcert.IfConv.dfs_false
+#print axioms Kcert.IfConv.closed_reach
+#print axioms Kcert.IfConv.liveAt_sound
+#print axioms Kcert.IfConv.ifConvert_liveAt
+#print axioms Kcert.IfConv.exLive

@@ -17,3 +17,4 @@ import Kcert.Checker
 import Kcert.IfConv
 import Kcert.Copysign
 import Kcert.Wmma
+import Kcert.Liveness
