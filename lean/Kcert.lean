@@ -14,3 +14,7 @@ import Kcert.RaceCheck
 import Kcert.Clocks
 import Kcert.Schedule
 import Kcert.Checker
+import Kcert.IfConv
+import Kcert.Copysign
+import Kcert.Wmma
+import Kcert.Liveness
