@@ -25,12 +25,12 @@ pub struct Shadow {
     /// benign (every order leaves the same value: Triton's cross-warp reductions rely on it),
     /// but every later access must still be ordered with each of them.
     pub same_writes: Vec<Epoch>,
-    /// Latest read of each thread of CTA `reads_cta` since the last write.
+    /// Latest read of each thread of CTA `reads_cta` (kept across writes: see `access`).
     pub reads: Vec<Epoch>,
     pub reads_cta: u32,
     /// One read by an earlier CTA since the last write (all such reads conflict with any write).
     pub foreign_read: Option<Epoch>,
-    /// Atomic updates since the last plain write: the latest per thread, with whether its scope
+    /// Atomic updates (kept across plain writes, like `reads`): the latest per thread, with whether its scope
     /// is one CTA. Atomics do not race with each other within their scope; every plain access
     /// must be ordered after them.
     pub atomics: Vec<(Epoch, bool)>,
@@ -138,7 +138,6 @@ impl Shadow {
                 .map(|(a, _)| (*a, true));
         }
         if write {
-            self.atomics.clear();
             if conflict.is_none() {
                 conflict = self
                     .reads
@@ -157,7 +156,10 @@ impl Shadow {
                 self.same_writes.clear();
             }
             self.write = Some(now);
-            self.reads.clear();
+            // Reads and atomics stay, although this write is ordered after them: a later write
+            // of the same value that is not ordered with this one skips the write check, so it
+            // must still meet them (thread 0 reads x then stores 1, thread 1 stores 1: thread
+            // 0's read sees 0 or 1). Found by the Lean model (`Kcert.Race.benign_gap`).
             self.foreign_read = None;
         } else {
             match self.reads.iter_mut().find(|r| r.tid == u) {
@@ -301,6 +303,29 @@ mod tests {
             s.atomic(&c, c.epoch(1, 2), true).map(|(e, w)| (e.tid, w)),
             Some((0, true))
         );
+    }
+
+    #[test]
+    fn a_same_value_write_still_meets_reads_ordered_before_the_write_it_skips() {
+        // Thread 0 reads, then stores 1; thread 1 stores 1, ordered with neither: benign
+        // against thread 0's write, but thread 0's read sees 0 or 1 depending on the order.
+        let c = Clocks::new(0, 2);
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), false, false).is_none());
+        assert!(s.access(&c, c.epoch(0, 2), true, false).is_none());
+        assert_eq!(
+            s.access(&c, c.epoch(1, 1), true, true).map(|(e, w)| (e.tid, w)),
+            Some((0, false))
+        );
+        // Negative twin: thread 1 reads (ordered with itself only), then both threads store
+        // the same value with no read by the other: no race.
+        let mut t = Shadow::default();
+        assert!(t.access(&c, c.epoch(1, 1), false, false).is_none());
+        assert!(t.access(&c, c.epoch(1, 2), true, false).is_none());
+        assert!(t.access(&c, c.epoch(0, 1), true, true).is_some(), "thread 1's read is unordered with thread 0's write");
+        let mut v = Shadow::default();
+        assert!(v.access(&c, c.epoch(0, 1), true, false).is_none());
+        assert!(v.access(&c, c.epoch(1, 1), true, true).is_none());
     }
 
     #[test]
