@@ -11,6 +11,7 @@ import Kcert.Dyadic
 import Kcert.Examples
 import Kcert.Semantics
 import Kcert.RaceCheck
+import Kcert.Benign
 import Kcert.Clocks
 import Kcert.Schedule
 import Kcert.Checker
