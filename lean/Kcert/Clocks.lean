@@ -1784,15 +1784,22 @@ example : checkB (cellSame (fun _ => (0 : Nat))) 2
 def gapHist : List (Event Nat) :=
   [Event.act 1 (write 0 1 2), Event.act 0 (write 0 1 1), Event.act 0 (read 0 0 0)]
 
+/-- `same_value` compares with the cell, not with every unordered write: thread 0 stores 1 then
+2, thread 1 stores 2 (benign: the cell holds 2); thread 0's first store and thread 1's are
+unordered writes of different values, not reported (every order ends with 2). -/
+example : checkB (cellSame (fun _ => (0 : Nat))) 2
+  [Event.act 1 (write 0 (2 : Nat) 1), Event.act 0 (write 0 (2 : Nat) 2),
+    Event.act 0 (write 0 (1 : Nat) 1)] = false := rfl
+
+theorem zero_ne_one' : (0 : Nat) ≠ 1 := by
+  intro h; cases h
+
 /-- The check with benign writes misses a race (a gap in `race.rs`, not in the model): thread
 0's write cleared `reads`, so thread 1's benign write is checked against neither thread 0's
 write (benign) nor its read (gone), although thread 1's write and thread 0's read are
 unordered and the read returns 0 or 1 depending on the order.  `SameEpochRaceB` holds (the
 pair is a read and a write, which no benign exemption covers) and `checkB` is `false`: the
 converse of `checkB_sound` fails once a write is benign. -/
-theorem zero_ne_one' : (0 : Nat) ≠ 1 := by
-  intro h; cases h
-
 theorem benign_gap :
     SameEpochRaceB (cellSame (fun _ => (0 : Nat))) gapHist ∧
       checkB (cellSame (fun _ => (0 : Nat))) 2 gapHist = false :=
