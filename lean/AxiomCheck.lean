@@ -157,6 +157,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.checkK_iff_gen
 #print axioms Kcert.Race.checkK_iff
 #print axioms Kcert.Race.gapHist_checkK
+#print axioms Kcert.Race.addr_dec
+#print axioms Kcert.Race.conflict_dec
+#print axioms Kcert.Race.isW_dec
+#print axioms Kcert.Race.newPair_or_exempt
+#print axioms Kcert.Race.pair_cases
+#print axioms Kcert.Race.raceFreeB_of_checkK
+#print axioms Kcert.Race.canonical_checkK_sound
 #print axioms Kcert.Race.tRun_spec
 #print axioms Kcert.Race.round_spec
 #print axioms Kcert.Race.canon_spec

@@ -13,6 +13,6 @@ import Kcert.Semantics
 import Kcert.RaceCheck
 import Kcert.Benign
 import Kcert.Clocks
-import Kcert.ClocksKeep
 import Kcert.Schedule
+import Kcert.ClocksKeep
 import Kcert.Checker

@@ -1,6 +1,8 @@
 import Kcert.Compat
 import Kcert.Semantics
 import Kcert.Clocks
+import Kcert.Benign
+import Kcert.Schedule
 
 /-!
 # A repair of the benign-write gap, checked on the model (not the Rust)
@@ -663,6 +665,196 @@ theorem checkK_iff (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat
   (checkK_iff_gen sv N h hT).2
 
 end Decide
+
+
+/-! ## End to end, under a hypothesis on the `same_value` decisions -/
+
+section EndToEnd
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- In history `h`, thread `i`'s action `A` and thread `j`'s action `B` are a pair of writes in
+one epoch that the check exempted: the later one was a benign write (`sameFlag`), the earlier a
+plain write of the same epoch. -/
+def Exempt (sv : List (Event V) → Nat → Nat → V → Bool) :
+    List (Event V) → Nat → Act V → Nat → Act V → Prop
+  | [], _, _, _, _ => False
+  | Event.barrier :: h, i, A, j, B => Exempt sv h i A j B
+  | Event.act u C :: h, i, A, j, B => Exempt sv h i A j B ∨
+      (u = j ∧ C = B ∧ Occurs h i A (nbars h) ∧ (∃ a, IsW a A) ∧ sameFlag sv h u C = true) ∨
+      (u = i ∧ C = A ∧ Occurs h j B (nbars h) ∧ (∃ a, IsW a B) ∧ sameFlag sv h u C = true)
+
+theorem addr_dec (a c : Nat) : a = c ∨ ¬a = c :=
+  match Nat.decEq a c with
+  | isTrue e => Or.inl e
+  | isFalse e => Or.inr e
+
+/-- Whether two actions conflict is decided by their kinds and addresses. -/
+theorem conflict_dec (A B : Act V) : Sem.Conflict A B ∨ ¬Sem.Conflict A B := by
+  cases A with
+  | compute _ _ => exact Or.inr (fun h => h)
+  | arrive _ _ _ _ => exact Or.inr (fun h => h)
+  | exit => exact Or.inr (fun h => h)
+  | read a _ _ =>
+    cases B with
+    | write c _ _ => exact addr_dec a c
+    | atomAdd c _ _ => exact addr_dec a c
+    | read _ _ _ => exact Or.inr (fun h => h)
+    | compute _ _ => exact Or.inr (fun h => h)
+    | arrive _ _ _ _ => exact Or.inr (fun h => h)
+    | exit => exact Or.inr (fun h => h)
+  | write a _ _ =>
+    cases B with
+    | write c _ _ => exact addr_dec a c
+    | atomAdd c _ _ => exact addr_dec a c
+    | read c _ _ => exact addr_dec a c
+    | compute _ _ => exact Or.inr (fun h => h)
+    | arrive _ _ _ _ => exact Or.inr (fun h => h)
+    | exit => exact Or.inr (fun h => h)
+  | atomAdd a _ _ =>
+    cases B with
+    | write c _ _ => exact addr_dec a c
+    | read c _ _ => exact addr_dec a c
+    | atomAdd _ _ _ => exact Or.inr (fun h => h)
+    | compute _ _ => exact Or.inr (fun h => h)
+    | arrive _ _ _ _ => exact Or.inr (fun h => h)
+    | exit => exact Or.inr (fun h => h)
+
+theorem isW_dec (B : Act V) : (∃ a, IsW a B) ∨ ∀ a, IsW a B → False := by
+  cases B with
+  | write a _ _ => exact Or.inl ⟨a, rfl⟩
+  | read _ _ _ => exact Or.inr (fun _ h => h)
+  | atomAdd _ _ _ => exact Or.inr (fun _ h => h)
+  | compute _ _ => exact Or.inr (fun _ h => h)
+  | arrive _ _ _ _ => exact Or.inr (fun _ h => h)
+  | exit => exact Or.inr (fun _ h => h)
+
+/-- The later action `C` of thread `u` against an earlier conflicting action `B` of thread
+`j ≠ u` in the current epoch: a `NewPairB`, or an exempted pair of writes. -/
+theorem newPair_or_exempt (sv : List (Event V) → Nat → Nat → V → Bool) {h : List (Event V)}
+    {u j : Nat} {B C : Act V} (hju : j ≠ u) (ho : Occurs h j B (nbars h))
+    (hcf : Sem.Conflict B C) :
+    NewPairB sv h u C ∨ ((∃ a, IsW a B) ∧ sameFlag sv h u C = true) := by
+  cases hf : sameFlag sv h u C with
+  | false => exact Or.inl ⟨j, B, hju, ho, hcf, fun hf' => by rw [hf] at hf'; cases hf'⟩
+  | true =>
+    cases isW_dec B with
+    | inl hw => exact Or.inr ⟨hw, rfl⟩
+    | inr hn => exact Or.inl ⟨j, B, hju, ho, hcf, fun _ a hW => hn a hW⟩
+
+/-- Two conflicting actions of different threads in one epoch of a history: a race the check
+decides (`SameEpochRaceB`), or a pair of writes it exempted. -/
+theorem pair_cases (sv : List (Event V) → Nat → Nat → V → Bool) {i j : Nat} {A B : Act V}
+    {c : Nat} (hij : i ≠ j) (hcf : Sem.Conflict A B) :
+    ∀ h : List (Event V), Occurs h i A c → Occurs h j B c →
+      SameEpochRaceB sv h ∨ Exempt sv h i A j B := by
+  intro h
+  induction h with
+  | nil => intro ho; exact False.elim ho
+  | cons e h ih =>
+    cases e with
+    | barrier => exact ih
+    | act u C =>
+      intro hoi hoj
+      cases hoi with
+      | inl hi =>
+        cases hoj with
+        | inl hj => exact False.elim (hij (Eq.trans (Eq.symm hi.1) hj.1))
+        | inr hj =>
+          -- the later action is `A`, by `i = u`
+          have hj' : Occurs h j B (nbars h) := by rw [hi.2.2]; exact hj
+          have hju : j ≠ u := fun e => hij (Eq.trans (Eq.symm hi.1) (Eq.symm e))
+          have hcf' : Sem.Conflict B C := by rw [hi.2.1]; exact Sem.conflict_symm _ _ hcf
+          cases newPair_or_exempt sv hju hj' hcf' with
+          | inl np => exact Or.inl (Or.inr np)
+          | inr ex => exact Or.inr (Or.inr (Or.inr ⟨hi.1, hi.2.1, hj', ex.1, ex.2⟩))
+      | inr hi =>
+        cases hoj with
+        | inl hj =>
+          -- the later action is `B`, by `j = u`
+          have hi' : Occurs h i A (nbars h) := by rw [hj.2.2]; exact hi
+          have hiu : i ≠ u := fun e => hij (Eq.trans e hj.1)
+          have hcf' : Sem.Conflict A C := by rw [hj.2.1]; exact hcf
+          cases newPair_or_exempt sv hiu hi' hcf' with
+          | inl np => exact Or.inl (Or.inr np)
+          | inr ex => exact Or.inr (Or.inr (Or.inl ⟨hj.1, hj.2.1, hi', ex.1, ex.2⟩))
+        | inr hj =>
+          cases ih hi hj with
+          | inl r => exact Or.inl (Or.inl r)
+          | inr ex => exact Or.inr (Or.inl ex)
+
+/-- The hypothesis on the `same_value` decisions: every pair of writes of the solo traces that
+the check exempted over the history `h` (the later a benign write) stores one value whenever a
+schedule brings both threads to those actions (states matching the solo states, one epoch,
+both running).  `race.rs`'s decision (equal to the value the cell holds, `cellSame`) does not
+guarantee it in general: see the README (thread 0 stores 1 then 2, thread 1 stores 2). -/
+def FlagSound (sv : List (Event V) → Nat → Nat → V → Bool) (prog : Sem.Prog V) (N : Nat)
+    (regs0 : Nat → Nat → V) (m0 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (h : List (Event V)) : Prop :=
+  ∀ i j ki kj, Exempt sv h i (Sem.soloAct prog regs0 m0 i ki) j (Sem.soloAct prog regs0 m0 j kj) →
+    ∀ r, Sem.Reach prog N (Sem.init regs0 m0) r → i ≠ j → i < N → j < N →
+      (r.th i).status = Sem.Status.run → (r.th j).status = Sem.Status.run →
+      Sem.TRel R i (r.th i) (Sem.solo prog regs0 m0 i ki) →
+      Sem.TRel R j (r.th j) (Sem.solo prog regs0 m0 j kj) →
+      Sem.bars prog regs0 m0 i ki = Sem.bars prog regs0 m0 j kj →
+      Sem.EqWrites (Sem.act prog i r) (Sem.act prog j r)
+
+/-- End to end for the repaired check: over a history of the solo traces holding all their
+accesses, no report and sound `same_value` decisions (`FlagSound`) give relaxed race freedom
+(`Sem.RaceFreeB`) in every schedule of a `SyncAll`, `DataIndep` program. -/
+theorem raceFreeB_of_checkK (sv : List (Event V) → Nat → Nat → V → Bool) (prog : Sem.Prog V)
+    (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : Sem.SyncAll prog N)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (h : List (Event V))
+    (hF : FromTraces prog N regs0 m0 h) (hH : HoldsAccesses prog N regs0 m0 h)
+    (hfl : FlagSound sv prog N regs0 m0 R h) (hc : checkK sv N h = false) :
+    Sem.RaceFreeB prog N (Sem.init regs0 m0) := by
+  have hT : TidsBelow N h := fun t A c ho => (hF t A c ho).1
+  intro r hr i j hij hi hj hri hrj
+  match Sem.inv_reach prog N regs0 m0 R hsync hind hR0 hr with
+  | ⟨_, _, c, hth⟩ =>
+    match (hth i hi).1 hri, (hth j hj).1 hrj with
+    | ⟨ki, htri, hbi⟩, ⟨kj, htrj, hbj⟩ =>
+      have hb : Sem.bars prog regs0 m0 i ki = Sem.bars prog regs0 m0 j kj :=
+        Eq.trans hbi (Eq.symm hbj)
+      cases conflict_dec (Sem.soloAct prog regs0 m0 i ki) (Sem.soloAct prog regs0 m0 j kj) with
+      | inr hn =>
+        exact Or.inl (fun hc' => hn (Sem.conflict_rel (Sem.actRel_of_trel prog hind htri)
+          (Sem.actRel_of_trel prog hind htrj) hc'))
+      | inl hcf =>
+        have hoi := hH i ki hi (isMem_left hcf)
+        have hoj := hH j kj hj (isMem_left (Sem.conflict_symm _ _ hcf))
+        rw [← hb] at hoj
+        cases pair_cases sv hij hcf h hoi hoj with
+        | inl hrace =>
+          have e' := Eq.trans (Eq.symm ((checkK_iff sv N h hT).2 hrace)) hc
+          cases e'
+        | inr hex => exact Or.inr (hfl i j ki kj hex r hr hij hi hj hri hrj htri htrj hb)
+
+/-- The canonical schedule with the repaired check: if the canonical run finishes, the repaired
+check reports nothing over its history and the `same_value` decisions are sound (`FlagSound`),
+then every schedule is relaxed race free, the barriers fit, all complete schedules end in the
+same state, and if one finishes none gets stuck. -/
+theorem canonical_checkK_sound (sv : List (Event V) → Nat → Nat → V → Bool)
+    (prog : Sem.Prog V) (N F : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : Sem.SyncAll prog N)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hfin : Finished N (canonRun prog regs0 m0 N F) = true)
+    (hfl : FlagSound sv prog N regs0 m0 R (canonRun prog regs0 m0 N F).hist)
+    (hc : checkK sv N (canonRun prog regs0 m0 N F).hist = false) :
+    Sem.RaceFreeB prog N (Sem.init regs0 m0) ∧ Sem.BarriersFit prog N (Sem.init regs0 m0) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m0) t1 → Sem.Reach prog N (Sem.init regs0 m0) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m0) t1 → Sem.Final N t1 →
+      Sem.Reach prog N (Sem.init regs0 m0) t2 → (∀ v, Sem.Step prog N t2 v → False) →
+      Sem.Final N t2) := by
+  have hrf := raceFreeB_of_checkK sv prog N regs0 m0 R hsync hind hR0 _
+    (canon_fromTraces prog N F regs0 m0) (canon_holdsAccesses prog N F regs0 m0 hfin) hfl hc
+  have hfit := Sem.barriersFit_of_syncAll prog N (Sem.init regs0 m0) hsync (fun _ => rfl)
+  exact ⟨hrf, hfit, fun _ _ h1 h2 f1 f2 => Sem.confluenceB prog N hrf hfit h1 h2 f1 f2,
+    fun _ _ h1 f1 h2 hs => Sem.no_stuckB prog N hrf hfit h1 f1 h2 hs⟩
+
+end EndToEnd
 
 section Examples
 
