@@ -18,9 +18,14 @@ reported), and is otherwise `Shadow.access`.  The Rust is NOT changed by this fi
   conflicting access of another thread in its epoch, not a plain write if the later access is
   a benign write).  The old check has only the direction `checkB_sound`; `benign_gap` is the
   counterexample to the other, and `gapHist_checkK` shows the repair reports it.
-* Not proved here: that `¬SameEpochRaceB` over the canonical history gives a semantic property
-  (`Sem.RaceFreeB` needs every unordered pair of writes to store one value, while `same_value`
-  compares with the value the cell holds; see the README).
+* `raceFreeB_of_checkK`, `canonical_checkK_sound`: end to end, under the hypothesis
+  `FlagSound`: every pair of writes the check exempted (`Exempt`: the later of two writes of
+  one epoch was benign) stores one value in every schedule that brings both threads to them.
+  Then no report over a history of the solo traces holding all their accesses (the finished
+  canonical run's) gives `Sem.RaceFreeB`, and with it `Sem.confluenceB`, `Sem.no_stuckB`.
+  `FlagSound` is an assumption, and `race.rs`'s decision (equal to the value the cell holds,
+  `cellSame`) does not give it in general: when thread 0 stores 1 then 2 and thread 1 stores 2,
+  the pair (thread 0's first store, thread 1's store) is exempted with different values.
 -/
 
 namespace Kcert
