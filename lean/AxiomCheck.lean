@@ -164,6 +164,16 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.pair_cases
 #print axioms Kcert.Race.raceFreeB_of_checkK
 #print axioms Kcert.Race.canonical_checkK_sound
+#print axioms Kcert.Race.sameProg_syncAll
+#print axioms Kcert.Race.sameProg_dataIndep
+#print axioms Kcert.Race.sameProg_canon_finished
+#print axioms Kcert.Race.sameProg_canon_check
+#print axioms Kcert.Race.sameProg_canon_checkK
+#print axioms Kcert.Race.sameFlag_write
+#print axioms Kcert.Race.exempt_writes
+#print axioms Kcert.Race.sameProg_write
+#print axioms Kcert.Race.sameProg_flagSound
+#print axioms Kcert.Race.sameProg_safeB
 #print axioms Kcert.Race.tRun_spec
 #print axioms Kcert.Race.round_spec
 #print axioms Kcert.Race.canon_spec

@@ -877,6 +877,118 @@ example : checkK (cellSame (fun _ => (0 : Nat))) 2
   [Event.act 1 (atomAdd 0 (1 : Nat) 2), Event.act 1 (write 0 (1 : Nat) 1),
     Event.act 0 (write 0 (1 : Nat) 1)] = true := rfl
 
+
+/-- Every thread stores 1 at address 0, then exits: unordered writes of one value. -/
+def sameProg : Sem.Prog Nat := fun _ pc _ =>
+  match pc with
+  | 0 => Act.write 0 1 1
+  | _ => Act.exit
+
+theorem sameProg_syncAll (N : Nat) : Sem.SyncAll sameProg N := by
+  intro i pc regs b n w pc' h
+  cases pc with
+  | zero => cases h
+  | succ pc => cases h
+
+theorem sameProg_dataIndep : Sem.DataIndep sameProg (fun _ _ _ _ => True) := by
+  intro i pc regs regs' _
+  cases pc with
+  | zero => exact ⟨rfl, rfl, True.intro⟩
+  | succ pc => exact True.intro
+
+theorem sameProg_canon_finished :
+    Finished 2 (canonRun sameProg (fun _ _ => 0) (fun _ => 0) 2 4) = true := rfl
+
+/-- The check without benign writes reports the two stores. -/
+theorem sameProg_canon_check :
+    check 2 (canonRun sameProg (fun _ _ => 0) (fun _ => 0) 2 4).hist = true := rfl
+
+/-- The repaired check with `same_value` by exact comparison takes them as benign. -/
+theorem sameProg_canon_checkK :
+    checkK (cellSame (fun _ => 0)) 2 (canonRun sameProg (fun _ _ => 0) (fun _ => 0) 2 4).hist =
+      false := rfl
+
+theorem sameFlag_write {V : Type} {sv : List (Event V) → Nat → Nat → V → Bool}
+    {h : List (Event V)} {u : Nat} {C : Act V} (hf : sameFlag sv h u C = true) :
+    ∃ a, IsW a C := by
+  cases C with
+  | write a _ _ => exact ⟨a, rfl⟩
+  | read _ _ _ => cases hf
+  | atomAdd _ _ _ => cases hf
+  | compute _ _ => cases hf
+  | arrive _ _ _ _ => cases hf
+  | exit => cases hf
+
+/-- Both actions of an exempted pair are writes. -/
+theorem exempt_writes {V : Type} {sv : List (Event V) → Nat → Nat → V → Bool} {i j : Nat}
+    {A B : Act V} : ∀ {h : List (Event V)}, Exempt sv h i A j B →
+      (∃ a, IsW a A) ∧ ∃ a, IsW a B := by
+  intro h
+  induction h with
+  | nil => intro hx; exact False.elim hx
+  | cons e h ih =>
+    cases e with
+    | barrier => exact ih
+    | act u C =>
+      intro hx
+      cases hx with
+      | inl hx => exact ih hx
+      | inr hx =>
+        cases hx with
+        | inl hx =>
+          have hC : ∃ a, IsW a C := sameFlag_write hx.2.2.2.2
+          rw [hx.2.1] at hC
+          exact ⟨hx.2.2.2.1, hC⟩
+        | inr hx =>
+          have hC : ∃ a, IsW a C := sameFlag_write hx.2.2.2.2
+          rw [hx.2.1] at hC
+          exact ⟨hC, hx.2.2.2.1⟩
+
+theorem sameProg_write {i pc : Nat} {regs : Nat → Nat} {a : Nat}
+    (h : IsW a (sameProg i pc regs)) : sameProg i pc regs = Act.write 0 1 1 := by
+  cases pc with
+  | zero => rfl
+  | succ pc => exact False.elim h
+
+/-- `FlagSound` holds for `sameProg` with any `same_value` decision: every write it does stores
+1 at address 0. -/
+theorem sameProg_flagSound (sv : List (Event Nat) → Nat → Nat → Nat → Bool) (N : Nat)
+    (h : List (Event Nat)) :
+    FlagSound sv sameProg N (fun _ _ => 0) (fun _ => 0) (fun _ _ _ _ => True) h := by
+  intro i j ki kj hex r _ _ _ _ _ _ htri htrj _
+  match exempt_writes hex with
+  | ⟨⟨a1, hw1⟩, ⟨a2, hw2⟩⟩ =>
+    have e1 : Sem.act sameProg i r = Sem.soloAct sameProg (fun _ _ => 0) (fun _ => 0) i ki := by
+      show sameProg i (r.th i).pc (r.th i).regs =
+        sameProg i (Sem.solo sameProg (fun _ _ => 0) (fun _ => 0) i ki).pc
+          (Sem.solo sameProg (fun _ _ => 0) (fun _ => 0) i ki).regs
+      rw [htri.1]
+      rfl
+    have e2 : Sem.act sameProg j r = Sem.soloAct sameProg (fun _ _ => 0) (fun _ => 0) j kj := by
+      show sameProg j (r.th j).pc (r.th j).regs =
+        sameProg j (Sem.solo sameProg (fun _ _ => 0) (fun _ => 0) j kj).pc
+          (Sem.solo sameProg (fun _ _ => 0) (fun _ => 0) j kj).regs
+      rw [htrj.1]
+      rfl
+    have w1 : Sem.soloAct sameProg (fun _ _ => 0) (fun _ => 0) i ki = Act.write 0 1 1 :=
+      sameProg_write hw1
+    have w2 : Sem.soloAct sameProg (fun _ _ => 0) (fun _ => 0) j kj = Act.write 0 1 1 :=
+      sameProg_write hw2
+    rw [e1, e2, w1, w2]
+    exact ⟨rfl, rfl⟩
+
+/-- So `canonical_checkK_sound` applies: `sameProg` with two threads is relaxed race free and
+has one final state, although it is not `RaceFree` (the old check reports it). -/
+theorem sameProg_safeB :
+    Sem.RaceFreeB sameProg 2 (Sem.init (fun _ _ => 0) (fun _ => 0)) ∧
+    (∀ t1 t2, Sem.Reach sameProg 2 (Sem.init (fun _ _ => 0) (fun _ => 0)) t1 →
+      Sem.Reach sameProg 2 (Sem.init (fun _ _ => 0) (fun _ => 0)) t2 →
+      Sem.Final 2 t1 → Sem.Final 2 t2 → Sem.Same t1 t2) :=
+  match canonical_checkK_sound (cellSame (fun _ => 0)) sameProg 2 4 (fun _ _ => 0) (fun _ => 0)
+    (fun _ _ _ _ => True) (sameProg_syncAll 2) sameProg_dataIndep (fun _ => True.intro)
+    sameProg_canon_finished (sameProg_flagSound _ 2 _) sameProg_canon_checkK with
+  | ⟨hrf, _, hsame, _⟩ => ⟨hrf, hsame⟩
+
 end Examples
 
 end Race
