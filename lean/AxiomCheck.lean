@@ -156,6 +156,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.checkK_mono
 #print axioms Kcert.Race.checkK_iff_gen
 #print axioms Kcert.Race.checkK_iff
+#print axioms Kcert.Race.checkK_of_checkB
 #print axioms Kcert.Race.gapHist_checkK
 #print axioms Kcert.Race.addr_dec
 #print axioms Kcert.Race.conflict_dec

@@ -17,7 +17,8 @@ reported), and is otherwise `Shadow.access`.  The Rust is NOT changed by this fi
   `N`, the repaired check reports iff `SameEpochRaceB sv h` (some access meets an earlier
   conflicting access of another thread in its epoch, not a plain write if the later access is
   a benign write).  The old check has only the direction `checkB_sound`; `benign_gap` is the
-  counterexample to the other, and `gapHist_checkK` shows the repair reports it.
+  counterexample to the other, and `gapHist_checkK` shows the repair reports it;
+  `checkK_of_checkB`: the repair only adds reports.
 * `raceFreeB_of_checkK`, `canonical_checkK_sound`: end to end, under the hypothesis
   `FlagSound`: every pair of writes the check exempted (`Exempt`: the later of two writes of
   one epoch was benign) stores one value in every schedule that brings both threads to them.
@@ -668,6 +669,12 @@ write. -/
 theorem checkK_iff (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat) (h : List (Event V))
     (hT : TidsBelow N h) : checkK sv N h = true ↔ SameEpochRaceB sv h :=
   (checkK_iff_gen sv N h hT).2
+
+/-- The repair only adds reports: whatever `race.rs`'s check reports, the repaired one does. -/
+theorem checkK_of_checkB (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat)
+    (h : List (Event V)) (hT : TidsBelow N h) (hc : checkB sv N h = true) :
+    checkK sv N h = true :=
+  (checkK_iff sv N h hT).2 (checkB_sound sv N h hT hc)
 
 end Decide
 
