@@ -11,8 +11,10 @@ import Kcert.Dyadic
 import Kcert.Examples
 import Kcert.Semantics
 import Kcert.RaceCheck
+import Kcert.Benign
 import Kcert.Clocks
 import Kcert.Schedule
+import Kcert.ClocksKeep
 import Kcert.Checker
 import Kcert.IfConv
 import Kcert.Copysign

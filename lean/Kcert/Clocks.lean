@@ -21,18 +21,26 @@ The model keeps the Rust names in the namespace `Kcert.Race`:
   waiters as a predicate, each waiter once).  `Clocks.barrierAll`: a barrier whose arrivals
   and waiters are all `n` threads, each contributing its current row: what `resolve_barriers`
   does for a whole-CTA `bar.sync`.  `Clocks::arrive` (`bar.arrive`) is not modelled.
-* `Shadow`: `write`, `reads`, `atomics`, and `Shadow.access`, `Shadow.atomic` with the Rust
-  control flow (write check, then atomics, then, for a write, reads; the record updates:
-  a write clears `reads` and `atomics`; a read or atomic replaces the thread's entry or appends
-  one).  Left out: `same_writes` and the `same_value` argument (benign equal-value writes: the
-  model treats every write as `same_value = false`, so `same_writes` stays empty), `reads_cta`,
-  `foreign_read`, `settle_cta` and the atomics' scope flag (other CTAs, global memory).
-* `RaceState`, `step`, `runH`, `check`: the race part of the executor's state (`Cta::clocks`,
+* `Shadow`: `write`, `same_writes`, `reads`, `atomics`, and `Shadow.access` (with `write` and
+  `same_value`), `Shadow.atomic` with the Rust control flow: the unordered write is searched in
+  `write` then `same_writes` (`Shadow.unorderedWrite`); a `benign` write
+  (`write && same_value`) skips it; then atomics, then, for a write, reads; the record updates:
+  a write clears `reads` and `atomics`, and `same_writes` unless benign, when it keeps the
+  entries of `same_writes` not ordered before it (`retain`, `filterL`) and pushes the old
+  `write` if not ordered before it (`pushO`); a read or atomic replaces the thread's entry or
+  appends one.  `Shadow.atomic` checks `write` and `same_writes`, then reads.  Left out:
+  `reads_cta`, `foreign_read`, `settle_cta` and the atomics' scope flag (other CTAs, global
+  memory).
+* `RaceState`, `step`, `runB`, `checkB`: the race part of the executor's state (`Cta::clocks`,
   the shadow record of each shared-memory address (one element per address, as in
   `Semantics.lean`), and whether a `DataRace` was reported) and its update on each event
   (`Event.act t A`: thread `t` performs action `A`; `Event.barrier`: a whole-CTA barrier
-  completes).  A run is given by its history `h`, latest event first (`runH N (e :: h)` is
-  `step (runH N h) e`).
+  completes).  A run is given by its history `h`, latest event first (`runB sv N (e :: h)` is
+  `step sv h (runB sv N h) e`).  `same_value` is a parameter `sv h t a v` (thread `t` stores
+  `v` at `a` after the history `h`); `cellSame m0` is the exact comparison with the value the
+  cell holds (`cellVal`).  `runH`, `check` are `runB`, `checkB` with `noSame` (every write
+  `same_value = false`): the statements below about `check` are those of the model before
+  `same_writes` was added.
 
 Theorems:
 
@@ -49,14 +57,28 @@ Theorems:
   events as its epoch qualifies; the canonical schedule is one.
 * `raceFree_of_check`: no report over such a history gives `Sem.RaceFree` (through
   `raceFree_of_noEpochRace`, for `SyncAll` and `DataIndep` programs).
+* With benign writes (any `sv`): `inv_runB` (the invariant, now with `SwInv`: each entry of
+  `same_writes` is a write at its epoch), `check_iff_gen` (if `sameFlag sv` is always `false`,
+  `checkB` decides `SameEpochRace`), `checkB_sound`: every report is a `SameEpochRaceB` (two
+  conflicting actions of different threads in one epoch, the later not a benign write meeting
+  a plain write), hence (`checkB_epochRace`) an `EpochRace` over a history of the solo traces.
+* `benign_gap`: the converse fails: over `gapHist` (thread 0 reads, then stores 1 over 0;
+  thread 1 stores 1, benign) `SameEpochRaceB` holds but `checkB (cellSame _)` is `false`.
+  Thread 0's store cleared `reads`, and thread 1's benign store skips the writes that stood for
+  that read.  In `Schedule.lean`, `gapProg_canon_checkB` and `gapProg_not_raceFreeB`: the same
+  program's canonical run is not reported although it is not even relaxed race free
+  (`Sem.RaceFreeB`, `Benign.lean`).  This is a gap in `race.rs`, found by this model.
 
 The canonical schedule (`run_cta`) as a function that produces such a history from the solo
 traces, with the proofs that it satisfies `FromTraces` and, when every thread exits,
 `HoldsAccesses`, is in `Schedule.lean` (`canonRun`, `canon_fromTraces`, `canon_holdsAccesses`,
 `canonical_check_sound`).
 
-Found while modelling (fixed in the Rust since: `Shadow::atomic` now chains `same_writes`, unit
-test `atomics_race_with_every_unordered_same_value_write`; the model has no `same_writes`):
+Found while modelling (1, open): `benign_gap` above: a benign write is not checked against the
+reads (and atomics) that an unordered earlier write of the same value cleared.
+
+Found while modelling (2, fixed in the Rust since: `Shadow::atomic` now chains `same_writes`,
+unit test `atomics_race_with_every_unordered_same_value_write`, replayed below):
 Rust `Shadow::atomic` checked `self.write` but not `self.same_writes`, where `Shadow::access` checks both.  After thread 0 and
 thread 1 write one value to an address in one epoch (thread 1's write is `write`, thread 0's is
 in `same_writes`), an atomic addition by thread 1 in that epoch is not reported against thread
@@ -348,14 +370,77 @@ theorem ordered_iff {c0 c : Clocks} {n k k' i j : Nat} (h0 : AtCount c0 n k)
 
 /-! ## Shadow records (`Shadow`) -/
 
-/-- Rust `race::Shadow` of one address, without `same_writes`, `reads_cta`, `foreign_read`
+/-- Rust `race::Shadow` of one address, without `reads_cta`, `foreign_read`
 and the atomics' scope flags. -/
 structure Shadow where
   write : Option Epoch
+  same_writes : List Epoch
   reads : List Epoch
   atomics : List Epoch
 
-def Shadow.empty : Shadow := ⟨none, [], []⟩
+def Shadow.empty : Shadow := ⟨none, [], [], []⟩
+
+/-- Rust `Vec::retain(p)`. -/
+def filterL {α : Type} (p : α → Bool) : List α → List α
+  | [] => []
+  | x :: l => cond (p x) (x :: filterL p l) (filterL p l)
+
+/-- Rust `Vec::push`. -/
+def snocL {α : Type} : List α → α → List α
+  | [], x => [x]
+  | y :: l, x => y :: snocL l x
+
+/-- Rust `if let Some(w) = o { l.push(w) }`. -/
+def pushO {α : Type} (l : List α) : Option α → List α
+  | none => l
+  | some x => snocL l x
+
+theorem in_filterL {α : Type} {p : α → Bool} {x : α} : ∀ {l : List α}, In x (filterL p l) → In x l := by
+  intro l
+  induction l with
+  | nil => intro h; exact h
+  | cons y l ih =>
+    intro h
+    cases hp : p y with
+    | true =>
+      have h' : In x (y :: filterL p l) := by
+        have e : filterL p (y :: l) = cond (p y) (y :: filterL p l) (filterL p l) := rfl
+        rw [e, hp] at h; exact h
+      cases h' with
+      | inl h' => exact Or.inl h'
+      | inr h' => exact Or.inr (ih h')
+    | false =>
+      have h' : In x (filterL p l) := by
+        have e : filterL p (y :: l) = cond (p y) (y :: filterL p l) (filterL p l) := rfl
+        rw [e, hp] at h; exact h
+      exact Or.inr (ih h')
+
+theorem in_snocL {α : Type} {x z : α} : ∀ {l : List α}, In x (snocL l z) → In x l ∨ z = x := by
+  intro l
+  induction l with
+  | nil => intro h; cases h with
+    | inl h => exact Or.inr h
+    | inr h => exact False.elim h
+  | cons y l ih =>
+    intro h
+    have h' : y = x ∨ In x (snocL l z) := h
+    cases h' with
+    | inl h => exact Or.inl (Or.inl h)
+    | inr h =>
+      cases ih h with
+      | inl h => exact Or.inl (Or.inr h)
+      | inr h => exact Or.inr h
+
+theorem in_pushO {α : Type} {x : α} {l : List α} : ∀ {o : Option α}, In x (pushO l o) → In x l ∨ o = some x := by
+  intro o
+  cases o with
+  | none => intro h; exact Or.inl h
+  | some y =>
+    intro h
+    have h' : In x (snocL l y) := h
+    cases in_snocL h' with
+    | inl h => exact Or.inl h
+    | inr h => rw [h]; exact Or.inr rfl
 
 /-- Replace the entry of `now.tid` by `now`, or append `now` (Rust: `iter_mut().find(..)`,
 then `*r = now` or `push(now)`). -/
@@ -428,24 +513,34 @@ theorem in_setFor {now x : Epoch} : ∀ l, In x (setFor now l) → x = now ∨ I
 /-- `!clocks.ordered(e, u)`: the closure the Rust passes to `find`/`filter`. -/
 def unord (c : Clocks) (u : Nat) (e : Epoch) : Bool := !(c.ordered e u)
 
-/-- Rust `Shadow::access` with `same_value = false`: records an access by `now.tid` (a write iff
-`write`) and returns the first earlier access it races with (the earlier access, and whether it
-was a write or atomic). -/
-def Shadow.access (s : Shadow) (c : Clocks) (now : Epoch) (write : Bool) :
+/-- Rust `self.write.iter().chain(&self.same_writes).find(|w| !clocks.ordered(w, u))`. -/
+def Shadow.unorderedWrite (s : Shadow) (c : Clocks) (u : Nat) : Option Epoch :=
+  orOpt (findO (unord c u) s.write) (findL (unord c u) s.same_writes)
+
+/-- Rust `Shadow::access`: records an access by `now.tid` (a write iff `write`; `same_value`: a
+write that stores exactly the value the cell holds) and returns the first earlier access it
+races with (the earlier access, and whether it was a write or atomic).  A `benign` write
+(`write && same_value`) is not checked against the unordered writes (`write` and
+`same_writes`); the earlier ones it is not ordered with are kept in `same_writes`. -/
+def Shadow.access (s : Shadow) (c : Clocks) (now : Epoch) (write same_value : Bool) :
     Option (Epoch × Bool) × Shadow :=
   cond write
-    (orOpt (orOpt (tag true (findO (unord c now.tid) s.write))
+    (orOpt (orOpt (cond (write && same_value) none (tag true (s.unorderedWrite c now.tid)))
         (tag true (findL (unord c now.tid) s.atomics)))
-      (tag false (findL (unord c now.tid) s.reads)), ⟨some now, [], []⟩)
-    (orOpt (tag true (findO (unord c now.tid) s.write))
+      (tag false (findL (unord c now.tid) s.reads)),
+      ⟨some now,
+        cond (write && same_value)
+          (pushO (filterL (unord c now.tid) s.same_writes) (findO (unord c now.tid) s.write)) [],
+        [], []⟩)
+    (orOpt (cond (write && same_value) none (tag true (s.unorderedWrite c now.tid)))
         (tag true (findL (unord c now.tid) s.atomics)),
-      ⟨s.write, setFor now s.reads, s.atomics⟩)
+      ⟨s.write, s.same_writes, setFor now s.reads, s.atomics⟩)
 
-/-- Rust `Shadow::atomic` within one CTA: races with an unordered plain write or read; atomics
-of one CTA never race with each other. -/
+/-- Rust `Shadow::atomic` within one CTA: races with an unordered plain write (`write` or
+`same_writes`) or read; atomics of one CTA never race with each other. -/
 def Shadow.atomic (s : Shadow) (c : Clocks) (now : Epoch) : Option (Epoch × Bool) × Shadow :=
-  (orOpt (tag true (findO (unord c now.tid) s.write)) (tag false (findL (unord c now.tid) s.reads)),
-    ⟨s.write, s.reads, setFor now s.atomics⟩)
+  (orOpt (tag true (s.unorderedWrite c now.tid)) (tag false (findL (unord c now.tid) s.reads)),
+    ⟨s.write, s.same_writes, s.reads, setFor now s.atomics⟩)
 
 /-! ## Events and the run -/
 
@@ -472,23 +567,39 @@ def RaceState.record (s : RaceState) (a : Nat) (r : Option (Epoch × Bool) × Sh
     RaceState :=
   ⟨s.clocks, Sem.upd s.shadow a r.2, s.found || r.1.isSome⟩
 
-/-- One event (`access::access` for a memory action, `resolve_barriers` for a barrier). -/
-def step (s : RaceState) : Event V → RaceState
+/-- One event (`access::access` for a memory action, `resolve_barriers` for a barrier), after
+the history `h`.  `sv h t a v` is `access.rs`'s `same_value` for thread `t` storing `v` at `a`
+after `h`: whether `v` is exactly the value the cell holds (a parameter: the model does not say
+how the executor compares values). -/
+def step (sv : List (Event V) → Nat → Nat → V → Bool) (h : List (Event V)) (s : RaceState) :
+    Event V → RaceState
   | Event.barrier => ⟨s.clocks.barrierAll, s.shadow, s.found⟩
-  | Event.act t (Act.read a _ _) => s.record a ((s.shadow a).access s.clocks (s.clocks.epoch t) false)
-  | Event.act t (Act.write a _ _) => s.record a ((s.shadow a).access s.clocks (s.clocks.epoch t) true)
+  | Event.act t (Act.read a _ _) =>
+    s.record a ((s.shadow a).access s.clocks (s.clocks.epoch t) false false)
+  | Event.act t (Act.write a v _) =>
+    s.record a ((s.shadow a).access s.clocks (s.clocks.epoch t) true (sv h t a v))
   | Event.act t (Act.atomAdd a _ _) => s.record a ((s.shadow a).atomic s.clocks (s.clocks.epoch t))
   | Event.act _ (Act.compute _ _) => s
   | Event.act _ (Act.arrive _ _ _ _) => s
   | Event.act _ Act.exit => s
 
-/-- The state after a history (latest event first), `N` threads. -/
-def runH (N : Nat) : List (Event V) → RaceState
+/-- The state after a history (latest event first), `N` threads, `same_value` given by `sv`. -/
+def runB (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat) : List (Event V) → RaceState
   | [] => ⟨Clocks.new N, fun _ => Shadow.empty, false⟩
-  | e :: h => step (runH N h) e
+  | e :: h => step sv h (runB sv N h) e
 
 /-- Whether the run over the history reported a race. -/
-def check (N : Nat) (h : List (Event V)) : Bool := (runH N h).found
+def checkB (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat) (h : List (Event V)) : Bool :=
+  (runB sv N h).found
+
+/-- Every write taken as `same_value = false` (no benign writes). -/
+def noSame : List (Event V) → Nat → Nat → V → Bool := fun _ _ _ _ => false
+
+/-- The run without benign writes. -/
+def runH (N : Nat) (h : List (Event V)) : RaceState := runB noSame N h
+
+/-- Whether the run without benign writes reported a race. -/
+def check (N : Nat) (h : List (Event V)) : Bool := checkB noSame N h
 
 /-- The number of barrier completions in a history. -/
 def nbars : List (Event V) → Nat
@@ -587,10 +698,44 @@ def ShInv (h : List (Event V)) (a : Nat) (s : Shadow) : Prop :=
   (∀ t A c, Occurs h t A c → IsA a A →
     (∃ e, s.write = some e ∧ c < e.clock) ∨ ∃ e, In e s.atomics ∧ e.tid = t ∧ c < e.clock)
 
+/-- Each entry of `same_writes` is a write to `a` at its epoch. -/
+def SwInv (h : List (Event V)) (a : Nat) (s : Shadow) : Prop :=
+  ∀ e, In e s.same_writes → ∃ c A, e.clock = c + 1 ∧ Occurs h e.tid A c ∧ IsW a A
+
 /-- The invariant of a run: the clocks are those after `nbars h` whole-CTA barriers, and every
 shadow record summarizes the history. -/
-def Inv (N : Nat) (h : List (Event V)) : Prop :=
-  AtCount (runH N h).clocks N (nbars h) ∧ ∀ a, ShInv h a ((runH N h).shadow a)
+def Inv (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat) (h : List (Event V)) : Prop :=
+  AtCount (runB sv N h).clocks N (nbars h) ∧ (∀ a, ShInv h a ((runB sv N h).shadow a)) ∧
+    ∀ a, SwInv h a ((runB sv N h).shadow a)
+
+theorem swInv_empty (a : Nat) : SwInv ([] : List (Event V)) a Shadow.empty :=
+  fun _ h => False.elim h
+
+/-- An action keeps the entries of `same_writes` valid. -/
+theorem swInv_lift {h : List (Event V)} {a u : Nat} {B : Act V} {s s' : Shadow} (hw : SwInv h a s)
+    (he : ∀ e, In e s'.same_writes → In e s.same_writes) : SwInv (Event.act u B :: h) a s' := by
+  intro e hin
+  match hw e (he e hin) with
+  | ⟨c, A, hc, ho, hk⟩ => exact ⟨c, A, hc, Or.inr ho, hk⟩
+
+/-- After a write, `same_writes` holds earlier entries of `same_writes` and possibly the earlier
+`write`. -/
+theorem swInv_write {h : List (Event V)} {a u : Nat} {v : V} {pc : Nat} {s : Shadow}
+    {now : Epoch} (p : Epoch → Bool) (b : Bool) (hs : ShInv h a s) (hw : SwInv h a s) :
+    SwInv (Event.act u (Act.write a v pc) :: h) a
+      ⟨some now, cond b (pushO (filterL p s.same_writes) (findO p s.write)) [], [], []⟩ := by
+  intro e hin
+  cases b with
+  | false => exact False.elim hin
+  | true =>
+    have hin' : In e (pushO (filterL p s.same_writes) (findO p s.write)) := hin
+    cases in_pushO hin' with
+    | inl hl =>
+      match hw e (in_filterL hl) with
+      | ⟨c, A, hc, ho, hk⟩ => exact ⟨c, A, hc, Or.inr ho, hk⟩
+    | inr ho =>
+      match hs.1 e (findO_some ho).1 with
+      | ⟨c, A, hc, ho, hk⟩ => exact ⟨c, A, hc, Or.inr ho, hk⟩
 
 theorem shInv_empty (a : Nat) : ShInv ([] : List (Event V)) a Shadow.empty := by
   refine ⟨?_, ?_, ?_, ?_, ?_, ?_⟩
@@ -641,8 +786,8 @@ theorem lt_succ_of_occurs_cons {h : List (Event V)} {u t : Nat} {B A : Act V} {c
   exact Nat.succLeSucc hl
 
 theorem shInv_write {h : List (Event V)} {a u : Nat} {v : V} {pc : Nat} {now : Epoch}
-    (hnow : now = ⟨u, nbars h + 1⟩) :
-    ShInv (Event.act u (Act.write a v pc) :: h) a ⟨some now, [], []⟩ := by
+    {sw : List Epoch} (hnow : now = ⟨u, nbars h + 1⟩) :
+    ShInv (Event.act u (Act.write a v pc) :: h) a ⟨some now, sw, [], []⟩ := by
   refine ⟨?_, fun _ h => False.elim h, fun _ h => False.elim h, ?_, ?_, ?_⟩
   · intro e he
     cases he
@@ -657,7 +802,8 @@ theorem shInv_write {h : List (Event V)} {a u : Nat} {v : V} {pc : Nat} {now : E
 
 theorem shInv_read {h : List (Event V)} {a u r pc : Nat} {s : Shadow} {now : Epoch}
     (hnow : now = ⟨u, nbars h + 1⟩) (hs : ShInv h a s) :
-    ShInv (Event.act u (Act.read a r pc) :: h) a ⟨s.write, setFor now s.reads, s.atomics⟩ := by
+    ShInv (Event.act u (Act.read a r pc) :: h) a
+      ⟨s.write, s.same_writes, setFor now s.reads, s.atomics⟩ := by
   match hs with
   | ⟨h1, h2, h3, h4, h5, h6⟩ =>
     refine ⟨?_, ?_, ?_, ?_, ?_, ?_⟩
@@ -704,7 +850,8 @@ theorem shInv_read {h : List (Event V)} {a u r pc : Nat} {s : Shadow} {now : Epo
 
 theorem shInv_atomic {h : List (Event V)} {a u : Nat} {v : V} {pc : Nat} {s : Shadow} {now : Epoch}
     (hnow : now = ⟨u, nbars h + 1⟩) (hs : ShInv h a s) :
-    ShInv (Event.act u (Act.atomAdd a v pc) :: h) a ⟨s.write, s.reads, setFor now s.atomics⟩ := by
+    ShInv (Event.act u (Act.atomAdd a v pc) :: h) a
+      ⟨s.write, s.same_writes, s.reads, setFor now s.atomics⟩ := by
   match hs with
   | ⟨h1, h2, h3, h4, h5, h6⟩ =>
     refine ⟨?_, ?_, ?_, ?_, ?_, ?_⟩
@@ -921,60 +1068,133 @@ section Decide
 
 variable {V : Type}
 
-theorem inv_step {N : Nat} {h : List (Event V)} (e : Event V) (hI : Inv N h)
-    (hT : TidsBelow N (e :: h)) : Inv N (e :: h) := by
+theorem inv_step {sv : List (Event V) → Nat → Nat → V → Bool} {N : Nat} {h : List (Event V)}
+    (e : Event V) (hI : Inv sv N h) (hT : TidsBelow N (e :: h)) : Inv sv N (e :: h) := by
   match hI with
-  | ⟨hc, hs⟩ =>
+  | ⟨hc, hs, hw⟩ =>
     cases e with
-    | barrier => exact ⟨atCount_barrierAll hc, fun a => shInv_bar (hs a)⟩
+    | barrier => exact ⟨atCount_barrierAll hc, fun a => shInv_bar (hs a), fun a => hw a⟩
     | act u B =>
       have hu : u < N := hT u B (nbars h) (Or.inl ⟨rfl, rfl, rfl⟩)
-      have hnow : (runH N h).clocks.epoch u = ⟨u, nbars h + 1⟩ := epoch_clock hc hu
+      have hnow : (runB sv N h).clocks.epoch u = ⟨u, nbars h + 1⟩ := epoch_clock hc hu
       cases B with
       | compute pc r =>
-        exact ⟨hc, fun a => shInv_other (hs a) (fun x => x) (fun x => x) (fun x => x)⟩
+        exact ⟨hc, fun a => shInv_other (hs a) (fun x => x) (fun x => x) (fun x => x),
+          fun a => swInv_lift (hw a) (fun _ x => x)⟩
       | arrive b n w pc =>
-        exact ⟨hc, fun a => shInv_other (hs a) (fun x => x) (fun x => x) (fun x => x)⟩
+        exact ⟨hc, fun a => shInv_other (hs a) (fun x => x) (fun x => x) (fun x => x),
+          fun a => swInv_lift (hw a) (fun _ x => x)⟩
       | exit =>
-        exact ⟨hc, fun a => shInv_other (hs a) (fun x => x) (fun x => x) (fun x => x)⟩
+        exact ⟨hc, fun a => shInv_other (hs a) (fun x => x) (fun x => x) (fun x => x),
+          fun a => swInv_lift (hw a) (fun _ x => x)⟩
       | read x r pc =>
-        refine ⟨hc, fun a => ?_⟩
-        have e1 : (runH N (Event.act u (Act.read x r pc) :: h)).shadow a =
-            Sem.upd (runH N h).shadow x (((runH N h).shadow x).access (runH N h).clocks
-              ((runH N h).clocks.epoch u) false).2 a := rfl
-        rw [e1]
-        cases Nat.decEq a x with
-        | isTrue e => rw [e, Sem.upd_same]; exact shInv_read hnow (hs x)
-        | isFalse e =>
-          rw [Sem.upd_other _ _ e]
-          exact shInv_other (hs a) (fun x => x) (fun hh => e (Eq.symm hh)) (fun x => x)
+        have e1 : ∀ a, (runB sv N (Event.act u (Act.read x r pc) :: h)).shadow a =
+            Sem.upd (runB sv N h).shadow x (((runB sv N h).shadow x).access (runB sv N h).clocks
+              ((runB sv N h).clocks.epoch u) false false).2 a := fun _ => rfl
+        refine ⟨hc, fun a => ?_, fun a => ?_⟩
+        · rw [e1]
+          cases Nat.decEq a x with
+          | isTrue e => rw [e, Sem.upd_same]; exact shInv_read hnow (hs x)
+          | isFalse e =>
+            rw [Sem.upd_other _ _ e]
+            exact shInv_other (hs a) (fun x => x) (fun hh => e (Eq.symm hh)) (fun x => x)
+        · rw [e1]
+          cases Nat.decEq a x with
+          | isTrue e => rw [e, Sem.upd_same]; exact swInv_lift (hw x) (fun _ x => x)
+          | isFalse e => rw [Sem.upd_other _ _ e]; exact swInv_lift (hw a) (fun _ x => x)
       | write x v pc =>
-        refine ⟨hc, fun a => ?_⟩
-        have e1 : (runH N (Event.act u (Act.write x v pc) :: h)).shadow a =
-            Sem.upd (runH N h).shadow x (((runH N h).shadow x).access (runH N h).clocks
-              ((runH N h).clocks.epoch u) true).2 a := rfl
-        rw [e1]
-        cases Nat.decEq a x with
-        | isTrue e => rw [e, Sem.upd_same]; exact shInv_write hnow
-        | isFalse e =>
-          rw [Sem.upd_other _ _ e]
-          exact shInv_other (hs a) (fun hh => e (Eq.symm hh)) (fun x => x) (fun x => x)
+        have e1 : ∀ a, (runB sv N (Event.act u (Act.write x v pc) :: h)).shadow a =
+            Sem.upd (runB sv N h).shadow x (((runB sv N h).shadow x).access (runB sv N h).clocks
+              ((runB sv N h).clocks.epoch u) true (sv h u x v)).2 a := fun _ => rfl
+        refine ⟨hc, fun a => ?_, fun a => ?_⟩
+        · rw [e1]
+          cases Nat.decEq a x with
+          | isTrue e => rw [e, Sem.upd_same]; exact shInv_write hnow
+          | isFalse e =>
+            rw [Sem.upd_other _ _ e]
+            exact shInv_other (hs a) (fun hh => e (Eq.symm hh)) (fun x => x) (fun x => x)
+        · rw [e1]
+          cases Nat.decEq a x with
+          | isTrue e =>
+            rw [e, Sem.upd_same]
+            exact swInv_write _ (true && sv h u x v) (hs x) (hw x)
+          | isFalse e => rw [Sem.upd_other _ _ e]; exact swInv_lift (hw a) (fun _ x => x)
       | atomAdd x v pc =>
-        refine ⟨hc, fun a => ?_⟩
-        have e1 : (runH N (Event.act u (Act.atomAdd x v pc) :: h)).shadow a =
-            Sem.upd (runH N h).shadow x (((runH N h).shadow x).atomic (runH N h).clocks
-              ((runH N h).clocks.epoch u)).2 a := rfl
-        rw [e1]
-        cases Nat.decEq a x with
-        | isTrue e => rw [e, Sem.upd_same]; exact shInv_atomic hnow (hs x)
-        | isFalse e =>
-          rw [Sem.upd_other _ _ e]
-          exact shInv_other (hs a) (fun x => x) (fun x => x) (fun hh => e (Eq.symm hh))
+        have e1 : ∀ a, (runB sv N (Event.act u (Act.atomAdd x v pc) :: h)).shadow a =
+            Sem.upd (runB sv N h).shadow x (((runB sv N h).shadow x).atomic (runB sv N h).clocks
+              ((runB sv N h).clocks.epoch u)).2 a := fun _ => rfl
+        refine ⟨hc, fun a => ?_, fun a => ?_⟩
+        · rw [e1]
+          cases Nat.decEq a x with
+          | isTrue e => rw [e, Sem.upd_same]; exact shInv_atomic hnow (hs x)
+          | isFalse e =>
+            rw [Sem.upd_other _ _ e]
+            exact shInv_other (hs a) (fun x => x) (fun x => x) (fun hh => e (Eq.symm hh))
+        · rw [e1]
+          cases Nat.decEq a x with
+          | isTrue e => rw [e, Sem.upd_same]; exact swInv_lift (hw x) (fun _ x => x)
+          | isFalse e => rw [Sem.upd_other _ _ e]; exact swInv_lift (hw a) (fun _ x => x)
 
 /-- A new action `B` of thread `u` and an earlier conflicting action of another thread in the
 current epoch. -/
 def NewPair (h : List (Event V)) (u : Nat) (B : Act V) : Prop :=
   ∃ j A, j ≠ u ∧ Occurs h j A (nbars h) ∧ Sem.Conflict A B
+
+/-- `same_value` for action `B` of thread `u` after `h`: only a write may store the value the
+cell holds. -/
+def sameFlag (sv : List (Event V) → Nat → Nat → V → Bool) (h : List (Event V)) (u : Nat) :
+    Act V → Bool
+  | Act.write a v _ => sv h u a v
+  | Act.read _ _ _ => false
+  | Act.atomAdd _ _ _ => false
+  | Act.compute _ _ => false
+  | Act.arrive _ _ _ _ => false
+  | Act.exit => false
+
+/-- `NewPair` as the executor with benign writes sees it: an earlier conflicting action of
+another thread in the current epoch, which is not a plain write if `B` is a benign write. -/
+def NewPairB (sv : List (Event V) → Nat → Nat → V → Bool) (h : List (Event V)) (u : Nat)
+    (B : Act V) : Prop :=
+  ∃ j A, j ≠ u ∧ Occurs h j A (nbars h) ∧ Sem.Conflict A B ∧
+    (sameFlag sv h u B = true → ∀ a, IsW a A → False)
+
+theorem newPair_of_B {sv : List (Event V) → Nat → Nat → V → Bool} {h : List (Event V)} {u : Nat}
+    {B : Act V} (np : NewPairB sv h u B) : NewPair h u B :=
+  match np with
+  | ⟨j, A, hju, ho, hcf, _⟩ => ⟨j, A, hju, ho, hcf⟩
+
+theorem notW_of_R {a b : Nat} {A : Act V} (h : IsR a A) : IsW b A → False := by
+  cases A with
+  | read _ _ _ => exact fun x => x
+  | write _ _ _ => exact False.elim h
+  | atomAdd _ _ _ => exact False.elim h
+  | compute _ _ => exact False.elim h
+  | arrive _ _ _ _ => exact False.elim h
+  | exit => exact False.elim h
+
+theorem notW_of_A {a b : Nat} {A : Act V} (h : IsA a A) : IsW b A → False := by
+  cases A with
+  | atomAdd _ _ _ => exact fun x => x
+  | write _ _ _ => exact False.elim h
+  | read _ _ _ => exact False.elim h
+  | compute _ _ => exact False.elim h
+  | arrive _ _ _ _ => exact False.elim h
+  | exit => exact False.elim h
+
+/-- An unordered `write` makes the chained search find something. -/
+theorem uw_of_write {s : Shadow} {c : Clocks} {u : Nat} {e : Epoch}
+    (he : findO (unord c u) s.write = some e) : ∃ e', s.unorderedWrite c u = some e' :=
+  orOpt_left _ he
+
+/-- What the chained search finds is `write` or an entry of `same_writes`, unordered. -/
+theorem uw_some {s : Shadow} {c : Clocks} {u : Nat} {e : Epoch}
+    (he : s.unorderedWrite c u = some e) :
+    (s.write = some e ∨ In e s.same_writes) ∧ unord c u e = true := by
+  cases orOpt_some he with
+  | inl h => match findO_some h with
+    | ⟨h1, h2⟩ => exact ⟨Or.inl h1, h2⟩
+  | inr h => match findL_some h with
+    | ⟨h1, h2⟩ => exact ⟨Or.inr h1, h2⟩
 
 theorem sound_entry {N : Nat} {h : List (Event V)} {c : Clocks} {u : Nat} {e : Epoch}
     {A : Act V} {c0 : Nat} (hc : AtCount c N (nbars h)) (hT : TidsBelow N h) (hu : u < N)
@@ -1066,33 +1286,49 @@ theorem not_conf_exit {A : Act V} (h : Sem.Conflict A Act.exit) : False := by
   cases A <;> exact h
 
 /-- One access event: the check reports iff it did already, or the new access meets an
-earlier conflicting access of another thread in the current epoch (the latter needed only
-when no race was there before). -/
-theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : Inv N h)
-    (hT : TidsBelow N (Event.act u B :: h)) :
-    (check N (Event.act u B :: h) = true → check N h = true ∨ NewPair h u B) ∧
-    (¬SameEpochRace h → NewPair h u B → check N (Event.act u B :: h) = true) := by
+earlier conflicting access of another thread in the current epoch, not a plain write if the new
+access is a benign write (`NewPairB`); conversely such a pair is reported when no race was
+there before and the new access is not a benign write. -/
+theorem found_cons {sv : List (Event V) → Nat → Nat → V → Bool} {N : Nat} {h : List (Event V)}
+    {u : Nat} {B : Act V} (hI : Inv sv N h) (hT : TidsBelow N (Event.act u B :: h)) :
+    (checkB sv N (Event.act u B :: h) = true → checkB sv N h = true ∨ NewPairB sv h u B) ∧
+    (sameFlag sv h u B = false → ¬SameEpochRace h → NewPair h u B →
+      checkB sv N (Event.act u B :: h) = true) := by
   match hI with
-  | ⟨hc, hs⟩ =>
+  | ⟨hc, hs, hw⟩ =>
     have hu : u < N := hT u B (nbars h) (Or.inl ⟨rfl, rfl, rfl⟩)
     have hT' : TidsBelow N h := tidsBelow_tail hT
+    -- an unordered write found by the chained search is a write of another thread in this epoch
+    have wfound : ∀ x e, ((runB sv N h).shadow x).unorderedWrite (runB sv N h).clocks u = some e →
+        e.tid ≠ u ∧ ∃ A', Occurs h e.tid A' (nbars h) ∧ IsW x A' := by
+      intro x e he
+      match uw_some he with
+      | ⟨hin, hun⟩ =>
+        have hwr : ∃ c0 A', e.clock = c0 + 1 ∧ Occurs h e.tid A' c0 ∧ IsW x A' := by
+          cases hin with
+          | inl h1 => exact (hs x).1 e h1
+          | inr h1 => exact hw x e h1
+        match hwr with
+        | ⟨c0, A', hcl, ho', hW'⟩ =>
+          match sound_entry hc hT' hu hcl ho' hun with
+          | ⟨hne, ho''⟩ => exact ⟨hne, A', ho'', hW'⟩
     cases B with
     | compute pc r =>
-      exact ⟨fun hx => Or.inl hx, fun _ np => match np with
+      exact ⟨fun hx => Or.inl hx, fun _ _ np => match np with
         | ⟨_, _, _, _, hcf⟩ => False.elim (not_conf_compute hcf)⟩
     | arrive b n w pc =>
-      exact ⟨fun hx => Or.inl hx, fun _ np => match np with
+      exact ⟨fun hx => Or.inl hx, fun _ _ np => match np with
         | ⟨_, _, _, _, hcf⟩ => False.elim (not_conf_arrive hcf)⟩
     | exit =>
-      exact ⟨fun hx => Or.inl hx, fun _ np => match np with
+      exact ⟨fun hx => Or.inl hx, fun _ _ np => match np with
         | ⟨_, _, _, _, hcf⟩ => False.elim (not_conf_exit hcf)⟩
     | read x r pc =>
-      have ec : check N (Event.act u (Act.read x r pc) :: h) = ((runH N h).found ||
-          (orOpt (tag true (findO (unord (runH N h).clocks u) ((runH N h).shadow x).write))
-            (tag true (findL (unord (runH N h).clocks u) ((runH N h).shadow x).atomics))).isSome) :=
+      have ec : checkB sv N (Event.act u (Act.read x r pc) :: h) = ((runB sv N h).found ||
+          (orOpt (tag true (((runB sv N h).shadow x).unorderedWrite (runB sv N h).clocks u))
+            (tag true (findL (unord (runB sv N h).clocks u) ((runB sv N h).shadow x).atomics))).isSome) :=
         rfl
       rw [ec]
-      refine ⟨fun hx => ?_, fun hno np => ?_⟩
+      refine ⟨fun hx => ?_, fun _ hno np => ?_⟩
       · cases or_cases' hx with
         | inl hx => exact Or.inl hx
         | inr hx =>
@@ -1100,13 +1336,10 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
           | ⟨p, hp⟩ =>
             cases orOpt_some hp with
             | inl hp =>
-              match findO_some (tag_some hp) with
-              | ⟨hw, hun⟩ =>
-                match (hs x).1 p.1 hw with
-                | ⟨c0, A', hcl, ho', hW'⟩ =>
-                  match sound_entry hc hT' hu hcl ho' hun with
-                  | ⟨hne, ho''⟩ =>
-                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_W hW' (Or.inr (Or.inl rfl))⟩
+              match wfound x p.1 (tag_some hp) with
+              | ⟨hne, A', ho'', hW'⟩ =>
+                exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_W hW' (Or.inr (Or.inl rfl)),
+                  fun hf => by cases hf⟩
             | inr hp =>
               match findL_some (tag_some hp) with
               | ⟨hin, hun⟩ =>
@@ -1114,7 +1347,8 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
                 | ⟨c0, A', hcl, ho', hA'⟩ =>
                   match sound_entry hc hT' hu hcl ho' hun with
                   | ⟨hne, ho''⟩ =>
-                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_A hA' (Or.inr rfl)⟩
+                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_A hA' (Or.inr rfl),
+                      fun hf => by cases hf⟩
       · match np with
         | ⟨j, A, hju, hoj, hcf⟩ =>
           have hk : IsW x A ∨ IsR x A ∨ IsA x A := match kinds_read hcf with
@@ -1124,7 +1358,9 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
           cases complete_core (hs x) hc hT' hu hno hju hoj hk with
           | inl hw =>
             match hw with
-            | ⟨e, he⟩ => exact orOpt_left _ (tag_of true he)
+            | ⟨e, he⟩ =>
+              match uw_of_write he with
+              | ⟨e', he'⟩ => exact orOpt_left _ (tag_of true he')
           | inr hw =>
             cases hw with
             | inl hr =>
@@ -1135,15 +1371,16 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
               match ha.2 with
               | ⟨e, he⟩ => exact orOpt_right _ (tag_of true he)
     | write x v pc =>
-      have ec : check N (Event.act u (Act.write x v pc) :: h) = ((runH N h).found ||
-          (orOpt (orOpt (tag true (findO (unord (runH N h).clocks u) ((runH N h).shadow x).write))
-            (tag true (findL (unord (runH N h).clocks u) ((runH N h).shadow x).atomics)))
-            (tag false (findL (unord (runH N h).clocks u) ((runH N h).shadow x).reads))).isSome) :=
+      have ec : checkB sv N (Event.act u (Act.write x v pc) :: h) = ((runB sv N h).found ||
+          (orOpt (orOpt (cond (sv h u x v) none
+                (tag true (((runB sv N h).shadow x).unorderedWrite (runB sv N h).clocks u)))
+              (tag true (findL (unord (runB sv N h).clocks u) ((runB sv N h).shadow x).atomics)))
+            (tag false (findL (unord (runB sv N h).clocks u) ((runB sv N h).shadow x).reads))).isSome) :=
         rfl
       rw [ec]
       have hB : IsW x (Act.write x v pc) ∨ IsR x (Act.write x v pc) ∨ IsA x (Act.write x v pc) :=
         Or.inl (rfl : x = x)
-      refine ⟨fun hx => ?_, fun hno np => ?_⟩
+      refine ⟨fun hx => ?_, fun hsv hno np => ?_⟩
       · cases or_cases' hx with
         | inl hx => exact Or.inl hx
         | inr hx =>
@@ -1153,12 +1390,19 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
             | inl hp =>
               cases orOpt_some hp with
               | inl hp =>
-                match findO_some (tag_some hp) with
-                | ⟨hw, hun⟩ =>
-                  match (hs x).1 p.1 hw with
-                  | ⟨c0, A', hcl, ho', hW'⟩ =>
-                    match sound_entry hc hT' hu hcl ho' hun with
-                    | ⟨hne, ho''⟩ => exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_W hW' hB⟩
+                cases hb : sv h u x v with
+                | true =>
+                  have hp' : (none : Option (Epoch × Bool)) = some p := by rw [hb] at hp; exact hp
+                  cases hp'
+                | false =>
+                  have hp' : tag true (((runB sv N h).shadow x).unorderedWrite
+                      (runB sv N h).clocks u) = some p := by rw [hb] at hp; exact hp
+                  match wfound x p.1 (tag_some hp') with
+                  | ⟨hne, A', ho'', hW'⟩ =>
+                    refine Or.inr ⟨p.1.tid, A', hne, ho'', conf_W hW' hB, fun hf => ?_⟩
+                    have hf' : sv h u x v = true := hf
+                    rw [hb] at hf'
+                    cases hf'
               | inr hp =>
                 match findL_some (tag_some hp) with
                 | ⟨hin, hun⟩ =>
@@ -1166,7 +1410,8 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
                   | ⟨c0, A', hcl, ho', hA'⟩ =>
                     match sound_entry hc hT' hu hcl ho' hun with
                     | ⟨hne, ho''⟩ =>
-                      exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_A hA' (Or.inl rfl)⟩
+                      exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_A hA' (Or.inl rfl),
+                        fun _ b => notW_of_A hA'⟩
             | inr hp =>
               match findL_some (tag_some hp) with
               | ⟨hin, hun⟩ =>
@@ -1174,14 +1419,19 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
                 | ⟨c0, A', hcl, ho', hR'⟩ =>
                   match sound_entry hc hT' hu hcl ho' hun with
                   | ⟨hne, ho''⟩ =>
-                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_R hR' (Or.inl rfl)⟩
-      · match np with
+                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_R hR' (Or.inl rfl),
+                      fun _ b => notW_of_R hR'⟩
+      · have hb : sv h u x v = false := hsv
+        rw [hb]
+        match np with
         | ⟨j, A, hju, hoj, hcf⟩ =>
           apply or_isSome
           cases complete_core (hs x) hc hT' hu hno hju hoj (kinds_write hcf) with
           | inl hw =>
             match hw with
-            | ⟨e, he⟩ => exact orOpt_left2 (tag_of true he)
+            | ⟨e, he⟩ =>
+              match uw_of_write he with
+              | ⟨e', he'⟩ => exact orOpt_left2 (tag_of true he')
           | inr hw =>
             cases hw with
             | inl hr =>
@@ -1191,14 +1441,14 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
               match ha.2 with
               | ⟨e, he⟩ => exact orOpt_mid (tag_of true he)
     | atomAdd x v pc =>
-      have ec : check N (Event.act u (Act.atomAdd x v pc) :: h) = ((runH N h).found ||
-          (orOpt (tag true (findO (unord (runH N h).clocks u) ((runH N h).shadow x).write))
-            (tag false (findL (unord (runH N h).clocks u) ((runH N h).shadow x).reads))).isSome) :=
+      have ec : checkB sv N (Event.act u (Act.atomAdd x v pc) :: h) = ((runB sv N h).found ||
+          (orOpt (tag true (((runB sv N h).shadow x).unorderedWrite (runB sv N h).clocks u))
+            (tag false (findL (unord (runB sv N h).clocks u) ((runB sv N h).shadow x).reads))).isSome) :=
         rfl
       rw [ec]
       have hB : IsW x (Act.atomAdd x v pc) ∨ IsR x (Act.atomAdd x v pc) ∨
           IsA x (Act.atomAdd x v pc) := Or.inr (Or.inr (rfl : x = x))
-      refine ⟨fun hx => ?_, fun hno np => ?_⟩
+      refine ⟨fun hx => ?_, fun _ hno np => ?_⟩
       · cases or_cases' hx with
         | inl hx => exact Or.inl hx
         | inr hx =>
@@ -1206,12 +1456,9 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
           | ⟨p, hp⟩ =>
             cases orOpt_some hp with
             | inl hp =>
-              match findO_some (tag_some hp) with
-              | ⟨hw, hun⟩ =>
-                match (hs x).1 p.1 hw with
-                | ⟨c0, A', hcl, ho', hW'⟩ =>
-                  match sound_entry hc hT' hu hcl ho' hun with
-                  | ⟨hne, ho''⟩ => exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_W hW' hB⟩
+              match wfound x p.1 (tag_some hp) with
+              | ⟨hne, A', ho'', hW'⟩ =>
+                exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_W hW' hB, fun hf => by cases hf⟩
             | inr hp =>
               match findL_some (tag_some hp) with
               | ⟨hin, hun⟩ =>
@@ -1219,7 +1466,8 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
                 | ⟨c0, A', hcl, ho', hR'⟩ =>
                   match sound_entry hc hT' hu hcl ho' hun with
                   | ⟨hne, ho''⟩ =>
-                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_R hR' (Or.inr rfl)⟩
+                    exact Or.inr ⟨p.1.tid, A', hne, ho'', conf_R hR' (Or.inr rfl),
+                      fun hf => by cases hf⟩
       · match np with
         | ⟨j, A, hju, hoj, hcf⟩ =>
           have hk : IsW x A ∨ IsR x A ∨ IsA x A := match kinds_atomic hcf with
@@ -1229,7 +1477,9 @@ theorem found_cons {N : Nat} {h : List (Event V)} {u : Nat} {B : Act V} (hI : In
           cases complete_core (hs x) hc hT' hu hno hju hoj hk with
           | inl hw =>
             match hw with
-            | ⟨e, he⟩ => exact orOpt_left _ (tag_of true he)
+            | ⟨e, he⟩ =>
+              match uw_of_write he with
+              | ⟨e', he'⟩ => exact orOpt_left _ (tag_of true he')
           | inr hw =>
             cases hw with
             | inl hr =>
@@ -1283,8 +1533,8 @@ theorem sameEpochRace_cons {h : List (Event V)} {u : Nat} {B : Act V}
           exact Or.inr ⟨i, A, fun x => hij (Eq.trans x huj), hi, hcf⟩
       | inr hj => exact Or.inl ⟨i, j, A, A', c, hij, hi, hj, hcf⟩
 
-theorem check_mono {N : Nat} {h : List (Event V)} (e : Event V) (hc : check N h = true) :
-    check N (e :: h) = true := by
+theorem check_mono {sv : List (Event V) → Nat → Nat → V → Bool} {N : Nat} {h : List (Event V)}
+    (e : Event V) (hc : checkB sv N h = true) : checkB sv N (e :: h) = true := by
   cases e with
   | barrier => exact hc
   | act u B =>
@@ -1296,13 +1546,26 @@ theorem check_mono {N : Nat} {h : List (Event V)} (e : Event V) (hc : check N h 
     | write x v pc => exact or_left' _ hc
     | atomAdd x v pc => exact or_left' _ hc
 
-theorem check_iff_gen (N : Nat) :
-    ∀ h : List (Event V), TidsBelow N h → Inv N h ∧ (check N h = true ↔ SameEpochRace h) := by
+/-- The invariant holds after every history whose threads are below `N`, whatever `sv` says
+and whether or not races were reported. -/
+theorem inv_runB (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat) :
+    ∀ h : List (Event V), TidsBelow N h → Inv sv N h := by
+  intro h
+  induction h with
+  | nil => intro _; exact ⟨atCount_new N, fun a => shInv_empty a, fun a => swInv_empty a⟩
+  | cons e h ih => intro hT; exact inv_step e (ih (tidsBelow_tail hT)) hT
+
+/-- With no write taken as benign (`sameFlag` always `false`), the check decides
+`SameEpochRace`. -/
+theorem check_iff_gen (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat)
+    (hsv : ∀ h u B, sameFlag sv h u B = false) :
+    ∀ h : List (Event V), TidsBelow N h → Inv sv N h ∧ (checkB sv N h = true ↔ SameEpochRace h) := by
   intro h
   induction h with
   | nil =>
     intro _
-    refine ⟨⟨atCount_new N, fun a => shInv_empty a⟩, fun hx => ?_, fun hr => ?_⟩
+    refine ⟨⟨atCount_new N, fun a => shInv_empty a, fun a => swInv_empty a⟩, fun hx => ?_,
+      fun hr => ?_⟩
     · cases hx
     · match hr with
       | ⟨_, _, _, _, _, _, ho, _⟩ => exact False.elim ho
@@ -1317,30 +1580,74 @@ theorem check_iff_gen (N : Nat) :
         refine ⟨fun hx => ?_, fun hr => ?_⟩
         · cases (found_cons hI hT).1 hx with
           | inl hx => exact sameEpochRace_lift (hiff.1 hx)
-          | inr np => exact newPair_race np
+          | inr np => exact newPair_race (newPair_of_B np)
         · cases sameEpochRace_cons hr with
           | inl hr => exact check_mono _ (hiff.2 hr)
           | inr np =>
-            cases hf : check N h with
+            cases hf : checkB sv N h with
             | true => exact check_mono _ hf
             | false =>
               have hno : ¬SameEpochRace h := fun r => by
                 have e' := Eq.trans (Eq.symm (hiff.2 r)) hf
                 cases e'
-              exact (found_cons hI hT).2 hno np
+              exact (found_cons hI hT).2 (hsv h u B) hno np
+
+theorem sameFlag_noSame (h : List (Event V)) (u : Nat) (B : Act V) :
+    sameFlag noSame h u B = false := by
+  cases B <;> rfl
 
 /-- The clocks after a history are those after its whole-CTA barriers: `vc t u = k + [t = u]`
 for `t, u < N`, `k` the number of barriers. -/
 theorem atCount_runH (N : Nat) (h : List (Event V)) (hT : TidsBelow N h) :
     AtCount (runH N h).clocks N (nbars h) :=
-  (check_iff_gen N h hT).1.1
+  (inv_runB noSame N h hT).1
 
 /-- The vector clocks and shadow records decide the same-epoch race: over a history whose
 threads are below `N`, some access is reported iff two different threads performed conflicting
-actions after the same number of whole-CTA barriers. -/
+actions after the same number of whole-CTA barriers (every write taken as
+`same_value = false`). -/
 theorem check_iff (N : Nat) (h : List (Event V)) (hT : TidsBelow N h) :
     check N h = true ↔ SameEpochRace h :=
-  (check_iff_gen N h hT).2
+  (check_iff_gen noSame N sameFlag_noSame h hT).2
+
+/-- The race as the check with benign writes sees it: some access meets an earlier
+conflicting access of another thread in its epoch, not a plain write when the access is a
+benign write (`NewPairB`). -/
+def SameEpochRaceB (sv : List (Event V) → Nat → Nat → V → Bool) : List (Event V) → Prop
+  | [] => False
+  | Event.barrier :: h => SameEpochRaceB sv h
+  | Event.act u B :: h => SameEpochRaceB sv h ∨ NewPairB sv h u B
+
+theorem sameEpochRace_of_B (sv : List (Event V) → Nat → Nat → V → Bool) :
+    ∀ h : List (Event V), SameEpochRaceB sv h → SameEpochRace h := by
+  intro h
+  induction h with
+  | nil => intro hr; exact False.elim hr
+  | cons e h ih =>
+    cases e with
+    | barrier => exact ih
+    | act u B =>
+      intro hr
+      cases hr with
+      | inl hr => exact sameEpochRace_lift (ih hr)
+      | inr np => exact newPair_race (newPair_of_B np)
+
+/-- Every report of the check with benign writes (any `sv`) is a race it is meant to report:
+two conflicting accesses of different threads in one epoch, the later not a benign write
+meeting a plain write. -/
+theorem checkB_sound (sv : List (Event V) → Nat → Nat → V → Bool) (N : Nat) :
+    ∀ h : List (Event V), TidsBelow N h → checkB sv N h = true → SameEpochRaceB sv h := by
+  intro h
+  induction h with
+  | nil => intro _ hx; cases hx
+  | cons e h ih =>
+    intro hT hx
+    cases e with
+    | barrier => exact ih (tidsBelow_tail hT) hx
+    | act u B =>
+      cases (found_cons (inv_runB sv N h (tidsBelow_tail hT)) hT).1 hx with
+      | inl hx => exact Or.inl (ih (tidsBelow_tail hT) hx)
+      | inr np => exact Or.inr np
 
 /-- The actions of `A` that touch memory. -/
 def IsMem (A : Act V) : Prop := ∃ a, IsW a A ∨ IsR a A ∨ IsA a A
@@ -1406,6 +1713,38 @@ theorem raceFree_of_check (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat →
     have e' := Eq.trans (Eq.symm ((check_iff_epochRace prog N regs0 m0 h hF hH).2 r)) hc
     cases e')
 
+/-- Every report of the check with benign writes, over a history of the solo traces, is an
+`EpochRace` (any `sv`). -/
+theorem checkB_epochRace (sv : List (Event V) → Nat → Nat → V → Bool) (prog : Sem.Prog V)
+    (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (h : List (Event V))
+    (hF : FromTraces prog N regs0 m0 h) (hc : checkB sv N h = true) :
+    Sem.EpochRace prog N regs0 m0 := by
+  have hT : TidsBelow N h := fun t A c ho => (hF t A c ho).1
+  match sameEpochRace_of_B sv h (checkB_sound sv N h hT hc) with
+  | ⟨i, j, A, B, c, hij, hoi, hoj, hcf⟩ =>
+    match hF i A c hoi, hF j B c hoj with
+    | ⟨hi, ki, hai, hbi⟩, ⟨hj, kj, haj, hbj⟩ =>
+      refine ⟨i, j, ki, kj, hij, hi, hj, ?_, Eq.trans hbi (Eq.symm hbj)⟩
+      rw [hai, haj]; exact hcf
+
+/-- The value the cell at `a` holds after the history `h`, from the initial memory `m0`: the
+last write, plus the atomic additions since. -/
+def cellVal (m0 : Nat → V) : List (Event V) → Nat → V
+  | [], a => m0 a
+  | Event.barrier :: h, a => cellVal m0 h a
+  | Event.act _ (Act.write b w _) :: h, a => if a = b then w else cellVal m0 h a
+  | Event.act _ (Act.atomAdd b w _) :: h, a =>
+    if a = b then Sem.AccAdd.add (cellVal m0 h a) w else cellVal m0 h a
+  | Event.act _ (Act.read _ _ _) :: h, a => cellVal m0 h a
+  | Event.act _ (Act.compute _ _) :: h, a => cellVal m0 h a
+  | Event.act _ (Act.arrive _ _ _ _) :: h, a => cellVal m0 h a
+  | Event.act _ Act.exit :: h, a => cellVal m0 h a
+
+/-- `access.rs`'s `same_value` when values are compared exactly (`old == v`): the value written
+equals the value the cell holds. -/
+def cellSame [DecidableEq V] (m0 : Nat → V) : List (Event V) → Nat → Nat → V → Bool :=
+  fun h _ a v => decide (v = cellVal m0 h a)
+
 end Traces
 
 end Main
@@ -1415,6 +1754,57 @@ end Main
 section Examples
 
 open Sem.Act
+
+/-- Natural numbers with `+`, for examples. -/
+instance accAddNat : Sem.AccAdd Nat := ⟨Nat.add, Nat.add_comm, Nat.add_assoc⟩
+
+/-- `same_value_writes_are_benign_but_stay_on_record` (the part with whole-CTA barriers only):
+thread 0 stores 1 over 0, thread 1 stores 1 unordered: benign, no report. -/
+example : checkB (cellSame (fun _ => (0 : Nat))) 3
+  [Event.act 1 (write 0 (1 : Nat) 1), Event.act 0 (write 0 (1 : Nat) 1)] = false := rfl
+
+/-- A different value, unordered, is a race as always. -/
+example : checkB (cellSame (fun _ => (0 : Nat))) 2
+  [Event.act 1 (write 0 (2 : Nat) 1), Event.act 0 (write 0 (1 : Nat) 1)] = true := rfl
+
+/-- After the benign write, thread 0's write stays on record (`same_writes`): a write of another
+value by thread 2 in the same epoch is reported. -/
+example : checkB (cellSame (fun _ => (0 : Nat))) 3
+  [Event.act 2 (write 0 (5 : Nat) 1), Event.act 1 (write 0 (1 : Nat) 1),
+    Event.act 0 (write 0 (1 : Nat) 1)] = true := rfl
+
+/-- `atomics_race_with_every_unordered_same_value_write`: thread 1's atomic after the two
+writes races with thread 0's, which is in `same_writes`. -/
+example : checkB (cellSame (fun _ => (0 : Nat))) 2
+  [Event.act 1 (atomAdd 0 (1 : Nat) 2), Event.act 1 (write 0 (1 : Nat) 1),
+    Event.act 0 (write 0 (1 : Nat) 1)] = true := rfl
+
+/-- The history of `benign_gap`, latest first: thread 0 reads address 0, then writes 1 there
+(the cell held 0: not benign); thread 1 writes 1 there (the cell holds 1: benign). -/
+def gapHist : List (Event Nat) :=
+  [Event.act 1 (write 0 1 2), Event.act 0 (write 0 1 1), Event.act 0 (read 0 0 0)]
+
+/-- `same_value` compares with the cell, not with every unordered write: thread 0 stores 1 then
+2, thread 1 stores 2 (benign: the cell holds 2); thread 0's first store and thread 1's are
+unordered writes of different values, not reported (every order ends with 2). -/
+example : checkB (cellSame (fun _ => (0 : Nat))) 2
+  [Event.act 1 (write 0 (2 : Nat) 1), Event.act 0 (write 0 (2 : Nat) 2),
+    Event.act 0 (write 0 (1 : Nat) 1)] = false := rfl
+
+theorem zero_ne_one' : (0 : Nat) ≠ 1 := by
+  intro h; cases h
+
+/-- The check with benign writes misses a race (a gap in `race.rs`, not in the model): thread
+0's write cleared `reads`, so thread 1's benign write is checked against neither thread 0's
+write (benign) nor its read (gone), although thread 1's write and thread 0's read are
+unordered and the read returns 0 or 1 depending on the order.  `SameEpochRaceB` holds (the
+pair is a read and a write, which no benign exemption covers) and `checkB` is `false`: the
+converse of `checkB_sound` fails once a write is benign. -/
+theorem benign_gap :
+    SameEpochRaceB (cellSame (fun _ => (0 : Nat))) gapHist ∧
+      checkB (cellSame (fun _ => (0 : Nat))) 2 gapHist = false :=
+  ⟨Or.inr ⟨0, read 0 0 0, zero_ne_one', Or.inr (Or.inl ⟨rfl, rfl, rfl⟩),
+    (rfl : (0 : Nat) = 0), fun _ _ hW => hW⟩, rfl⟩
 
 /-- `barrier_orders_and_its_absence_races`: thread 1 reads what thread 0 wrote without a
 barrier: race. -/

@@ -52,7 +52,8 @@ Theorems:
 
 Not covered: the vector-clock code itself (that `Clocks`/`Shadow` compute "not ordered" as the
 epoch comparison for whole-CTA barriers), the executor's schedule as a function, named barriers
-with partial counts, `bar.arrive`, the benign equal-value writes, and the converse (that each
+with partial counts, `bar.arrive`, the benign equal-value writes (relaxed predicates in
+`Benign.lean`: `EpochRaceB`, `raceFreeB_of_noEpochRaceB`), and the converse (that each
 report is a real race or deadlock: `EpochRace` can hold past a barrier that never completes).
 -/
 

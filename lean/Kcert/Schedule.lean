@@ -2,6 +2,7 @@ import Kcert.Compat
 import Kcert.Semantics
 import Kcert.RaceCheck
 import Kcert.Clocks
+import Kcert.Benign
 import Kcert.Checker
 
 /-!
@@ -1163,9 +1164,6 @@ end Bridge
 
 section Examples
 
-/-- Natural numbers with `+`, for examples. -/
-instance accAddNat : Sem.AccAdd Nat := ⟨Nat.add, Nat.add_comm, Nat.add_assoc⟩
-
 /-- `exampleProg 2` (load, store, whole-CTA barrier, exit): the canonical run finishes and the
 clocks report nothing. -/
 theorem exampleProg_canon_finished :
@@ -1223,6 +1221,40 @@ theorem stuckProg_deadlock : Sem.EpochDeadlock stuckProg 2 (fun _ _ => 0) (fun _
         | zero => intro h; cases h
         | succ t => exact False.elim (Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc ht))))
     stuckProg_unfinished
+
+/-- Thread 0 reads address 0, then stores 1 there; thread 1 stores 1 there; no barrier. -/
+def gapProg : Sem.Prog Nat := fun i pc _ =>
+  match pc with
+  | 0 => cond (decide (i = 0)) (Act.read 0 0 1) (Act.write 0 1 2)
+  | 1 => Act.write 0 1 2
+  | _ => Act.exit
+
+theorem gapProg_canon_finished :
+    Finished 2 (canonRun gapProg (fun _ _ => 0) (fun _ => 0) 2 6) = true := rfl
+
+/-- The check without benign writes reports the race. -/
+theorem gapProg_canon_check :
+    check 2 (canonRun gapProg (fun _ _ => 0) (fun _ => 0) 2 6).hist = true := rfl
+
+/-- The check with benign writes (`same_value` by exact comparison with the cell, as
+`access.rs` does for equal values) reports nothing over the canonical run: thread 1's store of
+1 meets the 1 that thread 0 stored, and thread 0's read was cleared by its own store. -/
+theorem gapProg_canon_checkB :
+    checkB (cellSame (fun _ => 0)) 2 (canonRun gapProg (fun _ _ => 0) (fun _ => 0) 2 6).hist =
+      false := rfl
+
+/-- Yet the program is not race free even in the relaxed sense: at the launch thread 0 is about
+to read address 0 and thread 1 to write it (in the schedule where thread 1 goes first, thread
+0's register 0 ends as 1, in the canonical one as 0).  So no theorem can derive `RaceFreeB`
+from `checkB` as `race.rs` computes it; see `benign_gap`. -/
+theorem gapProg_not_raceFreeB :
+    ¬Sem.RaceFreeB gapProg 2 (Sem.init (fun _ _ => 0) (fun _ => 0)) := by
+  intro h
+  have hc := h _ (Sem.Reach.refl _) 0 1 (fun e => by cases e) (Nat.zeroLtSucc 1)
+    (Nat.ltSuccSelf 1) rfl rfl
+  cases hc with
+  | inl hnc => exact hnc (rfl : (0 : Nat) = 0)
+  | inr heq => exact heq
 
 end Examples
 
