@@ -5,13 +5,14 @@ import Kcert.Benign
 import Kcert.Schedule
 
 /-!
-# A repair of the benign-write gap, checked on the model (not the Rust)
+# A repair of the benign-write gap (the Rust's check since session 5)
 
 `Race.benign_gap` (`Clocks.lean`) shows that `race.rs`'s `Shadow::access`, with benign
 equal-value writes, misses a read (or an atomic) that a write of the same value cleared from
 `reads` (`atomics`).  This file models one repair, `Shadow.accessK`: a write keeps `reads` and
 `atomics` (each holds one entry per thread; entries ordered before an access are never
-reported), and is otherwise `Shadow.access`.  The Rust is NOT changed by this file.
+reported), and is otherwise `Shadow.access`.  `exec/race.rs` was changed to this in session 5
+(unit test `a_same_value_write_still_meets_reads_ordered_before_the_write_it_skips`).
 
 * `checkK_iff`: for every `same_value` decision `sv`, over a history whose threads are below
   `N`, the repaired check reports iff `SameEpochRaceB sv h` (some access meets an earlier
