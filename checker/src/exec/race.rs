@@ -314,15 +314,20 @@ mod tests {
         assert!(s.access(&c, c.epoch(0, 1), false, false).is_none());
         assert!(s.access(&c, c.epoch(0, 2), true, false).is_none());
         assert_eq!(
-            s.access(&c, c.epoch(1, 1), true, true).map(|(e, w)| (e.tid, w)),
+            s.access(&c, c.epoch(1, 1), true, true)
+                .map(|(e, w)| (e.tid, w)),
             Some((0, false))
         );
-        // Negative twin: thread 1 reads (ordered with itself only), then both threads store
-        // the same value with no read by the other: no race.
+        // The same with the roles swapped: thread 1 reads then stores, thread 0's same-value
+        // store meets thread 1's read.
         let mut t = Shadow::default();
         assert!(t.access(&c, c.epoch(1, 1), false, false).is_none());
         assert!(t.access(&c, c.epoch(1, 2), true, false).is_none());
-        assert!(t.access(&c, c.epoch(0, 1), true, true).is_some(), "thread 1's read is unordered with thread 0's write");
+        assert!(
+            t.access(&c, c.epoch(0, 1), true, true).is_some(),
+            "thread 1's read is unordered with thread 0's write"
+        );
+        // Negative twin: two same-value stores and no read are benign.
         let mut v = Shadow::default();
         assert!(v.access(&c, c.epoch(0, 1), true, false).is_none());
         assert!(v.access(&c, c.epoch(1, 1), true, true).is_none());
