@@ -541,6 +541,49 @@ impl Machine<'_> {
         })?))
     }
 
+    /// A packed `.f16x2`/`.bf16x2` operation: the scalar one on the low halves and on the high
+    /// halves. Concrete halves stay bits; otherwise the result is a pair of terms.
+    fn packed(
+        &mut self,
+        op: PackedOp,
+        ty: FloatTy,
+        srcs: [Val; 3],
+        line: Line,
+    ) -> Result<Val, ExecError> {
+        let arity = match op {
+            PackedOp::Un(_) => 1,
+            PackedOp::Bin(_) => 2,
+            PackedOp::Fma => 3,
+        };
+        let mut halves = [[Val::Undef; 2]; 3];
+        for (h, v) in halves.iter_mut().zip(srcs).take(arity) {
+            *h = match v {
+                Val::Bits(b) => [Val::Bits(b & 0xffff), Val::Bits(b >> 16 & 0xffff)],
+                Val::Pair(lo, hi) => [Val::Term(lo), Val::Term(hi)],
+                Val::Undef => return Err(err_undef(line, "a packed half operation")),
+                _ => {
+                    return Err(ExecError::Unsupported {
+                        line,
+                        what: "a packed half operation on a value that is not two halves".into(),
+                    });
+                }
+            };
+        }
+        let mut out = [Val::Undef; 2];
+        for (i, o) in out.iter_mut().enumerate() {
+            let [a, b, c] = [halves[0][i], halves[1][i], halves[2][i]];
+            *o = match op {
+                PackedOp::Bin(f) => self.float_bin(f, ty, a, b, line)?,
+                PackedOp::Fma => self.fma(ty, a, b, c, line)?,
+                PackedOp::Un(f) => self.float_un(f, ty, a, line)?,
+            };
+        }
+        Ok(match out {
+            [Val::Bits(lo), Val::Bits(hi)] => Val::Bits(lo & 0xffff | (hi & 0xffff) << 16),
+            [lo, hi] => Val::Pair(self.term_of(lo, ty, line)?, self.term_of(hi, ty, line)?),
+        })
+    }
+
     pub(super) fn fma(
         &mut self,
         ty: FloatTy,
@@ -1560,6 +1603,17 @@ impl Machine<'_> {
             Op::Fma { ty, dst, a, b, c } => {
                 let (x, y, z) = (rd!(a), rd!(b), rd!(c));
                 (dst, self.fma(ty, x, y, z, line)?)
+            }
+            Op::Packed {
+                op,
+                ty,
+                dst,
+                a,
+                b,
+                c,
+            } => {
+                let (x, y, z) = (rd!(a), rd!(b), rd!(c));
+                (dst, self.packed(op, ty, [x, y, z], line)?)
             }
             Op::FloatUn { op, ty, dst, a } => {
                 let x = rd!(a);

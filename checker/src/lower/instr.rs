@@ -258,6 +258,35 @@ fn int_ty(t: ScalarType) -> Option<IntTy> {
     Some(IntTy { bits, signed })
 }
 
+/// The half format of a packed type (`.f16x2`, `.bf16x2`).
+fn packed_ty(t: ScalarType) -> Option<FloatTy> {
+    match t {
+        ScalarType::F16x2 => Some(FloatTy::F16),
+        ScalarType::Bf16x2 => Some(FloatTy::Bf16),
+        _ => None,
+    }
+}
+
+/// A packed half operation on 32-bit registers; `srcs` operands from operand 1 on.
+fn packed(cx: &Ctx, op: PackedOp, ty: FloatTy, srcs: usize) -> Result<Op, LowerError> {
+    let k = Kind::Bits(32);
+    let src = |i: usize| {
+        if i <= srcs {
+            cx.src(i, k)
+        } else {
+            Ok(Src::Imm(0))
+        }
+    };
+    Ok(Op::Packed {
+        op,
+        ty,
+        dst: cx.dst(0)?,
+        a: src(1)?,
+        b: src(2)?,
+        c: src(3)?,
+    })
+}
+
 pub(super) fn float_ty(t: ScalarType) -> Option<FloatTy> {
     match t {
         ScalarType::F16 => Some(FloatTy::F16),
@@ -514,6 +543,19 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             b: cx.src(2, Kind::Pred)?,
         });
     }
+    if let Some(f) = packed_ty(t) {
+        m.ignore(FLOAT_ROUNDING);
+        m.ignore(FLOAT_PRECISION);
+        let op = match name {
+            "add" => FloatOp::Add,
+            "sub" => FloatOp::Sub,
+            "mul" => FloatOp::Mul,
+            "min" => FloatOp::Min,
+            "max" => FloatOp::Max,
+            _ => return Err(unsupported(line, format!("{name} on packed {t:?}"))),
+        };
+        return packed(cx, PackedOp::Bin(op), f, 2);
+    }
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
@@ -578,6 +620,17 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(4)?;
     let mode = m.take_any(&["lo", "hi", "wide"]);
     let t = m.one_type()?;
+    if let Some(f) = packed_ty(t) {
+        m.ignore(FLOAT_ROUNDING);
+        m.ignore(FLOAT_PRECISION);
+        if mode.is_some() {
+            return Err(invalid(
+                cx.line,
+                "fma on packed halves takes no .lo/.hi/.wide",
+            ));
+        }
+        return packed(cx, PackedOp::Fma, f, 3);
+    }
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
@@ -626,6 +679,15 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             a: cx.src(1, Kind::Pred)?,
             b: Src::Imm(1),
         });
+    }
+    if let Some(f) = packed_ty(t) {
+        m.ignore(FLOAT_PRECISION);
+        let op = match name {
+            "neg" => FloatUnOp::Neg,
+            "abs" => FloatUnOp::Abs,
+            _ => return Err(invalid(cx.line, format!("{name} on packed {t:?}"))),
+        };
+        return packed(cx, PackedOp::Un(op), f, 1);
     }
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_PRECISION);

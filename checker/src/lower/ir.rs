@@ -101,6 +101,14 @@ pub enum FloatOp {
     CopySign,
 }
 
+/// The scalar operation a packed `.f16x2`/`.bf16x2` instruction applies to each half.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PackedOp {
+    Bin(FloatOp),
+    Fma,
+    Un(FloatUnOp),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FloatUnOp {
     Neg,
@@ -266,6 +274,17 @@ pub enum Op {
         dst: Reg,
         a: Src,
         b: Src,
+    },
+    /// `{add,sub,mul,min,max,fma,neg,abs}.{f16x2,bf16x2}` (`__hadd2`, `__hfma2`, ...): `op`
+    /// on the low halves and on the high halves of 32-bit registers, each half a real like a
+    /// scalar `ty` value. Sources past the operation's arity are `Src::Imm(0)`.
+    Packed {
+        op: PackedOp,
+        ty: FloatTy,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
     },
     Fma {
         ty: FloatTy,

@@ -1,0 +1,50 @@
+//! Packed half arithmetic (`add.f16x2`, `fma.rn.bf16x2`, ...): which forms lower and which are
+//! refused. (Hand-written PTX: one instruction per case; the kernels in kernels/dtype/axpy_h2*
+//! and axpy_bf16x2_fma* exercise the semantics end to end.)
+
+use kcert_checker::{lower, ptx};
+
+fn lowers(inst: &str) -> Result<(), String> {
+    let text = format!(
+        ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n    \
+         .reg .b32 %r<4>;\n    mov.b32 %r1, 0;\n    mov.b32 %r2, 0;\n    mov.b32 %r3, 0;\n    \
+         {inst}\n    ret;\n}}\n"
+    );
+    let module = ptx::parse(&text).map_err(|e| e.to_string())?;
+    lower::lower(&module, "k")
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn packed_arithmetic_lowers() {
+    for inst in [
+        "add.f16x2 %r0, %r1, %r2;",
+        "add.rn.ftz.bf16x2 %r0, %r1, %r2;",
+        "sub.f16x2 %r0, %r1, %r2;",
+        "mul.rn.bf16x2 %r0, %r1, %r2;",
+        "min.f16x2 %r0, %r1, %r2;",
+        "max.bf16x2 %r0, %r1, %r2;",
+        "fma.rn.f16x2 %r0, %r1, %r2, %r3;",
+        "fma.rn.bf16x2 %r0, %r1, %r2, %r3;",
+        "neg.f16x2 %r0, %r1;",
+        "abs.bf16x2 %r0, %r1;",
+    ] {
+        assert_eq!(lowers(inst), Ok(()), "{inst}");
+    }
+}
+
+#[test]
+fn clamping_and_unmodelled_packed_forms_are_refused() {
+    // .sat and .relu clamp (not real arithmetic); there is no packed half division; .lo/.hi
+    // make no sense on floats.
+    for inst in [
+        "fma.rn.sat.f16x2 %r0, %r1, %r2, %r3;",
+        "fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3;",
+        "add.sat.f16x2 %r0, %r1, %r2;",
+        "div.rn.f16x2 %r0, %r1, %r2;",
+        "mad.lo.f16x2 %r0, %r1, %r2, %r3;",
+    ] {
+        assert!(lowers(inst).is_err(), "{inst} must be refused");
+    }
+}
