@@ -216,7 +216,11 @@ impl Shadow {
             .iter_mut()
             .find(|(a, _)| a.cta == now.cta && a.tid == u)
         {
-            Some(slot) => *slot = (now, cta_scope),
+            // The newest epoch stands for the thread's earlier atomics (they are ordered before
+            // it); the scope flag must stand for them too: once one was `.cta`, the granule has
+            // an addition other CTAs' atomics are not atomic with (found by the Lean grid model,
+            // `Kcert.GRace.scope_gap_silent`).
+            Some(slot) => *slot = (now, slot.1 || cta_scope),
             None => self.atomics.push((now, cta_scope)),
         }
         conflict
@@ -331,6 +335,22 @@ mod tests {
         let mut v = Shadow::default();
         assert!(v.access(&c, c.epoch(0, 1), true, false).is_none());
         assert!(v.access(&c, c.epoch(1, 1), true, true).is_none());
+    }
+
+    #[test]
+    fn a_cta_scoped_atomic_is_remembered_after_a_gpu_scoped_one() {
+        // CTA 0's thread adds with .cta scope, then with .gpu scope; CTA 1 adds with .gpu
+        // scope: CTA 0's first addition is not atomic with CTA 1's, one can be lost.
+        let (c0, c1) = (Clocks::new(0, 1), Clocks::new(1, 1));
+        let mut s = Shadow::default();
+        assert!(s.atomic(&c0, c0.epoch(0, 1), true).is_none());
+        assert!(s.atomic(&c0, c0.epoch(0, 2), false).is_none());
+        assert!(s.atomic(&c1, c1.epoch(0, 1), false).is_some());
+        // Negative twin: .gpu scope throughout is atomic across CTAs.
+        let mut t = Shadow::default();
+        assert!(t.atomic(&c0, c0.epoch(0, 1), false).is_none());
+        assert!(t.atomic(&c0, c0.epoch(0, 2), false).is_none());
+        assert!(t.atomic(&c1, c1.epoch(0, 1), false).is_none());
     }
 
     #[test]
