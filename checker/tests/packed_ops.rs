@@ -1,13 +1,14 @@
-//! Packed half arithmetic (`add.f16x2`, `fma.rn.bf16x2`, ...): which forms lower and which are
-//! refused. (Hand-written PTX: one instruction per case; the kernels in kernels/dtype/axpy_h2*
-//! and axpy_bf16x2_fma* exercise the semantics end to end.)
+//! Float instruction forms beyond the scalar core: packed half arithmetic (`add.f16x2`,
+//! `fma.rn.bf16x2`, ...) and saturation (`cvt.sat`): which forms lower and which are refused.
+//! (Hand-written PTX: one instruction per case; the kernels kernels/dtype/axpy_h2*,
+//! axpy_bf16x2_fma* and kernels/gelu/hardswish_sat* exercise the semantics end to end.)
 
 use kcert_checker::{lower, ptx};
 
 fn lowers(inst: &str) -> Result<(), String> {
     let text = format!(
         ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n    \
-         .reg .b32 %r<4>;\n    mov.b32 %r1, 0;\n    mov.b32 %r2, 0;\n    mov.b32 %r3, 0;\n    \
+         .reg .b32 %r<4>;\n    .reg .f32 %f<3>;\n    .reg .b16 %h<2>;\n    .reg .s32 %s<2>;\n    mov.f32 %f1, 0f00000000;\n    mov.b32 %r1, 0;\n    mov.b32 %r2, 0;\n    mov.b32 %r3, 0;\n    \
          {inst}\n    ret;\n}}\n"
     );
     let module = ptx::parse(&text).map_err(|e| e.to_string())?;
@@ -47,4 +48,34 @@ fn clamping_and_unmodelled_packed_forms_are_refused() {
     ] {
         assert!(lowers(inst).is_err(), "{inst} must be refused");
     }
+}
+
+#[test]
+fn saturation_lowers_only_as_a_clamp_in_its_own_type() {
+    assert_eq!(lowers("cvt.sat.f32.f32 %f0, %f1;"), Ok(()));
+    assert_eq!(lowers("cvt.ftz.sat.f32.f32 %f0, %f1;"), Ok(()));
+    for inst in [
+        "cvt.rn.sat.f16.f32 %h0, %f1;",
+        "cvt.rni.sat.s32.f32 %s0, %f1;",
+        "add.sat.f32 %f0, %f1, %f1;",
+    ] {
+        assert!(lowers(inst).is_err(), "{inst} must be refused");
+    }
+}
+
+#[test]
+fn refusals_name_the_construct() {
+    let why = |inst: &str| lowers(inst).unwrap_err();
+    assert!(
+        why("cvt.rn.sat.f16.f32 %h0, %f1;").contains("cvt.sat"),
+        "{}",
+        why("cvt.rn.sat.f16.f32 %h0, %f1;")
+    );
+    assert!(why("cvt.rni.sat.s32.f32 %s0, %f1;").contains("cvt.sat"));
+    assert!(why("div.rn.f16x2 %r0, %r1, %r2;").contains("div"));
+    assert!(
+        why("fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3;").contains("relu"),
+        "{}",
+        why("fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3;")
+    );
 }

@@ -634,6 +634,9 @@ impl Machine<'_> {
                 FloatUnOp::Sin => x.sin(),
                 FloatUnOp::Cos => x.cos(),
                 FloatUnOp::Tanh => x.tanh(),
+                // PTX: NaN saturates to +0.0.
+                FloatUnOp::Sat if x.is_nan() => 0.0,
+                FloatUnOp::Sat => x.clamp(0.0, 1.0),
             };
             return Ok(Val::Bits(from_f64(r, ty)));
         }
@@ -649,6 +652,12 @@ impl Machine<'_> {
             FloatUnOp::Sin => Node::Apply(Func::Sin, x),
             FloatUnOp::Cos => Node::Apply(Func::Cos, x),
             FloatUnOp::Tanh => Node::Apply(Func::Tanh, x),
+            FloatUnOp::Sat => {
+                let zero = self.term_of(Val::Bits(0), FloatTy::F32, line)?;
+                let one = self.term_of(Val::Bits(0x3f80_0000), FloatTy::F32, line)?;
+                let low = self.mk(Node::Max(x, zero))?;
+                Node::Min(low, one)
+            }
         };
         Ok(Val::Term(self.mk(n)?))
     }

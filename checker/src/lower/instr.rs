@@ -890,7 +890,21 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     // Float results are reals: their rounding mode is dropped.
     m.ignore(FLOAT_ROUNDING);
     if m.take("sat") {
-        return Err(unsupported(line, "cvt.sat (saturation)"));
+        // Float to the same float type: a clamp to [0, 1] (`__saturatef`, libdevice's range
+        // reductions). Saturating into another type (integer ranges, or a clamp combined with
+        // a conversion) is not modelled.
+        return match (from_ty, to_ty, round) {
+            (Ty::Float(f), Ty::Float(g), None) if f == g => Ok(Op::FloatUn {
+                op: FloatUnOp::Sat,
+                ty: f,
+                dst: cx.dst(0)?,
+                a: cx.src(1, Kind::Float(f))?,
+            }),
+            _ => Err(unsupported(
+                line,
+                "cvt.sat into another type (only a float clamped in its own type is modelled)",
+            )),
+        };
     }
     match (from_ty, to_ty, round) {
         (Ty::Float(_), Ty::Int(_), None) => {

@@ -121,6 +121,8 @@ pub enum FloatUnOp {
     Sin,
     Cos,
     Tanh,
+    /// `cvt.sat.fXX.fXX`: clamp to [0, 1] (NaN to 0), the real `min(max(x, 0), 1)`.
+    Sat,
 }
 
 /// Comparison of `setp` (ISA 9.7.3.x); `lo/ls/hi/hs` are the unsigned ones and are folded into
