@@ -449,6 +449,12 @@ def check_spec(spec_path, errors):
             err("reference: gelu needs input and output of the same size")
         if ref.get("approximate", "none") not in ("none", "tanh"):
             err("reference: approximate must be none or tanh")
+    elif op == "hardswish":
+        x, out = in_out()
+        if x is not None and numel(x) != numel(out):
+            err("reference: hardswish needs input and output of the same size")
+        if ref.get("sixth", "exact") not in ("exact", "f32"):
+            err("reference: sixth must be exact or f32")
     else:
         err(f"reference: unknown op {op!r}")
 

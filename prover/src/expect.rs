@@ -158,6 +158,23 @@ pub enum Reference {
         #[serde(default)]
         approximate: GeluApprox,
     },
+    /// `x * clamp(x / 6 + 1/2, 0, 1)` elementwise (hard swish).
+    Hardswish {
+        input: String,
+        output: String,
+        #[serde(default)]
+        sixth: Sixth,
+    },
+}
+
+/// Which `1/6` a hard swish scales by: the exact one (`relu6(x + 3) / 6`) or the f32 literal
+/// `0f3E2AAAAB` that `x * (1.0f / 6.0f)` compiles to (a different real function).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sixth {
+    #[default]
+    Exact,
+    F32,
 }
 
 /// Which GELU: `none` (exact, with erf) or `tanh` (the tanh approximation).
@@ -611,6 +628,23 @@ pub fn evaluate(
             res.insert(
                 out_index(output)?,
                 x.iter().map(|&v| reference::gelu(v, tanh)).collect(),
+            );
+        }
+        Reference::Hardswish {
+            input,
+            output,
+            sixth,
+        } => {
+            let (_, x) = tensor(input)?;
+            let k = match sixth {
+                Sixth::Exact => 1.0 / 6.0,
+                Sixth::F32 => f64::from(1.0f32 / 6.0),
+            };
+            res.insert(
+                out_index(output)?,
+                x.iter()
+                    .map(|&v| v * (v * k + 0.5).clamp(0.0, 1.0))
+                    .collect(),
             );
         }
         Reference::Transpose {

@@ -98,7 +98,8 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
 /// A `different_operators` pair holds two variants of one operator that are close: they differ
 /// (so not_equivalent is right) but by less than the 1e-2 that tells a `wrong = true` twin
 /// from its operator (so only a certified witness can refute them). Both halves are checked on
-/// the same inputs in [-4, 4).
+/// the same inputs in [-4, 4), in f64: a difference above 1e-12 is not f64 rounding (the hard
+/// swishes with an exact and an f32 `1/6` differ by about 1e-8, the GELUs by about 1e-4).
 #[test]
 fn different_operators_differ_but_only_slightly() {
     use kcert::expect::{Expect, evaluate};
@@ -143,12 +144,12 @@ fn different_operators_differ_but_only_slightly() {
         for (param, x) in &a {
             let err = kcert::reference::max_rel_error(x, &b[param]);
             assert!(
-                err > 1e-6 && err < 1e-2,
+                err > 1e-12 && err < 1e-2,
                 "{}: the operators differ by {err}",
                 path.display()
             );
         }
         checked += 1;
     }
-    assert!(checked >= 2, "{checked} different_operators pairs");
+    assert!(checked >= 3, "{checked} different_operators pairs");
 }
