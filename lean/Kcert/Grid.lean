@@ -1,0 +1,506 @@
+import Kcert.Semantics
+
+/-!
+# Interleaving semantics of a grid of CTAs over one global memory
+
+Rust: `checker/src/exec/mod.rs` (the CTAs of the grid run one after another over one global
+memory, each with fresh shared memory: `run_cta`), `checker/src/exec/access.rs` (which memory an
+access hits), `checker/src/exec/race.rs` (`Epoch.cta`; `Clocks::ordered`: threads of different
+CTAs are never ordered).
+
+A grid is `C` CTAs of `N` threads each.  CTA `c` runs the one-CTA program `gp c` (one kernel
+is `fun _ => prog`, with the CTA id in the launch registers).  Each CTA has its own threads,
+registers, barriers and shared memory (a `Sem.CState`, `GState.cs c`); all CTAs share one
+global memory (`GState.gmem`).  Which addresses are global is fixed by `G : Nat → Bool`
+(`G a = true`: global; `false`: the CTA's shared memory): an access of a thread of CTA `c` to
+address `a` hits the global memory if `G a`, else CTA `c`'s shared memory.
+
+The step of thread `i` of CTA `c` (`gnext`) is the one-CTA step `Sem.next` on CTA `c`'s view
+of memory (`view`: global memory at global addresses, its own shared memory elsewhere); the
+memory it leaves is written back, global addresses to the global memory, the others to CTA
+`c`'s shared memory.  Barriers are per CTA (`Sem.next` counts only CTA `c`'s threads).  A
+schedule (`GStep`, `GReach`) interleaves all threads of all CTAs.
+
+States are compared pointwise (`GSame`), at every CTA's threads, arrival counts and shared
+addresses, and at every global address; the shared part of `gmem` and the global part of each
+CTA's own memory are never read.
+
+* `XConflict`: two actions conflict across CTAs when they conflict (`Sem.Conflict`: same
+  address, one a plain write, or one an atomic addition and the other plain) at a global
+  address.  Threads of different CTAs are never ordered, so such a pair is always a race.
+  Atomic additions of different CTAs to one global address do not conflict: the model treats
+  every atomic addition as atomic for the whole grid (PTX `.gpu` scope).  A `.cta`-scope atomic
+  beside another CTA's access is a race in the Rust check (`Shadow::atomic`), which is
+  stricter than this model.
+* `GridRaceFree`: in no reachable state are two running threads of one CTA about to do
+  conflicting actions (`Sem.Conflict`, shared or global), nor two running threads of different
+  CTAs about to do actions that conflict across CTAs (`XConflict`).
+* `gdiamond_same`, `gdiamond_cross`: the diamonds, for two threads of one CTA (from
+  `Sem.next_comm_gen`) and for two threads of different CTAs.
+* `gconfluence`: under `GridRaceFree` and per-CTA `GBarriersFit`, all final states reachable
+  from one state are the same (`GSame`: in particular the same global memory).
+  `gno_stuck`: if one schedule finishes, no schedule gets stuck.
+-/
+
+namespace Kcert
+namespace Grid
+
+open Sem
+
+/-- The grid: per CTA its threads, shared memory and barrier counts; one global memory. -/
+structure GState (V : Type) where
+  cs : Nat → CState V
+  gmem : Nat → V
+
+/-- A program per CTA. -/
+def GProg (V : Type) : Type := Nat → Prog V
+
+section Defs
+
+variable {V : Type} [AccAdd V]
+
+/-- `g` at global addresses, `m` elsewhere. -/
+def merge (G : Nat → Bool) (g m : Nat → V) : Nat → V := fun x => cond (G x) (g x) (m x)
+
+/-- CTA `c`'s view: its threads and barrier counts, the global memory at global addresses and
+its shared memory elsewhere. -/
+def view (G : Nat → Bool) (s : GState V) (c : Nat) : CState V :=
+  { th := (s.cs c).th, mem := merge G s.gmem (s.cs c).mem, arr := (s.cs c).arr }
+
+/-- Thread `i` of CTA `c`'s next action. -/
+def gact (gp : GProg V) (G : Nat → Bool) (c i : Nat) (s : GState V) : Act V :=
+  act (gp c) i (view G s c)
+
+/-- Thread `i` of CTA `c` (of `N` threads) does its next action: the one-CTA step on CTA `c`'s
+view; the memory it leaves goes back to CTA `c`'s shared memory and to the global memory (only
+their shared, resp. global, addresses are ever read). -/
+def gnext (gp : GProg V) (G : Nat → Bool) (N c i : Nat) (s : GState V) : GState V :=
+  { cs := upd s.cs c (next (gp c) N i (view G s c)),
+    gmem := (next (gp c) N i (view G s c)).mem }
+
+/-- Pointwise equality of grid states: every CTA's threads, barrier counts and shared
+addresses, and every global address. -/
+def GSame (G : Nat → Bool) (s t : GState V) : Prop :=
+  (∀ c k, (s.cs c).th k = (t.cs c).th k) ∧ (∀ c b, (s.cs c).arr b = (t.cs c).arr b) ∧
+    (∀ c x, G x = false → (s.cs c).mem x = (t.cs c).mem x) ∧
+      ∀ x, G x = true → s.gmem x = t.gmem x
+
+/-- Thread `i < N` of CTA `c < C`, running, does its next action. -/
+def GStepT (gp : GProg V) (G : Nat → Bool) (N C c i : Nat) (s s' : GState V) : Prop :=
+  c < C ∧ i < N ∧ ((s.cs c).th i).status = Status.run ∧ GSame G s' (gnext gp G N c i s)
+
+/-- One step of some thread of some CTA. -/
+def GStep (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s s' : GState V) : Prop :=
+  ∃ c i, GStepT gp G N C c i s s'
+
+/-- Reflexive-transitive closure of `GStep`: the schedules interleave all threads of all
+CTAs. -/
+inductive GReach (gp : GProg V) (G : Nat → Bool) (N C : Nat) : GState V → GState V → Prop where
+  | refl (s : GState V) : GReach gp G N C s s
+  | step {s t u : GState V} : GStep gp G N C s t → GReach gp G N C t u → GReach gp G N C s u
+
+/-- Every thread of every CTA has exited. -/
+def GFinal (N C : Nat) (s : GState V) : Prop :=
+  ∀ c, c < C → ∀ k, k < N → ((s.cs c).th k).status = Status.exited
+
+/-- Whether the action accesses a global address. -/
+def gAddr (G : Nat → Bool) : Act V → Bool
+  | Act.read a _ _ => G a
+  | Act.write a _ _ => G a
+  | Act.atomAdd a _ _ => G a
+  | Act.compute _ _ => false
+  | Act.arrive _ _ _ _ => false
+  | Act.exit => false
+
+/-- Two actions of threads of different CTAs conflict: they conflict (`Sem.Conflict`) and the
+address is global.  (Threads of different CTAs never share a shared address; they are never
+ordered, so such a pair is a race.) -/
+def XConflict (G : Nat → Bool) (A B : Act V) : Prop := Conflict A B ∧ gAddr G A = true
+
+/-- Race freedom of the grid: in no state reachable from `s0` are two running threads of one CTA
+about to do conflicting actions, nor two running threads of different CTAs about to do
+actions that conflict at a global address. -/
+def GridRaceFree (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V) : Prop :=
+  ∀ r, GReach gp G N C s0 r →
+    (∀ c, c < C → ∀ i j, i ≠ j → i < N → j < N →
+      ((r.cs c).th i).status = Status.run → ((r.cs c).th j).status = Status.run →
+        ¬Conflict (gact gp G c i r) (gact gp G c j r)) ∧
+    (∀ c d, c ≠ d → c < C → d < C → ∀ i j, i < N → j < N →
+      ((r.cs c).th i).status = Status.run → ((r.cs d).th j).status = Status.run →
+        ¬XConflict G (gact gp G c i r) (gact gp G d j r))
+
+/-- Per-CTA barrier discipline (`Sem.BarriersFit` in every CTA, in every reachable grid
+state). -/
+def GBarriersFit (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V) : Prop :=
+  ∀ r, GReach gp G N C s0 r → ∀ c, c < C → ∀ i j, i ≠ j → i < N → j < N →
+    ((r.cs c).th i).status = Status.run → ((r.cs c).th j).status = Status.run →
+      BarFits N (view G r c) (gact gp G c i r) (gact gp G c j r)
+
+end Defs
+
+section Basic
+
+variable {V : Type} [AccAdd V]
+
+theorem gsame_refl (G : Nat → Bool) (s : GState V) : GSame G s s :=
+  ⟨fun _ _ => rfl, fun _ _ => rfl, fun _ _ _ => rfl, fun _ _ => rfl⟩
+
+theorem gsame_symm {G : Nat → Bool} {s t : GState V} (h : GSame G s t) : GSame G t s :=
+  ⟨fun c k => Eq.symm (h.1 c k), fun c b => Eq.symm (h.2.1 c b),
+    fun c x hx => Eq.symm (h.2.2.1 c x hx), fun x hx => Eq.symm (h.2.2.2 x hx)⟩
+
+theorem gsame_trans {G : Nat → Bool} {s t u : GState V} (h1 : GSame G s t) (h2 : GSame G t u) :
+    GSame G s u :=
+  ⟨fun c k => Eq.trans (h1.1 c k) (h2.1 c k), fun c b => Eq.trans (h1.2.1 c b) (h2.2.1 c b),
+    fun c x hx => Eq.trans (h1.2.2.1 c x hx) (h2.2.2.1 c x hx),
+    fun x hx => Eq.trans (h1.2.2.2 x hx) (h2.2.2.2 x hx)⟩
+
+theorem view_same {G : Nat → Bool} {s t : GState V} (h : GSame G s t) (c : Nat) :
+    Same (view G s c) (view G t c) := by
+  refine ⟨fun k => h.1 c k, ?_, fun b => h.2.1 c b⟩
+  intro x
+  show cond (G x) (s.gmem x) ((s.cs c).mem x) = cond (G x) (t.gmem x) ((t.cs c).mem x)
+  cases hx : G x with
+  | true => exact h.2.2.2 x hx
+  | false => exact h.2.2.1 c x hx
+
+theorem gnext_cs_self (gp : GProg V) (G : Nat → Bool) (N c i : Nat) (s : GState V) :
+    (gnext gp G N c i s).cs c = next (gp c) N i (view G s c) :=
+  upd_same s.cs c _
+
+theorem gnext_cs_other (gp : GProg V) (G : Nat → Bool) (N c i : Nat) (s : GState V) {e : Nat}
+    (h : e ≠ c) : (gnext gp G N c i s).cs e = s.cs e :=
+  upd_other s.cs _ h
+
+theorem gnext_gmem (gp : GProg V) (G : Nat → Bool) (N c i : Nat) (s : GState V) :
+    (gnext gp G N c i s).gmem = (next (gp c) N i (view G s c)).mem := rfl
+
+/-- Two grid steps agree when the one-CTA steps of CTA `c` agree and the other CTAs agree. -/
+theorem gsame_of_next (gp : GProg V) (G : Nat → Bool) (N c i j : Nat) {s t : GState V}
+    (hn : Same (next (gp c) N i (view G s c)) (next (gp c) N j (view G t c)))
+    (ho : ∀ e, e ≠ c → (∀ k, (s.cs e).th k = (t.cs e).th k) ∧ (∀ b, (s.cs e).arr b = (t.cs e).arr b) ∧
+      ∀ x, G x = false → (s.cs e).mem x = (t.cs e).mem x) :
+    GSame G (gnext gp G N c i s) (gnext gp G N c j t) := by
+  refine ⟨?_, ?_, ?_, ?_⟩
+  · intro e k
+    cases Nat.decEq e c with
+    | isTrue he => rw [he, gnext_cs_self, gnext_cs_self]; exact hn.1 k
+    | isFalse he => rw [gnext_cs_other gp G N c i s he, gnext_cs_other gp G N c j t he]; exact (ho e he).1 k
+  · intro e b
+    cases Nat.decEq e c with
+    | isTrue he => rw [he, gnext_cs_self, gnext_cs_self]; exact hn.2.2 b
+    | isFalse he => rw [gnext_cs_other gp G N c i s he, gnext_cs_other gp G N c j t he]; exact (ho e he).2.1 b
+  · intro e x hx
+    cases Nat.decEq e c with
+    | isTrue he => rw [he, gnext_cs_self, gnext_cs_self]; exact hn.2.1 x
+    | isFalse he =>
+      rw [gnext_cs_other gp G N c i s he, gnext_cs_other gp G N c j t he]; exact (ho e he).2.2 x hx
+  · intro x _
+    rw [gnext_gmem, gnext_gmem]
+    exact hn.2.1 x
+
+/-- `gnext` respects pointwise equality. -/
+theorem gnext_congr (gp : GProg V) (G : Nat → Bool) (N c i : Nat) {s t : GState V}
+    (h : GSame G s t) : GSame G (gnext gp G N c i s) (gnext gp G N c i t) :=
+  gsame_of_next gp G N c i i (next_congr (gp c) N i (view_same h c))
+    (fun e _ => ⟨h.1 e, h.2.1 e, h.2.2.1 e⟩)
+
+/-- CTA `c`'s view after its own step is the one-CTA step. -/
+theorem view_gnext_self (gp : GProg V) (G : Nat → Bool) (N c i : Nat) (s : GState V) :
+    Same (view G (gnext gp G N c i s) c) (next (gp c) N i (view G s c)) := by
+  refine ⟨?_, ?_, ?_⟩
+  · intro k
+    show ((gnext gp G N c i s).cs c).th k = _
+    rw [gnext_cs_self]
+  · intro x
+    show cond (G x) ((gnext gp G N c i s).gmem x) (((gnext gp G N c i s).cs c).mem x) = _
+    rw [gnext_cs_self, gnext_gmem]
+    cases G x <;> rfl
+  · intro b
+    show ((gnext gp G N c i s).cs c).arr b = _
+    rw [gnext_cs_self]
+
+/-- Another thread's step, of any CTA, leaves a running thread alone. -/
+theorem gnext_th_run (gp : GProg V) (G : Nat → Bool) (N c i d j : Nat) (s : GState V)
+    (hne : c ≠ d ∨ i ≠ j) (hr : ((s.cs d).th j).status = Status.run) :
+    ((gnext gp G N c i s).cs d).th j = (s.cs d).th j := by
+  cases Nat.decEq d c with
+  | isTrue hdc =>
+    rw [hdc, gnext_cs_self]
+    rw [hdc] at hr
+    have hji : j ≠ i := by
+      cases hne with
+      | inl h => exact False.elim (h (Eq.symm hdc))
+      | inr h => exact fun e => h (Eq.symm e)
+    exact next_th_run (gp c) N i (view G s c) hji hr
+  | isFalse hdc => rw [gnext_cs_other gp G N c i s hdc]
+
+theorem gstepT_run {gp : GProg V} {G : Nat → Bool} {N C c i d j : Nat} {s s1 : GState V}
+    (h1 : GStepT gp G N C c i s s1) (hne : c ≠ d ∨ i ≠ j)
+    (hr : ((s.cs d).th j).status = Status.run) : ((s1.cs d).th j).status = Status.run := by
+  rw [h1.2.2.2.1 d j, gnext_th_run gp G N c i d j s hne hr]
+  exact hr
+
+/-- The relational diamond from the commutation of `gnext`. -/
+theorem gdiamond_of_comm {gp : GProg V} {G : Nat → Bool} {N C c i d j : Nat}
+    {s s1 s2 : GState V} (hne : c ≠ d ∨ i ≠ j)
+    (h1 : GStepT gp G N C c i s s1) (h2 : GStepT gp G N C d j s s2)
+    (hcomm : GSame G (gnext gp G N d j (gnext gp G N c i s)) (gnext gp G N c i (gnext gp G N d j s))) :
+    ∃ s3, GStepT gp G N C d j s1 s3 ∧ GStepT gp G N C c i s2 s3 := by
+  have hne' : d ≠ c ∨ j ≠ i := by
+    cases hne with
+    | inl h => exact Or.inl (fun e => h (Eq.symm e))
+    | inr h => exact Or.inr (fun e => h (Eq.symm e))
+  have hrj1 := gstepT_run h1 hne h2.2.2.1
+  have hri2 := gstepT_run h2 hne' h1.2.2.1
+  refine ⟨gnext gp G N d j s1, ⟨h2.1, h2.2.1, hrj1, gsame_refl G _⟩, ⟨h1.1, h1.2.1, hri2, ?_⟩⟩
+  exact gsame_trans (gnext_congr gp G N d j h1.2.2.2)
+    (gsame_trans hcomm (gsame_symm (gnext_congr gp G N c i h2.2.2.2)))
+
+end Basic
+
+section Diamonds
+
+variable {V : Type} [AccAdd V]
+
+/-- Two steps of one CTA commute when their actions do not conflict and their barriers fit
+(`Sem.next_comm_gen` on the CTA's view). -/
+theorem gnext_comm_same (gp : GProg V) (G : Nat → Bool) (N c i j : Nat) (s : GState V)
+    (hij : i ≠ j) (hi : i < N) (hj : j < N)
+    (hri : ((s.cs c).th i).status = Status.run) (hrj : ((s.cs c).th j).status = Status.run)
+    (hc : ¬Conflict (gact gp G c i s) (gact gp G c j s))
+    (hb : BarFits N (view G s c) (gact gp G c i s) (gact gp G c j s)) :
+    GSame G (gnext gp G N c j (gnext gp G N c i s)) (gnext gp G N c i (gnext gp G N c j s)) := by
+  have e1 := next_congr (gp c) N j (view_gnext_self gp G N c i s)
+  have e2 := next_congr (gp c) N i (view_gnext_self gp G N c j s)
+  have hcomm := next_comm_gen (gp c) N (view G s c) hij hi hj hri hrj hc hb
+  apply gsame_of_next gp G N c j i (same_trans e1 (same_trans hcomm (same_symm e2)))
+  intro e he
+  rw [gnext_cs_other gp G N c i s he, gnext_cs_other gp G N c j s he]
+  exact ⟨fun _ => rfl, fun _ => rfl, fun _ _ => rfl⟩
+
+/-- The diamond for two threads of one CTA. -/
+theorem gdiamond_same (gp : GProg V) (G : Nat → Bool) (N C c i j : Nat) {s s1 s2 : GState V}
+    (hij : i ≠ j) (h1 : GStepT gp G N C c i s s1) (h2 : GStepT gp G N C c j s s2)
+    (hc : ¬Conflict (gact gp G c i s) (gact gp G c j s))
+    (hb : BarFits N (view G s c) (gact gp G c i s) (gact gp G c j s)) :
+    ∃ s3, GStepT gp G N C c j s1 s3 ∧ GStepT gp G N C c i s2 s3 :=
+  gdiamond_of_comm (Or.inr hij) h1 h2
+    (gnext_comm_same gp G N c i j s hij h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1 hc hb)
+
+/-- Memory at a global address after an action on a merged memory: as on the global part. -/
+theorem memEff_merge_g (G : Nat → Bool) (A : Act V) (g m : Nat → V) {x : Nat} (hx : G x = true) :
+    memEff A (merge G g m) x = memEff A g x := by
+  have hmx : merge G g m x = g x := by
+    show cond (G x) (g x) (m x) = g x
+    rw [hx]
+    rfl
+  cases A with
+  | compute pc r => exact hmx
+  | read a r pc => exact hmx
+  | arrive b n w pc => exact hmx
+  | exit => exact hmx
+  | write a v pc =>
+    show upd (merge G g m) a v x = upd g a v x
+    cases Nat.decEq x a with
+    | isTrue e => rw [e, upd_same, upd_same]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e, hmx]
+  | atomAdd a v pc =>
+    show upd (merge G g m) a (AccAdd.add (merge G g m a) v) x = upd g a (AccAdd.add (g a) v) x
+    cases Nat.decEq x a with
+    | isTrue e => rw [e, upd_same, upd_same, ← e, hmx]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e, hmx]
+
+/-- Memory at a shared address after an action on a merged memory: as on the shared part. -/
+theorem memEff_merge_s (G : Nat → Bool) (A : Act V) (g m : Nat → V) {x : Nat}
+    (hx : G x = false) : memEff A (merge G g m) x = memEff A m x := by
+  have hmx : merge G g m x = m x := by
+    show cond (G x) (g x) (m x) = m x
+    rw [hx]
+    rfl
+  cases A with
+  | compute pc r => exact hmx
+  | read a r pc => exact hmx
+  | arrive b n w pc => exact hmx
+  | exit => exact hmx
+  | write a v pc =>
+    show upd (merge G g m) a v x = upd m a v x
+    cases Nat.decEq x a with
+    | isTrue e => rw [e, upd_same, upd_same]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e, hmx]
+  | atomAdd a v pc =>
+    show upd (merge G g m) a (AccAdd.add (merge G g m a) v) x = upd m a (AccAdd.add (m a) v) x
+    cases Nat.decEq x a with
+    | isTrue e => rw [e, upd_same, upd_same, ← e, hmx]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e, hmx]
+
+/-- At a global address, an action's effect depends only on the global addresses. -/
+theorem memEff_congr_g (G : Nat → Bool) (A : Act V) {m m' : Nat → V}
+    (h : ∀ y, G y = true → m y = m' y) {x : Nat} (hx : G x = true) :
+    memEff A m x = memEff A m' x := by
+  cases A with
+  | compute pc r => exact h x hx
+  | read a r pc => exact h x hx
+  | arrive b n w pc => exact h x hx
+  | exit => exact h x hx
+  | write a v pc =>
+    show upd m a v x = upd m' a v x
+    cases Nat.decEq x a with
+    | isTrue e => rw [e, upd_same, upd_same]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e, h x hx]
+  | atomAdd a v pc =>
+    show upd m a (AccAdd.add (m a) v) x = upd m' a (AccAdd.add (m' a) v) x
+    cases Nat.decEq x a with
+    | isTrue e => rw [e, upd_same, upd_same, ← e, h x hx]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e, h x hx]
+
+/-- An action that touches no global address leaves every global address alone. -/
+theorem memEff_notG (G : Nat → Bool) (A : Act V) (m : Nat → V) (hA : gAddr G A = false) {x : Nat}
+    (hx : G x = true) : memEff A m x = m x := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | arrive b n w pc => rfl
+  | exit => rfl
+  | write a v pc =>
+    have hxa : x ≠ a := by
+      intro e
+      have h' : G a = false := hA
+      rw [← e, hx] at h'
+      cases h'
+    exact upd_other m v hxa
+  | atomAdd a v pc =>
+    have hxa : x ≠ a := by
+      intro e
+      have h' : G a = false := hA
+      rw [← e, hx] at h'
+      cases h'
+    exact upd_other m _ hxa
+
+/-- Conflicting actions have one address: if one is global, so is the other. -/
+theorem gAddr_of_conflict (G : Nat → Bool) (A B : Act V) (h : Conflict A B)
+    (hA : gAddr G A = true) : gAddr G B = true := by
+  cases A <;> cases B <;> (try (cases h; done)) <;> (try cases hA) <;>
+    (show G _ = true; rw [← h]; exact hA)
+
+theorem xconflict_symm (G : Nat → Bool) (A B : Act V) (h : XConflict G A B) : XConflict G B A :=
+  ⟨conflict_symm A B h.1, gAddr_of_conflict G A B h.1 h.2⟩
+
+/-- Two actions that do not conflict across CTAs leave the same global memory in either
+order. -/
+theorem memEff_comm_g (G : Nat → Bool) (A B : Act V) (g : Nat → V) (h : ¬XConflict G A B)
+    {x : Nat} (hx : G x = true) : memEff B (memEff A g) x = memEff A (memEff B g) x := by
+  cases hA : gAddr G A with
+  | false =>
+    rw [memEff_congr_g G B (fun y hy => memEff_notG G A g hA hy) hx, memEff_notG G A _ hA hx]
+  | true =>
+    have hc : ¬Conflict B A := fun e => h ⟨conflict_symm B A e, hA⟩
+    exact memEff_comm B A g hc x
+
+/-- A one-CTA step on a state with the same threads and arrival counts, and the same value at the
+address the action reads, gives the same threads and arrival counts. -/
+theorem next_th_arr (prog : Prog V) (N i : Nat) {X X' : CState V} (hth : ∀ k, X.th k = X'.th k)
+    (har : ∀ b, X.arr b = X'.arr b)
+    (hrd : ∀ a r pc, act prog i X = Act.read a r pc → X.mem a = X'.mem a) :
+    (∀ k, (next prog N i X).th k = (next prog N i X').th k) ∧
+      ∀ b, (next prog N i X).arr b = (next prog N i X').arr b := by
+  have ha : act prog i X = act prog i X' := by
+    show prog i (X.th i).pc (X.th i).regs = prog i (X'.th i).pc (X'.th i).regs
+    rw [hth i]
+  have hf : ∀ A : Act V, firesA N A X = firesA N A X' := by
+    intro A
+    cases A with
+    | compute pc r => rfl
+    | read a r pc => rfl
+    | write a v pc => rfl
+    | atomAdd a v pc => rfl
+    | exit => rfl
+    | arrive b n w pc =>
+      show decide (n ≤ countAt b X.th N + X.arr b + 1) = decide (n ≤ countAt b X'.th N + X'.arr b + 1)
+      rw [countAt_congr b X.th X'.th (fun k => by rw [hth k]) N, har b]
+  refine ⟨?_, ?_⟩
+  · intro k
+    cases Nat.decEq k i with
+    | isTrue hk =>
+      rw [hk, next_th_self, next_th_self, ← ha, ← hf, hth i]
+      cases hA : act prog i X with
+      | compute pc r => rfl
+      | write a v pc => rfl
+      | atomAdd a v pc => rfl
+      | arrive b n w pc => rfl
+      | exit => rfl
+      | read a r pc =>
+        show TState.mk pc (upd (X'.th i).regs r (X.mem a)) Status.run =
+          TState.mk pc (upd (X'.th i).regs r (X'.mem a)) Status.run
+        rw [hrd a r pc hA]
+    | isFalse hk =>
+      rw [next_th_other prog N i X hk, next_th_other prog N i X' hk, ← ha, ← hf, hth k]
+  · intro b
+    rw [next_arr, next_arr, ← ha, ← hf]
+    exact arrEff_congr _ _ har b
+
+/-- CTA `d`'s view after a step of another CTA `c`. -/
+theorem view_gnext_other_th (gp : GProg V) (G : Nat → Bool) (N c i d : Nat) (s : GState V)
+    (hdc : d ≠ c) : (view G (gnext gp G N c i s) d).th = (view G s d).th := by
+  show ((gnext gp G N c i s).cs d).th = (s.cs d).th
+  rw [gnext_cs_other gp G N c i s hdc]
+
+/-- One side of the diamond across CTAs: CTA `d`'s step after CTA `c`'s step leaves CTA `d`
+the threads, arrival counts and shared memory it leaves without it. -/
+theorem cross_side (gp : GProg V) (G : Nat → Bool) (N c i d j : Nat) (s : GState V)
+    (hdc : d ≠ c) (h : ¬XConflict G (gact gp G c i s) (gact gp G d j s)) :
+    (∀ k, (next (gp d) N j (view G (gnext gp G N c i s) d)).th k = (next (gp d) N j (view G s d)).th k) ∧
+    (∀ b, (next (gp d) N j (view G (gnext gp G N c i s) d)).arr b = (next (gp d) N j (view G s d)).arr b) ∧
+    (∀ x, G x = false →
+      (next (gp d) N j (view G (gnext gp G N c i s) d)).mem x = (next (gp d) N j (view G s d)).mem x) := by
+  have hcs : (gnext gp G N c i s).cs d = s.cs d := gnext_cs_other gp G N c i s hdc
+  have hth : ∀ k, (view G (gnext gp G N c i s) d).th k = (view G s d).th k := by
+    intro k
+    show ((gnext gp G N c i s).cs d).th k = (s.cs d).th k
+    rw [hcs]
+  have har : ∀ b, (view G (gnext gp G N c i s) d).arr b = (view G s d).arr b := by
+    intro b
+    show ((gnext gp G N c i s).cs d).arr b = (s.cs d).arr b
+    rw [hcs]
+  have hmem : ∀ x, (view G (gnext gp G N c i s) d).mem x =
+      merge G (memEff (gact gp G c i s) (view G s c).mem) (s.cs d).mem x := by
+    intro x
+    show cond (G x) ((gnext gp G N c i s).gmem x) (((gnext gp G N c i s).cs d).mem x) = _
+    rw [hcs, gnext_gmem, next_mem]
+    rfl
+  have hact : act (gp d) j (view G (gnext gp G N c i s) d) = gact gp G d j s := by
+    show (gp d) j ((view G (gnext gp G N c i s) d).th j).pc ((view G (gnext gp G N c i s) d).th j).regs =
+      (gp d) j ((view G s d).th j).pc ((view G s d).th j).regs
+    rw [hth j]
+  have hrd : ∀ a r pc, act (gp d) j (view G (gnext gp G N c i s) d) = Act.read a r pc →
+      (view G (gnext gp G N c i s) d).mem a = (view G s d).mem a := by
+    intro a r pc hB
+    rw [hact] at hB
+    rw [hmem a]
+    show cond (G a) _ _ = cond (G a) (s.gmem a) ((s.cs d).mem a)
+    cases hGa : G a with
+    | false => rfl
+    | true =>
+      show memEff (gact gp G c i s) (view G s c).mem a = s.gmem a
+      have hnc : ¬Conflict (gact gp G c i s) (Act.read a r pc) := by
+        intro hc
+        have hcB : Conflict (gact gp G c i s) (gact gp G d j s) := by rw [hB]; exact hc
+        have hg : gAddr G (gact gp G d j s) = true := by rw [hB]; exact hGa
+        exact h ⟨hcB, gAddr_of_conflict G _ _ (conflict_symm _ _ hcB) hg⟩
+      rw [memEff_read _ _ hnc]
+      show cond (G a) (s.gmem a) ((s.cs c).mem a) = s.gmem a
+      rw [hGa]
+      rfl
+  have hta := next_th_arr (gp d) N j hth har hrd
+  refine ⟨hta.1, hta.2, ?_⟩
+  intro x hx
+  rw [next_mem, next_mem, hact]
+  have e1 : ∀ y, (view G (gnext gp G N c i s) d).mem y =
+      merge G (memEff (gact gp G c i s) (view G s c).mem) (s.cs d).mem y := hmem
+  rw [memEff_congr (gact gp G d j s) e1 x, memEff_merge_s G _ _ _ hx]
+  exact Eq.symm (memEff_merge_s G _ s.gmem _ hx)
+
+end Diamonds
+
+end Grid
+end Kcert
