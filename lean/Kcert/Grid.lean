@@ -500,7 +500,249 @@ theorem cross_side (gp : GProg V) (G : Nat → Bool) (N c i d j : Nat) (s : GSta
   rw [memEff_congr (gact gp G d j s) e1 x, memEff_merge_s G _ _ _ hx]
   exact Eq.symm (memEff_merge_s G _ s.gmem _ hx)
 
+theorem gact_gnext_other (gp : GProg V) (G : Nat → Bool) (N c i d j : Nat) (s : GState V)
+    (hdc : d ≠ c) : gact gp G d j (gnext gp G N c i s) = gact gp G d j s := by
+  show (gp d) j (((gnext gp G N c i s).cs d).th j).pc (((gnext gp G N c i s).cs d).th j).regs =
+    (gp d) j ((s.cs d).th j).pc ((s.cs d).th j).regs
+  rw [gnext_cs_other gp G N c i s hdc]
+
+/-- At a global address, every CTA's view after a step of CTA `c` holds what the step's action
+leaves in the global memory. -/
+theorem view_gnext_g (gp : GProg V) (G : Nat → Bool) (N c i e : Nat) (s : GState V) {y : Nat}
+    (hy : G y = true) :
+    (view G (gnext gp G N c i s) e).mem y = memEff (gact gp G c i s) s.gmem y := by
+  show cond (G y) ((gnext gp G N c i s).gmem y) (((gnext gp G N c i s).cs e).mem y) = _
+  rw [hy]
+  show memEff (gact gp G c i s) (merge G s.gmem (s.cs c).mem) y = _
+  exact memEff_merge_g G _ _ _ hy
+
+/-- Two steps of threads of different CTAs whose actions do not conflict at a global address
+commute. -/
+theorem gnext_comm_cross (gp : GProg V) (G : Nat → Bool) (N c i d j : Nat) (s : GState V)
+    (hcd : c ≠ d) (h : ¬XConflict G (gact gp G c i s) (gact gp G d j s)) :
+    GSame G (gnext gp G N d j (gnext gp G N c i s)) (gnext gp G N c i (gnext gp G N d j s)) := by
+  have hdc : d ≠ c := fun e => hcd (Eq.symm e)
+  have h' : ¬XConflict G (gact gp G d j s) (gact gp G c i s) :=
+    fun e => h (xconflict_symm G _ _ e)
+  have sd := cross_side gp G N c i d j s hdc h
+  have sc := cross_side gp G N d j c i s hcd h'
+  -- the CTAs' records in the two orders
+  have f1d : (gnext gp G N d j (gnext gp G N c i s)).cs d =
+      next (gp d) N j (view G (gnext gp G N c i s) d) := gnext_cs_self gp G N d j _
+  have f2d : (gnext gp G N c i (gnext gp G N d j s)).cs d = next (gp d) N j (view G s d) := by
+    rw [gnext_cs_other gp G N c i _ hdc, gnext_cs_self]
+  have f1c : (gnext gp G N d j (gnext gp G N c i s)).cs c = next (gp c) N i (view G s c) := by
+    rw [gnext_cs_other gp G N d j _ hcd, gnext_cs_self]
+  have f2c : (gnext gp G N c i (gnext gp G N d j s)).cs c =
+      next (gp c) N i (view G (gnext gp G N d j s) c) := gnext_cs_self gp G N c i _
+  have fe : ∀ e, e ≠ c → e ≠ d → (gnext gp G N d j (gnext gp G N c i s)).cs e = s.cs e ∧
+      (gnext gp G N c i (gnext gp G N d j s)).cs e = s.cs e := by
+    intro e hec hed
+    rw [gnext_cs_other gp G N d j _ hed, gnext_cs_other gp G N c i _ hec,
+      gnext_cs_other gp G N c i _ hec, gnext_cs_other gp G N d j _ hed]
+    exact ⟨rfl, rfl⟩
+  refine ⟨?_, ?_, ?_, ?_⟩
+  · intro e k
+    cases Nat.decEq e d with
+    | isTrue hed => rw [hed, f1d, f2d]; exact sd.1 k
+    | isFalse hed =>
+      cases Nat.decEq e c with
+      | isTrue hec => rw [hec, f1c, f2c]; exact Eq.symm (sc.1 k)
+      | isFalse hec => rw [(fe e hec hed).1, (fe e hec hed).2]
+  · intro e b
+    cases Nat.decEq e d with
+    | isTrue hed => rw [hed, f1d, f2d]; exact sd.2.1 b
+    | isFalse hed =>
+      cases Nat.decEq e c with
+      | isTrue hec => rw [hec, f1c, f2c]; exact Eq.symm (sc.2.1 b)
+      | isFalse hec => rw [(fe e hec hed).1, (fe e hec hed).2]
+  · intro e x hx
+    cases Nat.decEq e d with
+    | isTrue hed => rw [hed, f1d, f2d]; exact sd.2.2 x hx
+    | isFalse hed =>
+      cases Nat.decEq e c with
+      | isTrue hec => rw [hec, f1c, f2c]; exact Eq.symm (sc.2.2 x hx)
+      | isFalse hec => rw [(fe e hec hed).1, (fe e hec hed).2]
+  · intro x hx
+    rw [gnext_gmem, gnext_gmem, next_mem, next_mem]
+    show memEff (gact gp G d j (gnext gp G N c i s)) (view G (gnext gp G N c i s) d).mem x =
+      memEff (gact gp G c i (gnext gp G N d j s)) (view G (gnext gp G N d j s) c).mem x
+    rw [gact_gnext_other gp G N c i d j s hdc, gact_gnext_other gp G N d j c i s hcd,
+      memEff_congr_g G (gact gp G d j s) (fun y hy => view_gnext_g gp G N c i d s hy) hx,
+      memEff_congr_g G (gact gp G c i s) (fun y hy => view_gnext_g gp G N d j c s hy) hx]
+    exact memEff_comm_g G _ _ s.gmem h hx
+
+/-- The diamond for two threads of different CTAs whose actions do not conflict at a global
+address. -/
+theorem gdiamond_cross (gp : GProg V) (G : Nat → Bool) (N C c i d j : Nat) {s s1 s2 : GState V}
+    (hcd : c ≠ d) (h1 : GStepT gp G N C c i s s1) (h2 : GStepT gp G N C d j s s2)
+    (h : ¬XConflict G (gact gp G c i s) (gact gp G d j s)) :
+    ∃ s3, GStepT gp G N C d j s1 s3 ∧ GStepT gp G N C c i s2 s3 :=
+  gdiamond_of_comm (Or.inl hcd) h1 h2 (gnext_comm_cross gp G N c i d j s hcd h)
+
 end Diamonds
+
+section Confluence
+
+variable {V : Type} [AccAdd V]
+
+theorem gstepT_left (gp : GProg V) (G : Nat → Bool) (N C c i : Nat) {s t u : GState V}
+    (h : GSame G s t) (hs : GStepT gp G N C c i s u) : GStepT gp G N C c i t u := by
+  have hr : ((t.cs c).th i).status = Status.run := by
+    rw [Eq.symm (h.1 c i)]
+    exact hs.2.2.1
+  exact ⟨hs.1, hs.2.1, hr, gsame_trans hs.2.2.2 (gnext_congr gp G N c i h)⟩
+
+theorem greach_trans (gp : GProg V) (G : Nat → Bool) (N C : Nat) {a b c : GState V}
+    (hab : GReach gp G N C a b) (hbc : GReach gp G N C b c) : GReach gp G N C a c := by
+  induction hab with
+  | refl s => exact hbc
+  | step hst _ ih => exact GReach.step hst (ih hbc)
+
+theorem greach_snoc (gp : GProg V) (G : Nat → Bool) (N C : Nat) {a b c : GState V}
+    (hab : GReach gp G N C a b) (hbc : GStep gp G N C b c) : GReach gp G N C a c :=
+  greach_trans gp G N C hab (GReach.step hbc (GReach.refl c))
+
+theorem greach_left (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s t u : GState V}
+    (h : GSame G s t) (hu : GReach gp G N C s u) : ∃ u', GReach gp G N C t u' ∧ GSame G u u' := by
+  cases hu with
+  | refl => exact ⟨t, GReach.refl t, h⟩
+  | step hst hr =>
+    match hst with
+    | ⟨c, i, hi⟩ => exact ⟨u, GReach.step ⟨c, i, gstepT_left gp G N C c i h hi⟩ hr, gsame_refl G u⟩
+
+theorem gfinal_reach (gp : GProg V) (G : Nat → Bool) (N C : Nat) {t u : GState V}
+    (hf : GFinal N C t) (hr : GReach gp G N C t u) : GSame G t u := by
+  cases hr with
+  | refl => exact gsame_refl G t
+  | step hst _ =>
+    match hst with
+    | ⟨c, i, hi⟩ =>
+      have h1 : ((t.cs c).th i).status = Status.exited := hf c hi.1 i hi.2.1
+      have h2 : ((t.cs c).th i).status = Status.run := hi.2.2.1
+      rw [h1] at h2
+      cases h2
+
+/-- The local diamond at every state reachable from `s0`: two steps of different threads (of one
+CTA or of two) can be completed to a common state. -/
+def GDiamond (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V) : Prop :=
+  ∀ r, GReach gp G N C s0 r → ∀ (c i d j : Nat) (r1 r2 : GState V), (c ≠ d ∨ i ≠ j) →
+    GStepT gp G N C c i r r1 → GStepT gp G N C d j r r2 →
+      ∃ r3, GStepT gp G N C d j r1 r3 ∧ GStepT gp G N C c i r2 r3
+
+theorem glocal_diamond (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 r t1 t2 : GState V}
+    (hD : GDiamond gp G N C s0) (hr : GReach gp G N C s0 r) (h1 : GStep gp G N C r t1)
+    (h2 : GStep gp G N C r t2) :
+    GSame G t1 t2 ∨ ∃ v, GStep gp G N C t1 v ∧ GStep gp G N C t2 v := by
+  match h1, h2 with
+  | ⟨c, i, hi⟩, ⟨d, j, hj⟩ =>
+    cases Nat.decEq c d with
+    | isFalse e =>
+      match hD r hr c i d j t1 t2 (Or.inl e) hi hj with
+      | ⟨v, hv1, hv2⟩ => exact Or.inr ⟨v, ⟨d, j, hv1⟩, ⟨c, i, hv2⟩⟩
+    | isTrue e =>
+      cases Nat.decEq i j with
+      | isTrue e' =>
+        rw [e, e'] at hi
+        exact Or.inl (gsame_trans hi.2.2.2 (gsame_symm hj.2.2.2))
+      | isFalse e' =>
+        match hD r hr c i d j t1 t2 (Or.inr e') hi hj with
+        | ⟨v, hv1, hv2⟩ => exact Or.inr ⟨v, ⟨d, j, hv1⟩, ⟨c, i, hv2⟩⟩
+
+theorem gstrip (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 s t2 : GState V}
+    (hD : GDiamond gp G N C s0) (hs : GReach gp G N C s t2) :
+    ∀ t1, GReach gp G N C s0 s → GStep gp G N C s t1 →
+      ∃ u, GReach gp G N C t1 u ∧ (GSame G t2 u ∨ GStep gp G N C t2 u) := by
+  induction hs with
+  | refl s =>
+    intro t1 _ h1
+    exact ⟨t1, GReach.refl t1, Or.inr h1⟩
+  | @step s s' t2 hss' hs't2 ih =>
+    intro t1 h0 h1
+    cases glocal_diamond gp G N C hD h0 h1 hss' with
+    | inl e =>
+      match greach_left gp G N C (gsame_symm e) hs't2 with
+      | ⟨u, hu, hsu⟩ => exact ⟨u, hu, Or.inl hsu⟩
+    | inr ex =>
+      match ex with
+      | ⟨v, hv1, hv2⟩ =>
+        match ih v (greach_snoc gp G N C h0 hss') hv2 with
+        | ⟨u, hu, hor⟩ => exact ⟨u, GReach.step hv1 hu, hor⟩
+
+theorem gconfluent (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 s t1 : GState V}
+    (hD : GDiamond gp G N C s0) (h1 : GReach gp G N C s t1) :
+    ∀ t2, GReach gp G N C s0 s → GReach gp G N C s t2 →
+      ∃ u1 u2, GReach gp G N C t1 u1 ∧ GReach gp G N C t2 u2 ∧ GSame G u1 u2 := by
+  induction h1 with
+  | refl s =>
+    intro t2 _ h2
+    exact ⟨t2, t2, h2, GReach.refl t2, gsame_refl G t2⟩
+  | @step s s' t1 hss' hs't1 ih =>
+    intro t2 h0 h2
+    match gstrip gp G N C hD h2 s' h0 hss' with
+    | ⟨w, hw, hor⟩ =>
+      match ih w (greach_snoc gp G N C h0 hss') hw with
+      | ⟨u1, u2, hu1, hu2, e⟩ =>
+        cases hor with
+        | inr hst => exact ⟨u1, u2, hu1, GReach.step hst hu2, e⟩
+        | inl e2 =>
+          match greach_left gp G N C (gsame_symm e2) hu2 with
+          | ⟨u3, hu3, e3⟩ => exact ⟨u1, u3, hu1, hu3, gsame_trans e e3⟩
+
+theorem gdiamond_of_raceFree (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V)
+    (hrf : GridRaceFree gp G N C s0) (hfit : GBarriersFit gp G N C s0) :
+    GDiamond gp G N C s0 := by
+  intro r hr c i d j r1 r2 hne h1 h2
+  cases Nat.decEq c d with
+  | isFalse hcd =>
+    exact gdiamond_cross gp G N C c i d j hcd h1 h2
+      ((hrf r hr).2 c d hcd h1.1 h2.1 i j h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1)
+  | isTrue hcd =>
+    rw [← hcd] at h2
+    have hij : i ≠ j := by
+      cases hne with
+      | inl h => exact False.elim (h hcd)
+      | inr h => exact h
+    match gdiamond_same gp G N C c i j hij h1 h2
+      ((hrf r hr).1 c h1.1 i j hij h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1)
+      (hfit r hr c h1.1 i j hij h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1) with
+    | ⟨r3, h3, h4⟩ => rw [← hcd]; exact ⟨r3, h3, h4⟩
+
+/-- Confluence of the grid: if no reachable state has a race within a CTA or across CTAs
+(`GridRaceFree`) and every CTA's barriers fit (`GBarriersFit`), any two complete executions
+from `s0`, whatever the interleaving of the threads of all CTAs, end in the same state: the
+same global memory, and in every CTA the same threads, barrier counts and shared memory. -/
+theorem gconfluence (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 t1 t2 : GState V}
+    (hrf : GridRaceFree gp G N C s0) (hfit : GBarriersFit gp G N C s0)
+    (h1 : GReach gp G N C s0 t1) (h2 : GReach gp G N C s0 t2)
+    (f1 : GFinal N C t1) (f2 : GFinal N C t2) : GSame G t1 t2 := by
+  match gconfluent gp G N C (gdiamond_of_raceFree gp G N C s0 hrf hfit) h1 t2 (GReach.refl s0) h2 with
+  | ⟨u1, u2, hu1, hu2, e⟩ =>
+    exact gsame_trans (gfinal_reach gp G N C f1 hu1)
+      (gsame_trans e (gsame_symm (gfinal_reach gp G N C f2 hu2)))
+
+theorem gstuck_reach (gp : GProg V) (G : Nat → Bool) (N C : Nat) {t u : GState V}
+    (hs : ∀ v, GStep gp G N C t v → False) (hr : GReach gp G N C t u) : GSame G t u := by
+  cases hr with
+  | refl => exact gsame_refl G t
+  | step hst _ => exact False.elim (hs _ hst)
+
+/-- No schedule of the grid deadlocks if one finishes: under the hypotheses of `gconfluence`,
+if some execution from `s0` ends with every thread of every CTA exited, every state reachable
+from `s0` where no thread can step has every thread of every CTA exited. -/
+theorem gno_stuck (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 t1 t2 : GState V}
+    (hrf : GridRaceFree gp G N C s0) (hfit : GBarriersFit gp G N C s0)
+    (h1 : GReach gp G N C s0 t1) (f1 : GFinal N C t1) (h2 : GReach gp G N C s0 t2)
+    (hs : ∀ v, GStep gp G N C t2 v → False) : GFinal N C t2 := by
+  match gconfluent gp G N C (gdiamond_of_raceFree gp G N C s0 hrf hfit) h1 t2 (GReach.refl s0) h2 with
+  | ⟨u1, u2, hu1, hu2, e⟩ =>
+    have e' : GSame G t1 t2 := gsame_trans (gfinal_reach gp G N C f1 hu1)
+      (gsame_trans e (gsame_symm (gstuck_reach gp G N C hs hu2)))
+    intro c hc k hk
+    rw [Eq.symm (e'.1 c k)]
+    exact f1 c hc k hk
+
+end Confluence
 
 end Grid
 end Kcert
