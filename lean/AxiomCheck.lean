@@ -294,3 +294,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Grid.gdiamond_of_raceFree
 #print axioms Kcert.Grid.gconfluence
 #print axioms Kcert.Grid.gno_stuck
+#print axioms Kcert.Grid.lift_reach
+#print axioms Kcert.Grid.seqRun_reach
+#print axioms Kcert.Grid.seqRun_final
+#print axioms Kcert.Grid.seq_representative
+#print axioms Kcert.Grid.seq_no_stuck

@@ -744,5 +744,143 @@ theorem gno_stuck (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 t1 t2 : GSta
 
 end Confluence
 
+section Sequential
+
+variable {V : Type} [AccAdd V]
+
+/-- CTA `c`'s one-CTA state `w` put back into the grid state `t`: its record becomes `w`, the
+global memory `w`'s memory (only its global addresses are ever read). -/
+def place (t : GState V) (c : Nat) (w : CState V) : GState V :=
+  { cs := upd t.cs c w, gmem := w.mem }
+
+/-- The executor's run (`exec/mod.rs`, `run`): CTA 0 runs to completion, then CTA 1, ...; each
+CTA `c` runs in the one-CTA semantics (`Sem.Reach`, any schedule of its threads) from its view
+of the grid state the CTAs before it left (its own initial threads and shared memory, the
+global memory they left), until all its threads have exited; its final state is put back
+(`place`).  `SeqRun gp G N k s0 u`: CTAs `0 .. k-1` have run so, from `s0`, leaving `u`. -/
+inductive SeqRun (gp : GProg V) (G : Nat → Bool) (N : Nat) : Nat → GState V → GState V → Prop where
+  | zero (s : GState V) : SeqRun gp G N 0 s s
+  | succ {c : Nat} {s t : GState V} {w : CState V} : SeqRun gp G N c s t →
+      Reach (gp c) N (view G t c) w → Final N w → SeqRun gp G N (c + 1) s (place t c w)
+
+/-- A run of one CTA `c < C` in the one-CTA semantics, from a state pointwise equal to its view
+of a grid state `s`, is a run of the grid from `s` in which only CTA `c` steps. -/
+theorem lift_reach (gp : GProg V) (G : Nat → Bool) (N C c : Nat) (hc : c < C) {X t : CState V}
+    (hX : Reach (gp c) N X t) :
+    ∀ s : GState V, Same (view G s c) X →
+      ∃ s', GReach gp G N C s s' ∧ Same (view G s' c) t ∧ ∀ e, e ≠ c → s'.cs e = s.cs e := by
+  induction hX with
+  | refl X =>
+    intro s hs
+    exact ⟨s, GReach.refl s, hs, fun _ _ => rfl⟩
+  | @step X X1 t hst _ ih =>
+    intro s hs
+    match hst with
+    | ⟨i, hi, hr, hsame⟩ =>
+      have hr' : ((s.cs c).th i).status = Status.run := by
+        show ((view G s c).th i).status = Status.run
+        rw [hs.1 i]
+        exact hr
+      have hstep : GStepT gp G N C c i s (gnext gp G N c i s) := ⟨hc, hi, hr', gsame_refl G _⟩
+      have hv : Same (view G (gnext gp G N c i s) c) X1 :=
+        same_trans (view_gnext_self gp G N c i s)
+          (same_trans (next_congr (gp c) N i hs) (same_symm hsame))
+      match ih (gnext gp G N c i s) hv with
+      | ⟨s', hr1, hv1, ho⟩ =>
+        refine ⟨s', GReach.step ⟨c, i, hstep⟩ hr1, hv1, ?_⟩
+        intro e he
+        rw [ho e he, gnext_cs_other gp G N c i s he]
+
+/-- The executor's sequential run is one of the schedules of the grid. -/
+theorem seqRun_reach (gp : GProg V) (G : Nat → Bool) (N C : Nat) {k : Nat} {s0 u : GState V}
+    (h : SeqRun gp G N k s0 u) : k ≤ C → ∃ u', GReach gp G N C s0 u' ∧ GSame G u u' := by
+  induction h with
+  | zero s => intro _; exact ⟨s, GReach.refl s, gsame_refl G s⟩
+  | @succ c s t w _ hw _ ih =>
+    intro hk
+    have hc : c < C := hk
+    match ih (Nat.leTrans (Nat.leSucc c) hk) with
+    | ⟨t', ht', htt⟩ =>
+      match reach_left (gp c) N (view_same htt c) hw with
+      | ⟨w', hw', hww⟩ =>
+        match lift_reach gp G N C c hc hw' t' (same_refl _) with
+        | ⟨s', hs', hv, ho⟩ =>
+          refine ⟨s', greach_trans gp G N C ht' hs', ?_⟩
+          have hw2 : Same w (view G s' c) := same_trans hww (same_symm hv)
+          refine ⟨?_, ?_, ?_, ?_⟩
+          · intro e k
+            show (upd t.cs c w e).th k = _
+            cases Nat.decEq e c with
+            | isTrue he => rw [he, upd_same]; exact hw2.1 k
+            | isFalse he => rw [upd_other _ _ he, ho e he]; exact htt.1 e k
+          · intro e b
+            show (upd t.cs c w e).arr b = _
+            cases Nat.decEq e c with
+            | isTrue he => rw [he, upd_same]; exact hw2.2.2 b
+            | isFalse he => rw [upd_other _ _ he, ho e he]; exact htt.2.1 e b
+          · intro e x hx
+            show (upd t.cs c w e).mem x = _
+            cases Nat.decEq e c with
+            | isTrue he =>
+              rw [he, upd_same, hw2.2.1 x]
+              show cond (G x) (s'.gmem x) ((s'.cs c).mem x) = _
+              rw [hx]
+              rfl
+            | isFalse he => rw [upd_other _ _ he, ho e he]; exact htt.2.2.1 e x hx
+          · intro x hx
+            show w.mem x = s'.gmem x
+            rw [hw2.2.1 x]
+            show cond (G x) (s'.gmem x) ((s'.cs c).mem x) = _
+            rw [hx]
+            rfl
+
+/-- After the sequential run of CTAs `0 .. k-1`, every thread of each of them has exited. -/
+theorem seqRun_final (gp : GProg V) (G : Nat → Bool) (N : Nat) {k : Nat} {s0 u : GState V}
+    (h : SeqRun gp G N k s0 u) : ∀ c, c < k → ∀ t, t < N → ((u.cs c).th t).status = Status.exited := by
+  induction h with
+  | zero s => intro c hc; exact False.elim (Nat.notLtZero c hc)
+  | @succ c' s t w _ _ hf ih =>
+    intro c hc k hk
+    show ((upd t.cs c' w c).th k).status = Status.exited
+    cases Nat.decEq c c' with
+    | isTrue he => rw [he, upd_same]; exact hf k hk
+    | isFalse he =>
+      rw [upd_other _ _ he]
+      have hlt : c < c' := Nat.ltOfLeOfNe (Nat.leOfLtSucc hc) he
+      exact ih c hlt k hk
+
+/-- Sequential representativeness: if the grid is race free (`GridRaceFree`) and every CTA's
+barriers fit (`GBarriersFit`), the state the executor's sequential run leaves (CTA 0 to
+completion, then CTA 1, ..., each under any schedule of its threads) is the final state of
+every schedule of the grid that finishes: the same global memory, and in every CTA the same
+threads, barrier counts and shared memory. -/
+theorem seq_representative (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 u t : GState V}
+    (hrf : GridRaceFree gp G N C s0) (hfit : GBarriersFit gp G N C s0)
+    (hseq : SeqRun gp G N C s0 u) (ht : GReach gp G N C s0 t) (ft : GFinal N C t) :
+    GSame G t u := by
+  match seqRun_reach gp G N C hseq (Nat.leRefl C) with
+  | ⟨u', hu', huu⟩ =>
+    have fu' : GFinal N C u' := by
+      intro c hc k hk
+      rw [Eq.symm (huu.1 c k)]
+      exact seqRun_final gp G N hseq c hc k hk
+    exact gsame_trans (gconfluence gp G N C hrf hfit ht hu' ft fu') (gsame_symm huu)
+
+/-- Under the same hypotheses, when the sequential run finishes no schedule of the grid
+deadlocks: every reachable state without steps has every thread of every CTA exited. -/
+theorem seq_no_stuck (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 u t : GState V}
+    (hrf : GridRaceFree gp G N C s0) (hfit : GBarriersFit gp G N C s0)
+    (hseq : SeqRun gp G N C s0 u) (ht : GReach gp G N C s0 t)
+    (hs : ∀ v, GStep gp G N C t v → False) : GFinal N C t := by
+  match seqRun_reach gp G N C hseq (Nat.leRefl C) with
+  | ⟨u', hu', huu⟩ =>
+    have fu' : GFinal N C u' := by
+      intro c hc k hk
+      rw [Eq.symm (huu.1 c k)]
+      exact seqRun_final gp G N hseq c hc k hk
+    exact gno_stuck gp G N C hrf hfit hu' fu' ht hs
+
+end Sequential
+
 end Grid
 end Kcert
