@@ -299,3 +299,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Grid.seqRun_final
 #print axioms Kcert.Grid.seq_representative
 #print axioms Kcert.Grid.seq_no_stuck
+#print axioms Kcert.Grid.lt_or_gt_of_ne_g
+#print axioms Kcert.Grid.xdisjoint_any
+#print axioms Kcert.Grid.xraceFree_of_footprint
+#print axioms Kcert.Grid.seq_representative_fp

@@ -882,5 +882,149 @@ theorem seq_no_stuck (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 u t : GSt
 
 end Sequential
 
+section Footprint
+
+variable {V : Type} [AccAdd V]
+
+/-- Race freedom within each CTA (the first half of `GridRaceFree`). -/
+def GridRaceFreeIn (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V) : Prop :=
+  ∀ r, GReach gp G N C s0 r →
+    ∀ c, c < C → ∀ i j, i ≠ j → i < N → j < N →
+      ((r.cs c).th i).status = Status.run → ((r.cs c).th j).status = Status.run →
+        ¬Conflict (gact gp G c i r) (gact gp G c j r)
+
+/-- Global footprints: `Rd c a`, `Wr c a`, `At c a` hold of every global address `a` that a
+thread of CTA `c` reads, writes or adds to atomically, in any state reachable from `s0` (any
+schedule of the grid). -/
+def GFootprint (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V)
+    (Rd Wr At : Nat → Nat → Prop) : Prop :=
+  ∀ r, GReach gp G N C s0 r → ∀ c, c < C → ∀ i, i < N → ((r.cs c).th i).status = Status.run →
+    (∀ a x pc, gact gp G c i r = Act.read a x pc → G a = true → Rd c a) ∧
+    (∀ a v pc, gact gp G c i r = Act.write a v pc → G a = true → Wr c a) ∧
+    (∀ a v pc, gact gp G c i r = Act.atomAdd a v pc → G a = true → At c a)
+
+/-- The footprints of an earlier CTA `c` and a later one `d` do not conflict, as the Rust shadow
+check across CTAs demands on the sequential run: a read of `c` against a write or an atomic of
+`d` (`foreign_read`), a write of `c` against every access of `d` (`write`, `same_writes`: except
+writes of the same value, see the README), an atomic of `c` against a plain access of `d`
+(`atomics`). -/
+def XDisjointSeq (C : Nat) (Rd Wr At : Nat → Nat → Prop) : Prop :=
+  ∀ c d, c < d → d < C → ∀ a,
+    (Rd c a → Wr d a → False) ∧ (Rd c a → At d a → False) ∧
+    (Wr c a → Rd d a → False) ∧ (Wr c a → Wr d a → False) ∧ (Wr c a → At d a → False) ∧
+    (At c a → Rd d a → False) ∧ (At c a → Wr d a → False)
+
+theorem lt_or_gt_of_ne_g {c d : Nat} (h : c ≠ d) : c < d ∨ d < c := by
+  cases Nat.ltOrGe c d with
+  | inl hl => exact Or.inl hl
+  | inr hg => exact Or.inr (Nat.ltOfLeOfNe hg (fun e => h (Eq.symm e)))
+
+/-- Disjoint footprints, in either order of the two CTAs. -/
+theorem xdisjoint_any {C : Nat} {Rd Wr At : Nat → Nat → Prop} (h : XDisjointSeq C Rd Wr At)
+    {c d : Nat} (hcd : c ≠ d) (hc : c < C) (hd : d < C) (a : Nat) :
+    (Rd c a → Wr d a → False) ∧ (Wr c a → Wr d a → False) ∧ (Rd c a → At d a → False) ∧
+      (Wr c a → At d a → False) := by
+  cases lt_or_gt_of_ne_g hcd with
+  | inl hl =>
+    have k := h c d hl hd a
+    exact ⟨k.1, k.2.2.2.1, k.2.1, k.2.2.2.2.1⟩
+  | inr hl =>
+    have k := h d c hl hc a
+    exact ⟨fun x y => k.2.2.1 y x, fun x y => k.2.2.2.1 y x, fun x y => k.2.2.2.2.2.1 y x,
+      fun x y => k.2.2.2.2.2.2 y x⟩
+
+/-- Disjoint footprints give the cross-CTA half of race freedom. -/
+theorem xraceFree_of_footprint (gp : GProg V) (G : Nat → Bool) (N C : Nat) (s0 : GState V)
+    {Rd Wr At : Nat → Nat → Prop} (hfp : GFootprint gp G N C s0 Rd Wr At)
+    (hdis : XDisjointSeq C Rd Wr At) :
+    ∀ r, GReach gp G N C s0 r →
+      ∀ c d, c ≠ d → c < C → d < C → ∀ i j, i < N → j < N →
+        ((r.cs c).th i).status = Status.run → ((r.cs d).th j).status = Status.run →
+          ¬XConflict G (gact gp G c i r) (gact gp G d j r) := by
+  intro r hr c d hcd hc hd i j hi hj hri hrj
+  have fi := hfp r hr c hc i hi hri
+  have fj := hfp r hr d hd j hj hrj
+  have ddc := xdisjoint_any hdis (fun e => hcd (Eq.symm e)) hd hc
+  intro hx
+  match hx with
+  | ⟨h1, h2⟩ =>
+  cases hA : gact gp G c i r with
+  | compute pc r' => rw [hA] at h1; exact h1
+  | arrive b n w pc => rw [hA] at h1; exact h1
+  | exit => rw [hA] at h1; exact h1
+  | read a x pc =>
+    rw [hA] at h1 h2
+    have ra := fi.1 a x pc hA h2
+    cases hB : gact gp G d j r with
+    | compute pc' r' => rw [hB] at h1; exact h1
+    | arrive b n w pc' => rw [hB] at h1; exact h1
+    | exit => rw [hB] at h1; exact h1
+    | read b y pc' => rw [hB] at h1; exact h1
+    | write b v pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis hcd hc hd a).1 ra (fj.2.1 a v pc' hB h2)
+    | atomAdd b v pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis hcd hc hd a).2.2.1 ra (fj.2.2 a v pc' hB h2)
+  | write a v pc =>
+    rw [hA] at h1 h2
+    have wa := fi.2.1 a v pc hA h2
+    cases hB : gact gp G d j r with
+    | compute pc' r' => rw [hB] at h1; exact h1
+    | arrive b n w pc' => rw [hB] at h1; exact h1
+    | exit => rw [hB] at h1; exact h1
+    | read b y pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis (fun e => hcd (Eq.symm e)) hd hc a).1 (fj.1 a y pc' hB h2) wa
+    | write b w pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis hcd hc hd a).2.1 wa (fj.2.1 a w pc' hB h2)
+    | atomAdd b w pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis hcd hc hd a).2.2.2 wa (fj.2.2 a w pc' hB h2)
+  | atomAdd a v pc =>
+    rw [hA] at h1 h2
+    have aa := fi.2.2 a v pc hA h2
+    cases hB : gact gp G d j r with
+    | compute pc' r' => rw [hB] at h1; exact h1
+    | arrive b n w pc' => rw [hB] at h1; exact h1
+    | exit => rw [hB] at h1; exact h1
+    | atomAdd b w pc' => rw [hB] at h1; exact h1
+    | read b y pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis (fun e => hcd (Eq.symm e)) hd hc a).2.2.1 (fj.1 a y pc' hB h2) aa
+    | write b w pc' =>
+      rw [hB] at h1
+      have h1' : a = b := h1
+      rw [← h1'] at hB
+      exact (xdisjoint_any hdis (fun e => hcd (Eq.symm e)) hd hc a).2.2.2 (fj.2.1 a w pc' hB h2) aa
+
+/-- Sequential representativeness from footprints: if each CTA is race free within itself,
+every CTA's barriers fit, the global footprints of the CTAs over all schedules are pairwise
+disjoint across CTAs in the sense of the Rust check (`XDisjointSeq`), and the sequential run
+finishes, then its final state is the final state of every schedule that finishes. -/
+theorem seq_representative_fp (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 u t : GState V}
+    {Rd Wr At : Nat → Nat → Prop}
+    (hin : GridRaceFreeIn gp G N C s0) (hfp : GFootprint gp G N C s0 Rd Wr At)
+    (hdis : XDisjointSeq C Rd Wr At) (hfit : GBarriersFit gp G N C s0)
+    (hseq : SeqRun gp G N C s0 u) (ht : GReach gp G N C s0 t) (ft : GFinal N C t) :
+    GSame G t u :=
+  seq_representative gp G N C
+    (fun r hr => ⟨hin r hr, xraceFree_of_footprint gp G N C s0 hfp hdis r hr⟩) hfit hseq ht ft
+
+end Footprint
+
 end Grid
 end Kcert
