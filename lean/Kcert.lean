@@ -21,3 +21,4 @@ import Kcert.Copysign
 import Kcert.Wmma
 import Kcert.Liveness
 import Kcert.Grid
+import Kcert.GridRace

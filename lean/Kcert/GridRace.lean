@@ -1,0 +1,651 @@
+import Kcert.Compat
+import Kcert.Clocks
+
+/-!
+# The shadow record across CTAs (`reads_cta`, `foreign_read`, `settle_cta`, atomic scopes)
+
+Rust: `checker/src/exec/race.rs` (`Shadow` with `reads_cta`, `foreign_read`, the atomics' scope
+flags; `Shadow::access`, `Shadow::settle_cta`, `Shadow::atomic`), called per granule by
+`checker/src/exec/access.rs` while `exec/mod.rs` runs the CTAs one after another.
+
+A copy of the shadow record of one granule with the fields `Clocks.lean` left out (`XSh`), over
+the history of the granule's accesses in the executor's sequential order (`XEv`: the access's
+epoch with its CTA, its kind, and the ordering `o` of the running CTA's clocks at that point:
+`o e = true` iff `clocks.ordered(e, u)`).  The clocks themselves are abstract: the one fact
+used is `Resp`, which is `Clocks::ordered`'s first conjunct `e.cta == self.cta`: an entry of
+another CTA is never ordered.  `Sorted`: the CTAs of the history never decrease (CTA 0 runs to
+completion, then CTA 1, ...).
+
+* `foreign_read_reported`: in such a history, if a read of CTA `c` is followed, at any distance,
+  by a write (benign or not) or an atomic of another CTA, some access reports a conflict.  This
+  is the `foreign_read` mechanism: `settle_cta` keeps one read of an earlier CTA when a new CTA
+  touches the granule, and a write clears it only after being checked against it.
+* `scope_gap_silent`: a finding.  `Shadow::atomic` keeps one atomic entry per thread and
+  overwrites its scope flag, so CTA 0's `.cta`-scope atomic, followed by a `.gpu`-scope atomic
+  of the same thread, is not reported against CTA 1's `.gpu`-scope atomic, although the first
+  and the last are not atomic with respect to each other (evaluated by `rfl`).
+
+Not done: the same completeness for an earlier write against a later access (`write`,
+`same_writes`) and for an earlier atomic against a later plain access (`atomics`); the
+connection of these histories to `Grid.SeqRun` and to `Grid.XDisjointSeq`.
+-/
+
+namespace Kcert
+namespace GRace
+
+open Race (In orOpt findL findO filterL pushO snocL)
+
+/-- Rust `Epoch` with its CTA; `id` stands for the clock and `pc`. -/
+structure XE where
+  cta : Nat
+  tid : Nat
+  id : Nat
+
+/-- Rust `Shadow` of one granule with `reads_cta`, `foreign_read` and the atomics' scope flags
+(`true`: `.cta` scope). -/
+structure XSh where
+  write : Option XE
+  same_writes : List XE
+  reads : List XE
+  reads_cta : Nat
+  foreign_read : Option XE
+  atomics : List (XE × Bool)
+
+/-- `Shadow::default()`. -/
+def XSh.empty : XSh := ⟨none, [], [], 0, none, []⟩
+
+def headO {α : Type} : List α → Option α
+  | [] => none
+  | x :: _ => some x
+
+def optList {α : Type} : Option α → List α
+  | none => []
+  | some x => [x]
+
+def appL {α : Type} : List α → List α → List α
+  | [], m => m
+  | x :: l, m => x :: appL l m
+
+def fstO {α β : Type} : Option (α × β) → Option α
+  | none => none
+  | some p => some p.1
+
+def isSomeB {α : Type} : Option α → Bool
+  | none => false
+  | some _ => true
+
+/-- `!clocks.ordered(e, u)`. -/
+def un (o : XE → Bool) (e : XE) : Bool := !(o e)
+
+/-- Rust `reads.iter_mut().find(|r| r.tid == u)`, then replace or push. -/
+def setForX (now : XE) : List XE → List XE
+  | [] => [now]
+  | e :: l => cond (decide (e.tid = now.tid)) (now :: l) (e :: setForX now l)
+
+/-- Rust `atomics.iter_mut().find(|(a, _)| a.cta == now.cta && a.tid == u)`, then
+`*slot = (now, cta_scope)` or push. -/
+def setForA (now : XE) (cs : Bool) : List (XE × Bool) → List (XE × Bool)
+  | [] => [(now, cs)]
+  | p :: l => cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, cs) :: l)
+      (p :: setForA now cs l)
+
+/-- Rust `Shadow::settle_cta`. -/
+def settle (s : XSh) (k : Nat) : XSh :=
+  cond (decide (s.reads_cta = k)) s
+    ⟨s.write, s.same_writes, [], k, orOpt s.foreign_read (headO s.reads), s.atomics⟩
+
+/-- `self.write.iter().chain(&self.same_writes).find(|w| !clocks.ordered(w, u))`. -/
+def uwX (s : XSh) (o : XE → Bool) : Option XE :=
+  orOpt (findO (un o) s.write) (findL (un o) s.same_writes)
+
+/-- `self.reads.iter().chain(self.foreign_read.iter()).find(|r| !clocks.ordered(r, u))`. -/
+def urX (s : XSh) (o : XE → Bool) : Option XE :=
+  findL (un o) (appL s.reads (optList s.foreign_read))
+
+/-- Rust `Shadow::access` (the conflict's earlier epoch only). -/
+def accessX (s : XSh) (o : XE → Bool) (now : XE) (write sv : Bool) : Option XE × XSh :=
+  cond write
+    (orOpt (orOpt (cond (write && sv) none (uwX s o))
+        (fstO (findL (fun p => un o p.1) (settle s now.cta).atomics)))
+      (urX (settle s now.cta) o),
+      ⟨some now,
+        cond (write && sv)
+          (pushO (filterL (un o) (settle s now.cta).same_writes) (findO (un o) (settle s now.cta).write))
+          [],
+        (settle s now.cta).reads, (settle s now.cta).reads_cta, none, (settle s now.cta).atomics⟩)
+    (orOpt (cond (write && sv) none (uwX s o))
+        (fstO (findL (fun p => un o p.1) (settle s now.cta).atomics)),
+      ⟨(settle s now.cta).write, (settle s now.cta).same_writes, setForX now (settle s now.cta).reads,
+        (settle s now.cta).reads_cta, (settle s now.cta).foreign_read, (settle s now.cta).atomics⟩)
+
+/-- Rust `Shadow::atomic` (`cs`: `cta_scope`). -/
+def atomicX (s : XSh) (o : XE → Bool) (now : XE) (cs : Bool) : Option XE × XSh :=
+  (orOpt (orOpt (uwX (settle s now.cta) o) (urX (settle s now.cta) o))
+      (fstO (findL (fun p => (p.2 || cs) && !(decide (p.1.cta = now.cta))) (settle s now.cta).atomics)),
+    ⟨(settle s now.cta).write, (settle s now.cta).same_writes, (settle s now.cta).reads,
+      (settle s now.cta).reads_cta, (settle s now.cta).foreign_read,
+      setForA now cs (settle s now.cta).atomics⟩)
+
+/-- What an access does to the granule: a load, a store (`same_value` flag), an atomic addition
+(`cta_scope` flag). -/
+inductive XKind where
+  | load
+  | store (sv : Bool)
+  | atom (cs : Bool)
+
+/-- One access: its epoch (with CTA), its kind, the running CTA's ordering at that point. -/
+structure XEv where
+  now : XE
+  kind : XKind
+  o : XE → Bool
+
+def stepX (s : XSh) (e : XEv) : Option XE × XSh :=
+  match e.kind with
+  | XKind.load => accessX s e.o e.now false false
+  | XKind.store sv => accessX s e.o e.now true sv
+  | XKind.atom cs => atomicX s e.o e.now cs
+
+/-- Whether some access of the history (oldest first) reports a conflict. -/
+def reportsX : XSh → List XEv → Bool
+  | _, [] => false
+  | s, e :: es => isSomeB (stepX s e).1 || reportsX (stepX s e).2 es
+
+/-- The CTAs of the history never decrease, from `m` on. -/
+def Sorted : Nat → List XEv → Prop
+  | _, [] => True
+  | m, e :: es => m ≤ e.now.cta ∧ Sorted e.now.cta es
+
+/-- `Clocks::ordered` is false for an entry of another CTA. -/
+def Resp : List XEv → Prop
+  | [] => True
+  | e :: es => (∀ x, x.cta ≠ e.now.cta → e.o x = false) ∧ Resp es
+
+/-- A write or an atomic. -/
+def isWA : XKind → Bool
+  | XKind.load => false
+  | XKind.store _ => true
+  | XKind.atom _ => true
+
+/-- Some access of the history is a write or atomic of a CTA other than `c`. -/
+def HasWA (c : Nat) : List XEv → Prop
+  | [] => False
+  | e :: es => (isWA e.kind = true ∧ e.now.cta ≠ c) ∨ HasWA c es
+
+/-- Some read of the history is followed, later in it, by a write or atomic of another CTA. -/
+def ReadThenWA : List XEv → Prop
+  | [] => False
+  | e :: es => (e.kind = XKind.load ∧ HasWA e.now.cta es) ∨ ReadThenWA es
+
+/-- The shape of the read entries: every entry of `reads` is of CTA `reads_cta`, and the kept
+foreign read is of an earlier CTA. -/
+def RBase (s : XSh) : Prop :=
+  (∀ r, In r s.reads → r.cta = s.reads_cta) ∧ ∀ f, s.foreign_read = some f → f.cta < s.reads_cta
+
+/-- `RBase`, and a read of CTA `c` or of an earlier CTA is held in `reads` or `foreign_read`. -/
+def RInv (c : Nat) (s : XSh) : Prop :=
+  RBase s ∧ ∃ w, (In w s.reads ∨ s.foreign_read = some w) ∧ w.cta ≤ c
+
+section Lemmas
+
+theorem in_appL_left {α : Type} {x : α} : ∀ {l : List α} (m : List α), In x l → In x (appL l m) := by
+  intro l
+  induction l with
+  | nil => intro m h; exact False.elim h
+  | cons y l ih =>
+    intro m h
+    cases h with
+    | inl h => exact Or.inl h
+    | inr h => exact Or.inr (ih m h)
+
+theorem in_appL_right {α : Type} {x : α} : ∀ (l : List α) {m : List α}, In x m → In x (appL l m) := by
+  intro l
+  induction l with
+  | nil => intro m h; exact h
+  | cons y l ih => intro m h; exact Or.inr (ih h)
+
+theorem in_setForX {now x : XE} : ∀ l, In x (setForX now l) → x = now ∨ In x l := by
+  intro l
+  induction l with
+  | nil =>
+    intro h
+    cases h with
+    | inl h => exact Or.inl (Eq.symm h)
+    | inr h => exact False.elim h
+  | cons e l ih =>
+    intro h
+    cases he : decide (e.tid = now.tid) with
+    | true =>
+      have h' : In x (now :: l) := by
+        have e' : setForX now (e :: l) = cond (decide (e.tid = now.tid)) (now :: l) (e :: setForX now l) := rfl
+        rw [e', he] at h; exact h
+      cases h' with
+      | inl h => exact Or.inl (Eq.symm h)
+      | inr h => exact Or.inr (Or.inr h)
+    | false =>
+      have h' : In x (e :: setForX now l) := by
+        have e' : setForX now (e :: l) = cond (decide (e.tid = now.tid)) (now :: l) (e :: setForX now l) := rfl
+        rw [e', he] at h; exact h
+      cases h' with
+      | inl h => exact Or.inr (Or.inl h)
+      | inr h =>
+        cases ih h with
+        | inl h => exact Or.inl h
+        | inr h => exact Or.inr (Or.inr h)
+
+theorem in_setForX_now (now : XE) : ∀ l, In now (setForX now l) := by
+  intro l
+  induction l with
+  | nil => exact Or.inl rfl
+  | cons e l ih =>
+    show In now (cond (decide (e.tid = now.tid)) (now :: l) (e :: setForX now l))
+    cases decide (e.tid = now.tid) with
+    | true => exact Or.inl rfl
+    | false => exact Or.inr ih
+
+theorem in_setForX_other (now : XE) {x : XE} (hx : x.tid ≠ now.tid) :
+    ∀ l, In x l → In x (setForX now l) := by
+  intro l
+  induction l with
+  | nil => intro h; exact False.elim h
+  | cons e l ih =>
+    intro h
+    show In x (cond (decide (e.tid = now.tid)) (now :: l) (e :: setForX now l))
+    cases he : decide (e.tid = now.tid) with
+    | true =>
+      cases h with
+      | inl h => rw [← h] at hx; exact False.elim (hx (of_decide_eq_true' he))
+      | inr h => exact Or.inr h
+    | false =>
+      cases h with
+      | inl h => exact Or.inl h
+      | inr h => exact Or.inr (ih h)
+
+theorem orOpt_isSome_right {α : Type} (x : Option α) {y : Option α} (h : isSomeB y = true) :
+    isSomeB (orOpt x y) = true := by
+  cases x with
+  | some x' => rfl
+  | none => exact h
+
+theorem orOpt_isSome_left {α : Type} {x : Option α} (y : Option α) (h : isSomeB x = true) :
+    isSomeB (orOpt x y) = true := by
+  cases x with
+  | some x' => rfl
+  | none => cases h
+
+theorem findL_isSome {α : Type} {p : α → Bool} {x : α} {l : List α} (hx : In x l)
+    (hp : p x = true) : isSomeB (findL p l) = true := by
+  match Race.findL_of hx hp with
+  | ⟨y, hy⟩ => rw [hy]; rfl
+
+theorem settle_cta (s : XSh) (k : Nat) : (settle s k).reads_cta = k := by
+  cases h : decide (s.reads_cta = k) with
+  | true =>
+    show (cond (decide (s.reads_cta = k)) s _).reads_cta = k
+    rw [h]
+    exact of_decide_eq_true' h
+  | false =>
+    show (cond (decide (s.reads_cta = k)) s _).reads_cta = k
+    rw [h]
+    rfl
+
+/-- `settle_cta` keeps the shape, when the new CTA is not earlier. -/
+theorem rBase_settle {s : XSh} {k : Nat} (hb : RBase s) (hk : s.reads_cta ≤ k) :
+    RBase (settle s k) := by
+  cases h : decide (s.reads_cta = k) with
+  | true =>
+    have e : settle s k = s := by
+      show cond (decide (s.reads_cta = k)) s _ = s
+      rw [h]; rfl
+    rw [e]; exact hb
+  | false =>
+    have e : settle s k = ⟨s.write, s.same_writes, [], k, orOpt s.foreign_read (headO s.reads), s.atomics⟩ := by
+      show cond (decide (s.reads_cta = k)) s _ = _
+      rw [h]; rfl
+    have hlt : s.reads_cta < k := Nat.ltOfLeOfNe hk (of_decide_eq_false' h)
+    rw [e]
+    refine ⟨fun r hr => False.elim hr, ?_⟩
+    intro f hf
+    show f.cta < k
+    cases hfr : s.foreign_read with
+    | some g =>
+      rw [hfr] at hf
+      have hgf : g = f := Option.some.inj hf
+      rw [← hgf]
+      exact Nat.ltTrans (hb.2 g hfr) hlt
+    | none =>
+      rw [hfr] at hf
+      cases hr : s.reads with
+      | nil => rw [hr] at hf; cases hf
+      | cons r l =>
+        rw [hr] at hf
+        have hgf : r = f := Option.some.inj hf
+        rw [← hgf]
+        have hrc : r.cta = s.reads_cta := hb.1 r (by rw [hr]; exact Or.inl rfl)
+        rw [hrc]
+        exact hlt
+
+/-- `settle_cta` keeps the witness read, when the new CTA is not earlier. -/
+theorem rInv_settle {c : Nat} {s : XSh} {k : Nat} (hi : RInv c s) (hk : s.reads_cta ≤ k) :
+    RInv c (settle s k) := by
+  refine ⟨rBase_settle hi.1 hk, ?_⟩
+  match hi.2 with
+  | ⟨w, hw, hwc⟩ =>
+  cases h : decide (s.reads_cta = k) with
+  | true =>
+    have e : settle s k = s := by
+      show cond (decide (s.reads_cta = k)) s _ = s
+      rw [h]; rfl
+    rw [e]; exact ⟨w, hw, hwc⟩
+  | false =>
+    have e : settle s k = ⟨s.write, s.same_writes, [], k, orOpt s.foreign_read (headO s.reads), s.atomics⟩ := by
+      show cond (decide (s.reads_cta = k)) s _ = _
+      rw [h]; rfl
+    rw [e]
+    cases hfr : s.foreign_read with
+    | some g =>
+      refine ⟨g, Or.inr rfl, ?_⟩
+      cases hw with
+      | inr hw => rw [hfr] at hw; cases hw; exact hwc
+      | inl hw =>
+        -- the foreign read is of a CTA before `reads_cta`, the CTA of the witness
+        have h1 : g.cta < s.reads_cta := hi.1.2 g hfr
+        have h2 : w.cta = s.reads_cta := hi.1.1 w hw
+        rw [← h2] at h1
+        exact Nat.leTrans (Nat.leOfLt h1) hwc
+    | none =>
+      cases hw with
+      | inr hw => rw [hfr] at hw; cases hw
+      | inl hw =>
+        cases hr : s.reads with
+        | nil => rw [hr] at hw; exact False.elim hw
+        | cons r l =>
+          refine ⟨r, Or.inr rfl, ?_⟩
+          have h1 : r.cta = s.reads_cta := hi.1.1 r (by rw [hr]; exact Or.inl rfl)
+          have h2 : w.cta = s.reads_cta := hi.1.1 w hw
+          rw [h1, ← h2]
+          exact hwc
+
+/-- After `settle_cta` for a CTA `k` later than `c`, the witness read is unordered, so the read
+check finds something. -/
+theorem urX_some {c k : Nat} {s : XSh} {o : XE → Bool} (hi : RInv c (settle s k)) (hck : c < k)
+    (ho : ∀ x, x.cta ≠ k → o x = false) : isSomeB (urX (settle s k) o) = true := by
+  match hi.2 with
+  | ⟨w, hw, hwc⟩ =>
+    have hne : w.cta ≠ k := fun e => Nat.ltIrrefl k (by rw [← e]; exact Nat.ltOfLeOfLt hwc (by rw [e]; exact hck))
+    have hun : un o w = true := by
+      show (!(o w)) = true
+      rw [ho w hne]; rfl
+    have hin : In w (appL (settle s k).reads (optList (settle s k).foreign_read)) := by
+      cases hw with
+      | inl hw => exact in_appL_left _ hw
+      | inr hw => rw [hw]; exact in_appL_right _ (Or.inl rfl)
+    exact findL_isSome hin hun
+
+end Lemmas
+
+section Main
+
+/-- A read of CTA `c` on top of a state of the right shape holds a witness for `c`. -/
+theorem rInv_after_read {s : XSh} {o : XE → Bool} {now : XE} (hb : RBase s)
+    (hk : s.reads_cta ≤ now.cta) : RInv now.cta (accessX s o now false false).2 := by
+  have hs := rBase_settle hb hk
+  have hc := settle_cta s now.cta
+  refine ⟨⟨?_, hs.2⟩, now, Or.inl (in_setForX_now now _), Nat.leRefl _⟩
+  intro r hr
+  show r.cta = (settle s now.cta).reads_cta
+  cases in_setForX _ hr with
+  | inl e => rw [e, hc]
+  | inr h => exact hs.1 r h
+
+/-- Every access keeps the shape (`reads` of `reads_cta`, the foreign read earlier), and leaves
+`reads_cta` at its CTA. -/
+theorem rBase_step {s : XSh} (e : XEv) (hb : RBase s) (hk : s.reads_cta ≤ e.now.cta) :
+    RBase (stepX s e).2 ∧ (stepX s e).2.reads_cta = e.now.cta := by
+  have hs := rBase_settle hb hk
+  have hc := settle_cta s e.now.cta
+  cases hkd : e.kind with
+  | load =>
+    have h : stepX s e = accessX s e.o e.now false false := by
+      show (match e.kind with
+        | XKind.load => accessX s e.o e.now false false
+        | XKind.store sv => accessX s e.o e.now true sv
+        | XKind.atom cs => atomicX s e.o e.now cs) = _
+      rw [hkd]
+    rw [h]
+    exact ⟨(rInv_after_read hb hk).1, hc⟩
+  | store sv =>
+    have h : stepX s e = accessX s e.o e.now true sv := by
+      show (match e.kind with
+        | XKind.load => accessX s e.o e.now false false
+        | XKind.store sv => accessX s e.o e.now true sv
+        | XKind.atom cs => atomicX s e.o e.now cs) = _
+      rw [hkd]
+    rw [h]
+    exact ⟨⟨hs.1, fun f hf => by cases hf⟩, hc⟩
+  | atom cs =>
+    have h : stepX s e = atomicX s e.o e.now cs := by
+      show (match e.kind with
+        | XKind.load => accessX s e.o e.now false false
+        | XKind.store sv => accessX s e.o e.now true sv
+        | XKind.atom cs => atomicX s e.o e.now cs) = _
+      rw [hkd]
+    rw [h]
+    exact ⟨hs, hc⟩
+
+/-- One access, with a witness read of CTA `c ≤` its CTA: either it reports, or the witness stays;
+and a write or atomic of another CTA reports. -/
+theorem rInv_step {c : Nat} {s : XSh} (e : XEv) (hi : RInv c s) (hk : s.reads_cta ≤ e.now.cta)
+    (hck : c ≤ e.now.cta) (ho : ∀ x, x.cta ≠ e.now.cta → e.o x = false) :
+    isSomeB (stepX s e).1 = true ∨
+      (RInv c (stepX s e).2 ∧ (isWA e.kind = true → e.now.cta = c)) := by
+  have hs := rInv_settle hi hk
+  have hc := settle_cta s e.now.cta
+  have hb := rBase_step e hi.1 hk
+  cases Nat.decEq e.now.cta c with
+  | isFalse hne =>
+    have hlt : c < e.now.cta := Nat.ltOfLeOfNe hck (fun x => hne (Eq.symm x))
+    have hu := urX_some hs hlt ho
+    cases hkd : e.kind with
+    | load =>
+      have h : stepX s e = accessX s e.o e.now false false := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [hkd]
+      refine Or.inr ⟨⟨hb.1, ?_⟩, fun x => by cases x⟩
+      -- a read keeps `reads` up to its own entry and the foreign read
+      match hs.2 with
+      | ⟨w, hw, hwc⟩ =>
+        rw [h]
+        cases hw with
+        | inr hw => exact ⟨w, Or.inr hw, hwc⟩
+        | inl hw =>
+          cases Nat.decEq w.tid e.now.tid with
+          | isFalse ht => exact ⟨w, Or.inl (in_setForX_other e.now ht _ hw), hwc⟩
+          | isTrue _ =>
+            -- `w` is in `reads`, so of CTA `e.now.cta`, which is after `c`: impossible
+            have h1 : w.cta = (settle s e.now.cta).reads_cta := hs.1.1 w hw
+            rw [hc] at h1
+            rw [h1] at hwc
+            exact False.elim (hne (Nat.leAntisymm hwc hck))
+    | store sv =>
+      have h : stepX s e = accessX s e.o e.now true sv := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [hkd]
+      refine Or.inl ?_
+      rw [h]
+      exact orOpt_isSome_right _ hu
+    | atom cs =>
+      have h : stepX s e = atomicX s e.o e.now cs := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [hkd]
+      refine Or.inl ?_
+      rw [h]
+      exact orOpt_isSome_left _ (orOpt_isSome_right _ hu)
+  | isTrue heq =>
+    match hs.2 with
+    | ⟨w, hw, hwc⟩ =>
+    cases hkd : e.kind with
+    | load =>
+      have h : stepX s e = accessX s e.o e.now false false := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [hkd]
+      refine Or.inr ⟨⟨hb.1, ?_⟩, fun _ => heq⟩
+      rw [h]
+      cases hw with
+      | inr hw => exact ⟨w, Or.inr hw, hwc⟩
+      | inl hw =>
+        cases Nat.decEq w.tid e.now.tid with
+        | isFalse ht => exact ⟨w, Or.inl (in_setForX_other e.now ht _ hw), hwc⟩
+        | isTrue _ => exact ⟨e.now, Or.inl (in_setForX_now e.now _), by rw [heq]; exact Nat.leRefl c⟩
+    | store sv =>
+      have h : stepX s e = accessX s e.o e.now true sv := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [hkd]
+      cases hw with
+      | inl hw =>
+        refine Or.inr ⟨⟨hb.1, ?_⟩, fun _ => heq⟩
+        rw [h]
+        exact ⟨w, Or.inl hw, hwc⟩
+      | inr hw =>
+        -- the kept foreign read is of an earlier CTA: unordered, reported
+        have hlt : w.cta < e.now.cta := by
+          have h1 := hs.1.2 w hw
+          rw [hc] at h1
+          exact h1
+        have hun : un e.o w = true := by
+          show (!(e.o w)) = true
+          rw [ho w (fun x => Nat.ltIrrefl _ (by rw [x] at hlt; exact hlt))]; rfl
+        have hin : In w (appL (settle s e.now.cta).reads (optList (settle s e.now.cta).foreign_read)) := by
+          rw [hw]; exact in_appL_right _ (Or.inl rfl)
+        refine Or.inl ?_
+        rw [h]
+        exact orOpt_isSome_right _ (findL_isSome hin hun)
+    | atom cs =>
+      have h : stepX s e = atomicX s e.o e.now cs := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [hkd]
+      refine Or.inr ⟨⟨hb.1, ?_⟩, fun _ => heq⟩
+      rw [h]
+      exact ⟨w, hw, hwc⟩
+
+theorem reportsX_cons_of {s : XSh} {e : XEv} {es : List XEv}
+    (h : isSomeB (stepX s e).1 = true ∨ reportsX (stepX s e).2 es = true) :
+    reportsX s (e :: es) = true := by
+  show (isSomeB (stepX s e).1 || reportsX (stepX s e).2 es) = true
+  cases h with
+  | inl h => rw [h]; rfl
+  | inr h => rw [h]; cases isSomeB (stepX s e).1 <;> rfl
+
+/-- With a witness read of CTA `c`, a later write or atomic of another CTA is reported. -/
+theorem witness_reported (c : Nat) :
+    ∀ (es : List XEv) (s : XSh) (m : Nat), RInv c s → s.reads_cta ≤ m → c ≤ m → Sorted m es →
+      Resp es → HasWA c es → reportsX s es = true := by
+  intro es
+  induction es with
+  | nil => intro s m _ _ _ _ _ h; exact False.elim h
+  | cons e es ih =>
+    intro s m hi hk hcm hso hr hw
+    have hk' : s.reads_cta ≤ e.now.cta := Nat.leTrans hk hso.1
+    have hc' : c ≤ e.now.cta := Nat.leTrans hcm hso.1
+    apply reportsX_cons_of
+    cases rInv_step e hi hk' hc' hr.1 with
+    | inl h => exact Or.inl h
+    | inr h =>
+      refine Or.inr ?_
+      have hb := rBase_step e hi.1 hk'
+      cases hw with
+      | inl hw => exact False.elim (hw.2 (h.2 hw.1))
+      | inr hw =>
+        refine ih (stepX s e).2 e.now.cta h.1 ?_ hc' hso.2 hr.2 hw
+        rw [hb.2]
+        exact Nat.leRefl _
+
+/-- Completeness of `foreign_read`: in a history of one granule in the executor's order (CTAs
+never decreasing, `Sorted`; another CTA's entries never ordered, `Resp`), starting from a shadow
+of the right shape (for instance `XSh.empty`, `rBase_empty`), if a read of some CTA is followed
+by a write or an atomic of another CTA, some access reports a conflict. -/
+theorem foreign_read_reported :
+    ∀ (es : List XEv) (s : XSh) (m : Nat), RBase s → s.reads_cta ≤ m → Sorted m es → Resp es →
+      ReadThenWA es → reportsX s es = true := by
+  intro es
+  induction es with
+  | nil => intro s m _ _ _ _ h; exact False.elim h
+  | cons e es ih =>
+    intro s m hb hk hso hr hrw
+    have hk' : s.reads_cta ≤ e.now.cta := Nat.leTrans hk hso.1
+    have hb' := rBase_step e hb hk'
+    apply reportsX_cons_of
+    refine Or.inr ?_
+    cases hrw with
+    | inl h =>
+      have hst : stepX s e = accessX s e.o e.now false false := by
+        show (match e.kind with
+          | XKind.load => accessX s e.o e.now false false
+          | XKind.store sv => accessX s e.o e.now true sv
+          | XKind.atom cs => atomicX s e.o e.now cs) = _
+        rw [h.1]
+      have hi : RInv e.now.cta (stepX s e).2 := by rw [hst]; exact rInv_after_read hb hk'
+      refine witness_reported e.now.cta es (stepX s e).2 e.now.cta hi ?_ (Nat.leRefl _) hso.2 hr.2 h.2
+      rw [hb'.2]; exact Nat.leRefl _
+    | inr h =>
+      refine ih (stepX s e).2 e.now.cta hb'.1 ?_ hso.2 hr.2 h
+      rw [hb'.2]; exact Nat.leRefl _
+
+theorem rBase_empty : RBase XSh.empty :=
+  ⟨fun _ h => False.elim h, fun _ h => by cases h⟩
+
+/-- The same from the empty shadow (`Shadow::default()`, `reads_cta = 0`). -/
+theorem foreign_read_reported_empty (es : List XEv) (hso : Sorted 0 es) (hr : Resp es)
+    (hrw : ReadThenWA es) : reportsX XSh.empty es = true :=
+  foreign_read_reported es XSh.empty 0 rBase_empty (Nat.leRefl 0) hso hr hrw
+
+end Main
+
+section Gap
+
+/-- Ordered iff same CTA: one thread per CTA, program order. -/
+def sameCta (k : Nat) (x : XE) : Bool := decide (x.cta = k)
+
+/-- CTA 0's thread 0 does a `.cta`-scope atomic, then a `.gpu`-scope atomic; then CTA 1's thread
+0 does a `.gpu`-scope atomic.  The first and the last are a race (the `.cta`-scope addition is
+not atomic with respect to CTA 1), which `Shadow::atomic` reports when the entry keeps its scope
+(`scope_two`); here the second atomic overwrote it. -/
+def scopeHist : List XEv :=
+  [⟨⟨0, 0, 0⟩, XKind.atom true, sameCta 0⟩, ⟨⟨0, 0, 1⟩, XKind.atom false, sameCta 0⟩,
+    ⟨⟨1, 0, 0⟩, XKind.atom false, sameCta 1⟩]
+
+/-- The finding: no access of `scopeHist` reports. -/
+theorem scope_gap_silent : reportsX XSh.empty scopeHist = false := rfl
+
+/-- Without CTA 0's second atomic, the `.cta`-scope one is reported against CTA 1's. -/
+theorem scope_two :
+    reportsX XSh.empty [⟨⟨0, 0, 0⟩, XKind.atom true, sameCta 0⟩, ⟨⟨1, 0, 0⟩, XKind.atom false, sameCta 1⟩] =
+      true := rfl
+
+/-- A read of CTA 0 and a write of CTA 1 (another thread index, so `reads` has no entry of that
+thread): reported through `foreign_read`. -/
+theorem foreign_read_example :
+    reportsX XSh.empty [⟨⟨0, 0, 0⟩, XKind.load, sameCta 0⟩, ⟨⟨1, 1, 0⟩, XKind.store false, sameCta 1⟩] =
+      true := rfl
+
+end Gap
+
+end GRace
+end Kcert
