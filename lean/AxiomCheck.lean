@@ -320,3 +320,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.GRace.scope_gap_silent
 #print axioms Kcert.GRace.scope_two
 #print axioms Kcert.GRace.foreign_read_example
+#print axioms Kcert.GRace.settle_w
+#print axioms Kcert.GRace.wInv_settle
+#print axioms Kcert.GRace.unord_of_lt
+#print axioms Kcert.GRace.uwX_some
+#print axioms Kcert.GRace.stepX_load
+#print axioms Kcert.GRace.stepX_store
+#print axioms Kcert.GRace.stepX_atom
+#print axioms Kcert.GRace.wInv_step
+#print axioms Kcert.GRace.wwitness_reported
+#print axioms Kcert.GRace.foreign_write_reported

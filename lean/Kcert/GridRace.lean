@@ -1,5 +1,6 @@
 import Kcert.Compat
 import Kcert.Clocks
+import Kcert.ClocksKeep
 
 /-!
 # The shadow record across CTAs (`reads_cta`, `foreign_read`, `settle_cta`, atomic scopes)
@@ -617,6 +618,205 @@ theorem foreign_read_reported_empty (es : List XEv) (hso : Sorted 0 es) (hr : Re
   foreign_read_reported es XSh.empty 0 rBase_empty (Nat.leRefl 0) hso hr hrw
 
 end Main
+
+section Writes
+
+/-- Not a benign write: a load, an atomic, or a store whose `same_value` is false. -/
+def notBenign : XKind → Bool
+  | XKind.load => true
+  | XKind.store sv => !sv
+  | XKind.atom _ => true
+
+def isStore : XKind → Bool
+  | XKind.load => false
+  | XKind.store _ => true
+  | XKind.atom _ => false
+
+/-- Some access of the history is of a CTA other than `c` and not a benign write. -/
+def HasAcc (c : Nat) : List XEv → Prop
+  | [] => False
+  | e :: es => (notBenign e.kind = true ∧ e.now.cta ≠ c) ∨ HasAcc c es
+
+/-- Some store of the history is followed, later in it, by an access of another CTA that is not
+a benign write. -/
+def WriteThenAcc : List XEv → Prop
+  | [] => False
+  | e :: es => (isStore e.kind = true ∧ HasAcc e.now.cta es) ∨ WriteThenAcc es
+
+/-- A write of CTA `c` or of an earlier CTA is held in `write` or `same_writes`. -/
+def WInv (c : Nat) (s : XSh) : Prop :=
+  ∃ w, (s.write = some w ∨ In w s.same_writes) ∧ w.cta ≤ c
+
+theorem settle_w (s : XSh) (k : Nat) :
+    (settle s k).write = s.write ∧ (settle s k).same_writes = s.same_writes := by
+  cases h : decide (s.reads_cta = k) with
+  | true =>
+    have e : settle s k = s := by
+      show cond (decide (s.reads_cta = k)) s _ = s
+      rw [h]; rfl
+    rw [e]; exact ⟨rfl, rfl⟩
+  | false =>
+    have e : settle s k = ⟨s.write, s.same_writes, [], k, orOpt s.foreign_read (headO s.reads), s.atomics⟩ := by
+      show cond (decide (s.reads_cta = k)) s _ = _
+      rw [h]; rfl
+    rw [e]; exact ⟨rfl, rfl⟩
+
+theorem wInv_settle {c k : Nat} {s : XSh} (h : WInv c s) : WInv c (settle s k) := by
+  show ∃ w, ((settle s k).write = some w ∨ In w (settle s k).same_writes) ∧ w.cta ≤ c
+  rw [(settle_w s k).1, (settle_w s k).2]
+  exact h
+
+theorem unord_of_lt {c k : Nat} {o : XE → Bool} {w : XE} (hwc : w.cta ≤ c) (hck : c < k)
+    (ho : ∀ x, x.cta ≠ k → o x = false) : un o w = true := by
+  have hne : w.cta ≠ k := fun e => Nat.ltIrrefl k (by rw [← e]; exact Nat.ltOfLeOfLt hwc (by rw [e]; exact hck))
+  show (!(o w)) = true
+  rw [ho w hne]; rfl
+
+/-- A held write of an earlier CTA is unordered: the write check finds something. -/
+theorem uwX_some {c k : Nat} {s : XSh} {o : XE → Bool} (hi : WInv c s) (hck : c < k)
+    (ho : ∀ x, x.cta ≠ k → o x = false) : isSomeB (uwX s o) = true := by
+  match hi with
+  | ⟨w, hw, hwc⟩ =>
+    have hun := unord_of_lt hwc hck ho
+    cases hw with
+    | inl hw =>
+      show isSomeB (orOpt (findO (un o) s.write) (findL (un o) s.same_writes)) = true
+      rw [Race.findO_of hw hun]
+      rfl
+    | inr hw => exact orOpt_isSome_right _ (findL_isSome hw hun)
+
+theorem stepX_load {s : XSh} {e : XEv} (h : e.kind = XKind.load) :
+    stepX s e = accessX s e.o e.now false false := by
+  show (match e.kind with
+    | XKind.load => accessX s e.o e.now false false
+    | XKind.store sv => accessX s e.o e.now true sv
+    | XKind.atom cs => atomicX s e.o e.now cs) = _
+  rw [h]
+
+theorem stepX_store {s : XSh} {e : XEv} {sv : Bool} (h : e.kind = XKind.store sv) :
+    stepX s e = accessX s e.o e.now true sv := by
+  show (match e.kind with
+    | XKind.load => accessX s e.o e.now false false
+    | XKind.store sv => accessX s e.o e.now true sv
+    | XKind.atom cs => atomicX s e.o e.now cs) = _
+  rw [h]
+
+theorem stepX_atom {s : XSh} {e : XEv} {cs : Bool} (h : e.kind = XKind.atom cs) :
+    stepX s e = atomicX s e.o e.now cs := by
+  show (match e.kind with
+    | XKind.load => accessX s e.o e.now false false
+    | XKind.store sv => accessX s e.o e.now true sv
+    | XKind.atom cs => atomicX s e.o e.now cs) = _
+  rw [h]
+
+/-- One access, with a held write of CTA `c ≤` its CTA: either it reports, or the witness stays;
+and an access of another CTA that is not a benign write reports. -/
+theorem wInv_step {c : Nat} {s : XSh} (e : XEv) (hi : WInv c s) (hck : c ≤ e.now.cta)
+    (ho : ∀ x, x.cta ≠ e.now.cta → e.o x = false) :
+    isSomeB (stepX s e).1 = true ∨
+      (WInv c (stepX s e).2 ∧ (notBenign e.kind = true → e.now.cta = c)) := by
+  have hs := wInv_settle (k := e.now.cta) hi
+  cases Nat.decEq e.now.cta c with
+  | isFalse hne =>
+    have hlt : c < e.now.cta := Nat.ltOfLeOfNe hck (fun x => hne (Eq.symm x))
+    have hu := uwX_some hi hlt ho
+    cases hkd : e.kind with
+    | load =>
+      refine Or.inl ?_
+      rw [stepX_load hkd]
+      exact orOpt_isSome_left _ hu
+    | atom cs =>
+      refine Or.inl ?_
+      rw [stepX_atom hkd]
+      have hu' : isSomeB (uwX (settle s e.now.cta) e.o) = true := by
+        show isSomeB (orOpt (findO (un e.o) (settle s e.now.cta).write)
+          (findL (un e.o) (settle s e.now.cta).same_writes)) = true
+        rw [(settle_w s e.now.cta).1, (settle_w s e.now.cta).2]
+        exact hu
+      exact orOpt_isSome_left _ (orOpt_isSome_left _ hu')
+    | store sv =>
+      cases sv with
+      | false =>
+        refine Or.inl ?_
+        rw [stepX_store hkd]
+        exact orOpt_isSome_left _ (orOpt_isSome_left _ hu)
+      | true =>
+        -- a benign write of a later CTA: not checked against the held write, which it keeps
+        refine Or.inr ⟨?_, fun x => by cases x⟩
+        rw [stepX_store hkd]
+        match hi with
+        | ⟨w, hw, hwc⟩ =>
+          have hun := unord_of_lt hwc hlt ho
+          refine ⟨w, Or.inr ?_, hwc⟩
+          show In w (pushO (filterL (un e.o) (settle s e.now.cta).same_writes)
+            (findO (un e.o) (settle s e.now.cta).write))
+          rw [(settle_w s e.now.cta).1, (settle_w s e.now.cta).2]
+          cases hw with
+          | inl hw => rw [Race.findO_of hw hun]; exact Race.in_pushO_some _
+          | inr hw => exact Race.in_pushO_left _ (Race.in_filterL_of hun hw)
+  | isTrue heq =>
+    cases hkd : e.kind with
+    | load =>
+      refine Or.inr ⟨?_, fun _ => heq⟩
+      rw [stepX_load hkd]
+      exact hs
+    | atom cs =>
+      refine Or.inr ⟨?_, fun _ => heq⟩
+      rw [stepX_atom hkd]
+      exact hs
+    | store sv =>
+      refine Or.inr ⟨?_, fun _ => heq⟩
+      rw [stepX_store hkd]
+      exact ⟨e.now, Or.inl rfl, by rw [heq]; exact Nat.leRefl c⟩
+
+/-- With a held write of CTA `c`, a later access of another CTA that is not a benign write is
+reported. -/
+theorem wwitness_reported (c : Nat) :
+    ∀ (es : List XEv) (s : XSh) (m : Nat), WInv c s → c ≤ m → Sorted m es →
+      Resp es → HasAcc c es → reportsX s es = true := by
+  intro es
+  induction es with
+  | nil => intro s m _ _ _ _ h; exact False.elim h
+  | cons e es ih =>
+    intro s m hi hcm hso hr hw
+    have hc' : c ≤ e.now.cta := Nat.leTrans hcm hso.1
+    apply reportsX_cons_of
+    cases wInv_step e hi hc' hr.1 with
+    | inl h => exact Or.inl h
+    | inr h =>
+      refine Or.inr ?_
+      cases hw with
+      | inl hw => exact False.elim (hw.2 (h.2 hw.1))
+      | inr hw => exact ih (stepX s e).2 e.now.cta h.1 hc' hso.2 hr.2 hw
+
+/-- Completeness of the write check across CTAs: in a history of one granule in the executor's
+order (`Sorted`, `Resp`), from any shadow, if a store of some CTA is followed by a load, an
+atomic or a store that is not benign (`same_value` false) of another CTA, some access reports
+a conflict.  (A later CTA's benign store, `same_value` true, is exempt, as in the Rust; it
+keeps the earlier write in `same_writes`, so the same CTA's later accesses are still checked.) -/
+theorem foreign_write_reported :
+    ∀ (es : List XEv) (s : XSh) (m : Nat), Sorted m es → Resp es →
+      WriteThenAcc es → reportsX s es = true := by
+  intro es
+  induction es with
+  | nil => intro s m _ _ h; exact False.elim h
+  | cons e es ih =>
+    intro s m hso hr hwa
+    apply reportsX_cons_of
+    refine Or.inr ?_
+    cases hwa with
+    | inl h =>
+      cases hkd : e.kind with
+      | load => rw [hkd] at h; cases h.1
+      | atom cs => rw [hkd] at h; cases h.1
+      | store sv =>
+        have hi : WInv e.now.cta (stepX s e).2 := by
+          rw [stepX_store hkd]
+          exact ⟨e.now, Or.inl rfl, Nat.leRefl _⟩
+        exact wwitness_reported e.now.cta es (stepX s e).2 e.now.cta hi (Nat.leRefl _) hso.2 hr.2 h.2
+    | inr h => exact ih (stepX s e).2 e.now.cta hso.2 hr.2 h
+
+end Writes
 
 section Gap
 
