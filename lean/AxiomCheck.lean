@@ -330,3 +330,10 @@ nothing declared with `axiom`).
 #print axioms Kcert.GRace.wInv_step
 #print axioms Kcert.GRace.wwitness_reported
 #print axioms Kcert.GRace.foreign_write_reported
+#print axioms Kcert.GRace.settle_a
+#print axioms Kcert.GRace.in_setForA_now
+#print axioms Kcert.GRace.in_setForA_other
+#print axioms Kcert.GRace.fstO_isSome
+#print axioms Kcert.GRace.aInv_step
+#print axioms Kcert.GRace.awitness_reported
+#print axioms Kcert.GRace.foreign_atomic_reported

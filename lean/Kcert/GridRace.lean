@@ -818,6 +818,173 @@ theorem foreign_write_reported :
 
 end Writes
 
+section Atomics
+
+def isAtom : XKind → Bool
+  | XKind.load => false
+  | XKind.store _ => false
+  | XKind.atom _ => true
+
+/-- Some access of the history is a load or a store of a CTA other than `c`. -/
+def HasPlain (c : Nat) : List XEv → Prop
+  | [] => False
+  | e :: es => (isAtom e.kind = false ∧ e.now.cta ≠ c) ∨ HasPlain c es
+
+/-- Some atomic of the history is followed, later in it, by a load or a store of another CTA. -/
+def AtomThenPlain : List XEv → Prop
+  | [] => False
+  | e :: es => (isAtom e.kind = true ∧ HasPlain e.now.cta es) ∨ AtomThenPlain es
+
+/-- An atomic of CTA `c` or of an earlier CTA is held in `atomics`. -/
+def AInv (c : Nat) (s : XSh) : Prop := ∃ p, In p s.atomics ∧ p.1.cta ≤ c
+
+theorem settle_a (s : XSh) (k : Nat) : (settle s k).atomics = s.atomics := by
+  cases h : decide (s.reads_cta = k) with
+  | true =>
+    have e : settle s k = s := by
+      show cond (decide (s.reads_cta = k)) s _ = s
+      rw [h]; rfl
+    rw [e]
+  | false =>
+    have e : settle s k = ⟨s.write, s.same_writes, [], k, orOpt s.foreign_read (headO s.reads), s.atomics⟩ := by
+      show cond (decide (s.reads_cta = k)) s _ = _
+      rw [h]; rfl
+    rw [e]
+
+theorem in_setForA_now (now : XE) (cs : Bool) : ∀ l, In (now, cs) (setForA now cs l) := by
+  intro l
+  induction l with
+  | nil => exact Or.inl rfl
+  | cons p l ih =>
+    show In (now, cs) (cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, cs) :: l)
+      (p :: setForA now cs l))
+    cases decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid) with
+    | true => exact Or.inl rfl
+    | false => exact Or.inr ih
+
+theorem in_setForA_other (now : XE) (cs : Bool) {q : XE × Bool} (hq : q.1.cta ≠ now.cta) :
+    ∀ l, In q l → In q (setForA now cs l) := by
+  intro l
+  induction l with
+  | nil => intro h; exact False.elim h
+  | cons p l ih =>
+    intro h
+    show In q (cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, cs) :: l)
+      (p :: setForA now cs l))
+    cases hp : decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid) with
+    | true =>
+      cases h with
+      | inl h =>
+        have h1 : p.1.cta = now.cta := of_decide_eq_true' (and_left' hp)
+        rw [h] at h1
+        exact False.elim (hq h1)
+      | inr h => exact Or.inr h
+    | false =>
+      cases h with
+      | inl h => exact Or.inl h
+      | inr h => exact Or.inr (ih h)
+
+theorem fstO_isSome {α β : Type} {o : Option (α × β)} (h : isSomeB o = true) :
+    isSomeB (fstO o) = true := by
+  cases o with
+  | none => cases h
+  | some p => rfl
+
+/-- One access, with a held atomic of CTA `c ≤` its CTA: either it reports, or the witness
+stays; and a load or store of another CTA reports. -/
+theorem aInv_step {c : Nat} {s : XSh} (e : XEv) (hi : AInv c s) (hck : c ≤ e.now.cta)
+    (ho : ∀ x, x.cta ≠ e.now.cta → e.o x = false) :
+    isSomeB (stepX s e).1 = true ∨
+      (AInv c (stepX s e).2 ∧ (isAtom e.kind = false → e.now.cta = c)) := by
+  have hs : AInv c (settle s e.now.cta) := by
+    show ∃ p, In p (settle s e.now.cta).atomics ∧ p.1.cta ≤ c
+    rw [settle_a]; exact hi
+  match hi with
+  | ⟨p, hp, hpc⟩ =>
+  cases Nat.decEq e.now.cta c with
+  | isFalse hne =>
+    have hlt : c < e.now.cta := Nat.ltOfLeOfNe hck (fun x => hne (Eq.symm x))
+    have hun := unord_of_lt hpc hlt ho
+    have hf : isSomeB (fstO (findL (fun q => un e.o q.1) (settle s e.now.cta).atomics)) = true := by
+      rw [settle_a]
+      exact fstO_isSome (findL_isSome (p := fun q => un e.o q.1) hp hun)
+    cases hkd : e.kind with
+    | load =>
+      refine Or.inl ?_
+      rw [stepX_load hkd]
+      exact orOpt_isSome_right _ hf
+    | store sv =>
+      refine Or.inl ?_
+      rw [stepX_store hkd]
+      exact orOpt_isSome_left _ (orOpt_isSome_right _ hf)
+    | atom cs =>
+      refine Or.inr ⟨?_, fun x => by cases x⟩
+      rw [stepX_atom hkd]
+      have hne' : p.1.cta ≠ e.now.cta := fun x => Nat.ltIrrefl c (by rw [x] at hpc; exact Nat.ltOfLtOfLe hlt hpc)
+      refine ⟨p, ?_, hpc⟩
+      show In p (setForA e.now cs (settle s e.now.cta).atomics)
+      rw [settle_a]
+      exact in_setForA_other e.now cs hne' _ hp
+  | isTrue heq =>
+    cases hkd : e.kind with
+    | load =>
+      refine Or.inr ⟨?_, fun _ => heq⟩
+      rw [stepX_load hkd]
+      exact hs
+    | store sv =>
+      refine Or.inr ⟨?_, fun _ => heq⟩
+      rw [stepX_store hkd]
+      exact hs
+    | atom cs =>
+      refine Or.inr ⟨?_, fun _ => heq⟩
+      rw [stepX_atom hkd]
+      exact ⟨(e.now, cs), in_setForA_now e.now cs _, by show e.now.cta ≤ c; rw [heq]; exact Nat.leRefl c⟩
+
+theorem awitness_reported (c : Nat) :
+    ∀ (es : List XEv) (s : XSh) (m : Nat), AInv c s → c ≤ m → Sorted m es →
+      Resp es → HasPlain c es → reportsX s es = true := by
+  intro es
+  induction es with
+  | nil => intro s m _ _ _ _ h; exact False.elim h
+  | cons e es ih =>
+    intro s m hi hcm hso hr hw
+    have hc' : c ≤ e.now.cta := Nat.leTrans hcm hso.1
+    apply reportsX_cons_of
+    cases aInv_step e hi hc' hr.1 with
+    | inl h => exact Or.inl h
+    | inr h =>
+      refine Or.inr ?_
+      cases hw with
+      | inl hw => exact False.elim (hw.2 (h.2 hw.1))
+      | inr hw => exact ih (stepX s e).2 e.now.cta h.1 hc' hso.2 hr.2 hw
+
+/-- Completeness of the atomic check against plain accesses across CTAs: in a history of one
+granule in the executor's order, if an atomic of some CTA is followed by a load or a store (benign
+or not) of another CTA, some access reports a conflict. -/
+theorem foreign_atomic_reported :
+    ∀ (es : List XEv) (s : XSh) (m : Nat), Sorted m es → Resp es →
+      AtomThenPlain es → reportsX s es = true := by
+  intro es
+  induction es with
+  | nil => intro s m _ _ h; exact False.elim h
+  | cons e es ih =>
+    intro s m hso hr hap
+    apply reportsX_cons_of
+    refine Or.inr ?_
+    cases hap with
+    | inl h =>
+      cases hkd : e.kind with
+      | load => rw [hkd] at h; cases h.1
+      | store sv => rw [hkd] at h; cases h.1
+      | atom cs =>
+        have hi : AInv e.now.cta (stepX s e).2 := by
+          rw [stepX_atom hkd]
+          exact ⟨(e.now, cs), in_setForA_now e.now cs _, Nat.leRefl _⟩
+        exact awitness_reported e.now.cta es (stepX s e).2 e.now.cta hi (Nat.leRefl _) hso.2 hr.2 h.2
+    | inr h => exact ih (stepX s e).2 e.now.cta hso.2 hr.2 h
+
+end Atomics
+
 section Gap
 
 /-- Ordered iff same CTA: one thread per CTA, program order. -/
