@@ -337,3 +337,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.GRace.aInv_step
 #print axioms Kcert.GRace.awitness_reported
 #print axioms Kcert.GRace.foreign_atomic_reported
+#print axioms Kcert.GRace.sorted_le
+#print axioms Kcert.GRace.sorted_before
+#print axioms Kcert.GRace.hasWA_of
+#print axioms Kcert.GRace.hasAcc_of
+#print axioms Kcert.GRace.hasPlain_of
+#print axioms Kcert.GRace.ne_of_lt'
+#print axioms Kcert.GRace.xdisjoint_of_noReport
+#print axioms Kcert.GRace.seq_representative_check

@@ -1,6 +1,7 @@
 import Kcert.Compat
 import Kcert.Clocks
 import Kcert.ClocksKeep
+import Kcert.Grid
 
 /-!
 # The shadow record across CTAs (`reads_cta`, `foreign_read`, `settle_cta`, atomic scopes)
@@ -984,6 +985,202 @@ theorem foreign_atomic_reported :
     | inr h => exact ih (stepX s e).2 e.now.cta hso.2 hr.2 h
 
 end Atomics
+
+section Footprints
+
+theorem sorted_le : ∀ (es : List XEv) (m : Nat) {x : XEv}, Sorted m es → In x es → m ≤ x.now.cta := by
+  intro es
+  induction es with
+  | nil => intro m x _ h; exact False.elim h
+  | cons e es ih =>
+    intro m x hs h
+    cases h with
+    | inl h => rw [← h]; exact hs.1
+    | inr h => exact Nat.leTrans hs.1 (ih e.now.cta hs.2 h)
+
+/-- In a history whose CTAs never decrease, an access of an earlier CTA comes before an access
+of a later one. -/
+theorem sorted_before {R : XEv → XEv → Prop} (F : List XEv → Prop)
+    (hF : ∀ e es y, In y es → R e y → F (e :: es)) (hF2 : ∀ e es, F es → F (e :: es)) :
+    ∀ (es : List XEv) (m : Nat), Sorted m es → ∀ x y, In x es → In y es →
+      x.now.cta < y.now.cta → R x y → F es := by
+  intro es
+  induction es with
+  | nil => intro m _ x y hx; exact False.elim hx
+  | cons e es ih =>
+    intro m hs x y hx hy hlt hR
+    cases hx with
+    | inl hx =>
+      rw [← hx] at hR hlt
+      cases hy with
+      | inl hy => rw [hy] at hlt; exact False.elim (Nat.ltIrrefl _ hlt)
+      | inr hy => exact hF e es y hy hR
+    | inr hx =>
+      cases hy with
+      | inl hy =>
+        have h1 := sorted_le es e.now.cta hs.2 hx
+        rw [hy] at h1
+        exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLeOfLt h1 hlt))
+      | inr hy => exact hF2 e es (ih e.now.cta hs.2 x y hx hy hlt hR)
+
+theorem hasWA_of {c : Nat} : ∀ {es : List XEv} {y : XEv}, In y es → isWA y.kind = true →
+    y.now.cta ≠ c → HasWA c es := by
+  intro es
+  induction es with
+  | nil => intro y h; exact False.elim h
+  | cons e es ih =>
+    intro y h h1 h2
+    cases h with
+    | inl h => rw [← h] at h1 h2; exact Or.inl ⟨h1, h2⟩
+    | inr h => exact Or.inr (ih h h1 h2)
+
+theorem hasAcc_of {c : Nat} : ∀ {es : List XEv} {y : XEv}, In y es → notBenign y.kind = true →
+    y.now.cta ≠ c → HasAcc c es := by
+  intro es
+  induction es with
+  | nil => intro y h; exact False.elim h
+  | cons e es ih =>
+    intro y h h1 h2
+    cases h with
+    | inl h => rw [← h] at h1 h2; exact Or.inl ⟨h1, h2⟩
+    | inr h => exact Or.inr (ih h h1 h2)
+
+theorem hasPlain_of {c : Nat} : ∀ {es : List XEv} {y : XEv}, In y es → isAtom y.kind = false →
+    y.now.cta ≠ c → HasPlain c es := by
+  intro es
+  induction es with
+  | nil => intro y h; exact False.elim h
+  | cons e es ih =>
+    intro y h h1 h2
+    cases h with
+    | inl h => rw [← h] at h1 h2; exact Or.inl ⟨h1, h2⟩
+    | inr h => exact Or.inr (ih h h1 h2)
+
+/-- The global footprints of the sequential run, from the histories of the addresses: CTA `c`
+loads from (`RdH`), stores to (`WrH`), atomically adds to (`AtH`) address `a`. -/
+def RdH (hist : Nat → List XEv) (c a : Nat) : Prop :=
+  ∃ e, In e (hist a) ∧ e.kind = XKind.load ∧ e.now.cta = c
+def WrH (hist : Nat → List XEv) (c a : Nat) : Prop :=
+  ∃ e, In e (hist a) ∧ isStore e.kind = true ∧ e.now.cta = c
+def AtH (hist : Nat → List XEv) (c a : Nat) : Prop :=
+  ∃ e, In e (hist a) ∧ isAtom e.kind = true ∧ e.now.cta = c
+
+theorem ne_of_lt' {c d : Nat} (h : c < d) : d ≠ c := fun e => Nat.ltIrrefl c (by rw [e] at h; exact h)
+
+/-- The Rust shadow check across CTAs gives `Grid.XDisjointSeq` for the sequential run: if the
+history of every address is in the executor's order (`Sorted`, `Resp`), has no benign store
+(`same_value` false throughout, as `Race.check` has), and reports nothing from the empty shadow,
+then the footprints of the run (`RdH`, `WrH`, `AtH`) are disjoint across CTAs in the sense of
+`Grid.XDisjointSeq`. -/
+theorem xdisjoint_of_noReport (C : Nat) (hist : Nat → List XEv)
+    (hso : ∀ a, Sorted 0 (hist a)) (hr : ∀ a, Resp (hist a))
+    (hnb : ∀ a e, In e (hist a) → e.kind = XKind.store true → False)
+    (hno : ∀ a, reportsX XSh.empty (hist a) = false) :
+    Grid.XDisjointSeq C (RdH hist) (WrH hist) (AtH hist) := by
+  intro c d hcd _ a
+  have rtw : ∀ x y, In x (hist a) → In y (hist a) → x.now.cta < y.now.cta →
+      x.kind = XKind.load → isWA y.kind = true → False := by
+    intro x y hx hy hlt h1 h2
+    have h := sorted_before ReadThenWA (R := fun x y => x.kind = XKind.load ∧ isWA y.kind = true ∧
+        y.now.cta ≠ x.now.cta)
+      (fun e es y hy hR => Or.inl ⟨hR.1, hasWA_of hy hR.2.1 hR.2.2⟩) (fun e es h => Or.inr h)
+      (hist a) 0 (hso a) x y hx hy hlt ⟨h1, h2, ne_of_lt' hlt⟩
+    have h' := foreign_read_reported_empty (hist a) (hso a) (hr a) h
+    rw [hno a] at h'
+    cases h'
+  have wta : ∀ x y, In x (hist a) → In y (hist a) → x.now.cta < y.now.cta →
+      isStore x.kind = true → notBenign y.kind = true → False := by
+    intro x y hx hy hlt h1 h2
+    have h := sorted_before WriteThenAcc (R := fun x y => isStore x.kind = true ∧
+        notBenign y.kind = true ∧ y.now.cta ≠ x.now.cta)
+      (fun e es y hy hR => Or.inl ⟨hR.1, hasAcc_of hy hR.2.1 hR.2.2⟩) (fun e es h => Or.inr h)
+      (hist a) 0 (hso a) x y hx hy hlt ⟨h1, h2, ne_of_lt' hlt⟩
+    have h' := foreign_write_reported (hist a) XSh.empty 0 (hso a) (hr a) h
+    rw [hno a] at h'
+    cases h'
+  have atp : ∀ x y, In x (hist a) → In y (hist a) → x.now.cta < y.now.cta →
+      isAtom x.kind = true → isAtom y.kind = false → False := by
+    intro x y hx hy hlt h1 h2
+    have h := sorted_before AtomThenPlain (R := fun x y => isAtom x.kind = true ∧
+        isAtom y.kind = false ∧ y.now.cta ≠ x.now.cta)
+      (fun e es y hy hR => Or.inl ⟨hR.1, hasPlain_of hy hR.2.1 hR.2.2⟩) (fun e es h => Or.inr h)
+      (hist a) 0 (hso a) x y hx hy hlt ⟨h1, h2, ne_of_lt' hlt⟩
+    have h' := foreign_atomic_reported (hist a) XSh.empty 0 (hso a) (hr a) h
+    rw [hno a] at h'
+    cases h'
+  -- the kinds, case by case
+  have nbStore : ∀ y, In y (hist a) → isStore y.kind = true → notBenign y.kind = true := by
+    intro y hy h
+    cases hk : y.kind with
+    | load => rw [hk] at h; cases h
+    | atom cs => rw [hk] at h; cases h
+    | store sv =>
+      cases sv with
+      | false => rfl
+      | true => exact False.elim (hnb a y hy hk)
+  have waStore : ∀ y : XEv, isStore y.kind = true → isWA y.kind = true := by
+    intro y h
+    cases hk : y.kind with
+    | load => rw [hk] at h; cases h
+    | atom cs => rfl
+    | store sv => rfl
+  have waAtom : ∀ y : XEv, isAtom y.kind = true → isWA y.kind = true := by
+    intro y h
+    cases hk : y.kind with
+    | load => rw [hk] at h; cases h
+    | atom cs => rfl
+    | store sv => rw [hk] at h; cases h
+  have plainLoad : ∀ y : XEv, y.kind = XKind.load → isAtom y.kind = false := by
+    intro y h; rw [h]; rfl
+  have plainStore : ∀ y : XEv, isStore y.kind = true → isAtom y.kind = false := by
+    intro y h
+    cases hk : y.kind with
+    | load => rfl
+    | atom cs => rw [hk] at h; cases h
+    | store sv => rfl
+  have nbLoad : ∀ y : XEv, y.kind = XKind.load → notBenign y.kind = true := by
+    intro y h; rw [h]; rfl
+  have nbAtom : ∀ y : XEv, isAtom y.kind = true → notBenign y.kind = true := by
+    intro y h
+    cases hk : y.kind with
+    | load => rw [hk] at h; cases h
+    | atom cs => rfl
+    | store sv => rw [hk] at h; cases h
+  refine ⟨?_, ?_, ?_, ?_, ?_, ?_, ?_⟩
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact rtw x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (waStore y hyk)
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact rtw x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (waAtom y hyk)
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact wta x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (nbLoad y hyk)
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact wta x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (nbStore y hy hyk)
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact wta x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (nbAtom y hyk)
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact atp x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (plainLoad y hyk)
+  · intro ⟨x, hx, hxk, hxc⟩ ⟨y, hy, hyk, hyc⟩
+    exact atp x y hx hy (by rw [hxc, hyc]; exact hcd) hxk (plainStore y hyk)
+
+/-- End to end, with the remaining gap as a hypothesis: if the histories of the global addresses
+are in the executor's order, without benign stores, and the shadow check reports nothing on
+them, and every global access of every schedule of the grid is one of those in the histories
+(`Grid.GFootprint` with the histories' footprints: this is where data independence across
+CTAs is needed, and it is not proved), then, with race freedom within each CTA and fitting
+barriers, the sequential run's final state is the final state of every schedule. -/
+theorem seq_representative_check {V : Type} [Sem.AccAdd V] (gp : Grid.GProg V) (G : Nat → Bool)
+    (N C : Nat) {s0 u t : Grid.GState V} (hist : Nat → List XEv)
+    (hso : ∀ a, Sorted 0 (hist a)) (hr : ∀ a, Resp (hist a))
+    (hnb : ∀ a e, In e (hist a) → e.kind = XKind.store true → False)
+    (hno : ∀ a, reportsX XSh.empty (hist a) = false)
+    (hfp : Grid.GFootprint gp G N C s0 (RdH hist) (WrH hist) (AtH hist))
+    (hin : Grid.GridRaceFreeIn gp G N C s0) (hfit : Grid.GBarriersFit gp G N C s0)
+    (hseq : Grid.SeqRun gp G N C s0 u) (ht : Grid.GReach gp G N C s0 t)
+    (ft : Grid.GFinal N C t) : Grid.GSame G t u :=
+  Grid.seq_representative_fp gp G N C hin hfp (xdisjoint_of_noReport C hist hso hr hnb hno) hfit
+    hseq ht ft
+
+end Footprints
 
 section Gap
 
