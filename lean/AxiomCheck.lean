@@ -345,3 +345,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.GRace.ne_of_lt'
 #print axioms Kcert.GRace.xdisjoint_of_noReport
 #print axioms Kcert.GRace.seq_representative_check
+#print axioms Kcert.Grid.wstep
+#print axioms Kcert.Grid.wRun01_reach
+#print axioms Kcert.Grid.wRun10_reach
+#print axioms Kcert.Grid.lt_one_eq
+#print axioms Kcert.Grid.lt_two_cases
+#print axioms Kcert.Grid.wRun01_final
+#print axioms Kcert.Grid.wRun10_final
+#print axioms Kcert.Grid.wInit_xconflict
+#print axioms Kcert.Grid.wProg_not_raceFree
+#print axioms Kcert.Grid.cross_race_two_finals

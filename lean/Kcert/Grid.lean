@@ -40,6 +40,13 @@ CTA's own memory are never read.
 * `gconfluence`: under `GridRaceFree` and per-CTA `GBarriersFit`, all final states reachable
   from one state are the same (`GSame`: in particular the same global memory).
   `gno_stuck`: if one schedule finishes, no schedule gets stuck.
+* The executor's sequential run (`SeqRun`: CTA 0 to completion, then CTA 1, ...) is a schedule
+  (`seqRun_reach`); under the same hypotheses its final state is every schedule's
+  (`seq_representative`, `seq_no_stuck`); with footprints (`GFootprint`, `XDisjointSeq`) in
+  place of the cross-CTA half of race freedom: `seq_representative_fp`.
+* Not vacuous: `wProg` (each CTA's thread stores its CTA id at one global address) has two
+  schedules with different final global memory (`cross_race_two_finals`) and is not
+  `GridRaceFree` (`wProg_not_raceFree`).
 -/
 
 namespace Kcert
@@ -1025,6 +1032,86 @@ theorem seq_representative_fp (gp : GProg V) (G : Nat → Bool) (N C : Nat) {s0 
     (fun r hr => ⟨hin r hr, xraceFree_of_footprint gp G N C s0 hfp hdis r hr⟩) hfit hseq ht ft
 
 end Footprint
+
+section Example
+
+open Sem
+
+instance accAddNat : AccAdd Nat := ⟨Nat.add, Nat.add_comm, Nat.add_assoc⟩
+
+/-- Each CTA's one thread stores its CTA id at global address 0, then exits. -/
+def wProg : GProg Nat := fun c _ pc _ => if pc = 0 then Act.write 0 c 1 else Act.exit
+
+/-- The launch: every thread at `pc` 0, memory 0. -/
+def wInit : GState Nat :=
+  { cs := fun _ => ⟨fun _ => ⟨0, fun _ => 0, Status.run⟩, fun _ => 0, fun _ => 0⟩,
+    gmem := fun _ => 0 }
+
+/-- Every address global. -/
+def allG : Nat → Bool := fun _ => true
+
+theorem wstep (c : Nat) (hc : c < 2) (s : GState Nat) (hr : ((s.cs c).th 0).status = Status.run) :
+    GStep wProg allG 1 2 s (gnext wProg allG 1 c 0 s) :=
+  ⟨c, 0, hc, Nat.lt.base 0, hr, gsame_refl allG _⟩
+
+/-- The schedule: CTA `a` stores, CTA `b` stores, `a` exits, `b` exits. -/
+def wRun (a b : Nat) : GState Nat :=
+  gnext wProg allG 1 b 0 (gnext wProg allG 1 a 0
+    (gnext wProg allG 1 b 0 (gnext wProg allG 1 a 0 wInit)))
+
+theorem one_lt_two : 1 < 2 := Nat.lt.base 1
+theorem zero_lt_two : 0 < 2 := Nat.ltTrans (Nat.lt.base 0) (Nat.lt.base 1)
+
+theorem wRun01_reach : GReach wProg allG 1 2 wInit (wRun 0 1) :=
+  GReach.step (wstep 0 zero_lt_two _ rfl) (GReach.step (wstep 1 one_lt_two _ rfl)
+    (GReach.step (wstep 0 zero_lt_two _ rfl) (GReach.step (wstep 1 one_lt_two _ rfl) (GReach.refl _))))
+
+theorem wRun10_reach : GReach wProg allG 1 2 wInit (wRun 1 0) :=
+  GReach.step (wstep 1 one_lt_two _ rfl) (GReach.step (wstep 0 zero_lt_two _ rfl)
+    (GReach.step (wstep 1 one_lt_two _ rfl) (GReach.step (wstep 0 zero_lt_two _ rfl) (GReach.refl _))))
+
+theorem lt_one_eq {k : Nat} (h : k < 1) : k = 0 := by
+  cases k with
+  | zero => rfl
+  | succ k => exact False.elim (Nat.notLtZero k (Nat.leOfSuccLeSucc h))
+
+theorem lt_two_cases {c : Nat} (h : c < 2) : c = 0 ∨ c = 1 := by
+  cases c with
+  | zero => exact Or.inl rfl
+  | succ c => exact Or.inr (congrArg Nat.succ (lt_one_eq (Nat.leOfSuccLeSucc h)))
+
+theorem wRun01_final : GFinal 1 2 (wRun 0 1) := by
+  intro c hc k hk
+  rw [lt_one_eq hk]
+  cases lt_two_cases hc with
+  | inl h => rw [h]; rfl
+  | inr h => rw [h]; rfl
+
+theorem wRun10_final : GFinal 1 2 (wRun 1 0) := by
+  intro c hc k hk
+  rw [lt_one_eq hk]
+  cases lt_two_cases hc with
+  | inl h => rw [h]; rfl
+  | inr h => rw [h]; rfl
+
+/-- The two CTAs' stores conflict across CTAs in the launch state, so `GridRaceFree` fails. -/
+theorem wInit_xconflict : XConflict allG (gact wProg allG 0 0 wInit) (gact wProg allG 1 0 wInit) :=
+  ⟨rfl, rfl⟩
+
+theorem wProg_not_raceFree : ¬GridRaceFree wProg allG 1 2 wInit := by
+  intro h
+  exact (h wInit (GReach.refl wInit)).2 0 1 (fun e => Nat.noConfusion e) zero_lt_two one_lt_two 0 0
+    (Nat.lt.base 0) (Nat.lt.base 0) rfl rfl wInit_xconflict
+
+/-- The race across CTAs is real: two schedules of this grid finish with different global
+memory (the last store wins), so `gconfluence` needs `GridRaceFree`. -/
+theorem cross_race_two_finals :
+    ∃ t1 t2, GReach wProg allG 1 2 wInit t1 ∧ GReach wProg allG 1 2 wInit t2 ∧
+      GFinal 1 2 t1 ∧ GFinal 1 2 t2 ∧ ¬t1.gmem 0 = t2.gmem 0 :=
+  ⟨wRun 0 1, wRun 1 0, wRun01_reach, wRun10_reach, wRun01_final, wRun10_final,
+    fun e => Nat.noConfusion (show 1 = 0 from e)⟩
+
+end Example
 
 end Grid
 end Kcert
