@@ -20,3 +20,5 @@ import Kcert.IfConv
 import Kcert.Copysign
 import Kcert.Wmma
 import Kcert.Liveness
+import Kcert.Grid
+import Kcert.GridRace
