@@ -317,7 +317,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.GRace.foreign_read_reported
 #print axioms Kcert.GRace.rBase_empty
 #print axioms Kcert.GRace.foreign_read_reported_empty
-#print axioms Kcert.GRace.scope_gap_silent
+#print axioms Kcert.GRace.scope_gap_reported
 #print axioms Kcert.GRace.scope_two
 #print axioms Kcert.GRace.foreign_read_example
 #print axioms Kcert.GRace.settle_w

@@ -22,10 +22,12 @@ completion, then CTA 1, ...).
   by a write (benign or not) or an atomic of another CTA, some access reports a conflict.  This
   is the `foreign_read` mechanism: `settle_cta` keeps one read of an earlier CTA when a new CTA
   touches the granule, and a write clears it only after being checked against it.
-* `scope_gap_silent`: a finding.  `Shadow::atomic` keeps one atomic entry per thread and
-  overwrites its scope flag, so CTA 0's `.cta`-scope atomic, followed by a `.gpu`-scope atomic
-  of the same thread, is not reported against CTA 1's `.gpu`-scope atomic, although the first
-  and the last are not atomic with respect to each other (evaluated by `rfl`).
+* `scope_gap_reported`: a finding of this model, fixed in the Rust.  `Shadow::atomic` kept one
+  atomic entry per thread and overwrote its scope flag, so CTA 0's `.cta`-scope atomic,
+  followed by a `.gpu`-scope atomic of the same thread, was not reported against CTA 1's
+  `.gpu`-scope atomic, although the first and the last are not atomic with respect to each
+  other.  The entry now keeps `.cta` (`setForA`, Rust `slot.1 || cta_scope`), and the history
+  is reported (evaluated by `rfl`).
 
 Not done: the same completeness for an earlier write against a later access (`write`,
 `same_writes`) and for an earlier atomic against a later plain access (`atomics`); the
@@ -88,7 +90,7 @@ def setForX (now : XE) : List XE → List XE
 `*slot = (now, cta_scope)` or push. -/
 def setForA (now : XE) (cs : Bool) : List (XE × Bool) → List (XE × Bool)
   | [] => [(now, cs)]
-  | p :: l => cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, cs) :: l)
+  | p :: l => cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, p.2 || cs) :: l)
       (p :: setForA now cs l)
 
 /-- Rust `Shadow::settle_cta`. -/
@@ -852,13 +854,22 @@ theorem settle_a (s : XSh) (k : Nat) : (settle s k).atomics = s.atomics := by
       rw [h]; rfl
     rw [e]
 
-theorem in_setForA_now (now : XE) (cs : Bool) : ∀ l, In (now, cs) (setForA now cs l) := by
+/-- The scope flag `setForA` gives the entry of `now`'s thread. -/
+def nowFlag (now : XE) (cs : Bool) : List (XE × Bool) → Bool
+  | [] => cs
+  | p :: l => cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) (p.2 || cs)
+      (nowFlag now cs l)
+
+theorem in_setForA_now (now : XE) (cs : Bool) :
+    ∀ l, In (now, nowFlag now cs l) (setForA now cs l) := by
   intro l
   induction l with
   | nil => exact Or.inl rfl
   | cons p l ih =>
-    show In (now, cs) (cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, cs) :: l)
-      (p :: setForA now cs l))
+    show In (now, cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) (p.2 || cs)
+        (nowFlag now cs l))
+      (cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, p.2 || cs) :: l)
+        (p :: setForA now cs l))
     cases decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid) with
     | true => exact Or.inl rfl
     | false => exact Or.inr ih
@@ -870,7 +881,7 @@ theorem in_setForA_other (now : XE) (cs : Bool) {q : XE × Bool} (hq : q.1.cta �
   | nil => intro h; exact False.elim h
   | cons p l ih =>
     intro h
-    show In q (cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, cs) :: l)
+    show In q (cond (decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid)) ((now, p.2 || cs) :: l)
       (p :: setForA now cs l))
     cases hp : decide (p.1.cta = now.cta) && decide (p.1.tid = now.tid) with
     | true =>
@@ -939,7 +950,7 @@ theorem aInv_step {c : Nat} {s : XSh} (e : XEv) (hi : AInv c s) (hck : c ≤ e.n
     | atom cs =>
       refine Or.inr ⟨?_, fun _ => heq⟩
       rw [stepX_atom hkd]
-      exact ⟨(e.now, cs), in_setForA_now e.now cs _, by show e.now.cta ≤ c; rw [heq]; exact Nat.leRefl c⟩
+      exact ⟨(e.now, nowFlag e.now cs _), in_setForA_now e.now cs _, by show e.now.cta ≤ c; rw [heq]; exact Nat.leRefl c⟩
 
 theorem awitness_reported (c : Nat) :
     ∀ (es : List XEv) (s : XSh) (m : Nat), AInv c s → c ≤ m → Sorted m es →
@@ -980,7 +991,7 @@ theorem foreign_atomic_reported :
       | atom cs =>
         have hi : AInv e.now.cta (stepX s e).2 := by
           rw [stepX_atom hkd]
-          exact ⟨(e.now, cs), in_setForA_now e.now cs _, Nat.leRefl _⟩
+          exact ⟨(e.now, nowFlag e.now cs _), in_setForA_now e.now cs _, Nat.leRefl _⟩
         exact awitness_reported e.now.cta es (stepX s e).2 e.now.cta hi (Nat.leRefl _) hso.2 hr.2 h.2
     | inr h => exact ih (stepX s e).2 e.now.cta hso.2 hr.2 h
 
@@ -1195,8 +1206,10 @@ def scopeHist : List XEv :=
   [⟨⟨0, 0, 0⟩, XKind.atom true, sameCta 0⟩, ⟨⟨0, 0, 1⟩, XKind.atom false, sameCta 0⟩,
     ⟨⟨1, 0, 0⟩, XKind.atom false, sameCta 1⟩]
 
-/-- The finding: no access of `scopeHist` reports. -/
-theorem scope_gap_silent : reportsX XSh.empty scopeHist = false := rfl
+/-- The finding, fixed in the Rust in session 5 (the entry keeps `.cta` once one of its
+thread's atomics had it, `setForA`): `scopeHist` is reported.  Before the fix, with the scope
+overwritten, no access of `scopeHist` reported. -/
+theorem scope_gap_reported : reportsX XSh.empty scopeHist = true := rfl
 
 /-- Without CTA 0's second atomic, the `.cta`-scope one is reported against CTA 1's. -/
 theorem scope_two :
