@@ -10,6 +10,7 @@
 pub(crate) mod access;
 pub mod finding;
 mod ifconv;
+mod libdevice;
 pub mod memory;
 pub mod race;
 mod step;

@@ -76,7 +76,7 @@ pub(super) fn fragment(line: Line) -> ExecError {
     }
 }
 
-fn data_int(line: Line) -> ExecError {
+pub(super) fn data_int(line: Line) -> ExecError {
     ExecError::Unsupported {
         line,
         what: "integer or address arithmetic on a value that depends on tensor data".into(),
@@ -1390,6 +1390,19 @@ impl Machine<'_> {
                     return Err(word(line));
                 };
                 (dst, Val::Word { term, hi: true })
+            }
+            // libdevice `expf`'s `2^k` from the bits of its rounded exponent (exec/libdevice.rs).
+            Op::Int {
+                op: IntOp::Shl,
+                ty,
+                dst,
+                a,
+                b,
+            } if ty.bits == 32 && matches!(rd!(a), Val::Term(_)) && rd!(b) == Val::Bits(23) => {
+                let Val::Term(j) = rd!(a) else {
+                    return Err(data_int(line));
+                };
+                (dst, Val::Term(self.exp2_of_rounded_exponent(j, line)?))
             }
             Op::Int { op, ty, dst, a, b } => {
                 let (x, y) = (int!(a), int!(b));
