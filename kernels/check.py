@@ -229,6 +229,11 @@ def check_spec(spec_path, errors):
     if not isinstance(lines, list):
         err("expect: lines must be a list")
         return
+    also = exp.get("also", [])
+    if not isinstance(also, list) or any(a not in VERDICTS - {"safe", "unsupported", verdict} for a in also):
+        err("expect: also must list other finding kinds than the verdict's")
+    if also and verdict in ("safe", "unsupported"):
+        err("expect: also only beside a finding verdict")
     if verdict == "safe" and lines:
         err("expect: a safe verdict lists no lines")
     if verdict != "safe" and not lines:

@@ -193,6 +193,10 @@ pub struct Expect {
     pub verdict: String,
     #[serde(default)]
     pub lines: Vec<u32>,
+    /// Finding kinds that may be reported beside the verdict's (a barrier bug that is both an
+    /// over-full barrier and, in the executor's schedule, a deadlock).
+    #[serde(default)]
+    pub also: Vec<String>,
     /// The `[reference]` table: an [`Reference`] plus an optional `wrong = true` marking a
     /// kernel that deliberately does not compute it (a value-bug twin).
     reference: Option<toml::Table>,
@@ -258,11 +262,20 @@ impl Expect {
                 if o.findings.is_empty() {
                     return Err(format!("expected {v}, got no finding"));
                 }
-                if let Some(f) = o.findings.iter().find(|f| f.kind != kind) {
+                let also = self
+                    .also
+                    .iter()
+                    .map(|a| kind_named(a).ok_or_else(|| format!("unknown kind {a:?} in also")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if let Some(f) = o
+                    .findings
+                    .iter()
+                    .find(|f| f.kind != kind && !also.contains(&f.kind))
+                {
                     return Err(format!("expected only {v} findings, got {f}"));
                 }
                 let named = |f: &kcert_checker::exec::Finding| {
-                    f.lines().iter().any(|l| self.lines.contains(l))
+                    f.kind == kind && f.lines().iter().any(|l| self.lines.contains(l))
                 };
                 if !o.findings.iter().any(named) {
                     return Err(format!(

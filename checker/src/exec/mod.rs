@@ -212,6 +212,9 @@ pub(crate) struct Cta {
     pub clocks: Clocks,
     pub shared: Region,
     bars: BTreeMap<u32, Vec<Arrival>>,
+    /// Per barrier id: the threads of its first completed instance since the last whole-CTA
+    /// barrier completed with nothing else pending (see [`Machine::resolve_barriers`]).
+    members: BTreeMap<u32, Vec<u32>>,
 }
 
 /// Global state of one run.
@@ -495,6 +498,7 @@ impl<'a> Machine<'a> {
             clocks: Clocks::new(linear, n),
             shared: Region::dense(self.shared_bytes, 2),
             bars: BTreeMap::new(),
+            members: BTreeMap::new(),
         };
         loop {
             for t in 0..n {
@@ -714,11 +718,62 @@ impl<'a> Machine<'a> {
             if arrivals.len() < expected {
                 continue;
             }
+            // Which threads meet at one instance of a barrier must not depend on the schedule,
+            // or the executor's instance (the first `count` arrivals in its thread order) may
+            // order accesses that another schedule leaves unordered (found by the Lean model,
+            // `Kcert.Race.overfullExec_check`). Sufficient: no instance finds more arrivals
+            // pending than its count, and every instance of an id has the threads of its first
+            // one (so the k-th instance is every member's k-th arrival in every schedule).
+            if arrivals.len() > expected {
+                let a = &arrivals[expected];
+                let site = self.site(
+                    cta.id,
+                    cta.threads[a.tid as usize].tid,
+                    a.pc,
+                    format!("arrives at barrier {id} while it is full"),
+                );
+                self.report(Finding {
+                    kind: FindingKind::BarrierDivergence,
+                    location: None,
+                    space: None,
+                    sites: vec![site],
+                    detail: format!(
+                        "barrier {id} has {} arrivals pending for a count of {expected}: which of them complete it depends on the schedule",
+                        arrivals.len()
+                    ),
+                });
+            }
             let done: Vec<Arrival> = cta
                 .bars
                 .get_mut(&id)
                 .map(|a| a.drain(..expected).collect())
                 .unwrap_or_default();
+            let mut who: Vec<u32> = done.iter().map(|a| a.tid).collect();
+            who.sort_unstable();
+            let members = cta.members.entry(id).or_insert_with(|| who.clone());
+            if *members != who || who.windows(2).any(|w| w[0] == w[1]) {
+                let a = &done[0];
+                let site = self.site(
+                    cta.id,
+                    cta.threads[a.tid as usize].tid,
+                    a.pc,
+                    format!("arrives at barrier {id}"),
+                );
+                self.report(Finding {
+                    kind: FindingKind::BarrierDivergence,
+                    location: None,
+                    space: None,
+                    sites: vec![site],
+                    detail: format!(
+                        "an instance of barrier {id} joins other threads than its first instance (or one thread twice): which threads meet at it may depend on the schedule"
+                    ),
+                });
+            }
+            // A whole-CTA instance with nothing else pending starts afresh: every thread is
+            // here, so later instances cannot mix with earlier ones.
+            if who.len() == cta.threads.len() && cta.bars.values().all(Vec::is_empty) {
+                cta.members.clear();
+            }
             if let Some(other) = done.iter().find(|a| a.count != first_count(&done)) {
                 let s1 = self.site(
                     cta.id,
