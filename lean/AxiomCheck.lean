@@ -272,3 +272,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.IfConv.liveAt_sound
 #print axioms Kcert.IfConv.ifConvert_liveAt
 #print axioms Kcert.IfConv.exLive
+#print axioms Kcert.Race.cInv_run
+#print axioms Kcert.Race.ordered_hb

@@ -20,3 +20,4 @@ import Kcert.IfConv
 import Kcert.Copysign
 import Kcert.Wmma
 import Kcert.Liveness
+import Kcert.Named

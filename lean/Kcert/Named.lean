@@ -1,0 +1,825 @@
+import Kcert.Compat
+import Kcert.Semantics
+import Kcert.Clocks
+import Kcert.ClocksKeep
+
+/-!
+# Named barriers, partial thread counts and `bar.arrive`: the clocks decide happens-before
+
+Rust: `checker/src/exec/race.rs` (`Clocks::{row, arrive, barrier, ordered}`), `exec/step.rs`
+(`Op::Bar { id, count, wait }`: the arriving thread's row is `clocks.row(t)` for `bar.sync`
+and `clocks.arrive(t)` for `bar.arrive`, pushed as an `Arrival` on `cta.bars[id]`; a
+`bar.sync` thread then blocks), `exec/mod.rs` (`resolve_barriers`: when barrier `id` has its
+count `m` of arrivals, the first `m` are drained, and `clocks.barrier(rows, waiters)` joins all
+their rows into the rows of the drained arrivals that wait, each of which then starts a new
+epoch; arrive-only threads learn nothing).
+
+`Clocks.lean` models whole-CTA barriers only (`Event.barrier`, `Clocks.barrierAll`); its
+histories and theorems are unchanged.  This file has its own history type `EventN`:
+
+* `EventN.act t A`: thread `t` performs `A` (reads, writes and atomic additions touch the
+  shadow records as in `ClocksKeep.lean`);
+* `EventN.bar t b wait`: thread `t` executes `bar.sync b` (`wait = true`) or `bar.arrive b`
+  (`wait = false`): an `Arrival` with its row is pushed on barrier `b`'s list;
+* `EventN.complete b m`: `resolve_barriers` completes barrier `b` with its count `m`: the first
+  `m` arrivals are drained and joined into the waiters.  (Which `m` the executor uses, the
+  first arrival's count or the CTA size, and the divergence findings are not modelled: every
+  `m` is allowed, so the theorems hold for each.)
+
+A whole-CTA `bar.sync` is the special case of `n` events `bar t b true` (`t < n`) followed by
+`complete b n`.
+
+Happens-before (`hbRun`, `HB`) is defined on the history alone, without clocks: each thread
+`j` has a set of known events (`know j k`: the event with index `k`, counted from the oldest,
+happens before the current point of `j`).  A thread's own event is known to it from then on
+(program order); an arrival records what its thread knows at the arrival (`HArr.know`), and a
+completion adds to every *waiting* participant's set everything each drained arrival knew
+(barrier edges, transitively since the sets only grow).
+
+Theorem `ordered_hb`: under `NotBlocked` (a thread whose `bar.sync` arrival is pending does
+nothing, as in the executor), if the clocks say the epoch of an event of thread `u` is
+`ordered` before the current point of `j`, that event happens before `j`'s current point.
+-/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+/-! ## Lists -/
+
+/-- Rust `Vec::drain(..m)`: the first `m` elements. -/
+def takeL {α : Type} : Nat → List α → List α
+  | 0, _ => []
+  | _ + 1, [] => []
+  | m + 1, x :: l => x :: takeL m l
+
+/-- What `drain(..m)` leaves. -/
+def dropL {α : Type} : Nat → List α → List α
+  | 0, l => l
+  | _ + 1, [] => []
+  | m + 1, _ :: l => dropL m l
+
+/-- Two lists of equal length, related elementwise. -/
+def Rel2 {α β : Type} (R : α → β → Prop) : List α → List β → Prop
+  | [], [] => True
+  | a :: l, x :: r => R a x ∧ Rel2 R l r
+  | [], _ :: _ => False
+  | _ :: _, [] => False
+
+theorem rel2_snoc {α β : Type} {R : α → β → Prop} {a : α} {x : β} (hax : R a x) :
+    ∀ {l : List α} {r : List β}, Rel2 R l r → Rel2 R (snocL l a) (snocL r x) := by
+  intro l
+  induction l with
+  | nil =>
+    intro r h
+    cases r with
+    | nil => exact ⟨hax, trivial⟩
+    | cons y r => exact False.elim h
+  | cons b l ih =>
+    intro r h
+    cases r with
+    | nil => exact False.elim h
+    | cons y r => exact ⟨h.1, ih h.2⟩
+
+theorem rel2_take {α β : Type} {R : α → β → Prop} :
+    ∀ (m : Nat) {l : List α} {r : List β}, Rel2 R l r → Rel2 R (takeL m l) (takeL m r) := by
+  intro m
+  induction m with
+  | zero => intro l r _; exact trivial
+  | succ m ih =>
+    intro l r h
+    cases l with
+    | nil =>
+      cases r with
+      | nil => exact trivial
+      | cons y r => exact False.elim h
+    | cons a l =>
+      cases r with
+      | nil => exact False.elim h
+      | cons y r => exact ⟨h.1, ih h.2⟩
+
+theorem rel2_drop {α β : Type} {R : α → β → Prop} :
+    ∀ (m : Nat) {l : List α} {r : List β}, Rel2 R l r → Rel2 R (dropL m l) (dropL m r) := by
+  intro m
+  induction m with
+  | zero => intro l r h; exact h
+  | succ m ih =>
+    intro l r h
+    cases l with
+    | nil =>
+      cases r with
+      | nil => exact trivial
+      | cons y r => exact False.elim h
+    | cons a l =>
+      cases r with
+      | nil => exact False.elim h
+      | cons y r => exact ih h.2
+
+theorem rel2_mono {α β : Type} {R S : α → β → Prop} :
+    ∀ {l : List α} {r : List β}, (∀ a x, In a l → R a x → S a x) → Rel2 R l r → Rel2 S l r := by
+  intro l
+  induction l with
+  | nil =>
+    intro r _ h
+    cases r with
+    | nil => exact trivial
+    | cons y r => exact False.elim h
+  | cons a l ih =>
+    intro r hRS h
+    cases r with
+    | nil => exact False.elim h
+    | cons y r =>
+      exact ⟨hRS a y (Or.inl rfl) h.1, ih (fun a' x' ha' hr => hRS a' x' (Or.inr ha') hr) h.2⟩
+
+theorem rel2_inL {α β : Type} {R : α → β → Prop} {a : α} :
+    ∀ {l : List α} {r : List β}, Rel2 R l r → In a l → ∃ x, In x r ∧ R a x := by
+  intro l
+  induction l with
+  | nil => intro r _ ha; exact False.elim ha
+  | cons b l ih =>
+    intro r h ha
+    cases r with
+    | nil => exact False.elim h
+    | cons y r =>
+      cases ha with
+      | inl e => rw [← e]; exact ⟨y, Or.inl rfl, h.1⟩
+      | inr ha =>
+        match ih h.2 ha with
+        | ⟨x, hx, hR⟩ => exact ⟨x, Or.inr hx, hR⟩
+
+theorem rel2_inR {α β : Type} {R : α → β → Prop} {x : β} :
+    ∀ {l : List α} {r : List β}, Rel2 R l r → In x r → ∃ a, In a l ∧ R a x := by
+  intro l
+  induction l with
+  | nil =>
+    intro r h hx
+    cases r with
+    | nil => exact False.elim hx
+    | cons y r => exact False.elim h
+  | cons b l ih =>
+    intro r h hx
+    cases r with
+    | nil => exact False.elim h
+    | cons y r =>
+      cases hx with
+      | inl e => rw [← e]; exact ⟨b, Or.inl rfl, h.1⟩
+      | inr hx =>
+        match ih h.2 hx with
+        | ⟨a, ha, hR⟩ => exact ⟨a, Or.inr ha, hR⟩
+
+theorem in_takeL {α : Type} {x : α} : ∀ (m : Nat) {l : List α}, In x (takeL m l) → In x l := by
+  intro m
+  induction m with
+  | zero => intro l h; exact False.elim h
+  | succ m ih =>
+    intro l h
+    cases l with
+    | nil => exact h
+    | cons y l =>
+      cases h with
+      | inl e => exact Or.inl e
+      | inr h => exact Or.inr (ih h)
+
+theorem in_dropL {α : Type} {x : α} : ∀ (m : Nat) {l : List α}, In x (dropL m l) → In x l := by
+  intro m
+  induction m with
+  | zero => intro l h; exact h
+  | succ m ih =>
+    intro l h
+    cases l with
+    | nil => exact h
+    | cons y l => exact Or.inr (ih h)
+
+/-! ## Numbers -/
+
+theorem lt_vmax_of {a b v : Nat} (ha : a < v) (hb : b < v) : vmax a b < v := by
+  cases Nat.decLe a b with
+  | isTrue h => show (if a ≤ b then b else a) < v; rw [if_pos' h]; exact hb
+  | isFalse h => show (if a ≤ b then b else a) < v; rw [if_neg' h]; exact ha
+
+theorem le_vmax_cases {a b c : Nat} (h : c ≤ vmax a b) : c ≤ a ∨ c ≤ b := by
+  cases Nat.decLe a b with
+  | isTrue hab =>
+    have e : vmax a b = b := if_pos' hab
+    rw [e] at h; exact Or.inr h
+  | isFalse hab =>
+    have e : vmax a b = a := if_neg' hab
+    rw [e] at h; exact Or.inl h
+
+theorem vmax_mono_left {a a' b : Nat} (h : a ≤ a') : vmax a b ≤ vmax a' b :=
+  vmax_le (Nat.leTrans h (le_vmax_left a' b)) (le_vmax_right a' b)
+
+/-- Every row contributes at most what the join says, and the join is one of them or 0. -/
+theorem joinRows_cases {u c : Nat} :
+    ∀ {rows : List (Nat → Nat)}, c ≤ joinRows rows u → c = 0 ∨ ∃ r, In r rows ∧ c ≤ r u := by
+  intro rows
+  induction rows with
+  | nil =>
+    intro h
+    exact Or.inl (Nat.leAntisymm h (Nat.zeroLe c))
+  | cons r rows ih =>
+    intro h
+    cases le_vmax_cases h with
+    | inl h =>
+      cases ih h with
+      | inl h0 => exact Or.inl h0
+      | inr hx =>
+        match hx with
+        | ⟨r', hr', hc⟩ => exact Or.inr ⟨r', Or.inr hr', hc⟩
+    | inr h => exact Or.inr ⟨r, Or.inl rfl, h⟩
+
+theorem joinRows_lt {u v : Nat} (hv : 0 < v) :
+    ∀ {rows : List (Nat → Nat)}, (∀ r, In r rows → r u < v) → joinRows rows u < v := by
+  intro rows
+  induction rows with
+  | nil => intro _; exact hv
+  | cons r rows ih =>
+    intro h
+    exact lt_vmax_of (ih (fun r' hr' => h r' (Or.inr hr'))) (h r (Or.inl rfl))
+
+/-! ## The executor's barrier state -/
+
+/-- Rust `Clocks::arrive`: the row the thread contributes (its row now), then its own clock
+goes up by one (it keeps running, in a new epoch). -/
+def Clocks.arrive (c : Clocks) (t : Nat) : (Nat → Nat) × Clocks :=
+  (c.row t, ⟨c.n, Sem.upd c.vc t (Sem.upd (c.vc t) t (c.vc t t + 1))⟩)
+
+/-- Rust `exec::Arrival` (`pc` and `count` left out: they are read only by the findings). -/
+structure Arrival where
+  tid : Nat
+  wait : Bool
+  row : Nat → Nat
+
+/-- Rust `done.iter().map(|a| a.row)`. -/
+def rowsOf : List Arrival → List (Nat → Nat)
+  | [] => []
+  | a :: l => a.row :: rowsOf l
+
+/-- Whether `w` is among the waiters of the drained arrivals (Rust `waiters`: the arrivals
+with `wait`).  `Clocks.barrier` takes the waiters as a predicate, so a thread listed twice
+counts once; a waiting thread is blocked, so it cannot arrive twice (`NotBlocked`). -/
+def waiterIn : List Arrival → Nat → Bool
+  | [], _ => false
+  | a :: l, w => (a.wait && decide (a.tid = w)) || waiterIn l w
+
+/-- The clocks and the barriers' arrival lists (Rust `Cta::clocks`, `Cta::bars`). -/
+structure BarState where
+  clocks : Clocks
+  bars : Nat → List Arrival
+
+/-- The history of the executor, with named barriers: an action, a barrier instruction
+(`bar.sync` with `wait`, `bar.arrive` without), or the completion of the first `m` arrivals of
+barrier `b` (`resolve_barriers`). -/
+inductive EventN (V : Type) where
+  | act (t : Nat) (A : Act V)
+  | bar (t b : Nat) (wait : Bool)
+  | complete (b m : Nat)
+
+section Run
+
+variable {V : Type}
+
+/-- The clocks and barrier lists after one event (`step.rs` `Op::Bar`, `resolve_barriers`). -/
+def bstep (s : BarState) : EventN V → BarState
+  | EventN.act _ _ => s
+  | EventN.bar t b w =>
+    cond w ⟨s.clocks, Sem.upd s.bars b (snocL (s.bars b) ⟨t, true, s.clocks.row t⟩)⟩
+      ⟨(s.clocks.arrive t).2,
+        Sem.upd s.bars b (snocL (s.bars b) ⟨t, false, (s.clocks.arrive t).1⟩)⟩
+  | EventN.complete b m =>
+    ⟨s.clocks.barrier (rowsOf (takeL m (s.bars b))) (waiterIn (takeL m (s.bars b))),
+      Sem.upd s.bars b (dropL m (s.bars b))⟩
+
+/-- The clocks and barrier lists after a history (latest event first). -/
+def brun (N : Nat) : List (EventN V) → BarState
+  | [] => ⟨Clocks.new N, fun _ => []⟩
+  | e :: h => bstep (brun N h) e
+
+/-- The thread that performs an event (completions have none). -/
+def Actor : EventN V → Nat → Prop
+  | EventN.act t _, u => t = u
+  | EventN.bar t _ _, u => t = u
+  | EventN.complete _ _, _ => False
+
+/-- Thread `t` has a pending `bar.sync` arrival: it is blocked (Rust `Status::Bar`). -/
+def Blocked (s : BarState) (t : Nat) : Prop :=
+  ∃ b a, In a (s.bars b) ∧ a.tid = t ∧ a.wait = true
+
+/-- The executor's discipline: a blocked thread performs no event. -/
+def NotBlocked (N : Nat) : List (EventN V) → Prop
+  | [] => True
+  | e :: h => NotBlocked N h ∧ ∀ t, Actor e t → ¬ Blocked (brun N h) t
+
+/-- `Seg N h k u c`: the event with index `k` (counted from the oldest, from 0) is performed
+by thread `u` whose own clock is then `c`: the epoch `clocks.epoch(u)` the executor takes for
+it. -/
+def Seg (N : Nat) : List (EventN V) → Nat → Nat → Nat → Prop
+  | [], _, _, _ => False
+  | e :: h, k, u, c => (k = h.length ∧ Actor e u ∧ c = (brun N h).clocks.vc u u) ∨ Seg N h k u c
+
+/-! ## Happens-before -/
+
+/-- An arrival as happens-before sees it: its thread, whether it waits, and what the thread
+knew when it arrived. -/
+structure HArr where
+  tid : Nat
+  wait : Bool
+  know : Nat → Prop
+
+/-- Happens-before state: `know j k` says the event with index `k` happens before the current
+point of thread `j`; `pend b` the arrivals at barrier `b` not yet completed. -/
+structure HBS where
+  know : Nat → Nat → Prop
+  pend : Nat → List HArr
+
+/-- Some drained arrival of `j` waits. -/
+def WaitsIn (j : Nat) (l : List HArr) : Prop := ∃ x, In x l ∧ x.tid = j ∧ x.wait = true
+
+/-- Happens-before, one event at a time.  An event of thread `t` is known to `t` (program
+order); an arrival records what its thread knows, itself included; a completion of the first
+`m` arrivals of `b` gives each waiting participant everything each of them knew. -/
+def hbStep (h : List (EventN V)) (s : HBS) : EventN V → HBS
+  | EventN.act t _ => ⟨fun j k => (j = t ∧ k = h.length) ∨ s.know j k, s.pend⟩
+  | EventN.bar t b w =>
+    ⟨fun j k => (j = t ∧ k = h.length) ∨ s.know j k,
+      Sem.upd s.pend b (snocL (s.pend b) ⟨t, w, fun k => k = h.length ∨ s.know t k⟩)⟩
+  | EventN.complete b m =>
+    ⟨fun j k => s.know j k ∨
+        (WaitsIn j (takeL m (s.pend b)) ∧ ∃ x, In x (takeL m (s.pend b)) ∧ x.know k),
+      Sem.upd s.pend b (dropL m (s.pend b))⟩
+
+def hbRun : List (EventN V) → HBS
+  | [] => ⟨fun _ _ => False, fun _ => []⟩
+  | e :: h => hbStep h (hbRun h) e
+
+/-- Event `k` of the history happens before the current point of thread `j`. -/
+def HB (h : List (EventN V)) (k j : Nat) : Prop := (hbRun h).know j k
+
+end Run
+
+/-! ## Lemmas on the steps -/
+
+section Lemmas
+
+variable {V : Type}
+
+theorem know_mono (h : List (EventN V)) (e : EventN V) {j k : Nat} (hk : (hbRun h).know j k) :
+    (hbRun (e :: h)).know j k := by
+  cases e with
+  | act t A => exact Or.inr hk
+  | bar t b w => exact Or.inr hk
+  | complete b m => exact Or.inl hk
+
+/-- A thread knows its own events. -/
+theorem seg_own {N : Nat} : ∀ {h : List (EventN V)} {k u c : Nat}, Seg N h k u c →
+    (hbRun h).know u k := by
+  intro h
+  induction h with
+  | nil => intro k u c hs; exact False.elim hs
+  | cons e h ih =>
+    intro k u c hs
+    cases hs with
+    | inr hs => exact know_mono h e (ih hs)
+    | inl hs =>
+      cases e with
+      | act t A =>
+        have ht : t = u := hs.2.1
+        exact Or.inl ⟨Eq.symm ht, hs.1⟩
+      | bar t b w =>
+        have ht : t = u := hs.2.1
+        exact Or.inl ⟨Eq.symm ht, hs.1⟩
+      | complete b m => exact False.elim hs.2.1
+
+theorem seg_complete {N : Nat} {h : List (EventN V)} {b m k u c : Nat}
+    (hs : Seg N (EventN.complete b m :: h) k u c) : Seg N h k u c := by
+  cases hs with
+  | inl hs => exact False.elim hs.2.1
+  | inr hs => exact hs
+
+theorem brun_act (N : Nat) (h : List (EventN V)) (t : Nat) (A : Act V) :
+    brun N (EventN.act t A :: h) = brun N h := rfl
+
+theorem waiterIn_of {l : List Arrival} {w : Nat} (hw : waiterIn l w = true) :
+    ∃ a, In a l ∧ a.tid = w ∧ a.wait = true := by
+  induction l with
+  | nil => cases hw
+  | cons a l ih =>
+    have e : waiterIn (a :: l) w = ((a.wait && decide (a.tid = w)) || waiterIn l w) := rfl
+    rw [e] at hw
+    cases ha : a.wait && decide (a.tid = w) with
+    | true => exact ⟨a, Or.inl rfl, of_decide_eq_true' (and_right' ha), and_left' ha⟩
+    | false =>
+      rw [ha] at hw
+      match ih hw with
+      | ⟨a', ha', h1, h2⟩ => exact ⟨a', Or.inr ha', h1, h2⟩
+
+theorem waiterIn_false {l : List Arrival} {w : Nat} (hw : waiterIn l w = false) {a : Arrival}
+    (ha : In a l) (ht : a.tid = w) : a.wait = false := by
+  induction l with
+  | nil => exact False.elim ha
+  | cons b l ih =>
+    have e : waiterIn (b :: l) w = ((b.wait && decide (b.tid = w)) || waiterIn l w) := rfl
+    rw [e] at hw
+    cases hb : b.wait && decide (b.tid = w) with
+    | true => rw [hb] at hw; cases hw
+    | false =>
+      rw [hb] at hw
+      cases ha with
+      | inr ha => exact ih hw ha
+      | inl ea =>
+        rw [← ea]
+        cases hbw : b.wait with
+        | false => rfl
+        | true =>
+          have hbt : b.tid = w := by rw [ea]; exact ht
+          rw [hbw, hbt, decide_eq_true' rfl] at hb
+          cases hb
+
+theorem in_rowsOf {r : Nat → Nat} : ∀ {l : List Arrival}, In r (rowsOf l) →
+    ∃ a, In a l ∧ a.row = r := by
+  intro l
+  induction l with
+  | nil => intro h; exact False.elim h
+  | cons a l ih =>
+    intro h
+    cases h with
+    | inl e => exact ⟨a, Or.inl rfl, e⟩
+    | inr h =>
+      match ih h with
+      | ⟨a', ha', e⟩ => exact ⟨a', Or.inr ha', e⟩
+
+end Lemmas
+
+/-! ## The invariant: the clocks under-approximate happens-before -/
+
+section Inv
+
+variable {V : Type}
+
+/-- An arrival of the executor (`a`) and of happens-before (`x`) agree, and the row `a` carries
+covers only events that `x` knows; its entries for other threads are below their own clocks,
+and its own entry too unless it waits. -/
+def EntryOK (N : Nat) (h : List (EventN V)) (c : Clocks) (a : Arrival) (x : HArr) : Prop :=
+  a.tid = x.tid ∧ a.wait = x.wait ∧
+  (∀ u k cl, Seg N h k u cl → cl ≤ a.row u → x.know k) ∧
+  (∀ u, u ≠ a.tid → a.row u < c.vc u u) ∧
+  a.row a.tid ≤ c.vc a.tid a.tid ∧
+  (a.wait = false → a.row a.tid < c.vc a.tid a.tid)
+
+/-- The invariant: (1) a clock entry covers only events that happen before, (2) a thread's
+knowledge of another's clock is below that thread's own clock, (3) the arrival lists agree
+with happens-before's. -/
+def CInv (N : Nat) (h : List (EventN V)) : Prop :=
+  (∀ j u k c, Seg N h k u c → c ≤ (brun N h).clocks.vc j u → (hbRun h).know j k) ∧
+  (∀ j t, j ≠ t → (brun N h).clocks.vc j t < (brun N h).clocks.vc t t) ∧
+  (∀ b, Rel2 (EntryOK N h (brun N h).clocks) ((brun N h).bars b) ((hbRun h).pend b))
+
+theorem cInv_nil (N : Nat) : CInv N ([] : List (EventN V)) := by
+  refine ⟨fun j u k c hs _ => False.elim hs, fun j t hjt => ?_, fun b => trivial⟩
+  show (if j = t then 1 else 0) < (if t = t then 1 else 0)
+  rw [if_neg' hjt, if_pos' rfl]
+  exact Nat.ltSuccSelf 0
+
+theorem own_pos {c : Clocks} (h2 : ∀ j t, j ≠ t → c.vc j t < c.vc t t) (t : Nat) :
+    0 < c.vc t t :=
+  Nat.ltOfLeOfLt (Nat.zeroLe _) (h2 (t + 1) t (fun e => Nat.ltIrrefl t (by
+    have l : t < t + 1 := Nat.ltSuccSelf t
+    rw [e] at l; exact l)))
+
+/-- An event of a thread that is not blocked: the new clocks differ from the old only in that
+thread's own clock, which does not go down. -/
+theorem entryOK_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c c' : Clocks} {t : Nat}
+    (hact : Actor e t)
+    (hseg : ∀ k u cl, Seg N (e :: h) k u cl → Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = c.vc t t))
+    (hown : ∀ u, c.vc u u ≤ c'.vc u u)
+    {a : Arrival} {x : HArr} (hnb : a.tid = t → a.wait = false)
+    (ok : EntryOK N h c a x) : EntryOK N (e :: h) c' a x := by
+  refine ⟨ok.1, ok.2.1, fun u k cl hs hle => ?_, fun u hu => Nat.ltOfLtOfLe (ok.2.2.2.1 u hu) (hown u),
+    Nat.leTrans ok.2.2.2.2.1 (hown _), fun hw => Nat.ltOfLtOfLe (ok.2.2.2.2.2 hw) (hown _)⟩
+  cases hseg k u cl hs with
+  | inl hs => exact ok.2.2.1 u k cl hs hle
+  | inr hs =>
+    have hlt : a.row t < c.vc t t := by
+      cases Nat.decEq a.tid t with
+      | isTrue ht =>
+        have hw := hnb ht
+        have l := ok.2.2.2.2.2 hw
+        rw [ht] at l; exact l
+      | isFalse ht => exact ok.2.2.2.1 t (fun e' => ht (Eq.symm e'))
+    rw [hs.2.1, hs.2.2] at hle
+    exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLeOfLt hle hlt))
+
+/-- The clock entries of an actor's event: the new event's clock covers it only for its own
+thread. -/
+theorem i1_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c' : Clocks} {t : Nat}
+    (hI : CInv N h)
+    (hseg : ∀ k u cl, Seg N (e :: h) k u cl →
+      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
+    (hne : ∀ j u, j ≠ u → c'.vc j u = (brun N h).clocks.vc j u) :
+    ∀ j u k cl, Seg N (e :: h) k u cl → cl ≤ c'.vc j u → (hbRun (e :: h)).know j k := by
+  intro j u k cl hs hle
+  cases Nat.decEq j u with
+  | isTrue eju => rw [eju]; exact seg_own hs
+  | isFalse eju =>
+    rw [hne j u eju] at hle
+    cases hseg k u cl hs with
+    | inl hs => exact know_mono h e (hI.1 j u k cl hs hle)
+    | inr hs =>
+      rw [hs.2.1, hs.2.2] at hle
+      rw [hs.2.1] at eju
+      exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLeOfLt hle (hI.2.1 j t eju)))
+
+theorem i2_actor {c c' : Clocks} (h2 : ∀ j t, j ≠ t → c.vc j t < c.vc t t)
+    (hne : ∀ j u, j ≠ u → c'.vc j u = c.vc j u) (hown : ∀ u, c.vc u u ≤ c'.vc u u) :
+    ∀ j t, j ≠ t → c'.vc j t < c'.vc t t := by
+  intro j t hjt
+  rw [hne j t hjt]
+  exact Nat.ltOfLtOfLe (h2 j t hjt) (hown t)
+
+theorem arrive_ne (c : Clocks) (t : Nat) {j u : Nat} (hju : j ≠ u) :
+    (c.arrive t).2.vc j u = c.vc j u := by
+  show (if j = t then Sem.upd (c.vc t) t (c.vc t t + 1) else c.vc j) u = c.vc j u
+  cases Nat.decEq j t with
+  | isFalse hj => rw [if_neg' hj]
+  | isTrue hj =>
+    rw [if_pos' hj]
+    show (if u = t then c.vc t t + 1 else c.vc t u) = c.vc j u
+    have hu : ¬ u = t := fun e => hju (Eq.trans hj (Eq.symm e))
+    rw [if_neg' hu, hj]
+
+theorem arrive_self (c : Clocks) (t : Nat) : (c.arrive t).2.vc t t = c.vc t t + 1 := by
+  show (if t = t then Sem.upd (c.vc t) t (c.vc t t + 1) else c.vc t) t = c.vc t t + 1
+  rw [if_pos' rfl]
+  show (if t = t then c.vc t t + 1 else c.vc t t) = c.vc t t + 1
+  rw [if_pos' rfl]
+
+theorem arrive_own (c : Clocks) (t u : Nat) : c.vc u u ≤ (c.arrive t).2.vc u u := by
+  cases Nat.decEq u t with
+  | isTrue e => rw [e, arrive_self]; exact Nat.leSucc _
+  | isFalse e =>
+    show c.vc u u ≤ (if u = t then Sem.upd (c.vc t) t (c.vc t t + 1) else c.vc u) u
+    rw [if_neg' e]; exact Nat.leRefl _
+
+theorem upd_same {α : Type} (f : Nat → α) (b : Nat) (x : α) : Sem.upd f b x b = x := by
+  show (if b = b then x else f b) = x
+  rw [if_pos' rfl]
+
+theorem upd_other {α : Type} (f : Nat → α) {b b' : Nat} (x : α) (hb : ¬ b' = b) :
+    Sem.upd f b x b' = f b' := by
+  show (if b' = b then x else f b') = f b'
+  rw [if_neg' hb]
+
+/-- The arrival lists of the other barriers, and the old entries of this one, stay right
+after an event of a thread that is not blocked. -/
+theorem rel2_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c' : Clocks} {t : Nat}
+    (hact : Actor e t) (hnb : ¬ Blocked (brun N h) t)
+    (hseg : ∀ k u cl, Seg N (e :: h) k u cl →
+      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
+    (hown : ∀ u, (brun N h).clocks.vc u u ≤ c'.vc u u) (b : Nat) {r : List HArr}
+    (hr : Rel2 (EntryOK N h (brun N h).clocks) ((brun N h).bars b) r) :
+    Rel2 (EntryOK N (e :: h) c') ((brun N h).bars b) r := by
+  refine rel2_mono (fun a x ha ok => entryOK_actor hact hseg hown ?_ ok) hr
+  intro ht
+  cases hw : a.wait with
+  | false => rfl
+  | true => exact False.elim (hnb ⟨b, a, ha, ht, hw⟩)
+
+theorem seg_act {N : Nat} {h : List (EventN V)} {t : Nat} {A : Act V} :
+    ∀ k u cl, Seg N (EventN.act t A :: h) k u cl →
+      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t) := by
+  intro k u cl hs
+  cases hs with
+  | inr hs => exact Or.inl hs
+  | inl hs =>
+    have ht : t = u := hs.2.1
+    rw [← ht] at hs
+    exact Or.inr ⟨hs.1, Eq.symm ht, hs.2.2⟩
+
+theorem seg_bar {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} :
+    ∀ k u cl, Seg N (EventN.bar t b w :: h) k u cl →
+      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t) := by
+  intro k u cl hs
+  cases hs with
+  | inr hs => exact Or.inl hs
+  | inl hs =>
+    have ht : t = u := hs.2.1
+    rw [← ht] at hs
+    exact Or.inr ⟨hs.1, Eq.symm ht, hs.2.2⟩
+
+theorem cInv_act {N : Nat} {h : List (EventN V)} {t : Nat} {A : Act V} (hI : CInv N h)
+    (hnb : ¬ Blocked (brun N h) t) : CInv N (EventN.act t A :: h) := by
+  have hne : ∀ j u, j ≠ u → (brun N (EventN.act t A :: h)).clocks.vc j u =
+      (brun N h).clocks.vc j u := fun j u _ => rfl
+  have hown : ∀ u, (brun N h).clocks.vc u u ≤ (brun N (EventN.act t A :: h)).clocks.vc u u :=
+    fun u => Nat.leRefl _
+  exact ⟨i1_actor hI seg_act hne, i2_actor hI.2.1 hne hown,
+    fun b => rel2_actor (rfl : Actor (EventN.act t A) t) hnb seg_act hown b (hI.2.2 b)⟩
+
+/-- The entry a barrier instruction pushes. -/
+theorem entryOK_new {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} {c' : Clocks}
+    (hI : CInv N h) (hown : ∀ u, (brun N h).clocks.vc u u ≤ c'.vc u u)
+    (hstrict : w = false → (brun N h).clocks.vc t t < c'.vc t t) :
+    EntryOK N (EventN.bar t b w :: h) c' ⟨t, w, (brun N h).clocks.vc t⟩
+      ⟨t, w, fun k => k = h.length ∨ (hbRun h).know t k⟩ := by
+  refine ⟨rfl, rfl, fun u k cl hs hle => ?_,
+    fun u hu => Nat.ltOfLtOfLe (hI.2.1 t u (fun e => hu (Eq.symm e))) (hown u), hown t, hstrict⟩
+  cases seg_bar k u cl hs with
+  | inl hs => exact Or.inr (hI.1 t u k cl hs hle)
+  | inr hs => exact Or.inl hs.1
+
+theorem cInv_bar {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} (hI : CInv N h)
+    (hnb : ¬ Blocked (brun N h) t) : CInv N (EventN.bar t b w :: h) := by
+  have hact : Actor (EventN.bar t b w : EventN V) t := rfl
+  cases w with
+  | true =>
+    have hne : ∀ j u, j ≠ u → (brun N (EventN.bar t b true :: h)).clocks.vc j u =
+        (brun N h).clocks.vc j u := fun j u _ => rfl
+    have hown : ∀ u, (brun N h).clocks.vc u u ≤
+        (brun N (EventN.bar t b true :: h)).clocks.vc u u := fun u => Nat.leRefl _
+    refine ⟨i1_actor hI seg_bar hne, i2_actor hI.2.1 hne hown, fun b' => ?_⟩
+    cases Nat.decEq b' b with
+    | isTrue eb =>
+      rw [eb]
+      show Rel2 _ (Sem.upd (brun N h).bars b (snocL ((brun N h).bars b) ⟨t, true, (brun N h).clocks.vc t⟩) b)
+        (Sem.upd (hbRun h).pend b (snocL ((hbRun h).pend b)
+          ⟨t, true, fun k => k = h.length ∨ (hbRun h).know t k⟩) b)
+      rw [upd_same, upd_same]
+      exact rel2_snoc (entryOK_new hI hown (fun e => Bool.noConfusion e))
+        (rel2_actor hact hnb seg_bar hown b (hI.2.2 b))
+    | isFalse eb =>
+      show Rel2 _ (Sem.upd (brun N h).bars b _ b') (Sem.upd (hbRun h).pend b _ b')
+      rw [upd_other _ _ eb, upd_other _ _ eb]
+      exact rel2_actor hact hnb seg_bar hown b' (hI.2.2 b')
+  | false =>
+    have hne : ∀ j u, j ≠ u → (brun N (EventN.bar t b false :: h)).clocks.vc j u =
+        (brun N h).clocks.vc j u := fun j u hju => arrive_ne (brun N h).clocks t hju
+    have hown : ∀ u, (brun N h).clocks.vc u u ≤
+        (brun N (EventN.bar t b false :: h)).clocks.vc u u :=
+      fun u => arrive_own (brun N h).clocks t u
+    have hstrict : (brun N h).clocks.vc t t < (brun N (EventN.bar t b false :: h)).clocks.vc t t := by
+      show (brun N h).clocks.vc t t < ((brun N h).clocks.arrive t).2.vc t t
+      rw [arrive_self]; exact Nat.ltSuccSelf _
+    refine ⟨i1_actor hI seg_bar hne, i2_actor hI.2.1 hne hown, fun b' => ?_⟩
+    cases Nat.decEq b' b with
+    | isTrue eb =>
+      rw [eb]
+      show Rel2 _ (Sem.upd (brun N h).bars b (snocL ((brun N h).bars b) ⟨t, false, (brun N h).clocks.vc t⟩) b)
+        (Sem.upd (hbRun h).pend b (snocL ((hbRun h).pend b)
+          ⟨t, false, fun k => k = h.length ∨ (hbRun h).know t k⟩) b)
+      rw [upd_same, upd_same]
+      exact rel2_snoc (entryOK_new hI hown (fun _ => hstrict))
+        (rel2_actor hact hnb seg_bar hown b (hI.2.2 b))
+    | isFalse eb =>
+      show Rel2 _ (Sem.upd (brun N h).bars b _ b') (Sem.upd (hbRun h).pend b _ b')
+      rw [upd_other _ _ eb, upd_other _ _ eb]
+      exact rel2_actor hact hnb seg_bar hown b' (hI.2.2 b')
+
+theorem barrier_notW {c : Clocks} {rows : List (Nat → Nat)} {W : Nat → Bool} {w : Nat}
+    (hw : W w = false) (j : Nat) : (c.barrier rows W).vc w j = c.vc w j := by
+  show cond (W w) _ (c.vc w j) = c.vc w j
+  rw [hw]; rfl
+
+theorem barrier_W {c : Clocks} {rows : List (Nat → Nat)} {W : Nat → Bool} {w : Nat}
+    (hw : W w = true) (j : Nat) :
+    (c.barrier rows W).vc w j = vmax (c.vc w j) (joinRows rows j) + (if j = w then 1 else 0) := by
+  show cond (W w) _ (c.vc w j) = _
+  rw [hw]; rfl
+
+theorem barrier_own (c : Clocks) (rows : List (Nat → Nat)) (W : Nat → Bool) (u : Nat) :
+    c.vc u u ≤ (c.barrier rows W).vc u u := by
+  cases hw : W u with
+  | false => rw [barrier_notW hw]; exact Nat.leRefl _
+  | true =>
+    rw [barrier_W hw]
+    exact Nat.leTrans (le_vmax_left _ _) (Nat.leAddRight _ _)
+
+theorem entryOK_complete {N : Nat} {h : List (EventN V)} {b m : Nat} {c c' : Clocks}
+    (hown : ∀ u, c.vc u u ≤ c'.vc u u) {a : Arrival} {x : HArr} (ok : EntryOK N h c a x) :
+    EntryOK N (EventN.complete b m :: h) c' a x :=
+  ⟨ok.1, ok.2.1, fun u k cl hs hle => ok.2.2.1 u k cl (seg_complete hs) hle,
+    fun u hu => Nat.ltOfLtOfLe (ok.2.2.2.1 u hu) (hown u),
+    Nat.leTrans ok.2.2.2.2.1 (hown _), fun hw => Nat.ltOfLtOfLe (ok.2.2.2.2.2 hw) (hown _)⟩
+
+theorem cInv_complete {N : Nat} {h : List (EventN V)} {b m : Nat} (hI : CInv N h) :
+    CInv N (EventN.complete b m :: h) := by
+  have hA : Rel2 (EntryOK N h (brun N h).clocks) (takeL m ((brun N h).bars b))
+      (takeL m ((hbRun h).pend b)) := rel2_take m (hI.2.2 b)
+  have hvc : (brun N (EventN.complete b m :: h)).clocks = (brun N h).clocks.barrier
+      (rowsOf (takeL m ((brun N h).bars b))) (waiterIn (takeL m ((brun N h).bars b))) := rfl
+  have hown : ∀ u, (brun N h).clocks.vc u u ≤ (brun N (EventN.complete b m :: h)).clocks.vc u u := by
+    intro u; rw [hvc]; exact barrier_own _ _ _ u
+  refine ⟨fun j u k cl hs hle => ?_, fun j t hjt => ?_, fun b' => ?_⟩
+  · cases Nat.decEq j u with
+    | isTrue eju => rw [eju]; exact seg_own hs
+    | isFalse eju =>
+      have hs' := seg_complete hs
+      rw [hvc] at hle
+      cases hw : waiterIn (takeL m ((brun N h).bars b)) j with
+      | false =>
+        rw [barrier_notW hw] at hle
+        exact Or.inl (hI.1 j u k cl hs' hle)
+      | true =>
+        rw [barrier_W hw, if_neg' (fun e => eju (Eq.symm e)), Nat.add_zero] at hle
+        cases le_vmax_cases hle with
+        | inl hle => exact Or.inl (hI.1 j u k cl hs' hle)
+        | inr hle =>
+          cases joinRows_cases hle with
+          | inl h0 =>
+            rw [h0] at hs'
+            exact Or.inl (hI.1 j u k 0 hs' (Nat.zeroLe _))
+          | inr hr =>
+            match hr with
+            | ⟨r, hr, hcl⟩ =>
+              match in_rowsOf hr with
+              | ⟨a, ha, ea⟩ =>
+                match rel2_inL hA ha with
+                | ⟨x, hx, ok⟩ =>
+                  rw [← ea] at hcl
+                  match waiterIn_of hw with
+                  | ⟨a', ha', ht', hw'⟩ =>
+                    match rel2_inL hA ha' with
+                    | ⟨x', hx', ok'⟩ =>
+                      refine Or.inr ⟨⟨x', hx', ?_, ?_⟩, ⟨x, hx, ok.2.2.1 u k cl hs' hcl⟩⟩
+                      · rw [← ok'.1]; exact ht'
+                      · rw [← ok'.2.1]; exact hw'
+  · have h2 := hI.2.1
+    rw [hvc]
+    cases hwt : waiterIn (takeL m ((brun N h).bars b)) t with
+    | true =>
+      rw [barrier_W hwt t, if_pos' rfl]
+      cases hwj : waiterIn (takeL m ((brun N h).bars b)) j with
+      | true =>
+        rw [barrier_W hwj t, if_neg' (fun e => hjt (Eq.symm e)), Nat.add_zero]
+        exact Nat.succLeSucc (vmax_mono_left (Nat.leOfLt (h2 j t hjt)))
+      | false =>
+        rw [barrier_notW hwj t]
+        exact Nat.ltOfLtOfLe (h2 j t hjt) (Nat.leTrans (le_vmax_left _ _) (Nat.leAddRight _ _))
+    | false =>
+      rw [barrier_notW hwt t]
+      have hJ : joinRows (rowsOf (takeL m ((brun N h).bars b))) t < (brun N h).clocks.vc t t := by
+        refine joinRows_lt (own_pos h2 t) (fun r hr => ?_)
+        match in_rowsOf hr with
+        | ⟨a, ha, ea⟩ =>
+          rw [← ea]
+          match rel2_inL hA ha with
+          | ⟨x, _, ok⟩ =>
+            cases Nat.decEq a.tid t with
+            | isTrue et =>
+              have l := ok.2.2.2.2.2 (waiterIn_false hwt ha et)
+              rw [et] at l; exact l
+            | isFalse et => exact ok.2.2.2.1 t (fun e => et (Eq.symm e))
+      cases hwj : waiterIn (takeL m ((brun N h).bars b)) j with
+      | true =>
+        rw [barrier_W hwj t, if_neg' (fun e => hjt (Eq.symm e)), Nat.add_zero]
+        exact lt_vmax_of (h2 j t hjt) hJ
+      | false =>
+        rw [barrier_notW hwj t]
+        exact h2 j t hjt
+  · have hmono := fun (l : List Arrival) (r : List HArr)
+        (hr : Rel2 (EntryOK N h (brun N h).clocks) l r) =>
+      rel2_mono (fun a x _ ok => entryOK_complete (b := b) (m := m) hown ok) hr
+    cases Nat.decEq b' b with
+    | isTrue eb =>
+      rw [eb]
+      show Rel2 _ (Sem.upd (brun N h).bars b (dropL m ((brun N h).bars b)) b)
+        (Sem.upd (hbRun h).pend b (dropL m ((hbRun h).pend b)) b)
+      rw [upd_same, upd_same]
+      exact hmono _ _ (rel2_drop m (hI.2.2 b))
+    | isFalse eb =>
+      show Rel2 _ (Sem.upd (brun N h).bars b _ b') (Sem.upd (hbRun h).pend b _ b')
+      rw [upd_other _ _ eb, upd_other _ _ eb]
+      exact hmono _ _ (hI.2.2 b')
+
+/-- The invariant holds along every history in which blocked threads do nothing. -/
+theorem cInv_run {N : Nat} : ∀ {h : List (EventN V)}, NotBlocked N h → CInv N h := by
+  intro h
+  induction h with
+  | nil => intro _; exact cInv_nil N
+  | cons e h ih =>
+    intro hw
+    have hI := ih hw.1
+    cases e with
+    | act t A => exact cInv_act hI (hw.2 t rfl)
+    | bar t b w => exact cInv_bar hI (hw.2 t rfl)
+    | complete b m => exact cInv_complete hI
+
+/-- **The clocks decide happens-before (soundness direction).**  In a history where blocked
+threads do nothing, if the epoch of event `k` (thread `u`, own clock `c`: what
+`clocks.epoch(u)` was when `u` performed it) is `ordered` before the current point of thread
+`j`, then event `k` happens before the current point of `j`. -/
+theorem ordered_hb {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {k u c j : Nat}
+    (hs : Seg N h k u c) (ho : (brun N h).clocks.ordered ⟨u, c⟩ j = true) : HB h k j := by
+  have d : (brun N h).clocks.ordered ⟨u, c⟩ j =
+      (decide (u = j) || decide (c ≤ (brun N h).clocks.vc j u)) := rfl
+  rw [d] at ho
+  cases Nat.decEq u j with
+  | isTrue e => rw [← e]; exact seg_own hs
+  | isFalse e =>
+    rw [decide_eq_false' e] at ho
+    exact (cInv_run hw).1 j u k c hs (of_decide_eq_true' ho)
+
+end Inv
+
+end Race
+end Kcert
