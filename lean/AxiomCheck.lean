@@ -274,3 +274,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.IfConv.exLive
 #print axioms Kcert.Race.cInv_run
 #print axioms Kcert.Race.ordered_hb
+#print axioms Kcert.Race.tInv_run
+#print axioms Kcert.Race.hb_trans

@@ -48,6 +48,11 @@ open Sem (Act)
 
 /-! ## Lists -/
 
+/-- The length of a list (structural, so that `lenL (e :: h)` is `lenL h + 1` by definition). -/
+def lenL {α : Type} : List α → Nat
+  | [] => 0
+  | _ :: l => lenL l + 1
+
 /-- Rust `Vec::drain(..m)`: the first `m` elements. -/
 def takeL {α : Type} : Nat → List α → List α
   | 0, _ => []
@@ -316,7 +321,7 @@ by thread `u` whose own clock is then `c`: the epoch `clocks.epoch(u)` the execu
 it. -/
 def Seg (N : Nat) : List (EventN V) → Nat → Nat → Nat → Prop
   | [], _, _, _ => False
-  | e :: h, k, u, c => (k = h.length ∧ Actor e u ∧ c = (brun N h).clocks.vc u u) ∨ Seg N h k u c
+  | e :: h, k, u, c => (k = lenL h ∧ Actor e u ∧ c = (brun N h).clocks.vc u u) ∨ Seg N h k u c
 
 /-! ## Happens-before -/
 
@@ -340,10 +345,10 @@ def WaitsIn (j : Nat) (l : List HArr) : Prop := ∃ x, In x l ∧ x.tid = j ∧ 
 order); an arrival records what its thread knows, itself included; a completion of the first
 `m` arrivals of `b` gives each waiting participant everything each of them knew. -/
 def hbStep (h : List (EventN V)) (s : HBS) : EventN V → HBS
-  | EventN.act t _ => ⟨fun j k => (j = t ∧ k = h.length) ∨ s.know j k, s.pend⟩
+  | EventN.act t _ => ⟨fun j k => (j = t ∧ k = lenL h) ∨ s.know j k, s.pend⟩
   | EventN.bar t b w =>
-    ⟨fun j k => (j = t ∧ k = h.length) ∨ s.know j k,
-      Sem.upd s.pend b (snocL (s.pend b) ⟨t, w, fun k => k = h.length ∨ s.know t k⟩)⟩
+    ⟨fun j k => (j = t ∧ k = lenL h) ∨ s.know j k,
+      Sem.upd s.pend b (snocL (s.pend b) ⟨t, w, fun k => k = lenL h ∨ s.know t k⟩)⟩
   | EventN.complete b m =>
     ⟨fun j k => s.know j k ∨
         (WaitsIn j (takeL m (s.pend b)) ∧ ∃ x, In x (takeL m (s.pend b)) ∧ x.know k),
@@ -491,7 +496,7 @@ theorem own_pos {c : Clocks} (h2 : ∀ j t, j ≠ t → c.vc j t < c.vc t t) (t 
 thread's own clock, which does not go down. -/
 theorem entryOK_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c c' : Clocks} {t : Nat}
     (hact : Actor e t)
-    (hseg : ∀ k u cl, Seg N (e :: h) k u cl → Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = c.vc t t))
+    (hseg : ∀ k u cl, Seg N (e :: h) k u cl → Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = c.vc t t))
     (hown : ∀ u, c.vc u u ≤ c'.vc u u)
     {a : Arrival} {x : HArr} (hnb : a.tid = t → a.wait = false)
     (ok : EntryOK N h c a x) : EntryOK N (e :: h) c' a x := by
@@ -515,7 +520,7 @@ thread. -/
 theorem i1_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c' : Clocks} {t : Nat}
     (hI : CInv N h)
     (hseg : ∀ k u cl, Seg N (e :: h) k u cl →
-      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
+      Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
     (hne : ∀ j u, j ≠ u → c'.vc j u = (brun N h).clocks.vc j u) :
     ∀ j u k cl, Seg N (e :: h) k u cl → cl ≤ c'.vc j u → (hbRun (e :: h)).know j k := by
   intro j u k cl hs hle
@@ -575,7 +580,7 @@ after an event of a thread that is not blocked. -/
 theorem rel2_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c' : Clocks} {t : Nat}
     (hact : Actor e t) (hnb : ¬ Blocked (brun N h) t)
     (hseg : ∀ k u cl, Seg N (e :: h) k u cl →
-      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
+      Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
     (hown : ∀ u, (brun N h).clocks.vc u u ≤ c'.vc u u) (b : Nat) {r : List HArr}
     (hr : Rel2 (EntryOK N h (brun N h).clocks) ((brun N h).bars b) r) :
     Rel2 (EntryOK N (e :: h) c') ((brun N h).bars b) r := by
@@ -587,7 +592,7 @@ theorem rel2_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {c' : Clocks} 
 
 theorem seg_act {N : Nat} {h : List (EventN V)} {t : Nat} {A : Act V} :
     ∀ k u cl, Seg N (EventN.act t A :: h) k u cl →
-      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t) := by
+      Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = (brun N h).clocks.vc t t) := by
   intro k u cl hs
   cases hs with
   | inr hs => exact Or.inl hs
@@ -598,7 +603,7 @@ theorem seg_act {N : Nat} {h : List (EventN V)} {t : Nat} {A : Act V} :
 
 theorem seg_bar {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} :
     ∀ k u cl, Seg N (EventN.bar t b w :: h) k u cl →
-      Seg N h k u cl ∨ (k = h.length ∧ u = t ∧ cl = (brun N h).clocks.vc t t) := by
+      Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = (brun N h).clocks.vc t t) := by
   intro k u cl hs
   cases hs with
   | inr hs => exact Or.inl hs
@@ -621,7 +626,7 @@ theorem entryOK_new {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} {c' :
     (hI : CInv N h) (hown : ∀ u, (brun N h).clocks.vc u u ≤ c'.vc u u)
     (hstrict : w = false → (brun N h).clocks.vc t t < c'.vc t t) :
     EntryOK N (EventN.bar t b w :: h) c' ⟨t, w, (brun N h).clocks.vc t⟩
-      ⟨t, w, fun k => k = h.length ∨ (hbRun h).know t k⟩ := by
+      ⟨t, w, fun k => k = lenL h ∨ (hbRun h).know t k⟩ := by
   refine ⟨rfl, rfl, fun u k cl hs hle => ?_,
     fun u hu => Nat.ltOfLtOfLe (hI.2.1 t u (fun e => hu (Eq.symm e))) (hown u), hown t, hstrict⟩
   cases seg_bar k u cl hs with
@@ -643,7 +648,7 @@ theorem cInv_bar {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} (hI : CI
       rw [eb]
       show Rel2 _ (Sem.upd (brun N h).bars b (snocL ((brun N h).bars b) ⟨t, true, (brun N h).clocks.vc t⟩) b)
         (Sem.upd (hbRun h).pend b (snocL ((hbRun h).pend b)
-          ⟨t, true, fun k => k = h.length ∨ (hbRun h).know t k⟩) b)
+          ⟨t, true, fun k => k = lenL h ∨ (hbRun h).know t k⟩) b)
       rw [upd_same, upd_same]
       exact rel2_snoc (entryOK_new hI hown (fun e => Bool.noConfusion e))
         (rel2_actor hact hnb seg_bar hown b (hI.2.2 b))
@@ -666,7 +671,7 @@ theorem cInv_bar {N : Nat} {h : List (EventN V)} {t b : Nat} {w : Bool} (hI : CI
       rw [eb]
       show Rel2 _ (Sem.upd (brun N h).bars b (snocL ((brun N h).bars b) ⟨t, false, (brun N h).clocks.vc t⟩) b)
         (Sem.upd (hbRun h).pend b (snocL ((hbRun h).pend b)
-          ⟨t, false, fun k => k = h.length ∨ (hbRun h).know t k⟩) b)
+          ⟨t, false, fun k => k = lenL h ∨ (hbRun h).know t k⟩) b)
       rw [upd_same, upd_same]
       exact rel2_snoc (entryOK_new hI hown (fun _ => hstrict))
         (rel2_actor hact hnb seg_bar hown b (hI.2.2 b))
@@ -820,6 +825,194 @@ theorem ordered_hb {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {k u c 
     exact (cInv_run hw).1 j u k c hs (of_decide_eq_true' ho)
 
 end Inv
+
+end Race
+end Kcert
+
+/-! ## Happens-before is transitive -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+section Trans
+
+variable {V : Type}
+
+/-- `KAt h ke k`: right after event `ke`, its thread knows event `k` (so `k` happens before
+`ke`, or is `ke`). -/
+def KAt : List (EventN V) → Nat → Nat → Prop
+  | [], _, _ => False
+  | e :: h, ke, k => (ke = lenL h ∧ ∃ t, Actor e t ∧ (hbRun (e :: h)).know t k) ∨ KAt h ke k
+
+/-- Knowledge is about events of the history. -/
+def Bound (h : List (EventN V)) : Prop :=
+  (∀ j k, (hbRun h).know j k → k < lenL h) ∧
+  (∀ b x, In x ((hbRun h).pend b) → ∀ k, x.know k → k < lenL h)
+
+/-- What is known of an event is known with it: knowledge is closed under `KAt`. -/
+def TInv (h : List (EventN V)) : Prop :=
+  (∀ j ke k, (hbRun h).know j ke → KAt h ke k → (hbRun h).know j k) ∧
+  (∀ b x, In x ((hbRun h).pend b) → ∀ ke k, x.know ke → KAt h ke k → x.know k)
+
+theorem kat_lt : ∀ {h : List (EventN V)} {ke k : Nat}, KAt h ke k → ke < lenL h := by
+  intro h
+  induction h with
+  | nil => intro ke k hk; exact False.elim hk
+  | cons e h ih =>
+    intro ke k hk
+    cases hk with
+    | inl hk => rw [hk.1]; exact Nat.ltSuccSelf _
+    | inr hk => exact Nat.leStep (ih hk)
+
+theorem in_upd_snoc {x y : HArr} {p : Nat → List HArr} {b b' : Nat}
+    (hx : In x (Sem.upd p b (snocL (p b) y) b')) : In x (p b') ∨ x = y := by
+  cases Nat.decEq b' b with
+  | isTrue eb =>
+    rw [eb, upd_same] at hx
+    cases in_snocL hx with
+    | inl h => rw [eb]; exact Or.inl h
+    | inr h => exact Or.inr (Eq.symm h)
+  | isFalse eb =>
+    rw [upd_other _ _ eb] at hx
+    exact Or.inl hx
+
+theorem in_upd_drop {x : HArr} {p : Nat → List HArr} {b b' m : Nat}
+    (hx : In x (Sem.upd p b (dropL m (p b)) b')) : In x (p b') := by
+  cases Nat.decEq b' b with
+  | isTrue eb =>
+    rw [eb, upd_same] at hx
+    rw [eb]; exact in_dropL m hx
+  | isFalse eb =>
+    rw [upd_other _ _ eb] at hx
+    exact hx
+
+theorem bound_run : ∀ (h : List (EventN V)), Bound h := by
+  intro h
+  induction h with
+  | nil => exact ⟨fun j k hk => False.elim hk, fun b x hx => False.elim hx⟩
+  | cons e h ih =>
+    have up : ∀ {k}, k < lenL h → k < lenL (e :: h) := fun hk => Nat.leStep hk
+    have new : ∀ {k}, k = lenL h → k < lenL (e :: h) := by
+      intro k hk; rw [hk]; exact Nat.ltSuccSelf _
+    cases e with
+    | act t A =>
+      refine ⟨fun j k hk => ?_, fun b x hx k hk => up (ih.2 b x hx k hk)⟩
+      cases hk with
+      | inl hk => exact new hk.2
+      | inr hk => exact up (ih.1 j k hk)
+    | bar t b w =>
+      refine ⟨fun j k hk => ?_, fun b' x hx k hk => ?_⟩
+      · cases hk with
+        | inl hk => exact new hk.2
+        | inr hk => exact up (ih.1 j k hk)
+      · cases in_upd_snoc hx with
+        | inl hx => exact up (ih.2 b' x hx k hk)
+        | inr ex =>
+          rw [ex] at hk
+          cases hk with
+          | inl hk => exact new hk
+          | inr hk => exact up (ih.1 t k hk)
+    | complete b m =>
+      refine ⟨fun j k hk => ?_, fun b' x hx k hk => up (ih.2 b' x (in_upd_drop hx) k hk)⟩
+      cases hk with
+      | inl hk => exact up (ih.1 j k hk)
+      | inr hk =>
+        match hk.2 with
+        | ⟨x, hx, hxk⟩ => exact up (ih.2 b x (in_takeL m hx) k hxk)
+
+theorem not_know_new {h : List (EventN V)} {j : Nat} (hk : (hbRun h).know j (lenL h)) : False :=
+  Nat.ltIrrefl _ ((bound_run h).1 j _ hk)
+
+theorem tInv_run : ∀ (h : List (EventN V)), TInv h := by
+  intro h
+  induction h with
+  | nil => exact ⟨fun j ke k hk => False.elim hk, fun b x hx => False.elim hx⟩
+  | cons e h ih =>
+    have hB := bound_run h
+    cases e with
+    | act t A =>
+      refine ⟨fun j ke k hk hat => ?_, fun b x hx ke k hxk hat => ?_⟩
+      · cases hat with
+        | inl hat =>
+          match hat.2 with
+          | ⟨t', ht', hkt⟩ =>
+            cases hk with
+            | inl hk =>
+              have et : t = t' := ht'
+              rw [hk.1]; rw [← et] at hkt; exact hkt
+            | inr hk => rw [hat.1] at hk; exact False.elim (not_know_new hk)
+        | inr hat =>
+          cases hk with
+          | inl hk => exact False.elim (Nat.ltIrrefl _ (by have l := kat_lt hat; rw [← hk.2] at l; exact l))
+          | inr hk => exact Or.inr (ih.1 j ke k hk hat)
+      · cases hat with
+        | inl hat =>
+          rw [hat.1] at hxk
+          exact False.elim (Nat.ltIrrefl _ (hB.2 b x hx _ hxk))
+        | inr hat => exact ih.2 b x hx ke k hxk hat
+    | bar t b w =>
+      refine ⟨fun j ke k hk hat => ?_, fun b' x hx ke k hxk hat => ?_⟩
+      · cases hat with
+        | inl hat =>
+          match hat.2 with
+          | ⟨t', ht', hkt⟩ =>
+            cases hk with
+            | inl hk =>
+              have et : t = t' := ht'
+              rw [hk.1]; rw [← et] at hkt; exact hkt
+            | inr hk => rw [hat.1] at hk; exact False.elim (not_know_new hk)
+        | inr hat =>
+          cases hk with
+          | inl hk => exact False.elim (Nat.ltIrrefl _ (by have l := kat_lt hat; rw [← hk.2] at l; exact l))
+          | inr hk => exact Or.inr (ih.1 j ke k hk hat)
+      · cases in_upd_snoc hx with
+        | inl hx =>
+          cases hat with
+          | inl hat =>
+            rw [hat.1] at hxk
+            exact False.elim (Nat.ltIrrefl _ (hB.2 b' x hx _ hxk))
+          | inr hat => exact ih.2 b' x hx ke k hxk hat
+        | inr ex =>
+          rw [ex]
+          rw [ex] at hxk
+          cases hat with
+          | inl hat =>
+            match hat.2 with
+            | ⟨t', ht', hkt⟩ =>
+              have et : t = t' := ht'
+              rw [← et] at hkt
+              cases hkt with
+              | inl hkt => exact Or.inl hkt.2
+              | inr hkt => exact Or.inr hkt
+          | inr hat =>
+            cases hxk with
+            | inl hxk => exact False.elim (Nat.ltIrrefl _ (by have l := kat_lt hat; rw [hxk] at l; exact l))
+            | inr hxk => exact Or.inr (ih.1 t ke k hxk hat)
+    | complete b m =>
+      refine ⟨fun j ke k hk hat => ?_, fun b' x hx ke k hxk hat => ?_⟩
+      · cases hat with
+        | inl hat => match hat.2 with
+          | ⟨t', ht', _⟩ => exact False.elim ht'
+        | inr hat =>
+          cases hk with
+          | inl hk => exact Or.inl (ih.1 j ke k hk hat)
+          | inr hk =>
+            match hk.2 with
+            | ⟨x, hx, hxk⟩ =>
+              exact Or.inr ⟨hk.1, x, hx, ih.2 b x (in_takeL m hx) ke k hxk hat⟩
+      · cases hat with
+        | inl hat => match hat.2 with
+          | ⟨t', ht', _⟩ => exact False.elim ht'
+        | inr hat => exact ih.2 b' x (in_upd_drop hx) ke k hxk hat
+
+/-- Happens-before is transitive through `KAt`. -/
+theorem hb_trans {h : List (EventN V)} {j ke k : Nat} (h1 : HB h ke j) (h2 : KAt h ke k) :
+    HB h k j :=
+  (tInv_run h).1 j ke k h1 h2
+
+end Trans
 
 end Race
 end Kcert
