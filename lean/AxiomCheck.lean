@@ -276,3 +276,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.ordered_hb
 #print axioms Kcert.Race.tInv_run
 #print axioms Kcert.Race.hb_trans
+#print axioms Kcert.Race.step_read
+#print axioms Kcert.Race.step_write
+#print axioms Kcert.Race.step_atom
+#print axioms Kcert.Race.checkN_run
+#print axioms Kcert.Race.checkN_sound

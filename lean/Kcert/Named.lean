@@ -1016,3 +1016,501 @@ end Trans
 
 end Race
 end Kcert
+
+/-! ## The shadow records over named-barrier histories: no report, no unordered conflict -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+/-- The shadow part of the race state: a record per address, and whether a race was found. -/
+structure ShState where
+  shadow : Nat → Shadow
+  found : Bool
+
+def ShState.record (s : ShState) (a : Nat) (r : Option (Epoch × Bool) × Shadow) : ShState :=
+  ⟨Sem.upd s.shadow a r.2, s.found || r.1.isSome⟩
+
+section Shadow
+
+variable {V : Type}
+
+/-- One event: a memory action calls `Shadow::access` (`accessK`, the Rust since the
+benign-write repair) or `Shadow::atomic` at the thread's current epoch; barrier events leave
+the records alone.  `sv` is `same_value`, as in `ClocksKeep.lean`. -/
+def shstep (sv : List (EventN V) → Nat → Nat → V → Bool) (h : List (EventN V)) (c : Clocks)
+    (s : ShState) : EventN V → ShState
+  | EventN.act t (Act.read a _ _) => s.record a ((s.shadow a).accessK c (c.epoch t) false false)
+  | EventN.act t (Act.write a v _) =>
+    s.record a ((s.shadow a).accessK c (c.epoch t) true (sv h t a v))
+  | EventN.act t (Act.atomAdd a _ _) => s.record a ((s.shadow a).atomic c (c.epoch t))
+  | EventN.act _ (Act.compute _ _) => s
+  | EventN.act _ (Act.arrive _ _ _ _) => s
+  | EventN.act _ Act.exit => s
+  | EventN.bar _ _ _ => s
+  | EventN.complete _ _ => s
+
+/-- The shadow state after a history, with the clocks of `brun`. -/
+def nrun (sv : List (EventN V) → Nat → Nat → V → Bool) (N : Nat) : List (EventN V) → ShState
+  | [] => ⟨fun _ => Shadow.empty, false⟩
+  | e :: h => shstep sv h (brun N h).clocks (nrun sv N h) e
+
+/-- Whether the run over the history reported a race. -/
+def checkN (sv : List (EventN V) → Nat → Nat → V → Bool) (N : Nat) (h : List (EventN V)) : Bool :=
+  (nrun sv N h).found
+
+/-- Every write taken as `same_value = false`. -/
+def noSameN : List (EventN V) → Nat → Nat → V → Bool := fun _ _ _ _ => false
+
+/-- Event `k` of the history is thread `i` performing `A`. -/
+def ActAt : List (EventN V) → Nat → Nat → Act V → Prop
+  | [], _, _, _ => False
+  | EventN.act t B :: h, k, i, A => (k = lenL h ∧ t = i ∧ B = A) ∨ ActAt h k i A
+  | EventN.bar _ _ _ :: h, k, i, A => ActAt h k i A
+  | EventN.complete _ _ :: h, k, i, A => ActAt h k i A
+
+/-- Some action conflicts with an earlier action of another thread that does not happen
+before it. -/
+def UnorderedConflict : List (EventN V) → Prop
+  | [] => False
+  | EventN.act j B :: h =>
+    UnorderedConflict h ∨ ∃ i A k, ActAt h k i A ∧ i ≠ j ∧ Sem.Conflict A B ∧ ¬ HB h k j
+  | EventN.bar _ _ _ :: h => UnorderedConflict h
+  | EventN.complete _ _ :: h => UnorderedConflict h
+
+/-- Entry `x` stands for event `k`: some event of `x`'s thread at `x`'s clock knew `k`. -/
+def Cov (N : Nat) (h : List (EventN V)) (x : Epoch) (k : Nat) : Prop :=
+  ∃ ke, Seg N h ke x.tid x.clock ∧ KAt h ke k
+
+/-- Every access of the history to `a` is stood for by an entry of its kind. -/
+def ShInvN (N : Nat) (h : List (EventN V)) (a : Nat) (s : Shadow) : Prop :=
+  (∀ k i A, ActAt h k i A → IsW a A → ∃ x, s.write = some x ∧ Cov N h x k) ∧
+  (∀ k i A, ActAt h k i A → IsR a A → ∃ x, In x s.reads ∧ Cov N h x k) ∧
+  (∀ k i A, ActAt h k i A → IsA a A → ∃ x, In x s.atomics ∧ Cov N h x k)
+
+theorem cov_mono {N : Nat} {h : List (EventN V)} (e : EventN V) {x : Epoch} {k : Nat}
+    (hc : Cov N h x k) : Cov N (e :: h) x k :=
+  match hc with
+  | ⟨ke, hs, hk⟩ => ⟨ke, Or.inr hs, Or.inr hk⟩
+
+theorem cov_own {N : Nat} {h : List (EventN V)} {x : Epoch} {k : Nat} (hc : Cov N h x k) :
+    HB h k x.tid :=
+  match hc with
+  | ⟨_, hs, hk⟩ => hb_trans (seg_own hs) hk
+
+/-- The entry of the new access stands for everything its thread knew, and for itself. -/
+theorem cov_new {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {k : Nat}
+    (hk : HB h k j ∨ k = lenL h) :
+    Cov N (EventN.act j B :: h) ((brun N h).clocks.epoch j) k := by
+  refine ⟨lenL h, Or.inl ⟨rfl, rfl, rfl⟩, Or.inl ⟨rfl, j, rfl, ?_⟩⟩
+  cases hk with
+  | inl hk => exact Or.inr hk
+  | inr hk => exact Or.inl ⟨rfl, hk⟩
+
+theorem ordered_cov {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {x : Epoch} {k j : Nat}
+    (hc : Cov N h x k) (ho : (brun N h).clocks.ordered x j = true) : HB h k j := by
+  match hc with
+  | ⟨ke, hs, hk⟩ =>
+    have d : (brun N h).clocks.ordered x j =
+        (decide (x.tid = j) || decide (x.clock ≤ (brun N h).clocks.vc j x.tid)) := rfl
+    rw [d] at ho
+    refine hb_trans ?_ hk
+    cases Nat.decEq x.tid j with
+    | isTrue e => rw [← e]; exact seg_own hs
+    | isFalse e =>
+      rw [decide_eq_false' e] at ho
+      exact (cInv_run hw).1 j x.tid ke x.clock hs (of_decide_eq_true' ho)
+
+theorem ord_of_unord {c : Clocks} {u : Nat} {x : Epoch} (h : unord c u x = false) :
+    c.ordered x u = true := by
+  have d : unord c u x = !(c.ordered x u) := rfl
+  rw [d] at h
+  cases ho : c.ordered x u with
+  | true => rfl
+  | false => rw [ho] at h; cases h
+
+theorem findL_none {α : Type} {p : α → Bool} {x : α} {l : List α} (h : findL p l = none)
+    (hx : In x l) : p x = false := by
+  cases hp : p x with
+  | false => rfl
+  | true =>
+    match findL_of hx hp with
+    | ⟨y, hy⟩ => rw [h] at hy; cases hy
+
+theorem findO_none {α : Type} {p : α → Bool} {x : α} {o : Option α} (h : findO p o = none)
+    (hx : o = some x) : p x = false := by
+  cases hp : p x with
+  | false => rfl
+  | true => rw [findO_of hx hp] at h; cases h
+
+theorem orOpt_none {α : Type} {x y : Option α} (h : orOpt x y = none) : x = none ∧ y = none := by
+  cases x with
+  | some z => cases h
+  | none => exact ⟨rfl, h⟩
+
+theorem tag_none {α : Type} {w : Bool} {o : Option α} (h : tag w o = none) : o = none := by
+  cases o with
+  | none => rfl
+  | some z => cases h
+
+theorem isSome_false {α : Type} {o : Option α} (h : o.isSome = false) : o = none := by
+  cases o with
+  | none => rfl
+  | some z => cases h
+
+theorem or_false_right {a b : Bool} (h : (a || b) = false) : b = false := by
+  cases a with
+  | true => cases h
+  | false => exact h
+
+theorem or_false_left {a b : Bool} (h : (a || b) = false) : a = false := by
+  cases a with
+  | true => cases h
+  | false => rfl
+
+/-- No unordered write: every `write` entry is ordered. -/
+theorem uw_none {s : Shadow} {c : Clocks} {u : Nat} (h : s.unorderedWrite c u = none) {x : Epoch}
+    (hx : s.write = some x) : c.ordered x u = true :=
+  ord_of_unord (findO_none (orOpt_none h).1 hx)
+
+theorem list_none {l : List Epoch} {c : Clocks} {u : Nat} (h : findL (unord c u) l = none)
+    {x : Epoch} (hx : In x l) : c.ordered x u = true :=
+  ord_of_unord (findL_none h hx)
+
+/-- The thread's entry of a per-thread list, after `setFor`, still stands for what the old
+entries stood for. -/
+theorem setFor_cov {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {l : List Epoch}
+    {x : Epoch} {k : Nat} (hx : In x l) (hc : Cov N h x k) :
+    ∃ y, In y (setFor ((brun N h).clocks.epoch j) l) ∧ Cov N (EventN.act j B :: h) y k := by
+  cases Nat.decEq x.tid j with
+  | isTrue e =>
+    have hk := cov_own hc
+    rw [e] at hk
+    exact ⟨_, in_setFor_now _ l, cov_new (Or.inl hk)⟩
+  | isFalse e => exact ⟨x, in_setFor_other _ e l hx, cov_mono _ hc⟩
+
+theorem conflict_read {A : Act V} {a r pc : Nat} (h : Sem.Conflict A (Act.read a r pc)) :
+    IsW a A ∨ IsA a A := by
+  cases A with
+  | write b v p => exact Or.inl h
+  | atomAdd b v p => exact Or.inr h
+  | read b r' p => exact False.elim h
+  | compute p g => exact False.elim h
+  | arrive b n w p => exact False.elim h
+  | exit => exact False.elim h
+
+theorem conflict_write {A : Act V} {a : Nat} {v : V} {pc : Nat}
+    (h : Sem.Conflict A (Act.write a v pc)) : IsW a A ∨ IsR a A ∨ IsA a A := by
+  cases A with
+  | write b v' p => exact Or.inl h
+  | read b r' p => exact Or.inr (Or.inl h)
+  | atomAdd b v' p => exact Or.inr (Or.inr h)
+  | compute p g => exact False.elim h
+  | arrive b n w p => exact False.elim h
+  | exit => exact False.elim h
+
+theorem conflict_atom {A : Act V} {a : Nat} {v : V} {pc : Nat}
+    (h : Sem.Conflict A (Act.atomAdd a v pc)) : IsW a A ∨ IsR a A := by
+  cases A with
+  | write b v' p => exact Or.inl h
+  | read b r' p => exact Or.inr h
+  | atomAdd b v' p => exact False.elim h
+  | compute p g => exact False.elim h
+  | arrive b n w p => exact False.elim h
+  | exit => exact False.elim h
+
+/-- The invariant after an access, field by field. -/
+theorem shInv_act {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {a : Nat} {s s' : Shadow}
+    (hS : ShInvN N h a s)
+    (hW : IsW a B → ∃ x, s'.write = some x ∧ Cov N (EventN.act j B :: h) x (lenL h))
+    (hWo : ∀ k x, s.write = some x → Cov N h x k →
+      ∃ y, s'.write = some y ∧ Cov N (EventN.act j B :: h) y k)
+    (hR : IsR a B → ∃ x, In x s'.reads ∧ Cov N (EventN.act j B :: h) x (lenL h))
+    (hRo : ∀ k x, In x s.reads → Cov N h x k →
+      ∃ y, In y s'.reads ∧ Cov N (EventN.act j B :: h) y k)
+    (hA : IsA a B → ∃ x, In x s'.atomics ∧ Cov N (EventN.act j B :: h) x (lenL h))
+    (hAo : ∀ k x, In x s.atomics → Cov N h x k →
+      ∃ y, In y s'.atomics ∧ Cov N (EventN.act j B :: h) y k) :
+    ShInvN N (EventN.act j B :: h) a s' := by
+  refine ⟨fun k i A hk hK => ?_, fun k i A hk hK => ?_, fun k i A hk hK => ?_⟩
+  · cases hk with
+    | inl hk => rw [← hk.2.2] at hK; rw [hk.1]; exact hW hK
+    | inr hk =>
+      match hS.1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact hWo k x hx hc
+  · cases hk with
+    | inl hk => rw [← hk.2.2] at hK; rw [hk.1]; exact hR hK
+    | inr hk =>
+      match hS.2.1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact hRo k x hx hc
+  · cases hk with
+    | inl hk => rw [← hk.2.2] at hK; rw [hk.1]; exact hA hK
+    | inr hk =>
+      match hS.2.2 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact hAo k x hx hc
+
+/-- An address the access does not touch keeps its record. -/
+theorem shInvN_other {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {a : Nat} {s : Shadow}
+    (hS : ShInvN N h a s) (hW : ¬ IsW a B) (hR : ¬ IsR a B) (hA : ¬ IsA a B) :
+    ShInvN N (EventN.act j B :: h) a s :=
+  shInv_act hS (fun hK => False.elim (hW hK)) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    (fun hK => False.elim (hR hK)) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    (fun hK => False.elim (hA hK)) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+
+theorem ne_symm' {a b : Nat} (h : ¬ a = b) : ¬ b = a := fun e => h (Eq.symm e)
+
+/-- A read with no report: every earlier conflicting access happens before it, and the
+records stay right. -/
+theorem step_read {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {j a r pc : Nat}
+    (hS : ∀ a', ShInvN N h a' ((nrun noSameN N h).shadow a'))
+    (hf : (nrun noSameN N (EventN.act j (Act.read a r pc) :: h)).found = false) :
+    (∀ a', ShInvN N (EventN.act j (Act.read a r pc) :: h) a'
+      ((nrun noSameN N (EventN.act j (Act.read a r pc) :: h)).shadow a')) ∧
+    (∀ k i A, ActAt h k i A → Sem.Conflict A (Act.read a r pc) → HB h k j) := by
+  have hf' : ((nrun noSameN N h).found ||
+      (((nrun noSameN N h).shadow a).accessK (brun N h).clocks ((brun N h).clocks.epoch j)
+        false false).1.isSome) = false := hf
+  have hr := isSome_false (or_false_right hf')
+  have e1 : (((nrun noSameN N h).shadow a).accessK (brun N h).clocks
+      ((brun N h).clocks.epoch j) false false).1 =
+      orOpt (tag true (((nrun noSameN N h).shadow a).unorderedWrite (brun N h).clocks j))
+        (tag true (findL (unord (brun N h).clocks j) ((nrun noSameN N h).shadow a).atomics)) := rfl
+  rw [e1] at hr
+  have uw := tag_none (orOpt_none hr).1
+  have ua := tag_none (orOpt_none hr).2
+  refine ⟨fun a' => ?_, fun k i A hk hcf => ?_⟩
+  · cases Nat.decEq a' a with
+    | isTrue ea =>
+      rw [ea]
+      have e2 : (nrun noSameN N (EventN.act j (Act.read a r pc) :: h)).shadow a =
+          ⟨((nrun noSameN N h).shadow a).write, ((nrun noSameN N h).shadow a).same_writes,
+            setFor ((brun N h).clocks.epoch j) ((nrun noSameN N h).shadow a).reads,
+            ((nrun noSameN N h).shadow a).atomics⟩ := upd_same _ _ _
+      rw [e2]
+      exact shInv_act (hS a) (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+        (fun _ => ⟨_, in_setFor_now _ _, cov_new (Or.inr rfl)⟩)
+        (fun k x hx hc => setFor_cov hx hc)
+        (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    | isFalse ea =>
+      have e2 : (nrun noSameN N (EventN.act j (Act.read a r pc) :: h)).shadow a' =
+          (nrun noSameN N h).shadow a' := upd_other _ _ ea
+      rw [e2]
+      exact shInvN_other (hS a') (fun hK => hK) (fun hK => ea (Eq.symm hK)) (fun hK => hK)
+  · cases conflict_read hcf with
+    | inl hK =>
+      match (hS a).1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (uw_none uw hx)
+    | inr hK =>
+      match (hS a).2.2 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ua hx)
+
+/-- A write (`same_value` false) with no report. -/
+theorem step_write {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {j a : Nat} {v : V}
+    {pc : Nat} (hS : ∀ a', ShInvN N h a' ((nrun noSameN N h).shadow a'))
+    (hf : (nrun noSameN N (EventN.act j (Act.write a v pc) :: h)).found = false) :
+    (∀ a', ShInvN N (EventN.act j (Act.write a v pc) :: h) a'
+      ((nrun noSameN N (EventN.act j (Act.write a v pc) :: h)).shadow a')) ∧
+    (∀ k i A, ActAt h k i A → Sem.Conflict A (Act.write a v pc) → HB h k j) := by
+  have hf' : ((nrun noSameN N h).found ||
+      (((nrun noSameN N h).shadow a).accessK (brun N h).clocks ((brun N h).clocks.epoch j)
+        true false).1.isSome) = false := hf
+  have hr := isSome_false (or_false_right hf')
+  have e1 : (((nrun noSameN N h).shadow a).accessK (brun N h).clocks
+      ((brun N h).clocks.epoch j) true false).1 =
+      orOpt (orOpt (tag true (((nrun noSameN N h).shadow a).unorderedWrite (brun N h).clocks j))
+        (tag true (findL (unord (brun N h).clocks j) ((nrun noSameN N h).shadow a).atomics)))
+        (tag false (findL (unord (brun N h).clocks j) ((nrun noSameN N h).shadow a).reads)) := rfl
+  rw [e1] at hr
+  have uw := tag_none (orOpt_none (orOpt_none hr).1).1
+  have ua := tag_none (orOpt_none (orOpt_none hr).1).2
+  have ur := tag_none (orOpt_none hr).2
+  refine ⟨fun a' => ?_, fun k i A hk hcf => ?_⟩
+  · cases Nat.decEq a' a with
+    | isTrue ea =>
+      rw [ea]
+      have e2 : (nrun noSameN N (EventN.act j (Act.write a v pc) :: h)).shadow a =
+          ⟨some ((brun N h).clocks.epoch j), [],
+            ((nrun noSameN N h).shadow a).reads, ((nrun noSameN N h).shadow a).atomics⟩ :=
+        upd_same _ _ _
+      rw [e2]
+      exact shInv_act (hS a) (fun _ => ⟨_, rfl, cov_new (Or.inr rfl)⟩)
+        (fun k x hx hc => ⟨_, rfl, cov_new (Or.inl (ordered_cov hw hc (uw_none uw hx)))⟩)
+        (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+        (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    | isFalse ea =>
+      have e2 : (nrun noSameN N (EventN.act j (Act.write a v pc) :: h)).shadow a' =
+          (nrun noSameN N h).shadow a' := upd_other _ _ ea
+      rw [e2]
+      exact shInvN_other (hS a') (fun hK => ea (Eq.symm hK)) (fun hK => hK) (fun hK => hK)
+  · cases conflict_write hcf with
+    | inl hK =>
+      match (hS a).1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (uw_none uw hx)
+    | inr hK =>
+      cases hK with
+      | inl hK =>
+        match (hS a).2.1 k i A hk hK with
+        | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ur hx)
+      | inr hK =>
+        match (hS a).2.2 k i A hk hK with
+        | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ua hx)
+
+/-- An atomic addition with no report. -/
+theorem step_atom {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {j a : Nat} {v : V}
+    {pc : Nat} (hS : ∀ a', ShInvN N h a' ((nrun noSameN N h).shadow a'))
+    (hf : (nrun noSameN N (EventN.act j (Act.atomAdd a v pc) :: h)).found = false) :
+    (∀ a', ShInvN N (EventN.act j (Act.atomAdd a v pc) :: h) a'
+      ((nrun noSameN N (EventN.act j (Act.atomAdd a v pc) :: h)).shadow a')) ∧
+    (∀ k i A, ActAt h k i A → Sem.Conflict A (Act.atomAdd a v pc) → HB h k j) := by
+  have hf' : ((nrun noSameN N h).found ||
+      (((nrun noSameN N h).shadow a).atomic (brun N h).clocks
+        ((brun N h).clocks.epoch j)).1.isSome) = false := hf
+  have hr := isSome_false (or_false_right hf')
+  have e1 : (((nrun noSameN N h).shadow a).atomic (brun N h).clocks
+      ((brun N h).clocks.epoch j)).1 =
+      orOpt (tag true (((nrun noSameN N h).shadow a).unorderedWrite (brun N h).clocks j))
+        (tag false (findL (unord (brun N h).clocks j) ((nrun noSameN N h).shadow a).reads)) := rfl
+  rw [e1] at hr
+  have uw := tag_none (orOpt_none hr).1
+  have ur := tag_none (orOpt_none hr).2
+  refine ⟨fun a' => ?_, fun k i A hk hcf => ?_⟩
+  · cases Nat.decEq a' a with
+    | isTrue ea =>
+      rw [ea]
+      have e2 : (nrun noSameN N (EventN.act j (Act.atomAdd a v pc) :: h)).shadow a =
+          ⟨((nrun noSameN N h).shadow a).write, ((nrun noSameN N h).shadow a).same_writes,
+            ((nrun noSameN N h).shadow a).reads,
+            setFor ((brun N h).clocks.epoch j) ((nrun noSameN N h).shadow a).atomics⟩ :=
+        upd_same _ _ _
+      rw [e2]
+      exact shInv_act (hS a) (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+        (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+        (fun _ => ⟨_, in_setFor_now _ _, cov_new (Or.inr rfl)⟩)
+        (fun k x hx hc => setFor_cov hx hc)
+    | isFalse ea =>
+      have e2 : (nrun noSameN N (EventN.act j (Act.atomAdd a v pc) :: h)).shadow a' =
+          (nrun noSameN N h).shadow a' := upd_other _ _ ea
+      rw [e2]
+      exact shInvN_other (hS a') (fun hK => hK) (fun hK => hK) (fun hK => ea (Eq.symm hK))
+  · cases conflict_atom hcf with
+    | inl hK =>
+      match (hS a).1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (uw_none uw hx)
+    | inr hK =>
+      match (hS a).2.1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ur hx)
+
+theorem found_prefix {sv : List (EventN V) → Nat → Nat → V → Bool} {N : Nat} {h : List (EventN V)} :
+    ∀ (e : EventN V), (nrun sv N (e :: h)).found = false → (nrun sv N h).found = false := by
+  intro e
+  cases e with
+  | bar t b w => exact fun x => x
+  | complete b m => exact fun x => x
+  | act t B =>
+    cases B with
+    | read a r pc => exact or_false_left
+    | write a v pc => exact or_false_left
+    | atomAdd a v pc => exact or_false_left
+    | compute pc g => exact fun x => x
+    | arrive b n w pc => exact fun x => x
+    | exit => exact fun x => x
+
+theorem shInvN_nonact {N : Nat} {h : List (EventN V)} {e : EventN V} {a : Nat} {s : Shadow}
+    (hS : ShInvN N h a s) (he : ∀ k i A, ActAt (e :: h) k i A → ActAt h k i A) :
+    ShInvN N (e :: h) a s := by
+  refine ⟨fun k i A hk hK => ?_, fun k i A hk hK => ?_, fun k i A hk hK => ?_⟩
+  · match hS.1 k i A (he k i A hk) hK with
+    | ⟨x, hx, hc⟩ => exact ⟨x, hx, cov_mono e hc⟩
+  · match hS.2.1 k i A (he k i A hk) hK with
+    | ⟨x, hx, hc⟩ => exact ⟨x, hx, cov_mono e hc⟩
+  · match hS.2.2 k i A (he k i A hk) hK with
+    | ⟨x, hx, hc⟩ => exact ⟨x, hx, cov_mono e hc⟩
+
+theorem conflict_compute {A : Act V} {pc : Nat} {g : Nat → V}
+    (h : Sem.Conflict A (Act.compute pc g)) : False := by
+  cases A with
+  | write b v' p => exact h
+  | read b r' p => exact h
+  | atomAdd b v' p => exact h
+  | compute p g' => exact h
+  | arrive b n w p => exact h
+  | exit => exact h
+
+theorem conflict_arrive {A : Act V} {b n : Nat} {w : Bool} {pc : Nat}
+    (h : Sem.Conflict A (Act.arrive b n w pc)) : False := by
+  cases A with
+  | write b v' p => exact h
+  | read b r' p => exact h
+  | atomAdd b v' p => exact h
+  | compute p g' => exact h
+  | arrive b n w p => exact h
+  | exit => exact h
+
+theorem conflict_exit {A : Act V} (h : Sem.Conflict A (Act.exit : Act V)) : False := by
+  cases A with
+  | write b v' p => exact h
+  | read b r' p => exact h
+  | atomAdd b v' p => exact h
+  | compute p g' => exact h
+  | arrive b n w p => exact h
+  | exit => exact h
+
+/-- The shadow invariant along a history without report, and no unordered conflict. -/
+theorem checkN_run {N : Nat} : ∀ (h : List (EventN V)), NotBlocked N h →
+    (nrun noSameN N h).found = false →
+    (∀ a, ShInvN N h a ((nrun noSameN N h).shadow a)) ∧ ¬ UnorderedConflict h := by
+  intro h
+  induction h with
+  | nil =>
+    intro _ _
+    exact ⟨fun a => ⟨fun k i A hk => False.elim hk, fun k i A hk => False.elim hk,
+      fun k i A hk => False.elim hk⟩, fun hu => hu⟩
+  | cons e h ih =>
+    intro hw hf
+    match ih hw.1 (found_prefix e hf) with
+    | ⟨hS, hU⟩ =>
+      cases e with
+      | bar t b w => exact ⟨fun a => shInvN_nonact (hS a) (fun k i A hk => hk), hU⟩
+      | complete b m => exact ⟨fun a => shInvN_nonact (hS a) (fun k i A hk => hk), hU⟩
+      | act j B =>
+        have fin : (∀ k i A, ActAt h k i A → Sem.Conflict A B → HB h k j) →
+            ¬ UnorderedConflict (EventN.act j B :: h) := by
+          intro hC hu
+          cases hu with
+          | inl hu => exact hU hu
+          | inr hu =>
+            match hu with
+            | ⟨i, A, k, hk, _, hcf, hnot⟩ => exact hnot (hC k i A hk hcf)
+        cases B with
+        | read a r pc =>
+          match step_read hw.1 hS hf with
+          | ⟨hS', hC⟩ => exact ⟨hS', fin hC⟩
+        | write a v pc =>
+          match step_write hw.1 hS hf with
+          | ⟨hS', hC⟩ => exact ⟨hS', fin hC⟩
+        | atomAdd a v pc =>
+          match step_atom hw.1 hS hf with
+          | ⟨hS', hC⟩ => exact ⟨hS', fin hC⟩
+        | compute pc g =>
+          exact ⟨fun a => shInvN_other (hS a) (fun hK => hK) (fun hK => hK) (fun hK => hK),
+            fin (fun k i A _ hcf => False.elim (conflict_compute hcf))⟩
+        | arrive b n w pc =>
+          exact ⟨fun a => shInvN_other (hS a) (fun hK => hK) (fun hK => hK) (fun hK => hK),
+            fin (fun k i A _ hcf => False.elim (conflict_arrive hcf))⟩
+        | exit =>
+          exact ⟨fun a => shInvN_other (hS a) (fun hK => hK) (fun hK => hK) (fun hK => hK),
+            fin (fun k i A _ hcf => False.elim (conflict_exit hcf))⟩
+
+/-- **Soundness of the check over named-barrier histories.**  If blocked threads do nothing
+and the run (without benign writes) reports no race, then every action that conflicts with an
+earlier action of another thread has that action happen before it (`HB`): no two conflicting
+accesses of different threads are unordered by happens-before. -/
+theorem checkN_sound {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h)
+    (hc : checkN noSameN N h = false) : ¬ UnorderedConflict h :=
+  (checkN_run h hw hc).2
+
+end Shadow
+
+end Race
+end Kcert
