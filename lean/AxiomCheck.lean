@@ -281,3 +281,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.step_atom
 #print axioms Kcert.Race.checkN_run
 #print axioms Kcert.Race.checkN_sound
+#print axioms Kcert.Race.dInv_run
+#print axioms Kcert.Race.hb_ordered
+#print axioms Kcert.Race.ordered_iff_hb

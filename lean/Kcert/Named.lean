@@ -1514,3 +1514,278 @@ end Shadow
 
 end Race
 end Kcert
+
+/-! ## The converse: happens-before implies ordered clocks -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+section Conv
+
+variable {V : Type}
+
+theorem seg_lt {N : Nat} : ∀ {h : List (EventN V)} {k u c : Nat}, Seg N h k u c → k < lenL h := by
+  intro h
+  induction h with
+  | nil => intro k u c hs; exact False.elim hs
+  | cons e h ih =>
+    intro k u c hs
+    cases hs with
+    | inl hs => rw [hs.1]; exact Nat.ltSuccSelf _
+    | inr hs => exact Nat.leStep (ih hs)
+
+theorem barrier_mono (c : Clocks) (rows : List (Nat → Nat)) (W : Nat → Bool) (j u : Nat) :
+    c.vc j u ≤ (c.barrier rows W).vc j u := by
+  cases hw : W j with
+  | false => rw [barrier_notW hw]; exact Nat.leRefl _
+  | true =>
+    rw [barrier_W hw]
+    exact Nat.leTrans (le_vmax_left _ _) (Nat.leAddRight _ _)
+
+theorem le_joinRows_of {r : Nat → Nat} {u : Nat} :
+    ∀ {rows : List (Nat → Nat)}, In r rows → r u ≤ joinRows rows u := by
+  intro rows
+  induction rows with
+  | nil => intro h; exact False.elim h
+  | cons r' rows ih =>
+    intro h
+    cases h with
+    | inl e => rw [← e]; exact le_vmax_right _ _
+    | inr h => exact Nat.leTrans (ih h) (le_vmax_left _ _)
+
+theorem in_rowsOf_of {a : Arrival} : ∀ {l : List Arrival}, In a l → In a.row (rowsOf l) := by
+  intro l
+  induction l with
+  | nil => intro h; exact h
+  | cons b l ih =>
+    intro h
+    cases h with
+    | inl e => rw [← e]; exact Or.inl rfl
+    | inr h => exact Or.inr (ih h)
+
+theorem waiterIn_of_in {a : Arrival} {w : Nat} (ht : a.tid = w) (hw : a.wait = true) :
+    ∀ {l : List Arrival}, In a l → waiterIn l w = true := by
+  intro l
+  induction l with
+  | nil => intro h; exact False.elim h
+  | cons b l ih =>
+    intro h
+    have e : waiterIn (b :: l) w = ((b.wait && decide (b.tid = w)) || waiterIn l w) := rfl
+    rw [e]
+    cases h with
+    | inl eb => rw [eb, hw, ht, decide_eq_true' rfl]; rfl
+    | inr h =>
+      rw [ih h]
+      cases (b.wait && decide (b.tid = w)) with
+      | true => rfl
+      | false => rfl
+
+/-- An executor arrival and a happens-before arrival agree, and the row covers what the
+arrival knew. -/
+def EntryGE (N : Nat) (h : List (EventN V)) (a : Arrival) (x : HArr) : Prop :=
+  a.tid = x.tid ∧ a.wait = x.wait ∧ ∀ u k c, Seg N h k u c → x.know k → c ≤ a.row u
+
+/-- The invariant of the converse: the clocks cover what is known. -/
+def DInv (N : Nat) (h : List (EventN V)) : Prop :=
+  (∀ j u k c, Seg N h k u c → (hbRun h).know j k → j ≠ u → c ≤ (brun N h).clocks.vc j u) ∧
+  (∀ u k c, Seg N h k u c → c ≤ (brun N h).clocks.vc u u) ∧
+  (∀ b, Rel2 (EntryGE N h) ((brun N h).bars b) ((hbRun h).pend b))
+
+/-- For an actor's event whose clocks change only on the diagonal, upwards. -/
+theorem dInv_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {t : Nat} (hD : DInv N h)
+    (hseg : ∀ k u cl, Seg N (e :: h) k u cl →
+      Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
+    (hknow : ∀ j k, (hbRun (e :: h)).know j k → (j = t ∧ k = lenL h) ∨ (hbRun h).know j k)
+    (hne : ∀ j u, j ≠ u → (brun N (e :: h)).clocks.vc j u = (brun N h).clocks.vc j u)
+    (hown : ∀ u, (brun N h).clocks.vc u u ≤ (brun N (e :: h)).clocks.vc u u) :
+    (∀ j u k c, Seg N (e :: h) k u c → (hbRun (e :: h)).know j k → j ≠ u →
+      c ≤ (brun N (e :: h)).clocks.vc j u) ∧
+    (∀ u k c, Seg N (e :: h) k u c → c ≤ (brun N (e :: h)).clocks.vc u u) := by
+  refine ⟨fun j u k c hs hk hju => ?_, fun u k c hs => ?_⟩
+  · rw [hne j u hju]
+    cases hknow j k hk with
+    | inl hk =>
+      cases hseg k u c hs with
+      | inl hs =>
+        have l := seg_lt hs
+        rw [hk.2] at l
+        exact False.elim (Nat.ltIrrefl _ l)
+      | inr hs => exact False.elim (hju (Eq.trans hk.1 (Eq.symm hs.2.1)))
+    | inr hk =>
+      cases hseg k u c hs with
+      | inl hs => exact hD.1 j u k c hs hk hju
+      | inr hs => rw [hs.1] at hk; exact False.elim (not_know_new hk)
+  · cases hseg k u c hs with
+    | inl hs => exact Nat.leTrans (hD.2.1 u k c hs) (hown u)
+    | inr hs => rw [hs.2.1, hs.2.2]; exact hown t
+
+theorem entryGE_actor {N : Nat} {h : List (EventN V)} {e : EventN V} {t : Nat}
+    (hseg : ∀ k u cl, Seg N (e :: h) k u cl →
+      Seg N h k u cl ∨ (k = lenL h ∧ u = t ∧ cl = (brun N h).clocks.vc t t))
+    (b : Nat) {a : Arrival} {x : HArr} (hx : In x ((hbRun h).pend b)) (ok : EntryGE N h a x) :
+    EntryGE N (e :: h) a x := by
+  refine ⟨ok.1, ok.2.1, fun u k c hs hk => ?_⟩
+  cases hseg k u c hs with
+  | inl hs => exact ok.2.2 u k c hs hk
+  | inr hs =>
+    rw [hs.1] at hk
+    exact False.elim (Nat.ltIrrefl _ ((bound_run h).2 b x hx _ hk))
+
+theorem rel2_memR {α β : Type} {R S : α → β → Prop} :
+    ∀ {l : List α} {r : List β}, (∀ a x, In x r → R a x → S a x) → Rel2 R l r → Rel2 S l r := by
+  intro l
+  induction l with
+  | nil =>
+    intro r _ h
+    cases r with
+    | nil => exact trivial
+    | cons y r => exact False.elim h
+  | cons a l ih =>
+    intro r hRS h
+    cases r with
+    | nil => exact False.elim h
+    | cons y r =>
+      exact ⟨hRS a y (Or.inl rfl) h.1, ih (fun a' x' hx' hr => hRS a' x' (Or.inr hx') hr) h.2⟩
+
+theorem dInv_step {N : Nat} {h : List (EventN V)} (hD : DInv N h) :
+    ∀ (e : EventN V), DInv N (e :: h) := by
+  intro e
+  cases e with
+  | act t A =>
+    have hk : ∀ j k, (hbRun (EventN.act t A :: h)).know j k →
+        (j = t ∧ k = lenL h) ∨ (hbRun h).know j k := fun j k x => x
+    match dInv_actor hD seg_act hk (fun j u _ => rfl) (fun u => Nat.leRefl _) with
+    | ⟨d1, d2⟩ =>
+      exact ⟨d1, d2, fun b => rel2_memR (fun a x hx ok => entryGE_actor seg_act b hx ok)
+        (hD.2.2 b)⟩
+  | bar t b w =>
+    have hk : ∀ j k, (hbRun (EventN.bar t b w :: h)).know j k →
+        (j = t ∧ k = lenL h) ∨ (hbRun h).know j k := fun j k x => x
+    have hne : ∀ j u, j ≠ u → (brun N (EventN.bar t b w :: h)).clocks.vc j u =
+        (brun N h).clocks.vc j u := by
+      intro j u hju
+      cases w with
+      | true => rfl
+      | false => exact arrive_ne (brun N h).clocks t hju
+    have hown : ∀ u, (brun N h).clocks.vc u u ≤ (brun N (EventN.bar t b w :: h)).clocks.vc u u := by
+      intro u
+      cases w with
+      | true => exact Nat.leRefl _
+      | false => exact arrive_own (brun N h).clocks t u
+    match dInv_actor hD seg_bar hk hne hown with
+    | ⟨d1, d2⟩ =>
+      refine ⟨d1, d2, fun b' => ?_⟩
+      have hnew : EntryGE N (EventN.bar t b w :: h) ⟨t, w, (brun N h).clocks.vc t⟩
+          ⟨t, w, fun k => k = lenL h ∨ (hbRun h).know t k⟩ := by
+        refine ⟨rfl, rfl, fun u k c hs hk => ?_⟩
+        show c ≤ (brun N h).clocks.vc t u
+        cases seg_bar k u c hs with
+        | inr hs => rw [hs.2.1, hs.2.2]; exact Nat.leRefl _
+        | inl hs =>
+          cases hk with
+          | inl hk =>
+            have l := seg_lt hs
+            rw [hk] at l
+            exact False.elim (Nat.ltIrrefl _ l)
+          | inr hk =>
+            cases Nat.decEq t u with
+            | isTrue etu => rw [etu]; exact hD.2.1 u k c hs
+            | isFalse etu => exact hD.1 t u k c hs hk etu
+      have hold := fun b'' => rel2_memR (fun a x hx ok => entryGE_actor seg_bar (e := EventN.bar t b w) b'' hx ok)
+        (hD.2.2 b'')
+      cases w with
+      | true =>
+        cases Nat.decEq b' b with
+        | isTrue eb =>
+          rw [eb]
+          show Rel2 _ (Sem.upd (brun N h).bars b (snocL ((brun N h).bars b) ⟨t, true, (brun N h).clocks.vc t⟩) b)
+            (Sem.upd (hbRun h).pend b (snocL ((hbRun h).pend b)
+              ⟨t, true, fun k => k = lenL h ∨ (hbRun h).know t k⟩) b)
+          rw [upd_same, upd_same]
+          exact rel2_snoc hnew (hold b)
+        | isFalse eb =>
+          show Rel2 _ (Sem.upd (brun N h).bars b _ b') (Sem.upd (hbRun h).pend b _ b')
+          rw [upd_other _ _ eb, upd_other _ _ eb]
+          exact hold b'
+      | false =>
+        cases Nat.decEq b' b with
+        | isTrue eb =>
+          rw [eb]
+          show Rel2 _ (Sem.upd (brun N h).bars b (snocL ((brun N h).bars b) ⟨t, false, (brun N h).clocks.vc t⟩) b)
+            (Sem.upd (hbRun h).pend b (snocL ((hbRun h).pend b)
+              ⟨t, false, fun k => k = lenL h ∨ (hbRun h).know t k⟩) b)
+          rw [upd_same, upd_same]
+          exact rel2_snoc hnew (hold b)
+        | isFalse eb =>
+          show Rel2 _ (Sem.upd (brun N h).bars b _ b') (Sem.upd (hbRun h).pend b _ b')
+          rw [upd_other _ _ eb, upd_other _ _ eb]
+          exact hold b'
+  | complete b m =>
+    have hA : Rel2 (EntryGE N h) (takeL m ((brun N h).bars b)) (takeL m ((hbRun h).pend b)) :=
+      rel2_take m (hD.2.2 b)
+    have hvc : (brun N (EventN.complete b m :: h)).clocks = (brun N h).clocks.barrier
+        (rowsOf (takeL m ((brun N h).bars b))) (waiterIn (takeL m ((brun N h).bars b))) := rfl
+    have hmono : ∀ j u, (brun N h).clocks.vc j u ≤ (brun N (EventN.complete b m :: h)).clocks.vc j u := by
+      intro j u; rw [hvc]; exact barrier_mono _ _ _ j u
+    have hge : ∀ {a : Arrival} {x : HArr}, EntryGE N h a x → EntryGE N (EventN.complete b m :: h) a x :=
+      fun ok => ⟨ok.1, ok.2.1, fun u k c hs hk => ok.2.2 u k c (seg_complete hs) hk⟩
+    refine ⟨fun j u k c hs hk hju => ?_, fun u k c hs => Nat.leTrans (hD.2.1 u k c (seg_complete hs)) (hmono u u),
+      fun b' => ?_⟩
+    · have hs' := seg_complete hs
+      cases hk with
+      | inl hk => exact Nat.leTrans (hD.1 j u k c hs' hk hju) (hmono j u)
+      | inr hk =>
+        match hk with
+        | ⟨⟨x', hx', ht', hw'⟩, ⟨x, hx, hxk⟩⟩ =>
+          match rel2_inR hA hx with
+          | ⟨a, ha, ok⟩ =>
+            match rel2_inR hA hx' with
+            | ⟨a', ha', ok'⟩ =>
+              have hW : waiterIn (takeL m ((brun N h).bars b)) j = true :=
+                waiterIn_of_in (Eq.trans ok'.1 ht') (Eq.trans ok'.2.1 hw') ha'
+              rw [hvc, barrier_W hW, if_neg' (fun e => hju (Eq.symm e)), Nat.add_zero]
+              exact Nat.leTrans (ok.2.2 u k c hs' hxk)
+                (Nat.leTrans (le_joinRows_of (in_rowsOf_of ha)) (le_vmax_right _ _))
+    · cases Nat.decEq b' b with
+      | isTrue eb =>
+        rw [eb]
+        show Rel2 _ (Sem.upd (brun N h).bars b (dropL m ((brun N h).bars b)) b)
+          (Sem.upd (hbRun h).pend b (dropL m ((hbRun h).pend b)) b)
+        rw [upd_same, upd_same]
+        exact rel2_mono (fun a x _ ok => hge ok) (rel2_drop m (hD.2.2 b))
+      | isFalse eb =>
+        show Rel2 _ (Sem.upd (brun N h).bars b _ b') (Sem.upd (hbRun h).pend b _ b')
+        rw [upd_other _ _ eb, upd_other _ _ eb]
+        exact rel2_mono (fun a x _ ok => hge ok) (hD.2.2 b')
+
+theorem dInv_run {N : Nat} : ∀ (h : List (EventN V)), DInv N h := by
+  intro h
+  induction h with
+  | nil => exact ⟨fun j u k c hs => False.elim hs, fun u k c hs => False.elim hs, fun b => trivial⟩
+  | cons e h ih => exact dInv_step ih e
+
+/-- **Happens-before implies ordered clocks** (for every history, no hypothesis). -/
+theorem hb_ordered {N : Nat} {h : List (EventN V)} {k u c j : Nat} (hs : Seg N h k u c)
+    (hb : HB h k j) : (brun N h).clocks.ordered ⟨u, c⟩ j = true := by
+  have d : (brun N h).clocks.ordered ⟨u, c⟩ j =
+      (decide (u = j) || decide (c ≤ (brun N h).clocks.vc j u)) := rfl
+  rw [d]
+  cases Nat.decEq u j with
+  | isTrue e => rw [decide_eq_true' e]; rfl
+  | isFalse e =>
+    rw [decide_eq_false' e, decide_eq_true' ((dInv_run h).1 j u k c hs hb (fun x => e (Eq.symm x)))]
+    rfl
+
+/-- **The clocks decide happens-before** (the analogue of `ordered_iff`): in a history where
+blocked threads do nothing, the epoch of event `k` (thread `u`, own clock `c`) is `ordered`
+before the current point of thread `j` iff event `k` happens before it. -/
+theorem ordered_iff_hb {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {k u c j : Nat}
+    (hs : Seg N h k u c) : (brun N h).clocks.ordered ⟨u, c⟩ j = true ↔ HB h k j :=
+  ⟨ordered_hb hw hs, hb_ordered hs⟩
+
+end Conv
+
+end Race
+end Kcert
