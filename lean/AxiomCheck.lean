@@ -284,3 +284,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.dInv_run
 #print axioms Kcert.Race.hb_ordered
 #print axioms Kcert.Race.ordered_iff_hb
+#print axioms Kcert.Race.exProdCons_check
+#print axioms Kcert.Race.exArriveRace_check
+#print axioms Kcert.Race.exArriveRace_unordered
+#print axioms Kcert.Race.exProdCons_notBlocked
+#print axioms Kcert.Race.exProdCons_safe

@@ -1789,3 +1789,103 @@ end Conv
 
 end Race
 end Kcert
+
+/-! ## Examples: producer and consumer (`bar.arrive` / `bar.sync` on barrier 1, count 2) -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+/-- Thread 0 stores to address 0 and `bar.arrive 1, 2`; thread 1 `bar.sync 1, 2`; the barrier
+completes; thread 1 loads address 0.  (Latest event first.) -/
+def exProdCons : List (EventN Nat) :=
+  [EventN.act 1 (Act.read 0 0 0), EventN.complete 1 2, EventN.bar 1 1 true,
+    EventN.bar 0 1 false, EventN.act 0 (Act.write 0 5 0)]
+
+/-- The roles swapped: thread 1 stores and waits, thread 0 only arrives and then loads: the
+arriving thread learns nothing, so its load races with the store. -/
+def exArriveRace : List (EventN Nat) :=
+  [EventN.act 0 (Act.read 0 0 0), EventN.complete 1 2, EventN.bar 0 1 false,
+    EventN.bar 1 1 true, EventN.act 1 (Act.write 0 5 0)]
+
+theorem exProdCons_check : checkN noSameN 2 exProdCons = false := rfl
+
+theorem exArriveRace_check : checkN noSameN 2 exArriveRace = true := rfl
+
+theorem in_upd_nil {a : Arrival} {l : List Arrival} {b b' : Nat}
+    (ha : In a (Sem.upd (fun _ => ([] : List Arrival)) b l b')) : In a l := by
+  cases Nat.decEq b' b with
+  | isTrue e => rw [e, upd_same] at ha; exact ha
+  | isFalse e => rw [upd_other _ _ e] at ha; exact False.elim ha
+
+theorem exProdCons_notBlocked : NotBlocked 2 exProdCons := by
+  refine ⟨⟨⟨⟨⟨trivial, ?_⟩, ?_⟩, ?_⟩, ?_⟩, ?_⟩
+  · intro t _ hb
+    match hb with
+    | ⟨b, a, ha, _, _⟩ => exact ha
+  · intro t _ hb
+    match hb with
+    | ⟨b, a, ha, _, _⟩ => exact ha
+  · intro t ht hb
+    match hb with
+    | ⟨b, a, ha, hat, _⟩ =>
+      have ha' := in_upd_nil ha
+      cases ha' with
+      | inl e => rw [← e] at hat; have h1 : (1 : Nat) = t := ht; rw [← h1] at hat; cases hat
+      | inr e => exact e
+  · intro t ht; exact False.elim ht
+  · intro t ht hb
+    match hb with
+    | ⟨b, a, ha, _, hw⟩ =>
+      cases Nat.decEq b 1 with
+      | isTrue e =>
+        rw [e] at ha
+        exact ha
+      | isFalse e =>
+        have ha' : In a ((brun 2 (([EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 false, EventN.act 0 (Act.write 0 5 0)] : List (EventN Nat)))).bars b) := ha
+        exact False.elim (by
+          have e2 : (brun 2 (([EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 false, EventN.act 0 (Act.write 0 5 0)] : List (EventN Nat)))).bars b = [] := by
+            show Sem.upd _ 1 (dropL 2 _) b = []
+            rw [upd_other _ _ e]
+            show Sem.upd _ 1 _ b = []
+            rw [upd_other _ _ e]
+            show Sem.upd _ 1 _ b = []
+            rw [upd_other _ _ e]
+            rfl
+          rw [e2] at ha'
+          exact ha')
+
+/-- The race that `exArriveRace_check` reports is real: thread 0's load conflicts with thread
+1's earlier store and does not happen after it. -/
+theorem exArriveRace_unordered : UnorderedConflict exArriveRace := by
+  refine Or.inr ⟨1, Act.write 0 5 0, 0, ?_, fun e => Nat.noConfusion e, rfl, ?_⟩
+  · exact Or.inl ⟨rfl, rfl, rfl⟩
+  · intro h
+    cases h with
+    | inl h =>
+      cases h with
+      | inl h => exact Nat.noConfusion h.2
+      | inr h =>
+        cases h with
+        | inl h => exact Nat.noConfusion h.1
+        | inr h =>
+          cases h with
+          | inl h => exact Nat.noConfusion h.1
+          | inr h => exact h
+    | inr h =>
+      match h.1 with
+      | ⟨x, hx, ht, hw⟩ =>
+        cases hx with
+        | inl e => rw [← e] at ht; exact Nat.noConfusion ht
+        | inr hx =>
+          cases hx with
+          | inl e => rw [← e] at hw; cases hw
+          | inr hx => exact hx
+
+/-- Hence, by `checkN_sound`, no conflicting pair of `exProdCons` is unordered. -/
+theorem exProdCons_safe : ¬ UnorderedConflict exProdCons :=
+  checkN_sound exProdCons_notBlocked exProdCons_check
+
+end Race
+end Kcert
