@@ -289,3 +289,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.exArriveRace_unordered
 #print axioms Kcert.Race.exProdCons_notBlocked
 #print axioms Kcert.Race.exProdCons_safe
+#print axioms Kcert.Race.arrsFrom_succ
+#print axioms Kcert.Race.downEvs_brun
+#print axioms Kcert.Race.rowsOf_arrsFrom
+#print axioms Kcert.Race.waiterIn_arrsFrom
+#print axioms Kcert.Race.wholeSync_barrierAll

@@ -1889,3 +1889,144 @@ theorem exProdCons_safe : ¬ UnorderedConflict exProdCons :=
 
 end Race
 end Kcert
+
+/-! ## Whole-CTA `bar.sync` as a special case -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+section Whole
+
+variable {V : Type}
+
+/-- Threads `i .. i+m-1` execute `bar.sync b`, thread `i + m - 1` first (latest event first:
+thread `i`'s arrival is the latest). -/
+def downEvs (b : Nat) (h0 : List (EventN V)) : Nat → Nat → List (EventN V)
+  | _, 0 => h0
+  | i, m + 1 => EventN.bar i b true :: downEvs b h0 (i + 1) m
+
+/-- The arrival list they leave on a barrier that had none: thread `i + m - 1` first. -/
+def arrsFrom (c : Clocks) : Nat → Nat → List Arrival
+  | _, 0 => []
+  | i, m + 1 => snocL (arrsFrom c (i + 1) m) ⟨i, true, c.vc i⟩
+
+theorem snocL_cons {α : Type} (x y : α) (l : List α) : snocL (x :: l) y = x :: snocL l y := rfl
+
+theorem arrsFrom_succ (c : Clocks) : ∀ (m i : Nat),
+    arrsFrom c i (m + 1) = ⟨i + m, true, c.vc (i + m)⟩ :: arrsFrom c i m := by
+  intro m
+  induction m with
+  | zero => intro i; rfl
+  | succ m ih =>
+    intro i
+    show snocL (arrsFrom c (i + 1) (m + 1)) ⟨i, true, c.vc i⟩ = _
+    rw [ih (i + 1)]
+    show (⟨i + 1 + m, true, c.vc (i + 1 + m)⟩ : Arrival) :: snocL (arrsFrom c (i + 1) m) ⟨i, true, c.vc i⟩ = _
+    have e : i + 1 + m = i + Nat.succ m := by
+      rw [Nat.add_assoc, Nat.add_comm 1 m]
+    rw [e]
+    rfl
+
+theorem downEvs_brun (N b : Nat) (h0 : List (EventN V)) (hb : (brun N h0).bars b = []) :
+    ∀ (m i : Nat), (brun N (downEvs b h0 i m)).clocks = (brun N h0).clocks ∧
+      (brun N (downEvs b h0 i m)).bars b = arrsFrom (brun N h0).clocks i m := by
+  intro m
+  induction m with
+  | zero => intro i; exact ⟨rfl, hb⟩
+  | succ m ih =>
+    intro i
+    have ih' := ih (i + 1)
+    show (brun N (EventN.bar i b true :: (downEvs b h0 (i + 1) m))).clocks = _ ∧
+      (brun N (EventN.bar i b true :: (downEvs b h0 (i + 1) m))).bars b = _
+    refine ⟨ih'.1, ?_⟩
+    show Sem.upd (brun N (downEvs b h0 (i + 1) m)).bars b
+      (snocL ((brun N (downEvs b h0 (i + 1) m)).bars b)
+        ⟨i, true, (brun N (downEvs b h0 (i + 1) m)).clocks.row i⟩) b = _
+    rw [upd_same, ih'.2, ih'.1]
+    rfl
+
+theorem rowsOf_arrsFrom (c : Clocks) : ∀ n, rowsOf (arrsFrom c 0 n) = c.rowsBelow n := by
+  intro n
+  induction n with
+  | zero => rfl
+  | succ n ih =>
+    rw [arrsFrom_succ c n 0, Nat.zero_add]
+    show c.vc n :: rowsOf (arrsFrom c 0 n) = c.row n :: c.rowsBelow n
+    rw [ih]; rfl
+
+theorem waiterIn_arrsFrom (c : Clocks) (w : Nat) : ∀ n,
+    (waiterIn (arrsFrom c 0 n) w = true ↔ w < n) := by
+  intro n
+  induction n with
+  | zero =>
+    exact ⟨fun h => Bool.noConfusion h, fun h => False.elim (Nat.notLtZero w h)⟩
+  | succ n ih =>
+    rw [arrsFrom_succ c n 0, Nat.zero_add]
+    show ((true && decide (n = w)) || waiterIn (arrsFrom c 0 n) w) = true ↔ w < n + 1
+    cases Nat.decEq n w with
+    | isTrue e =>
+      rw [decide_eq_true' e, e]
+      exact ⟨fun _ => Nat.ltSuccSelf w, fun _ => rfl⟩
+    | isFalse e =>
+      rw [decide_eq_false' e]
+      show waiterIn (arrsFrom c 0 n) w = true ↔ w < n + 1
+      refine ⟨fun h => Nat.leStep (ih.1 h), fun h => ih.2 ?_⟩
+      match Nat.eqOrLtOfLe (Nat.leOfLtSucc h) with
+      | Or.inl x => exact False.elim (e (Eq.symm x))
+      | Or.inr x => exact x
+
+/-- **A whole-CTA `bar.sync` is a special case**: from a state where barrier `b` has no
+arrivals, the `n = c.n` threads executing `bar.sync b` (any thread first, thread 0 last) and
+the completion of `b` with count `n` give, entry by entry, the clocks `Clocks.barrierAll` of
+`Clocks.lean`. -/
+theorem wholeSync_barrierAll (N b : Nat) (h0 : List (EventN V)) (hb : (brun N h0).bars b = [])
+    (t u : Nat) :
+    (brun N (EventN.complete b (brun N h0).clocks.n :: (downEvs b h0 0 (brun N h0).clocks.n))).clocks.vc t u =
+      (brun N h0).clocks.barrierAll.vc t u := by
+  have hd := downEvs_brun N b h0 hb (brun N h0).clocks.n 0
+  have e1 : (brun N (EventN.complete b (brun N h0).clocks.n ::
+      (downEvs b h0 0 (brun N h0).clocks.n))).clocks =
+      (brun N (downEvs b h0 0 (brun N h0).clocks.n)).clocks.barrier
+        (rowsOf (takeL (brun N h0).clocks.n ((brun N (downEvs b h0 0 (brun N h0).clocks.n)).bars b)))
+        (waiterIn (takeL (brun N h0).clocks.n ((brun N (downEvs b h0 0 (brun N h0).clocks.n)).bars b))) := rfl
+  have htake : ∀ (m : Nat) (l : List Arrival), lenL l = m → takeL m l = l := by
+    intro m
+    induction m with
+    | zero => intro l hl; cases l with
+      | nil => rfl
+      | cons a l => exact Nat.noConfusion hl
+    | succ m ih => intro l hl; cases l with
+      | nil => exact Nat.noConfusion hl
+      | cons a l =>
+        show a :: takeL m l = a :: l
+        rw [ih l (Nat.succ.inj hl)]
+  have hlen : ∀ (c : Clocks) (m i : Nat), lenL (arrsFrom c i m) = m := by
+    intro c m
+    induction m with
+    | zero => intro i; rfl
+    | succ m ih =>
+      intro i
+      rw [arrsFrom_succ c m i]
+      show lenL (arrsFrom c i m) + 1 = m + 1
+      rw [ih i]
+  rw [e1, hd.1, hd.2, htake _ _ (hlen _ _ 0), rowsOf_arrsFrom]
+  show cond (waiterIn (arrsFrom (brun N h0).clocks 0 (brun N h0).clocks.n) t) _ _ =
+    cond (decide (t < (brun N h0).clocks.n)) _ _
+  cases Nat.decLt t (brun N h0).clocks.n with
+  | isTrue ht =>
+    rw [(waiterIn_arrsFrom _ t _).2 ht]
+    exact rfl
+  | isFalse ht =>
+    have hw : waiterIn (arrsFrom (brun N h0).clocks 0 (brun N h0).clocks.n) t = false := by
+      cases hw : waiterIn (arrsFrom (brun N h0).clocks 0 (brun N h0).clocks.n) t with
+      | false => rfl
+      | true => exact False.elim (ht ((waiterIn_arrsFrom _ t _).1 hw))
+    rw [hw]
+    exact rfl
+
+end Whole
+
+end Race
+end Kcert
