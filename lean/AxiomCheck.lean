@@ -294,3 +294,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.rowsOf_arrsFrom
 #print axioms Kcert.Race.waiterIn_arrsFrom
 #print axioms Kcert.Race.wholeSync_barrierAll
+#print axioms Kcert.Race.stepB_read
+#print axioms Kcert.Race.stepB_write
+#print axioms Kcert.Race.stepB_atom
+#print axioms Kcert.Race.checkNB_run
+#print axioms Kcert.Race.checkNB_sound

@@ -2030,3 +2030,362 @@ end Whole
 
 end Race
 end Kcert
+
+/-! ## With benign writes (`same_value`) -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+section Benign
+
+variable {V : Type}
+
+/-- The pair the check exempts: an earlier write and a later write of thread `j` that
+`same_value` accepts (`sv h j a v`, after the history `h` before it). -/
+def BenignW (sv : List (EventN V) → Nat → Nat → V → Bool) (h : List (EventN V)) (j : Nat) :
+    Act V → Act V → Prop
+  | Act.write _ _ _, Act.write a v _ => sv h j a v = true
+  | _, _ => False
+
+/-- Some action conflicts with an earlier action of another thread that does not happen
+before it, and the pair is not an exempted pair of writes. -/
+def UnorderedConflictB (sv : List (EventN V) → Nat → Nat → V → Bool) : List (EventN V) → Prop
+  | [] => False
+  | EventN.act j B :: h =>
+    UnorderedConflictB sv h ∨
+      ∃ i A k, ActAt h k i A ∧ i ≠ j ∧ Sem.Conflict A B ∧ ¬ BenignW sv h j A B ∧ ¬ HB h k j
+  | EventN.bar _ _ _ :: h => UnorderedConflictB sv h
+  | EventN.complete _ _ :: h => UnorderedConflictB sv h
+
+/-- As `ShInvN`, a write being stood for by `write` or by an entry of `same_writes`. -/
+def ShInvB (N : Nat) (h : List (EventN V)) (a : Nat) (s : Shadow) : Prop :=
+  (∀ k i A, ActAt h k i A → IsW a A →
+    (∃ x, s.write = some x ∧ Cov N h x k) ∨ (∃ x, In x s.same_writes ∧ Cov N h x k)) ∧
+  (∀ k i A, ActAt h k i A → IsR a A → ∃ x, In x s.reads ∧ Cov N h x k) ∧
+  (∀ k i A, ActAt h k i A → IsA a A → ∃ x, In x s.atomics ∧ Cov N h x k)
+
+theorem shInvB_act {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {a : Nat} {s s' : Shadow}
+    (hS : ShInvB N h a s)
+    (hW : IsW a B → ∃ x, s'.write = some x ∧ Cov N (EventN.act j B :: h) x (lenL h))
+    (hWo : ∀ k, ((∃ x, s.write = some x ∧ Cov N h x k) ∨ (∃ x, In x s.same_writes ∧ Cov N h x k)) →
+      (∃ y, s'.write = some y ∧ Cov N (EventN.act j B :: h) y k) ∨
+        (∃ y, In y s'.same_writes ∧ Cov N (EventN.act j B :: h) y k))
+    (hR : IsR a B → ∃ x, In x s'.reads ∧ Cov N (EventN.act j B :: h) x (lenL h))
+    (hRo : ∀ k x, In x s.reads → Cov N h x k →
+      ∃ y, In y s'.reads ∧ Cov N (EventN.act j B :: h) y k)
+    (hA : IsA a B → ∃ x, In x s'.atomics ∧ Cov N (EventN.act j B :: h) x (lenL h))
+    (hAo : ∀ k x, In x s.atomics → Cov N h x k →
+      ∃ y, In y s'.atomics ∧ Cov N (EventN.act j B :: h) y k) :
+    ShInvB N (EventN.act j B :: h) a s' := by
+  refine ⟨fun k i A hk hK => ?_, fun k i A hk hK => ?_, fun k i A hk hK => ?_⟩
+  · cases hk with
+    | inl hk => rw [← hk.2.2] at hK; rw [hk.1]; exact Or.inl (hW hK)
+    | inr hk => exact hWo k (hS.1 k i A hk hK)
+  · cases hk with
+    | inl hk => rw [← hk.2.2] at hK; rw [hk.1]; exact hR hK
+    | inr hk =>
+      match hS.2.1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact hRo k x hx hc
+  · cases hk with
+    | inl hk => rw [← hk.2.2] at hK; rw [hk.1]; exact hA hK
+    | inr hk =>
+      match hS.2.2 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact hAo k x hx hc
+
+theorem wo_keep {N : Nat} {h : List (EventN V)} {e : EventN V} {s s' : Shadow} {k : Nat}
+    (hw : s'.write = s.write) (hsw : s'.same_writes = s.same_writes)
+    (hk : (∃ x, s.write = some x ∧ Cov N h x k) ∨ (∃ x, In x s.same_writes ∧ Cov N h x k)) :
+    (∃ y, s'.write = some y ∧ Cov N (e :: h) y k) ∨ (∃ y, In y s'.same_writes ∧ Cov N (e :: h) y k) := by
+  rw [hw, hsw]
+  cases hk with
+  | inl hk =>
+    match hk with
+    | ⟨x, hx, hc⟩ => exact Or.inl ⟨x, hx, cov_mono e hc⟩
+  | inr hk =>
+    match hk with
+    | ⟨x, hx, hc⟩ => exact Or.inr ⟨x, hx, cov_mono e hc⟩
+
+theorem shInvB_other {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {a : Nat} {s : Shadow}
+    (hS : ShInvB N h a s) (hW : ¬ IsW a B) (hR : ¬ IsR a B) (hA : ¬ IsA a B) :
+    ShInvB N (EventN.act j B :: h) a s :=
+  shInvB_act hS (fun hK => False.elim (hW hK)) (fun k hk => wo_keep rfl rfl hk)
+    (fun hK => False.elim (hR hK)) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    (fun hK => False.elim (hA hK)) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+
+/-- No unordered write at all: every earlier write stood for is ordered. -/
+theorem uw_none_all {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {s : Shadow} {j k : Nat}
+    (huw : s.unorderedWrite (brun N h).clocks j = none)
+    (hk : (∃ x, s.write = some x ∧ Cov N h x k) ∨ (∃ x, In x s.same_writes ∧ Cov N h x k)) :
+    HB h k j := by
+  cases hk with
+  | inl hk =>
+    match hk with
+    | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (uw_none huw hx)
+  | inr hk =>
+    match hk with
+    | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none (orOpt_none huw).2 hx)
+
+theorem stepB_read {sv : List (EventN V) → Nat → Nat → V → Bool} {N : Nat} {h : List (EventN V)}
+    (hw : NotBlocked N h) {j a r pc : Nat}
+    (hS : ∀ a', ShInvB N h a' ((nrun sv N h).shadow a'))
+    (hf : (nrun sv N (EventN.act j (Act.read a r pc) :: h)).found = false) :
+    (∀ a', ShInvB N (EventN.act j (Act.read a r pc) :: h) a'
+      ((nrun sv N (EventN.act j (Act.read a r pc) :: h)).shadow a')) ∧
+    (∀ k i A, ActAt h k i A → Sem.Conflict A (Act.read a r pc) → HB h k j) := by
+  have hf' : ((nrun sv N h).found ||
+      (((nrun sv N h).shadow a).accessK (brun N h).clocks ((brun N h).clocks.epoch j)
+        false false).1.isSome) = false := hf
+  have hr := isSome_false (or_false_right hf')
+  have e1 : (((nrun sv N h).shadow a).accessK (brun N h).clocks
+      ((brun N h).clocks.epoch j) false false).1 =
+      orOpt (tag true (((nrun sv N h).shadow a).unorderedWrite (brun N h).clocks j))
+        (tag true (findL (unord (brun N h).clocks j) ((nrun sv N h).shadow a).atomics)) := rfl
+  rw [e1] at hr
+  have uw := tag_none (orOpt_none hr).1
+  have ua := tag_none (orOpt_none hr).2
+  refine ⟨fun a' => ?_, fun k i A hk hcf => ?_⟩
+  · cases Nat.decEq a' a with
+    | isTrue ea =>
+      rw [ea]
+      have e2 : (nrun sv N (EventN.act j (Act.read a r pc) :: h)).shadow a =
+          ⟨((nrun sv N h).shadow a).write, ((nrun sv N h).shadow a).same_writes,
+            setFor ((brun N h).clocks.epoch j) ((nrun sv N h).shadow a).reads,
+            ((nrun sv N h).shadow a).atomics⟩ := upd_same _ _ _
+      rw [e2]
+      exact shInvB_act (hS a) (fun hK => False.elim hK) (fun k hk => wo_keep rfl rfl hk)
+        (fun _ => ⟨_, in_setFor_now _ _, cov_new (Or.inr rfl)⟩)
+        (fun k x hx hc => setFor_cov hx hc)
+        (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    | isFalse ea =>
+      have e2 : (nrun sv N (EventN.act j (Act.read a r pc) :: h)).shadow a' =
+          (nrun sv N h).shadow a' := upd_other _ _ ea
+      rw [e2]
+      exact shInvB_other (hS a') (fun hK => hK) (fun hK => ea (Eq.symm hK)) (fun hK => hK)
+  · cases conflict_read hcf with
+    | inl hK => exact uw_none_all hw uw ((hS a).1 k i A hk hK)
+    | inr hK =>
+      match (hS a).2.2 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ua hx)
+
+theorem stepB_atom {sv : List (EventN V) → Nat → Nat → V → Bool} {N : Nat} {h : List (EventN V)}
+    (hw : NotBlocked N h) {j a : Nat} {v : V} {pc : Nat}
+    (hS : ∀ a', ShInvB N h a' ((nrun sv N h).shadow a'))
+    (hf : (nrun sv N (EventN.act j (Act.atomAdd a v pc) :: h)).found = false) :
+    (∀ a', ShInvB N (EventN.act j (Act.atomAdd a v pc) :: h) a'
+      ((nrun sv N (EventN.act j (Act.atomAdd a v pc) :: h)).shadow a')) ∧
+    (∀ k i A, ActAt h k i A → Sem.Conflict A (Act.atomAdd a v pc) → HB h k j) := by
+  have hf' : ((nrun sv N h).found ||
+      (((nrun sv N h).shadow a).atomic (brun N h).clocks
+        ((brun N h).clocks.epoch j)).1.isSome) = false := hf
+  have hr := isSome_false (or_false_right hf')
+  have e1 : (((nrun sv N h).shadow a).atomic (brun N h).clocks
+      ((brun N h).clocks.epoch j)).1 =
+      orOpt (tag true (((nrun sv N h).shadow a).unorderedWrite (brun N h).clocks j))
+        (tag false (findL (unord (brun N h).clocks j) ((nrun sv N h).shadow a).reads)) := rfl
+  rw [e1] at hr
+  have uw := tag_none (orOpt_none hr).1
+  have ur := tag_none (orOpt_none hr).2
+  refine ⟨fun a' => ?_, fun k i A hk hcf => ?_⟩
+  · cases Nat.decEq a' a with
+    | isTrue ea =>
+      rw [ea]
+      have e2 : (nrun sv N (EventN.act j (Act.atomAdd a v pc) :: h)).shadow a =
+          ⟨((nrun sv N h).shadow a).write, ((nrun sv N h).shadow a).same_writes,
+            ((nrun sv N h).shadow a).reads,
+            setFor ((brun N h).clocks.epoch j) ((nrun sv N h).shadow a).atomics⟩ :=
+        upd_same _ _ _
+      rw [e2]
+      exact shInvB_act (hS a) (fun hK => False.elim hK) (fun k hk => wo_keep rfl rfl hk)
+        (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+        (fun _ => ⟨_, in_setFor_now _ _, cov_new (Or.inr rfl)⟩)
+        (fun k x hx hc => setFor_cov hx hc)
+    | isFalse ea =>
+      have e2 : (nrun sv N (EventN.act j (Act.atomAdd a v pc) :: h)).shadow a' =
+          (nrun sv N h).shadow a' := upd_other _ _ ea
+      rw [e2]
+      exact shInvB_other (hS a') (fun hK => hK) (fun hK => hK) (fun hK => ea (Eq.symm hK))
+  · cases conflict_atom hcf with
+    | inl hK => exact uw_none_all hw uw ((hS a).1 k i A hk hK)
+    | inr hK =>
+      match (hS a).2.1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ur hx)
+
+/-- An earlier write stood for by `x`, and `x` not ordered before `j` now, or ordered. -/
+theorem cov_or_keep {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) {j : Nat} {B : Act V}
+    {x : Epoch} {k : Nat} (hc : Cov N h x k) :
+    unord (brun N h).clocks j x = true ∨
+      Cov N (EventN.act j B :: h) ((brun N h).clocks.epoch j) k := by
+  cases hu : unord (brun N h).clocks j x with
+  | true => exact Or.inl rfl
+  | false => exact Or.inr (cov_new (Or.inl (ordered_cov hw hc (ord_of_unord hu))))
+
+theorem stepB_write {sv : List (EventN V) → Nat → Nat → V → Bool} {N : Nat} {h : List (EventN V)}
+    (hw : NotBlocked N h) {j a : Nat} {v : V} {pc : Nat}
+    (hS : ∀ a', ShInvB N h a' ((nrun sv N h).shadow a'))
+    (hf : (nrun sv N (EventN.act j (Act.write a v pc) :: h)).found = false) :
+    (∀ a', ShInvB N (EventN.act j (Act.write a v pc) :: h) a'
+      ((nrun sv N (EventN.act j (Act.write a v pc) :: h)).shadow a')) ∧
+    (∀ k i A, ActAt h k i A → Sem.Conflict A (Act.write a v pc) →
+      ¬ BenignW sv h j A (Act.write a v pc) → HB h k j) := by
+  have hf' : ((nrun sv N h).found ||
+      (((nrun sv N h).shadow a).accessK (brun N h).clocks ((brun N h).clocks.epoch j)
+        true (sv h j a v)).1.isSome) = false := hf
+  have hr := isSome_false (or_false_right hf')
+  have e1 : (((nrun sv N h).shadow a).accessK (brun N h).clocks
+      ((brun N h).clocks.epoch j) true (sv h j a v)).1 =
+      orOpt (orOpt (cond (true && sv h j a v) none
+          (tag true (((nrun sv N h).shadow a).unorderedWrite (brun N h).clocks j)))
+        (tag true (findL (unord (brun N h).clocks j) ((nrun sv N h).shadow a).atomics)))
+        (tag false (findL (unord (brun N h).clocks j) ((nrun sv N h).shadow a).reads)) := rfl
+  rw [e1] at hr
+  have ua := tag_none (orOpt_none (orOpt_none hr).1).2
+  have ur := tag_none (orOpt_none hr).2
+  have e2 : (nrun sv N (EventN.act j (Act.write a v pc) :: h)).shadow a =
+      ⟨some ((brun N h).clocks.epoch j),
+        cond (true && sv h j a v)
+          (pushO (filterL (unord (brun N h).clocks j) ((nrun sv N h).shadow a).same_writes)
+            (findO (unord (brun N h).clocks j) ((nrun sv N h).shadow a).write)) [],
+        ((nrun sv N h).shadow a).reads, ((nrun sv N h).shadow a).atomics⟩ :=
+    upd_same _ _ _
+  have other : ∀ a', ¬ a' = a → ShInvB N (EventN.act j (Act.write a v pc) :: h) a'
+      ((nrun sv N (EventN.act j (Act.write a v pc) :: h)).shadow a') := by
+    intro a' ea
+    have e3 : (nrun sv N (EventN.act j (Act.write a v pc) :: h)).shadow a' =
+        (nrun sv N h).shadow a' := upd_other _ _ ea
+    rw [e3]
+    exact shInvB_other (hS a') (fun hK => ea (Eq.symm hK)) (fun hK => hK) (fun hK => hK)
+  have rest : ∀ k i A, ActAt h k i A → IsR a A ∨ IsA a A → HB h k j := by
+    intro k i A hk hK
+    cases hK with
+    | inl hK =>
+      match (hS a).2.1 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ur hx)
+    | inr hK =>
+      match (hS a).2.2 k i A hk hK with
+      | ⟨x, hx, hc⟩ => exact ordered_cov hw hc (list_none ua hx)
+  cases hb : sv h j a v with
+  | false =>
+    rw [hb] at hr e2
+    have uw : ((nrun sv N h).shadow a).unorderedWrite (brun N h).clocks j = none :=
+      tag_none (orOpt_none (orOpt_none hr).1).1
+    refine ⟨fun a' => ?_, fun k i A hk hcf _ => ?_⟩
+    · cases Nat.decEq a' a with
+      | isFalse ea => exact other a' ea
+      | isTrue ea =>
+        rw [ea, e2]
+        exact shInvB_act (hS a) (fun _ => ⟨_, rfl, cov_new (Or.inr rfl)⟩)
+          (fun k hk => Or.inl ⟨_, rfl, cov_new (Or.inl (uw_none_all hw uw hk))⟩)
+          (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+          (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+    · cases conflict_write hcf with
+      | inl hK => exact uw_none_all hw uw ((hS a).1 k i A hk hK)
+      | inr hK => exact rest k i A hk hK
+  | true =>
+    rw [hb] at e2
+    refine ⟨fun a' => ?_, fun k i A hk hcf hnb => ?_⟩
+    · cases Nat.decEq a' a with
+      | isFalse ea => exact other a' ea
+      | isTrue ea =>
+        rw [ea, e2]
+        refine shInvB_act (hS a) (fun _ => ⟨_, rfl, cov_new (Or.inr rfl)⟩) (fun k hk => ?_)
+          (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+          (fun hK => False.elim hK) (fun k x hx hc => ⟨x, hx, cov_mono _ hc⟩)
+        cases hk with
+        | inl hk =>
+          match hk with
+          | ⟨x, hx, hc⟩ =>
+            cases cov_or_keep hw (B := Act.write a v pc) hc with
+            | inr hc' => exact Or.inl ⟨_, rfl, hc'⟩
+            | inl hu =>
+              refine Or.inr ⟨x, ?_, cov_mono _ hc⟩
+              show In x (pushO _ (findO (unord (brun N h).clocks j) ((nrun sv N h).shadow a).write))
+              rw [findO_of hx hu]
+              exact in_pushO_some _
+        | inr hk =>
+          match hk with
+          | ⟨x, hx, hc⟩ =>
+            cases cov_or_keep hw (B := Act.write a v pc) hc with
+            | inr hc' => exact Or.inl ⟨_, rfl, hc'⟩
+            | inl hu =>
+              exact Or.inr ⟨x, in_pushO_left _ (in_filterL_of hu hx), cov_mono _ hc⟩
+    · cases conflict_write hcf with
+      | inl hK =>
+        cases A with
+        | write b' v' p' => exact False.elim (hnb hb)
+        | read b' r' p' => exact False.elim hK
+        | atomAdd b' v' p' => exact False.elim hK
+        | compute p' g => exact False.elim hK
+        | arrive b' n w p' => exact False.elim hK
+        | exit => exact False.elim hK
+      | inr hK => exact rest k i A hk hK
+
+theorem shInvB_nonact {N : Nat} {h : List (EventN V)} {e : EventN V} {a : Nat} {s : Shadow}
+    (hS : ShInvB N h a s) (he : ∀ k i A, ActAt (e :: h) k i A → ActAt h k i A) :
+    ShInvB N (e :: h) a s := by
+  refine ⟨fun k i A hk hK => wo_keep rfl rfl (hS.1 k i A (he k i A hk) hK),
+    fun k i A hk hK => ?_, fun k i A hk hK => ?_⟩
+  · match hS.2.1 k i A (he k i A hk) hK with
+    | ⟨x, hx, hc⟩ => exact ⟨x, hx, cov_mono e hc⟩
+  · match hS.2.2 k i A (he k i A hk) hK with
+    | ⟨x, hx, hc⟩ => exact ⟨x, hx, cov_mono e hc⟩
+
+theorem checkNB_run {sv : List (EventN V) → Nat → Nat → V → Bool} {N : Nat} :
+    ∀ (h : List (EventN V)), NotBlocked N h → (nrun sv N h).found = false →
+    (∀ a, ShInvB N h a ((nrun sv N h).shadow a)) ∧ ¬ UnorderedConflictB sv h := by
+  intro h
+  induction h with
+  | nil =>
+    intro _ _
+    exact ⟨fun a => ⟨fun k i A hk => False.elim hk, fun k i A hk => False.elim hk,
+      fun k i A hk => False.elim hk⟩, fun hu => hu⟩
+  | cons e h ih =>
+    intro hw hf
+    match ih hw.1 (found_prefix e hf) with
+    | ⟨hS, hU⟩ =>
+      cases e with
+      | bar t b w => exact ⟨fun a => shInvB_nonact (hS a) (fun k i A hk => hk), hU⟩
+      | complete b m => exact ⟨fun a => shInvB_nonact (hS a) (fun k i A hk => hk), hU⟩
+      | act j B =>
+        have fin : (∀ k i A, ActAt h k i A → Sem.Conflict A B → ¬ BenignW sv h j A B →
+            HB h k j) → ¬ UnorderedConflictB sv (EventN.act j B :: h) := by
+          intro hC hu
+          cases hu with
+          | inl hu => exact hU hu
+          | inr hu =>
+            match hu with
+            | ⟨i, A, k, hk, _, hcf, hnb, hnot⟩ => exact hnot (hC k i A hk hcf hnb)
+        cases B with
+        | read a r pc =>
+          match stepB_read hw.1 hS hf with
+          | ⟨hS', hC⟩ => exact ⟨hS', fin (fun k i A hk hcf _ => hC k i A hk hcf)⟩
+        | write a v pc =>
+          match stepB_write hw.1 hS hf with
+          | ⟨hS', hC⟩ => exact ⟨hS', fin hC⟩
+        | atomAdd a v pc =>
+          match stepB_atom hw.1 hS hf with
+          | ⟨hS', hC⟩ => exact ⟨hS', fin (fun k i A hk hcf _ => hC k i A hk hcf)⟩
+        | compute pc g =>
+          exact ⟨fun a => shInvB_other (hS a) (fun hK => hK) (fun hK => hK) (fun hK => hK),
+            fin (fun k i A _ hcf _ => False.elim (conflict_compute hcf))⟩
+        | arrive b n w pc =>
+          exact ⟨fun a => shInvB_other (hS a) (fun hK => hK) (fun hK => hK) (fun hK => hK),
+            fin (fun k i A _ hcf _ => False.elim (conflict_arrive hcf))⟩
+        | exit =>
+          exact ⟨fun a => shInvB_other (hS a) (fun hK => hK) (fun hK => hK) (fun hK => hK),
+            fin (fun k i A _ hcf _ => False.elim (conflict_exit hcf))⟩
+
+/-- **Soundness of the check with benign writes.**  For every `same_value` decision `sv`: if
+blocked threads do nothing and the run reports no race, then every action that conflicts with
+an earlier action of another thread has that action happen before it, except when both are
+writes and the later one is taken as `same_value` (`BenignW`): the pairs the Rust exempts. -/
+theorem checkNB_sound {sv : List (EventN V) → Nat → Nat → V → Bool} {N : Nat}
+    {h : List (EventN V)} (hw : NotBlocked N h) (hc : checkN sv N h = false) :
+    ¬ UnorderedConflictB sv h :=
+  (checkNB_run h hw hc).2
+
+end Benign
+
+end Race
+end Kcert
