@@ -299,3 +299,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.stepB_atom
 #print axioms Kcert.Race.checkNB_run
 #print axioms Kcert.Race.checkNB_sound
+#print axioms Kcert.Race.overfullExec_check
+#print axioms Kcert.Race.overfullAlt_check
+#print axioms Kcert.Race.overfullAlt_unordered

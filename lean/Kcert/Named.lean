@@ -2389,3 +2389,60 @@ end Benign
 
 end Race
 end Kcert
+
+/-! ## The over-full barrier (README, "Finding: over-full named barriers") -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+/-- Four threads stand for the four warps of the finding, barrier 1 has count 2 (for 64).
+The executor's history: thread 0 stores to address 0 and `bar.sync 1`; threads 1, 2, 3
+`bar.sync 1`; the first two arrivals (threads 0 and 1) complete; thread 1 loads address 0;
+the next two (threads 2 and 3) complete. -/
+def overfullExec : List (EventN Nat) :=
+  [EventN.complete 1 2, EventN.act 1 (Act.read 0 0 0), EventN.complete 1 2,
+    EventN.bar 3 1 true, EventN.bar 2 1 true, EventN.bar 1 1 true, EventN.bar 0 1 true,
+    EventN.act 0 (Act.write 0 5 0)]
+
+/-- Another schedule of the same program: threads 1 and 2 arrive first and complete the first
+instance, thread 1 loads, then thread 0 stores and arrives with thread 3. -/
+def overfullAlt : List (EventN Nat) :=
+  [EventN.complete 1 2, EventN.bar 3 1 true, EventN.bar 0 1 true,
+    EventN.act 0 (Act.write 0 5 0), EventN.act 1 (Act.read 0 0 0), EventN.complete 1 2,
+    EventN.bar 2 1 true, EventN.bar 1 1 true]
+
+/-- The executor's run reports nothing. -/
+theorem overfullExec_check : checkN noSameN 4 overfullExec = false := rfl
+
+/-- The other schedule's history is reported. -/
+theorem overfullAlt_check : checkN noSameN 4 overfullAlt = true := rfl
+
+/-- And its load and store are really unordered by happens-before. -/
+theorem overfullAlt_unordered : UnorderedConflict overfullAlt := by
+  refine Or.inr ⟨1, Act.read 0 0 0, 3, Or.inl ⟨rfl, rfl, rfl⟩, fun e => Nat.noConfusion e, rfl, ?_⟩
+  intro h
+  cases h with
+  | inl h => exact Nat.noConfusion h.1
+  | inr h =>
+    cases h with
+    | inl h =>
+      cases h with
+      | inl h => exact Nat.noConfusion h.1
+      | inr h =>
+        cases h with
+        | inl h => exact Nat.noConfusion h.1
+        | inr h => exact h
+    | inr h =>
+      match h.1 with
+      | ⟨x, hx, ht, hw⟩ =>
+        cases hx with
+        | inl e => rw [← e] at ht; exact Nat.noConfusion ht
+        | inr hx =>
+          cases hx with
+          | inl e => rw [← e] at ht; exact Nat.noConfusion ht
+          | inr hx => exact hx
+
+end Race
+end Kcert
