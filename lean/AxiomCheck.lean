@@ -302,3 +302,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.overfullExec_check
 #print axioms Kcert.Race.overfullAlt_check
 #print axioms Kcert.Race.overfullAlt_unordered
+#print axioms Kcert.Race.report_entry
+#print axioms Kcert.Race.checkN_complete_run
+#print axioms Kcert.Race.checkN_complete
+#print axioms Kcert.Race.checkN_iff

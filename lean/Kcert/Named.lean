@@ -2446,3 +2446,310 @@ theorem overfullAlt_unordered : UnorderedConflict overfullAlt := by
 
 end Race
 end Kcert
+
+/-! ## The converse of `checkN_sound`: every report is an unordered conflict -/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+
+section Reports
+
+variable {V : Type}
+
+/-- Entry `x` is the epoch of a real access of kind `K` of the history. -/
+def Real (N : Nat) (h : List (EventN V)) (K : Act V → Prop) (x : Epoch) : Prop :=
+  ∃ ke A, Seg N h ke x.tid x.clock ∧ ActAt h ke x.tid A ∧ K A
+
+/-- Every entry of the record of `a` is a real access of its kind. -/
+def EInv (N : Nat) (h : List (EventN V)) (a : Nat) (s : Shadow) : Prop :=
+  (∀ x, s.write = some x → Real N h (IsW a) x) ∧
+  (∀ x, In x s.same_writes → Real N h (IsW a) x) ∧
+  (∀ x, In x s.reads → Real N h (IsR a) x) ∧
+  (∀ x, In x s.atomics → Real N h (IsA a) x)
+
+theorem real_mono {N : Nat} {h : List (EventN V)} {K : Act V → Prop} {x : Epoch}
+    (e : EventN V) (hx : Real N h K x) : Real N (e :: h) K x := by
+  match hx with
+  | ⟨ke, A, hs, ha, hK⟩ =>
+    refine ⟨ke, A, Or.inr hs, ?_, hK⟩
+    cases e with
+    | act t B => exact Or.inr ha
+    | bar t b w => exact ha
+    | complete b m => exact ha
+
+theorem real_new {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {K : Act V → Prop}
+    (hK : K B) : Real N (EventN.act j B :: h) K ((brun N h).clocks.epoch j) :=
+  ⟨lenL h, B, Or.inl ⟨rfl, rfl, rfl⟩, Or.inl ⟨rfl, rfl, rfl⟩, hK⟩
+
+/-- A reported entry: a real conflicting access of another thread that does not happen
+before. -/
+theorem report_entry {N : Nat} {h : List (EventN V)} {j : Nat} {B : Act V} {K : Act V → Prop}
+    {x : Epoch} (hx : Real N h K x) (hu : unord (brun N h).clocks j x = true)
+    (hcf : ∀ A, K A → Sem.Conflict A B) : UnorderedConflict (EventN.act j B :: h) := by
+  match hx with
+  | ⟨ke, A, hs, ha, hK⟩ =>
+    have d : unord (brun N h).clocks j x =
+        !(decide (x.tid = j) || decide (x.clock ≤ (brun N h).clocks.vc j x.tid)) := rfl
+    have hne : x.tid ≠ j := by
+      intro e
+      rw [d, decide_eq_true' e] at hu
+      cases hu
+    refine Or.inr ⟨x.tid, A, ke, ha, hne, hcf A hK, fun hb => ?_⟩
+    have ho := hb_ordered hs hb
+    have d2 : unord (brun N h).clocks j x = !((brun N h).clocks.ordered ⟨x.tid, x.clock⟩ j) := rfl
+    rw [d2, ho] at hu
+    cases hu
+
+theorem unorderedConflict_mono {h : List (EventN V)} (hu : UnorderedConflict h) :
+    ∀ (e : EventN V), UnorderedConflict (e :: h) := by
+  intro e
+  cases e with
+  | act t B => exact Or.inl hu
+  | bar t b w => exact hu
+  | complete b m => exact hu
+
+theorem uw_someN {N : Nat} {h : List (EventN V)} {a j : Nat} {s : Shadow} (hE : EInv N h a s)
+    {y : Epoch} (hy : s.unorderedWrite (brun N h).clocks j = some y) :
+    Real N h (IsW a) y ∧ unord (brun N h).clocks j y = true := by
+  cases orOpt_some hy with
+  | inl h1 =>
+    have h2 := findO_some h1
+    exact ⟨hE.1 y h2.1, h2.2⟩
+  | inr h1 =>
+    have h2 := findL_some h1
+    exact ⟨hE.2.1 y h2.1, h2.2⟩
+
+theorem conflict_w_read {a : Nat} {A : Act V} {r pc : Nat} (hK : IsW a A) :
+    Sem.Conflict A (Act.read a r pc) := by
+  cases A with
+  | write b v p => exact hK
+  | read b r' p => exact False.elim hK
+  | atomAdd b v p => exact False.elim hK
+  | compute p g => exact False.elim hK
+  | arrive b n w p => exact False.elim hK
+  | exit => exact False.elim hK
+
+theorem conflict_a_read {a : Nat} {A : Act V} {r pc : Nat} (hK : IsA a A) :
+    Sem.Conflict A (Act.read a r pc) := by
+  cases A with
+  | write b v p => exact False.elim hK
+  | read b r' p => exact False.elim hK
+  | atomAdd b v p => exact hK
+  | compute p g => exact False.elim hK
+  | arrive b n w p => exact False.elim hK
+  | exit => exact False.elim hK
+
+theorem conflict_any_write {a : Nat} {A : Act V} {v : V} {pc : Nat}
+    (hK : IsW a A ∨ IsR a A ∨ IsA a A) : Sem.Conflict A (Act.write a v pc) := by
+  cases A with
+  | write b v' p => cases hK with
+    | inl hK => exact hK
+    | inr hK => cases hK with
+      | inl hK => exact False.elim hK
+      | inr hK => exact False.elim hK
+  | read b r' p => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => cases hK with
+      | inl hK => exact hK
+      | inr hK => exact False.elim hK
+  | atomAdd b v' p => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => cases hK with
+      | inl hK => exact False.elim hK
+      | inr hK => exact hK
+  | compute p g => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => cases hK with
+      | inl hK => exact False.elim hK
+      | inr hK => exact False.elim hK
+  | arrive b n w p => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => cases hK with
+      | inl hK => exact False.elim hK
+      | inr hK => exact False.elim hK
+  | exit => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => cases hK with
+      | inl hK => exact False.elim hK
+      | inr hK => exact False.elim hK
+
+theorem conflict_wr_atom {a : Nat} {A : Act V} {v : V} {pc : Nat}
+    (hK : IsW a A ∨ IsR a A) : Sem.Conflict A (Act.atomAdd a v pc) := by
+  cases A with
+  | write b v' p => cases hK with
+    | inl hK => exact hK
+    | inr hK => exact False.elim hK
+  | read b r' p => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => exact hK
+  | atomAdd b v' p => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => exact False.elim hK
+  | compute p g => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => exact False.elim hK
+  | arrive b n w p => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => exact False.elim hK
+  | exit => cases hK with
+    | inl hK => exact False.elim hK
+    | inr hK => exact False.elim hK
+
+theorem isSome_true {α : Type} {o : Option α} (h : o.isSome = true) : ∃ y, o = some y := by
+  cases o with
+  | none => cases h
+  | some y => exact ⟨y, rfl⟩
+
+theorem or_true_cases {a b : Bool} (h : (a || b) = true) : a = true ∨ b = true := by
+  cases a with
+  | true => exact Or.inl rfl
+  | false => exact Or.inr h
+
+theorem eInv_keep {N : Nat} {h : List (EventN V)} {e : EventN V} {a : Nat} {s : Shadow}
+    (hE : EInv N h a s) : EInv N (e :: h) a s :=
+  ⟨fun x hx => real_mono e (hE.1 x hx), fun x hx => real_mono e (hE.2.1 x hx),
+    fun x hx => real_mono e (hE.2.2.1 x hx), fun x hx => real_mono e (hE.2.2.2 x hx)⟩
+
+theorem eInv_other {N : Nat} {h : List (EventN V)} {e : EventN V} {a a' : Nat} {f : Nat → Shadow}
+    {s' : Shadow} (hE : EInv N h a' (f a')) (ea : ¬ a' = a) : EInv N (e :: h) a' (Sem.upd f a s' a') := by
+  rw [upd_other _ _ ea]; exact eInv_keep hE
+
+theorem checkN_complete_run {N : Nat} : ∀ (h : List (EventN V)),
+    (∀ a, EInv N h a ((nrun noSameN N h).shadow a)) ∧
+    ((nrun noSameN N h).found = true → UnorderedConflict h) := by
+  intro h
+  induction h with
+  | nil =>
+    exact ⟨fun a => ⟨fun x hx => Option.noConfusion hx, fun x hx => False.elim hx,
+      fun x hx => False.elim hx, fun x hx => False.elim hx⟩, fun hf => Bool.noConfusion hf⟩
+  | cons e h ih =>
+    match ih with
+    | ⟨hE, hF⟩ =>
+      cases e with
+      | bar t b w => exact ⟨fun a => eInv_keep (hE a), fun hf => hF hf⟩
+      | complete b m => exact ⟨fun a => eInv_keep (hE a), fun hf => hF hf⟩
+      | act j B =>
+        cases B with
+        | compute pc g =>
+          exact ⟨fun a => eInv_keep (hE a), fun hf => unorderedConflict_mono (hF hf) _⟩
+        | arrive b n w pc =>
+          exact ⟨fun a => eInv_keep (hE a), fun hf => unorderedConflict_mono (hF hf) _⟩
+        | exit =>
+          exact ⟨fun a => eInv_keep (hE a), fun hf => unorderedConflict_mono (hF hf) _⟩
+        | read a r pc =>
+          refine ⟨fun a' => ?_, fun hf => ?_⟩
+          · cases Nat.decEq a' a with
+            | isFalse ea => exact eInv_other (hE a') ea
+            | isTrue ea =>
+              rw [ea]
+              show EInv N _ a (Sem.upd _ a _ a)
+              rw [upd_same]
+              refine ⟨fun x hx => real_mono _ ((hE a).1 x hx),
+                fun x hx => real_mono _ ((hE a).2.1 x hx), fun x hx => ?_,
+                fun x hx => real_mono _ ((hE a).2.2.2 x hx)⟩
+              cases in_setFor _ hx with
+              | inl e => rw [e]; exact real_new (rfl : a = a)
+              | inr hx => exact real_mono _ ((hE a).2.2.1 x hx)
+          · have hf' : ((nrun noSameN N h).found ||
+                (((nrun noSameN N h).shadow a).accessK (brun N h).clocks
+                  ((brun N h).clocks.epoch j) false false).1.isSome) = true := hf
+            cases or_true_cases hf' with
+            | inl h0 => exact unorderedConflict_mono (hF h0) _
+            | inr h1 =>
+              match isSome_true h1 with
+              | ⟨y, hy⟩ =>
+                cases orOpt_some hy with
+                | inl h2 =>
+                  have h3 := uw_someN (hE a) (tag_some h2)
+                  exact report_entry h3.1 h3.2 (fun A hK => conflict_w_read hK)
+                | inr h2 =>
+                  have h3 := findL_some (tag_some h2)
+                  exact report_entry ((hE a).2.2.2 _ h3.1) h3.2 (fun A hK => conflict_a_read hK)
+        | write a v pc =>
+          refine ⟨fun a' => ?_, fun hf => ?_⟩
+          · cases Nat.decEq a' a with
+            | isFalse ea => exact eInv_other (hE a') ea
+            | isTrue ea =>
+              rw [ea]
+              show EInv N _ a (Sem.upd _ a _ a)
+              rw [upd_same]
+              refine ⟨fun x hx => ?_, fun x hx => False.elim hx,
+                fun x hx => real_mono _ ((hE a).2.2.1 x hx),
+                fun x hx => real_mono _ ((hE a).2.2.2 x hx)⟩
+              cases hx
+              exact real_new (rfl : a = a)
+          · have hf' : ((nrun noSameN N h).found ||
+                (((nrun noSameN N h).shadow a).accessK (brun N h).clocks
+                  ((brun N h).clocks.epoch j) true false).1.isSome) = true := hf
+            cases or_true_cases hf' with
+            | inl h0 => exact unorderedConflict_mono (hF h0) _
+            | inr h1 =>
+              match isSome_true h1 with
+              | ⟨y, hy⟩ =>
+                cases orOpt_some hy with
+                | inl h2 =>
+                  cases orOpt_some h2 with
+                  | inl h3 =>
+                    have h4 := uw_someN (hE a) (tag_some h3)
+                    exact report_entry h4.1 h4.2 (fun A hK => conflict_any_write (Or.inl hK))
+                  | inr h3 =>
+                    have h4 := findL_some (tag_some h3)
+                    exact report_entry ((hE a).2.2.2 _ h4.1) h4.2
+                      (fun A hK => conflict_any_write (Or.inr (Or.inr hK)))
+                | inr h2 =>
+                  have h4 := findL_some (tag_some h2)
+                  exact report_entry ((hE a).2.2.1 _ h4.1) h4.2
+                    (fun A hK => conflict_any_write (Or.inr (Or.inl hK)))
+        | atomAdd a v pc =>
+          refine ⟨fun a' => ?_, fun hf => ?_⟩
+          · cases Nat.decEq a' a with
+            | isFalse ea => exact eInv_other (hE a') ea
+            | isTrue ea =>
+              rw [ea]
+              show EInv N _ a (Sem.upd _ a _ a)
+              rw [upd_same]
+              refine ⟨fun x hx => real_mono _ ((hE a).1 x hx),
+                fun x hx => real_mono _ ((hE a).2.1 x hx),
+                fun x hx => real_mono _ ((hE a).2.2.1 x hx), fun x hx => ?_⟩
+              cases in_setFor _ hx with
+              | inl e => rw [e]; exact real_new (rfl : a = a)
+              | inr hx => exact real_mono _ ((hE a).2.2.2 x hx)
+          · have hf' : ((nrun noSameN N h).found ||
+                (((nrun noSameN N h).shadow a).atomic (brun N h).clocks
+                  ((brun N h).clocks.epoch j)).1.isSome) = true := hf
+            cases or_true_cases hf' with
+            | inl h0 => exact unorderedConflict_mono (hF h0) _
+            | inr h1 =>
+              match isSome_true h1 with
+              | ⟨y, hy⟩ =>
+                cases orOpt_some hy with
+                | inl h2 =>
+                  have h3 := uw_someN (hE a) (tag_some h2)
+                  exact report_entry h3.1 h3.2 (fun A hK => conflict_wr_atom (Or.inl hK))
+                | inr h2 =>
+                  have h3 := findL_some (tag_some h2)
+                  exact report_entry ((hE a).2.2.1 _ h3.1) h3.2
+                    (fun A hK => conflict_wr_atom (Or.inr hK))
+
+/-- **Every report is an unordered conflict** (without benign writes, for every history, no
+hypothesis): if the run reports a race, some action conflicts with an earlier action of
+another thread that does not happen before it. -/
+theorem checkN_complete {N : Nat} {h : List (EventN V)} (hc : checkN noSameN N h = true) :
+    UnorderedConflict h :=
+  (checkN_complete_run h).2 hc
+
+/-- With `checkN_sound`: under `NotBlocked`, the check reports iff the history has an
+unordered conflict. -/
+theorem checkN_iff {N : Nat} {h : List (EventN V)} (hw : NotBlocked N h) :
+    checkN noSameN N h = true ↔ UnorderedConflict h := by
+  refine ⟨checkN_complete, fun hu => ?_⟩
+  cases hc : checkN noSameN N h with
+  | true => rfl
+  | false => exact False.elim (checkN_sound hw hc hu)
+
+end Reports
+
+end Race
+end Kcert
