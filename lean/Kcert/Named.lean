@@ -36,9 +36,29 @@ happens before the current point of `j`).  A thread's own event is known to it f
 completion adds to every *waiting* participant's set everything each drained arrival knew
 (barrier edges, transitively since the sets only grow).
 
-Theorem `ordered_hb`: under `NotBlocked` (a thread whose `bar.sync` arrival is pending does
-nothing, as in the executor), if the clocks say the epoch of an event of thread `u` is
-`ordered` before the current point of `j`, that event happens before `j`'s current point.
+Theorems (`NotBlocked`: a thread whose `bar.sync` arrival is pending does nothing, as in the
+executor):
+
+* `ordered_hb`: under `NotBlocked`, if the clocks say the epoch of an event of thread `u` is
+  `ordered` before the current point of `j`, that event happens before `j`'s current point;
+  `hb_ordered`: the converse, for every history; `ordered_iff_hb`: both.
+* `hb_trans`: happens-before is transitive.
+* `checkN_sound`: under `NotBlocked`, if the shadow records (`Shadow.accessK`,
+  `Shadow.atomic`, every write with `same_value = false`) report nothing over the history, no
+  action conflicts with an earlier action of another thread that does not happen before it
+  (`UnorderedConflict`); `checkN_complete`: every report is such a conflict; `checkN_iff`.
+* `checkNB_sound`: the same for every `same_value` decision, except for the exempted pairs of
+  writes (`BenignW`).
+* `wholeSync_barrierAll`: a whole-CTA `bar.sync` as `bar` events and a completion gives
+  `Clocks.barrierAll`.
+* Examples: `exProdCons` (safe), `exArriveRace` (reported, really unordered), and the
+  over-full barrier of the README's finding (`overfullExec` not reported, `overfullAlt`
+  reported and really unordered: the executor's matching of arrivals to barrier instances is
+  one of several).
+
+Not here: the link to `Sem` (that every schedule's race is an `UnorderedConflict` of the
+executor's history); it needs the matching of arrivals to instances to be the same in every
+schedule, which `overfullAlt` shows is not always so.
 -/
 
 namespace Kcert
