@@ -22,3 +22,4 @@ import Kcert.Wmma
 import Kcert.Liveness
 import Kcert.Grid
 import Kcert.GridRace
+import Kcert.Named
