@@ -1,0 +1,272 @@
+import Kcert.Dyadic
+
+/-!
+# libdevice `expf`: `2^k` from the bits of a rounded float (`checker/src/exec/libdevice.rs`)
+
+nvcc's libdevice `expf` computes `j = fma.rm(sat(u), c, 0x4B400001)` with `0 ≤ c ≤ 253`,
+an integer in `[2^23 + 2^22 + 1, 2^23 + 2^22 + 254]`, and reads `shl.b32 bits(j), 23` as a
+float.  The checker (`Machine::exp2_of_rounded_exponent`) gives that float the real value
+`2^(j - 12583039)`.  This file proves the bit-level facts behind that reading, for every
+such `j`, with Nat arithmetic only.
+
+binary32 model (minimal): a bit pattern is `b : Nat` with `b < 2^32`; its fields are
+`signF b = b / 2^31`, `expF b = (b / 2^23) % 256`, `mantF b = b % 2^23`.  A positive normal
+pattern (`PosNormal`: sign 0, exponent field in `[1, 254]`) has the value
+`(2^23 + mantF b) · 2^(expF b - 150)`, the dyadic `valOf b` (`Dyadic.val` reads it in any
+`ExpField`).  An integer `j` in `[2^23, 2^24)` is encoded as `intBits j = 150 · 2^23 +
+(j - 2^23)` (exponent field 150, mantissa `j - 2^23`); `intBits_unique` shows it is the only
+positive normal pattern whose value is `j` (stated over Nat: no real numbers needed).
+
+Theorems (`m = j - 12582912`):
+* `fields_intBits`, `valOf_intBits`: `intBits j` is positive normal and its value is `j`.
+* `intBits_magic` (a): for `1 ≤ m ≤ 254`, `intBits (12582912 + m) = 0x4B400000 + m`.
+* `shl23_magic` (b): `((0x4B400000 + m) <<< 23) % 2^32 = m · 2^23` (any `m < 512`).
+* `fields_shifted`, `val_shifted` (c): for `1 ≤ m ≤ 254`, the pattern `m · 2^23` is positive
+  normal with exponent field `m` and mantissa 0, and its value is `2^(m - 127)`;
+  `val_shifted_j`: that is `2^(j - 12583039)`.
+* `magic_range` (d): for `f ≤ c ≤ 253`, `j = 12582913 + f` is in `[12582913, 12583166]` and
+  `m = f + 1` is in `[1, 254]`.
+* `expf_bits`: (a), (b), (c) chained: the float read from `shl.b32 bits(j), 23` has the value
+  `2^(j - 12583039)`.
+
+Not proved: that `fma.rm(sat(u), c, 0x4B400001)` is `12582913 + floor(sat(u) · c)` (a
+rounding fact of binary32: the spacing in `[2^23, 2^24)` is 1 and `.rm` rounds down); (d)
+takes the floor `f ≤ c` as given.
+-/
+
+namespace Kcert
+namespace LibdeviceExp
+
+open ExpField
+open Dyadic
+
+/-! ## Nat facts (the core library of this toolchain has almost none) -/
+
+theorem add_sub_cancel' (a : Nat) : ∀ n : Nat, (a + n) - n = a
+  | 0 => rfl
+  | n + 1 => by
+    show Nat.succ (a + n) - Nat.succ n = a
+    rw [Nat.succ_sub_succ, add_sub_cancel' a n]
+
+theorem le_add_left' (b n : Nat) : n ≤ b + n := Nat.leAddLeft n b
+
+theorem le_of_add_le_add_left' (k a b : Nat) (h : k + a ≤ k + b) : a ≤ b :=
+  if hab : a ≤ b then hab
+  else absurd (Nat.leTrans (Nat.addLeAddLeft (Nat.gtOfNotLe hab) k) h) (Nat.notSuccLeSelf (k + b))
+
+/-- `(b + n·a) % n = b` for `b < n`. -/
+theorem mod_add_mul (n b : Nat) (hb : b < n) : ∀ a : Nat, (b + n * a) % n = b
+  | 0 => Nat.mod_eq_of_lt hb
+  | a + 1 => by
+    show (b + (n * a + n)) % n = b
+    rw [← Nat.add_assoc, Nat.mod_eq_sub_mod (le_add_left' _ n), add_sub_cancel',
+      mod_add_mul n b hb a]
+
+/-- `(b + n·a) / n = a` for `b < n`. -/
+theorem div_add_mul (n b : Nat) (hb : b < n) : ∀ a : Nat, (b + n * a) / n = a
+  | 0 => by
+    show b / n = 0
+    rw [Nat.div_eq]
+    exact if_neg' (fun h => Nat.notLeOfGt hb h.2)
+  | a + 1 => by
+    show (b + (n * a + n)) / n = a + 1
+    have hn : 0 < n := Nat.ltOfLeOfLt (Nat.zeroLe b) hb
+    rw [← Nat.add_assoc, Nat.div_eq, if_pos' ⟨hn, le_add_left' _ n⟩, add_sub_cancel',
+      div_add_mul n b hb a]
+
+/-- `n <<< k = n · 2^k`. -/
+theorem shiftLeft_eq : ∀ (k n : Nat), Nat.shiftLeft n k = n * 2 ^ k
+  | 0, n => (Nat.mul_one n).symm
+  | k + 1, n => by
+    show Nat.shiftLeft (2 * n) k = n * (2 ^ k * 2)
+    rw [shiftLeft_eq k (2 * n), Nat.mul_comm 2 n, Nat.mul_assoc, Nat.mul_comm 2]
+
+
+/-! ## binary32 bit patterns -/
+
+/-- The sign bit of a pattern `b < 2^32`: `b / 2^31`. -/
+def signF (b : Nat) : Nat := b / 2147483648
+
+/-- The exponent field: `(b / 2^23) % 256`. -/
+def expF (b : Nat) : Nat := (b / 8388608) % 256
+
+/-- The mantissa field: `b % 2^23`. -/
+def mantF (b : Nat) : Nat := b % 8388608
+
+/-- A positive normal pattern: 32 bits, sign 0, exponent field in `[1, 254]`. -/
+structure PosNormal (b : Nat) : Prop where
+  lt32 : b < 4294967296
+  sign : signF b = 0
+  expLo : 1 ≤ expF b
+  expHi : expF b ≤ 254
+
+/-- The value of a positive normal pattern: `(2^23 + mant) · 2^(exp - 150)`, a dyadic. -/
+def valOf (b : Nat) : Dyadic := (Int.ofNat (8388608 + mantF b), Int.subNatNat (expF b) 150)
+
+/-- The binary32 encoding of an integer `j` in `[2^23, 2^24)`: exponent field 150,
+mantissa `j - 2^23` (`150 · 2^23 = 1258291200`). -/
+def intBits (j : Nat) : Nat := 1258291200 + (j - 8388608)
+
+theorem div_of_lt (n b : Nat) (hb : b < n) : b / n = 0 := div_add_mul n b hb 0
+
+/-- The fields of `t + 2^23 · e` for `t < 2^23` and `e < 256`. -/
+theorem fields_of (t e : Nat) (ht : t < 8388608) (he : e < 256) :
+    expF (t + 8388608 * e) = e ∧ mantF (t + 8388608 * e) = t := by
+  constructor
+  · show (t + 8388608 * e) / 8388608 % 256 = e
+    rw [div_add_mul 8388608 t ht e, Nat.mod_eq_of_lt he]
+  · exact mod_add_mul 8388608 t ht e
+
+/-- `intBits j` is positive normal with exponent field 150 and mantissa `j - 2^23`. -/
+theorem fields_intBits (j : Nat) (hlo : 8388608 ≤ j) (hhi : j < 16777216) :
+    PosNormal (intBits j) ∧ expF (intBits j) = 150 ∧ mantF (intBits j) = j - 8388608 := by
+  have ⟨t, ht⟩ := Nat.le.dest hlo
+  subst ht
+  have hsub : 8388608 + t - 8388608 = t := by
+    rw [Nat.add_comm]; exact add_sub_cancel' t 8388608
+  have htl : t < 8388608 := 
+    Nat.gtOfNotLe (fun h => Nat.notLeOfGt hhi (Nat.addLeAddLeft h 8388608))
+  have hb : intBits (8388608 + t) = t + 8388608 * 150 := by
+    show 1258291200 + (8388608 + t - 8388608) = t + 8388608 * 150
+    rw [hsub, Nat.add_comm]
+  have hf := fields_of t 150 htl (by decide)
+  have hlt : t + 8388608 * 150 < 2147483648 :=
+    Nat.ltOfLtOfLe (Nat.addLtAddRight htl (8388608 * 150)) (by decide)
+  rw [hb, hsub]
+  refine ⟨⟨?_, ?_, ?_, ?_⟩, hf.1, hf.2⟩
+  · exact Nat.ltOfLtOfLe hlt (by decide)
+  · exact div_of_lt 2147483648 _ hlt
+  · rw [hf.1]; decide
+  · rw [hf.1]; decide
+
+
+/-- `subNatNat (a + k) (b + k) = subNatNat a b`. -/
+theorem subNatNat_add_add (a b : Nat) : ∀ k : Nat,
+    Int.subNatNat (a + k) (b + k) = Int.subNatNat a b
+  | 0 => rfl
+  | k + 1 => by
+    show Int.subNatNat ((a + k) + 1) ((b + k) + 1) = Int.subNatNat a b
+    rw [subNatNat_succ_succ, subNatNat_add_add a b k]
+
+section Val
+
+variable {α : Type} [ExpField α]
+
+theorem val_valOf (b : Nat) : (val (valOf b) : α)
+    = natCast (8388608 + mantF b) * pow2i (Int.subNatNat (expF b) 150) := rfl
+
+/-- The value of `intBits j` is `j`. -/
+theorem valOf_intBits (j : Nat) (hlo : 8388608 ≤ j) (hhi : j < 16777216) :
+    (val (valOf (intBits j)) : α) = natCast j := by
+  have ⟨_, he, hm⟩ := fields_intBits j hlo hhi
+  have ⟨t, ht⟩ := Nat.le.dest hlo
+  subst ht
+  have hsub : 8388608 + t - 8388608 = t := by
+    rw [Nat.add_comm]; exact add_sub_cancel' t 8388608
+  rw [val_valOf, he, hm, hsub, pow2i_subNatNat, twoPow_mul_halfPow]
+  exact mul_one _
+
+end Val
+
+/-! ## (a) the bits of `j = 2^23 + 2^22 + m` -/
+
+/-- (a) For `1 ≤ m ≤ 254`, the integer `j = 12582912 + m` is in `[2^23, 2^24)` and its
+binary32 pattern is `0x4B400000 + m` (`0x4B400000 = 1262485504`). -/
+theorem intBits_magic (m : Nat) (hhi : m ≤ 254) :
+    8388608 ≤ 12582912 + m ∧ 12582912 + m < 16777216 ∧
+      intBits (12582912 + m) = 1262485504 + m := by
+  have hj : 12582912 + m = (4194304 + m) + 8388608 := by
+    rw [Nat.add_right_comm]
+  refine ⟨?_, ?_, ?_⟩
+  · exact Nat.leTrans (by decide : 8388608 ≤ 12582912) (Nat.leAddRight 12582912 m)
+  · exact Nat.ltOfLeOfLt (Nat.addLeAddLeft hhi 12582912) (by decide)
+  · show 1258291200 + (12582912 + m - 8388608) = 1262485504 + m
+    rw [hj, add_sub_cancel', ← Nat.add_assoc]
+
+/-! ## (b) `shl.b32 23` -/
+
+/-- `n <<< 23 = n · 2^23`. -/
+theorem shiftLeft_23 (n : Nat) : Nat.shiftLeft n 23 = n * 8388608 := shiftLeft_eq 23 n
+
+/-- (b) `(0x4B400000 + m) <<< 23`, truncated to 32 bits, is `m · 2^23`, for `m < 512`
+(the high bits `0x4B400000 << 23 = 2465792 · 2^32` fall off). -/
+theorem shl23_magic (m : Nat) (hm : m < 512) :
+    Nat.shiftLeft (1262485504 + m) 23 % 4294967296 = m * 8388608 := by
+  have hlt : m * 8388608 < 4294967296 :=
+    Nat.ltOfLtOfLe (Nat.mulLtMulOfPosRight hm (by decide)) (by decide)
+  have hk : 1262485504 * 8388608 = 4294967296 * 2465792 := rfl
+  rw [shiftLeft_23, Nat.right_distrib, Nat.add_comm, hk]
+  exact mod_add_mul 4294967296 (m * 8388608) hlt 2465792
+
+
+/-! ## (c) the pattern `m · 2^23` -/
+
+/-- (c) For `1 ≤ m ≤ 254`, the pattern `m · 2^23` is positive normal with exponent field `m`
+and mantissa 0. -/
+theorem fields_shifted (m : Nat) (hlo : 1 ≤ m) (hhi : m ≤ 254) :
+    PosNormal (m * 8388608) ∧ expF (m * 8388608) = m ∧ mantF (m * 8388608) = 0 := by
+  have hm : m < 256 := Nat.ltOfLeOfLt hhi (by decide)
+  have hb : m * 8388608 = 0 + 8388608 * m := by rw [Nat.zero_add, Nat.mul_comm]
+  have hf := fields_of 0 m (by decide) hm
+  have hlt : m * 8388608 < 2147483648 :=
+    Nat.ltOfLtOfLe (Nat.mulLtMulOfPosRight hm (by decide)) (by decide)
+  rw [← hb] at hf
+  refine ⟨⟨?_, ?_, ?_, ?_⟩, hf.1, hf.2⟩
+  · exact Nat.ltOfLtOfLe hlt (by decide)
+  · exact div_of_lt 2147483648 _ hlt
+  · rw [hf.1]; exact hlo
+  · rw [hf.1]; exact hhi
+
+section Val
+
+variable {α : Type} [ExpField α]
+
+/-- (c) For `1 ≤ m ≤ 254`, the value of the pattern `m · 2^23` is `2^(m - 127)`. -/
+theorem val_shifted (m : Nat) (hlo : 1 ≤ m) (hhi : m ≤ 254) :
+    (val (valOf (m * 8388608)) : α) = pow2i (Int.subNatNat m 127) := by
+  have ⟨_, he, hm⟩ := fields_shifted m hlo hhi
+  have h23 : (natCast 8388608 : α) = twoPow 23 := natCast_pow2 23
+  have h150 : (halfPow 150 : α) = halfPow 23 * halfPow 127 := halfPow_add 23 127
+  rw [val_valOf, he, hm, pow2i_subNatNat, pow2i_subNatNat, h23, h150, mul_left_comm',
+    ← mul_assoc (twoPow 23), twoPow_mul_halfPow, one_mul]
+
+/-- (c) in terms of `j = 12582912 + m`: the value is `2^(j - 12583039)`. -/
+theorem val_shifted_j (m : Nat) (hlo : 1 ≤ m) (hhi : m ≤ 254) :
+    (val (valOf (m * 8388608)) : α) = pow2i (Int.subNatNat (12582912 + m) 12583039) := by
+  rw [val_shifted m hlo hhi, Nat.add_comm 12582912 m,
+    (rfl : (12583039 : Nat) = 127 + 12582912), subNatNat_add_add]
+
+end Val
+
+/-! ## (d) the range of `j` -/
+
+/-- (d) If the floor `f` of `t · c` satisfies `f ≤ c ≤ 253` (true for `t` in `[0, 1]`), then
+`j = 12582913 + f` is in `[12582913, 12583166]` and `j = 12582912 + m` with `m = f + 1` in
+`[1, 254]`. -/
+theorem magic_range (f c : Nat) (hf : f ≤ c) (hc : c ≤ 253) :
+    12582913 ≤ 12582913 + f ∧ 12582913 + f ≤ 12583166 ∧
+      1 ≤ f + 1 ∧ f + 1 ≤ 254 ∧ 12582913 + f = 12582912 + (f + 1) := by
+  have hfc : f ≤ 253 := Nat.leTrans hf hc
+  refine ⟨Nat.leAddRight 12582913 f, Nat.addLeAddLeft hfc 12582913,
+    Nat.succLeSucc (Nat.zeroLe f), Nat.succLeSucc hfc, ?_⟩
+  rw [← Nat.add_assoc, Nat.add_right_comm]
+
+/-! ## (a), (b), (c) together -/
+
+/-- The checker's reading: for an integer `j` in `[12582913, 12583166]`, the pattern
+`(intBits j <<< 23) % 2^32` (PTX `shl.b32 bits(j), 23`) is positive normal and its value is
+`2^(j - 12583039)`. -/
+theorem expf_bits {α : Type} [ExpField α] (j : Nat) (hlo : 12582913 ≤ j) (hhi : j ≤ 12583166) :
+    PosNormal (Nat.shiftLeft (intBits j) 23 % 4294967296) ∧
+      (val (valOf (Nat.shiftLeft (intBits j) 23 % 4294967296)) : α)
+        = pow2i (Int.subNatNat j 12583039) := by
+  have ⟨f, hf⟩ := Nat.le.dest hlo
+  subst hf
+  have hfc : f ≤ 253 := le_of_add_le_add_left' 12582913 f 253 hhi
+  have ⟨_, _, h1, h2, hj⟩ := magic_range f 253 hfc (Nat.leRefl 253)
+  have ⟨_, _, ha⟩ := intBits_magic (f + 1) h2
+  rw [hj, ha, shl23_magic (f + 1) (Nat.ltOfLeOfLt h2 (by decide))]
+  exact ⟨(fields_shifted (f + 1) h1 h2).1, val_shifted_j (f + 1) h1 h2⟩
+
+end LibdeviceExp
+end Kcert
