@@ -408,3 +408,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.LibdeviceExp.val_shifted_j
 #print axioms Kcert.LibdeviceExp.magic_range
 #print axioms Kcert.LibdeviceExp.expf_bits
+#print axioms Kcert.LibdeviceExp.pow2_natCast
+#print axioms Kcert.LibdeviceExp.pow2_intCast
+#print axioms Kcert.LibdeviceExp.shlTerm_exact

@@ -28,6 +28,10 @@ Theorems (`m = j - 12582912`):
   `m = f + 1` is in `[1, 254]`.
 * `expf_bits`: (a), (b), (c) chained: the float read from `shl.b32 bits(j), 23` has the value
   `2^(j - 12583039)`.
+* `shlTerm_exact`: the checker's term `ex2(j + (-12583039))` (`shlTerm`, read with
+  `Term.eval`, constants by `val`) has exactly that value when the term `j` has the value of
+  such an integer, given `pow2 1 = 2` (true of the reals; `ExpField` does not demand it;
+  `pow2_natCast`, `pow2_intCast`).
 
 Not proved: that `fma.rm(sat(u), c, 0x4B400001)` is `12582913 + floor(sat(u) · c)` (a
 rounding fact of binary32: the spacing in `[2^23, 2^24)` is 1 and `.rm` rounds down); (d)
@@ -267,6 +271,59 @@ theorem expf_bits {α : Type} [ExpField α] (j : Nat) (hlo : 12582913 ≤ j) (hh
   have ⟨_, _, ha⟩ := intBits_magic (f + 1) h2
   rw [hj, ha, shl23_magic (f + 1) (Nat.ltOfLeOfLt h2 (by decide))]
   exact ⟨(fields_shifted (f + 1) h1 h2).1, val_shifted_j (f + 1) h1 h2⟩
+
+
+/-! ## The checker's term -/
+
+section Term
+
+variable {α : Type} [ExpField α]
+
+/-- With `2^1 = 2` (true of the reals; not a law of `ExpField`), `pow2` of a natural is
+`twoPow`. -/
+theorem pow2_natCast (h1 : pow2 (1 : α) = two) : ∀ n : Nat, pow2 (natCast n : α) = twoPow n
+  | 0 => pow2_zero
+  | n + 1 => by
+    show pow2 ((natCast n : α) + 1) = twoPow n * two
+    rw [pow2_add, pow2_natCast h1 n, h1]
+
+/-- With `2^1 = 2`, `pow2` of an integer is `pow2i`. -/
+theorem pow2_intCast (h1 : pow2 (1 : α) = two) : ∀ e : Int, pow2 (intCast e : α) = pow2i e
+  | Int.ofNat n => pow2_natCast h1 n
+  | Int.negSucc n => by
+    show pow2 (-(natCast (n + 1)) : α) = halfPow (n + 1)
+    have hinv : pow2 (-(natCast (n + 1)) : α) * twoPow (n + 1) = 1 := by
+      rw [← pow2_natCast h1, ← pow2_add, neg_add_self, pow2_zero]
+    have e : pow2 (-(natCast (n + 1)) : α)
+        = pow2 (-(natCast (n + 1)) : α) * twoPow (n + 1) * halfPow (n + 1) := by
+      rw [mul_assoc, twoPow_mul_halfPow, mul_one]
+    rw [e, hinv, one_mul]
+
+/-- The term the checker builds for `shl.b32 bits(j), 23` (`exp2_of_rounded_exponent`):
+`ex2(j + (-12583039))`, with the constant `Dyadic::from_i64(-BIAS)`. -/
+def shlTerm (tj : Term Dyadic) : Term Dyadic :=
+  Term.app Func.ex2 (Term.add tj (Term.const ((Int.negSucc 12583038, 0) : Dyadic)))
+
+/-- The checker's reading is exact on the integers libdevice produces: if the term `tj` has
+the value of an integer `j` in `[12582913, 12583166]`, constants are read by `val`, and
+`2^1 = 2`, then the value of `shlTerm tj` is the value of the float whose bits are
+`(intBits j <<< 23) % 2^32`, a positive normal pattern. -/
+theorem shlTerm_exact (I : Interp Dyadic α) (hc : ∀ k : Dyadic, I.const k = val k)
+    (h1 : pow2 (1 : α) = two) (ρ : Env α) (tj : Term Dyadic) (j : Nat)
+    (hj : Term.eval I ρ tj = natCast j) (hlo : 12582913 ≤ j) (hhi : j ≤ 12583166) :
+    PosNormal (Nat.shiftLeft (intBits j) 23 % 4294967296) ∧
+      Term.eval I ρ (shlTerm tj) = val (valOf (Nat.shiftLeft (intBits j) 23 % 4294967296)) := by
+  have ⟨hp, hv⟩ := expf_bits (α := α) j hlo hhi
+  refine ⟨hp, ?_⟩
+  rw [hv]
+  show pow2 (Term.eval I ρ tj + I.const ((Int.negSucc 12583038, 0) : Dyadic))
+    = pow2i (Int.subNatNat j 12583039)
+  have hk : (val ((Int.negSucc 12583038, 0) : Dyadic) : α) = -(natCast 12583039) := by
+    show -(natCast 12583039 : α) * 1 = -(natCast 12583039)
+    rw [mul_one]
+  rw [hc, hk, hj, ← intCast_subNatNat, pow2_intCast h1]
+
+end Term
 
 end LibdeviceExp
 end Kcert
