@@ -411,3 +411,16 @@ nothing declared with `axiom`).
 #print axioms Kcert.LibdeviceExp.pow2_natCast
 #print axioms Kcert.LibdeviceExp.pow2_intCast
 #print axioms Kcert.LibdeviceExp.shlTerm_exact
+#print axioms Kcert.LibdeviceExp.sub_add_cancel'
+#print axioms Kcert.LibdeviceExp.div_add_mod'
+#print axioms Kcert.LibdeviceExp.div_mul_le'
+#print axioms Kcert.LibdeviceExp.lt_div_succ
+#print axioms Kcert.LibdeviceExp.le_div_of_mul_le
+#print axioms Kcert.LibdeviceExp.le_of_mul_le_mul_right'
+#print axioms Kcert.LibdeviceExp.mul_right_comm'
+#print axioms Kcert.LibdeviceExp.pow_add'
+#print axioms Kcert.LibdeviceExp.add_mul_div'
+#print axioms Kcert.LibdeviceExp.vnum_intBits
+#print axioms Kcert.LibdeviceExp.rm_floor
+#print axioms Kcert.LibdeviceExp.fma_magic
+#print axioms Kcert.LibdeviceExp.fma_rm_magic

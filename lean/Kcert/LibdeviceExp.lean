@@ -33,9 +33,19 @@ Theorems (`m = j - 12582912`):
   such an integer, given `pow2 1 = 2` (true of the reals; `ExpField` does not demand it;
   `pow2_natCast`, `pow2_intCast`).
 
-Not proved: that `fma.rm(sat(u), c, 0x4B400001)` is `12582913 + floor(sat(u) · c)` (a
-rounding fact of binary32: the spacing in `[2^23, 2^24)` is 1 and `.rm` rounds down); (d)
-takes the floor `f ≤ c` as given.
+* `rm_floor`: rounding down in `[2^23, 2^24)`: for an exact value `v = n / d` (naturals) in
+  `[2^23, 2^24)`, `j = n / d` (the floor) is encoded by the positive normal `intBits j` and
+  every positive normal pattern of value `≤ v` has value `≤ j` (values compared as
+  `vnum b = (2^23 + mant) · 2^exp`, i.e. `2^150` times the value).
+* `fma_magic`, `fma_rm_magic`: with `t · c = P / Q` and `P ≤ 253 · Q` (any float `t` in
+  `[0, 1]`, float `c` in `[0, 253]`), the exact `v = t · c + 12582913` is in `[2^23, 2^24)`
+  and the largest positive normal binary32 value `≤ v` is `j = 12582913 + P / Q`, in
+  `[12582913, 12583166]`.
+
+Not proved: that PTX `fma.rm` returns the largest binary32 value `≤` the exact `t · c + 12582913`
+(this is what IEEE round-toward-negative means; it is taken as the definition, stated over
+positive normal patterns: zero, subnormals and negative values are below `2^23`, infinities and
+NaN are not values `≤ v`).  That `cvt.sat` gives `t` in `[0, 1]` is likewise IEEE's definition.
 -/
 
 namespace Kcert
@@ -324,6 +334,147 @@ theorem shlTerm_exact (I : Interp Dyadic α) (hc : ∀ k : Dyadic, I.const k = v
   rw [hc, hk, hj, ← intCast_subNatNat, pow2_intCast h1]
 
 end Term
+
+
+/-! ## `fma.rm` rounds down to the floor in `[2^23, 2^24)` -/
+
+theorem sub_add_cancel' {x y : Nat} (h : y ≤ x) : x - y + y = x := by
+  have ⟨k, hk⟩ := Nat.le.dest h
+  subst hk
+  rw [Nat.add_comm y k, add_sub_cancel']
+
+/-- `d · (n / d) + n % d = n`. -/
+theorem div_add_mod' (n d : Nat) : d * (n / d) + n % d = n := by
+  refine Nat.div.inductionOn (motive := fun n d => d * (n / d) + n % d = n) n d ?_ ?_
+  · intro x y h ih
+    rw [Nat.div_eq, if_pos' h, Nat.mod_eq, if_pos' h]
+    show y * ((x - y) / y) + y + (x - y) % y = x
+    rw [Nat.add_right_comm, ih, sub_add_cancel' h.2]
+  · intro x y h
+    rw [Nat.div_eq, if_neg' h, Nat.mod_eq, if_neg' h]
+    exact Nat.zero_add x
+
+theorem div_mul_le' (n d : Nat) : n / d * d ≤ n := by
+  have h : d * (n / d) ≤ d * (n / d) + n % d := Nat.leAddRight _ _
+  rw [div_add_mod'] at h
+  rw [Nat.mul_comm]
+  exact h
+
+theorem lt_div_succ (n d : Nat) (hd : 0 < d) : n < (n / d + 1) * d := by
+  have h : d * (n / d) + n % d < d * (n / d) + d := Nat.addLtAddLeft (Nat.mod_lt n hd) _
+  rw [div_add_mod'] at h
+  rw [Nat.mul_comm]
+  exact h
+
+theorem le_div_of_mul_le {x d n : Nat} (hd : 0 < d) (h : x * d ≤ n) : x ≤ n / d :=
+  if hx : x ≤ n / d then hx
+  else absurd (Nat.leTrans (Nat.mulLeMulRight d (Nat.gtOfNotLe hx)) h)
+    (Nat.notLeOfGt (lt_div_succ n d hd))
+
+theorem le_of_mul_le_mul_right' {a b k : Nat} (hk : 0 < k) (h : a * k ≤ b * k) : a ≤ b :=
+  if hab : a ≤ b then hab
+  else absurd h (Nat.notLeOfGt (Nat.mulLtMulOfPosRight (Nat.gtOfNotLe hab) hk))
+
+theorem mul_right_comm' (a b c : Nat) : a * b * c = a * c * b := by
+  rw [Nat.mul_assoc, Nat.mul_comm b c, ← Nat.mul_assoc]
+
+theorem pow_add' (a : Nat) : ∀ k : Nat, 2 ^ (a + k) = 2 ^ a * 2 ^ k
+  | 0 => (Nat.mul_one _).symm
+  | k + 1 => by
+    show 2 ^ (a + k) * 2 = 2 ^ a * (2 ^ k * 2)
+    rw [pow_add' a k, Nat.mul_assoc]
+
+/-- `(x + q·a) / q = x / q + a`. -/
+theorem add_mul_div' (x q : Nat) (hq : 0 < q) : ∀ a : Nat, (x + q * a) / q = x / q + a
+  | 0 => rfl
+  | a + 1 => by
+    show (x + (q * a + q)) / q = x / q + a + 1
+    rw [← Nat.add_assoc, Nat.div_eq, if_pos' ⟨hq, le_add_left' _ q⟩, add_sub_cancel',
+      add_mul_div' x q hq a]
+
+/-- The value of a positive normal pattern times `2^150`: `(2^23 + mant) · 2^exp`
+(`valOf b` is `vnum b / 2^150`). -/
+def vnum (b : Nat) : Nat := (8388608 + mantF b) * 2 ^ expF b
+
+theorem vnum_intBits (j : Nat) (hlo : 8388608 ≤ j) (hhi : j < 16777216) :
+    vnum (intBits j) = j * 2 ^ 150 := by
+  have ⟨_, he, hm⟩ := fields_intBits j hlo hhi
+  show (8388608 + mantF (intBits j)) * 2 ^ expF (intBits j) = j * 2 ^ 150
+  rw [he, hm, Nat.add_comm, sub_add_cancel' hlo]
+
+/-- Rounding down in `[2^23, 2^24)`: for an exact value `v = n / d` (naturals, `d > 0`) with
+`2^23 ≤ v < 2^24`, the integer `j = n / d` (the floor) is in `[2^23, 2^24)`, `j ≤ v < j + 1`,
+`intBits j` is positive normal with value `j`, and every positive normal pattern whose value
+is at most `v` has value at most `j` (values compared as `vnum b / 2^150`).  So `j` is the
+largest positive normal binary32 value `≤ v`: what `.rm` returns (zero, subnormals and
+negative values are below `2^23`; infinities and NaN are not values `≤ v`). -/
+theorem rm_floor (n d : Nat) (hd : 0 < d) (hlo : 8388608 * d ≤ n) (hhi : n < 16777216 * d) :
+    8388608 ≤ n / d ∧ n / d < 16777216 ∧ n / d * d ≤ n ∧ n < (n / d + 1) * d ∧
+      PosNormal (intBits (n / d)) ∧ vnum (intBits (n / d)) = n / d * 2 ^ 150 ∧
+      ∀ b : Nat, PosNormal b → vnum b * d ≤ n * 2 ^ 150 → vnum b ≤ n / d * 2 ^ 150 := by
+  have hjlo : 8388608 ≤ n / d := le_div_of_mul_le hd hlo
+  have hjhi : n / d < 16777216 :=
+    if h : n / d < 16777216 then h
+    else absurd (Nat.leTrans (Nat.mulLeMulRight d (Nat.gtOfNotLe h : 16777216 ≤ n / d))
+      (div_mul_le' n d)) (Nat.notLeOfGt hhi)
+  refine ⟨hjlo, hjhi, div_mul_le' n d, lt_div_succ n d hd,
+    (fields_intBits _ hjlo hjhi).1, vnum_intBits _ hjlo hjhi, ?_⟩
+  intro b _ hle
+  have hp : 0 < 2 ^ 150 := Nat.posPowOfPos 150 (by decide)
+  refine dite (150 ≤ expF b) (fun he => ?_) (fun he => ?_)
+  · have ⟨k, hk⟩ := Nat.le.dest he
+    have hv : vnum b = (8388608 + mantF b) * 2 ^ k * 2 ^ 150 := by
+      show (8388608 + mantF b) * 2 ^ expF b = _
+      rw [← hk, pow_add', Nat.mul_comm (2 ^ 150) (2 ^ k), ← Nat.mul_assoc]
+    rw [hv, mul_right_comm'] at hle
+    rw [hv]
+    exact Nat.mulLeMulRight _ (le_div_of_mul_le hd (le_of_mul_le_mul_right' hp hle))
+  · have he' : expF b + 1 ≤ 150 := Nat.gtOfNotLe he
+    have hM : 8388608 + mantF b < 16777216 :=
+      Nat.addLtAddLeft (Nat.mod_lt b (by decide)) 8388608
+    have h1 : vnum b < 16777216 * 2 ^ expF b :=
+      Nat.mulLtMulOfPosRight hM (Nat.posPowOfPos _ (by decide))
+    have h2 : 16777216 * 2 ^ expF b = 8388608 * 2 ^ (expF b + 1) := by
+      show 16777216 * 2 ^ expF b = 8388608 * (2 ^ expF b * 2)
+      rw [Nat.mul_comm (2 ^ expF b) 2, ← Nat.mul_assoc]
+    have h3 : 8388608 * 2 ^ (expF b + 1) ≤ 8388608 * 2 ^ 150 :=
+      Nat.mulLeMulLeft 8388608 (Nat.powLePowOfLeRight (by decide) he')
+    rw [h2] at h1
+    exact Nat.leOfLt (Nat.ltOfLtOfLe h1 (Nat.leTrans h3 (Nat.mulLeMulRight _ hjlo)))
+
+/-- (d) with the rounding: `t · c = P / Q` (naturals, `Q > 0`; any `t` in `[0, 1]` and `c` in
+`[0, 253]` that are floats give such a rational with `P ≤ 253 · Q`).  The exact value of the
+`fma` is `v = (P + Q · 12582913) / Q`; it lies in `[2^23, 2^24)` and its floor is
+`12582913 + P / Q` with `P / Q ≤ 253`, so in `[12582913, 12583166]`. -/
+theorem fma_magic (P Q : Nat) (hQ : 0 < Q) (hP : P ≤ 253 * Q) :
+    (P + Q * 12582913) / Q = 12582913 + P / Q ∧ P / Q ≤ 253 ∧
+      8388608 * Q ≤ P + Q * 12582913 ∧ P + Q * 12582913 < 16777216 * Q := by
+  refine ⟨?_, ?_, ?_, ?_⟩
+  · rw [add_mul_div' P Q hQ, Nat.add_comm]
+  · exact le_of_mul_le_mul_right' hQ (Nat.leTrans (div_mul_le' P Q) hP)
+  · rw [Nat.mul_comm Q]
+    exact Nat.leTrans (Nat.mulLeMulRight Q (by decide : 8388608 ≤ 12582913))
+      (Nat.leAddLeft _ P)
+  · have h : P + Q * 12582913 ≤ 253 * Q + 12582913 * Q := by
+      rw [Nat.mul_comm Q]
+      exact Nat.addLeAddRight hP _
+    rw [← Nat.right_distrib] at h
+    exact Nat.ltOfLeOfLt h (Nat.mulLtMulOfPosRight (by decide) hQ)
+
+/-- `fma.rm(t, c, 12582913)` with `t · c = P / Q`, `0 ≤ P / Q ≤ 253`: the largest positive
+normal binary32 value below the exact `v` is the integer `j = 12582913 + P / Q`, in
+`[12582913, 12583166]` (so `expf_bits` applies to it). -/
+theorem fma_rm_magic (P Q : Nat) (hQ : 0 < Q) (hP : P ≤ 253 * Q) :
+    12582913 ≤ 12582913 + P / Q ∧ 12582913 + P / Q ≤ 12583166 ∧
+      PosNormal (intBits (12582913 + P / Q)) ∧
+      vnum (intBits (12582913 + P / Q)) = (12582913 + P / Q) * 2 ^ 150 ∧
+      (12582913 + P / Q) * Q ≤ P + Q * 12582913 ∧
+      ∀ b : Nat, PosNormal b → vnum b * Q ≤ (P + Q * 12582913) * 2 ^ 150 →
+        vnum b ≤ (12582913 + P / Q) * 2 ^ 150 := by
+  have ⟨hj, h253, hlo, hhi⟩ := fma_magic P Q hQ hP
+  have ⟨_, _, hle, _, hpn, hv, hmax⟩ := rm_floor (P + Q * 12582913) Q hQ hlo hhi
+  rw [hj] at hle hpn hv hmax
+  exact ⟨Nat.leAddRight _ _, Nat.addLeAddLeft h253 12582913, hpn, hv, hle, hmax⟩
 
 end LibdeviceExp
 end Kcert
