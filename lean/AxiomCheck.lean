@@ -424,3 +424,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.LibdeviceExp.rm_floor
 #print axioms Kcert.LibdeviceExp.fma_magic
 #print axioms Kcert.LibdeviceExp.fma_rm_magic
+#print axioms Kcert.LibdeviceExp.lt31_of_sign
+#print axioms Kcert.LibdeviceExp.bits_of_fields
+#print axioms Kcert.LibdeviceExp.intBits_unique

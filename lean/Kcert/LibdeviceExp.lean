@@ -15,10 +15,13 @@ pattern (`PosNormal`: sign 0, exponent field in `[1, 254]`) has the value
 `(2^23 + mantF b) · 2^(expF b - 150)`, the dyadic `valOf b` (`Dyadic.val` reads it in any
 `ExpField`).  An integer `j` in `[2^23, 2^24)` is encoded as `intBits j = 150 · 2^23 +
 (j - 2^23)` (exponent field 150, mantissa `j - 2^23`); `intBits_unique` shows it is the only
-positive normal pattern whose value is `j` (stated over Nat: no real numbers needed).
+positive normal pattern whose value is `j` (stated over Nat with `vnum b = 2^150 · value`:
+no real numbers needed).
 
 Theorems (`m = j - 12582912`):
-* `fields_intBits`, `valOf_intBits`: `intBits j` is positive normal and its value is `j`.
+* `fields_intBits`, `valOf_intBits`: `intBits j` is positive normal and its value is `j`;
+  `intBits_unique`: it is the only positive normal pattern of value `j`
+  (`bits_of_fields`: a sign-0 pattern is `mant + 2^23 · exp`).
 * `intBits_magic` (a): for `1 ≤ m ≤ 254`, `intBits (12582912 + m) = 0x4B400000 + m`.
 * `shl23_magic` (b): `((0x4B400000 + m) <<< 23) % 2^32 = m · 2^23` (any `m < 512`).
 * `fields_shifted`, `val_shifted` (c): for `1 ≤ m ≤ 254`, the pattern `m · 2^23` is positive
@@ -475,6 +478,78 @@ theorem fma_rm_magic (P Q : Nat) (hQ : 0 < Q) (hP : P ≤ 253 * Q) :
   have ⟨_, _, hle, _, hpn, hv, hmax⟩ := rm_floor (P + Q * 12582913) Q hQ hlo hhi
   rw [hj] at hle hpn hv hmax
   exact ⟨Nat.leAddRight _ _, Nat.addLeAddLeft h253 12582913, hpn, hv, hle, hmax⟩
+
+
+/-! ## The encoding of an integer is unique -/
+
+/-- A pattern with sign 0 is below `2^31`. -/
+theorem lt31_of_sign {b : Nat} (h : signF b = 0) : b < 2147483648 :=
+  if hb : b < 2147483648 then hb
+  else absurd h (fun h0 => absurd
+    (le_div_of_mul_le (by decide) (Nat.gtOfNotLe hb : 1 * 2147483648 ≤ b) : 1 ≤ b / 2147483648)
+    (by show ¬ 1 ≤ signF b; rw [h0]; decide))
+
+/-- The pattern is its fields: `b = mant + 2^23 · exp` when the sign is 0. -/
+theorem bits_of_fields {b : Nat} (h : signF b = 0) : b = mantF b + 8388608 * expF b := by
+  have hlt := lt31_of_sign h
+  have h256 : b / 8388608 < 256 :=
+    if h' : b / 8388608 < 256 then h'
+    else absurd (Nat.leTrans (Nat.mulLeMulRight 8388608 (Nat.gtOfNotLe h' : 256 ≤ b / 8388608))
+      (div_mul_le' b 8388608)) (Nat.notLeOfGt hlt)
+  show b = b % 8388608 + 8388608 * ((b / 8388608) % 256)
+  rw [Nat.mod_eq_of_lt h256, Nat.add_comm]
+  exact (div_add_mod' b 8388608).symm
+
+/-- (a), uniqueness: `intBits j` is the only positive normal pattern whose value is the
+integer `j` in `[2^23, 2^24)` (value `j` means `vnum b = j · 2^150`). -/
+theorem intBits_unique (j b : Nat) (hlo : 8388608 ≤ j) (hhi : j < 16777216) (hb : PosNormal b)
+    (hv : vnum b = j * 2 ^ 150) : b = intBits j := by
+  have hp : 0 < 2 ^ 150 := Nat.posPowOfPos 150 (by decide)
+  have hM : 8388608 + mantF b < 16777216 :=
+    Nat.addLtAddLeft (Nat.mod_lt b (by decide)) 8388608
+  -- the exponent field is 150
+  have he : expF b = 150 := by
+    refine dite (150 ≤ expF b) (fun h => ?_) (fun h => ?_)
+    · have ⟨k, hk⟩ := Nat.le.dest h
+      cases k with
+      | zero => exact hk.symm
+      | succ k =>
+        have hv' : vnum b = (8388608 + mantF b) * 2 ^ (k + 1) * 2 ^ 150 := by
+          show (8388608 + mantF b) * 2 ^ expF b = _
+          rw [← hk, pow_add', Nat.mul_comm (2 ^ 150), ← Nat.mul_assoc]
+        rw [hv'] at hv
+        have h1 : (8388608 + mantF b) * 2 ^ (k + 1) = j :=
+          Nat.leAntisymm (le_of_mul_le_mul_right' hp (Nat.leOfEq hv))
+            (le_of_mul_le_mul_right' hp (Nat.leOfEq hv.symm))
+        have hpow : 2 ^ 1 ≤ 2 ^ (k + 1) :=
+          Nat.powLePowOfLeRight (n := 2) (by decide) (Nat.succLeSucc (Nat.zeroLe k))
+        have h2 : 8388608 * 2 ≤ (8388608 + mantF b) * 2 ^ (k + 1) :=
+          Nat.mulLeMul (Nat.leAddRight _ _) hpow
+        rw [h1] at h2
+        exact absurd h2 (Nat.notLeOfGt hhi)
+    · have he' : expF b + 1 ≤ 150 := Nat.gtOfNotLe h
+      have h1 : vnum b < 16777216 * 2 ^ expF b :=
+        Nat.mulLtMulOfPosRight hM (Nat.posPowOfPos _ (by decide))
+      have h2 : 16777216 * 2 ^ expF b = 8388608 * 2 ^ (expF b + 1) := by
+        show 16777216 * 2 ^ expF b = 8388608 * (2 ^ expF b * 2)
+        rw [Nat.mul_comm (2 ^ expF b) 2, ← Nat.mul_assoc]
+      have h3 : 8388608 * 2 ^ (expF b + 1) ≤ 8388608 * 2 ^ 150 :=
+        Nat.mulLeMulLeft 8388608 (Nat.powLePowOfLeRight (by decide) he')
+      rw [h2] at h1
+      have h4 := Nat.ltOfLtOfLe h1 (Nat.leTrans h3 (Nat.mulLeMulRight _ hlo))
+      rw [hv] at h4
+      exact absurd h4 (Nat.ltIrrefl _)
+  -- then the mantissa is `j - 2^23`
+  have hv2 : (8388608 + mantF b) * 2 ^ expF b = j * 2 ^ 150 := hv
+  rw [he] at hv2
+  have hj : 8388608 + mantF b = j :=
+    Nat.leAntisymm (le_of_mul_le_mul_right' hp (Nat.leOfEq hv2))
+      (le_of_mul_le_mul_right' hp (Nat.leOfEq hv2.symm))
+  have hm : mantF b = j - 8388608 := by
+    rw [← hj, Nat.add_comm, add_sub_cancel']
+  rw [bits_of_fields hb.sign, he, hm]
+  show j - 8388608 + 8388608 * 150 = 1258291200 + (j - 8388608)
+  rw [Nat.add_comm]
 
 end LibdeviceExp
 end Kcert
