@@ -427,3 +427,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.LibdeviceExp.lt31_of_sign
 #print axioms Kcert.LibdeviceExp.bits_of_fields
 #print axioms Kcert.LibdeviceExp.intBits_unique
+#print axioms Kcert.LibdeviceExp.val_valOf_vnum

@@ -36,6 +36,7 @@ Theorems (`m = j - 12582912`):
   such an integer, given `pow2 1 = 2` (true of the reals; `ExpField` does not demand it;
   `pow2_natCast`, `pow2_intCast`).
 
+* `val_valOf_vnum`: `val (valOf b) · 2^150 = vnum b`, linking the two readings of a pattern.
 * `rm_floor`: rounding down in `[2^23, 2^24)`: for an exact value `v = n / d` (naturals) in
   `[2^23, 2^24)`, `j = n / d` (the floor) is encoded by the positive normal `intBits j` and
   every positive normal pattern of value `≤ v` has value `≤ j` (values compared as
@@ -550,6 +551,15 @@ theorem intBits_unique (j b : Nat) (hlo : 8388608 ≤ j) (hhi : j < 16777216) (h
   rw [bits_of_fields hb.sign, he, hm]
   show j - 8388608 + 8388608 * 150 = 1258291200 + (j - 8388608)
   rw [Nat.add_comm]
+
+
+/-- `vnum` is `2^150` times the value: `val (valOf b) · 2^150 = vnum b` in every `ExpField`. -/
+theorem val_valOf_vnum {α : Type} [ExpField α] (b : Nat) :
+    (val (valOf b) : α) * twoPow 150 = natCast (vnum b) := by
+  have hn : (natCast (vnum b) : α)
+      = natCast (8388608 + mantF b) * natCast (Nat.pow 2 (expF b)) := natCast_mul _ _
+  rw [val_valOf, pow2i_subNatNat, hn, natCast_pow2, mul_assoc, mul_assoc,
+    mul_comm (halfPow 150 : α), twoPow_mul_halfPow, mul_one]
 
 end LibdeviceExp
 end Kcert
