@@ -23,3 +23,4 @@ import Kcert.Liveness
 import Kcert.Grid
 import Kcert.GridRace
 import Kcert.Named
+import Kcert.LibdeviceExp
