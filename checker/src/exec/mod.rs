@@ -155,6 +155,12 @@ pub(crate) enum Collective {
         dst: u32,
         dst_pred: Option<u32>,
     },
+    /// `vote.sync`: this lane's predicate (concrete) and destination register.
+    Vote {
+        mode: crate::lower::VoteMode,
+        p: bool,
+        dst: u32,
+    },
     /// `mma.sync`: this lane's A, B and C fragment registers (unused slots `Undef`).
     Mma {
         a: [Val; 4],
@@ -687,6 +693,33 @@ impl<'a> Machine<'a> {
                     if let Some(p) = dst_pred {
                         th.regs[p as usize] = Val::Bits(u64::from(ok));
                     }
+                }
+            }
+            Some(Collective::Vote { mode, .. }) => {
+                // Every member's predicate; vote.sync does not order memory (like shfl).
+                let votes: Vec<(usize, bool, u32)> = waits
+                    .iter()
+                    .filter_map(|(k, w)| match w.what {
+                        Collective::Vote { p, dst, .. } => Some((*k, p, dst)),
+                        _ => None,
+                    })
+                    .collect();
+                let ballot = votes
+                    .iter()
+                    .filter(|(_, p, _)| *p)
+                    .fold(0u64, |b, (k, _, _)| b | 1 << (k - w0));
+                let (any, all) = (
+                    votes.iter().any(|(_, p, _)| *p),
+                    votes.iter().all(|(_, p, _)| *p),
+                );
+                let v = match mode {
+                    crate::lower::VoteMode::Ballot => ballot,
+                    crate::lower::VoteMode::Any => u64::from(any),
+                    crate::lower::VoteMode::All => u64::from(all),
+                    crate::lower::VoteMode::Uni => u64::from(all || !any),
+                };
+                for (k, _, dst) in votes {
+                    cta.threads[k].regs[dst as usize] = Val::Bits(v);
                 }
             }
             Some(Collective::Mma { .. }) => self.complete_mma(cta, &waits, w0)?,

@@ -909,6 +909,33 @@ impl Machine<'_> {
                     });
                     return Ok(());
                 }
+                Op::Vote { mode, dst, p, mask } => {
+                    let th = &cta.threads[t];
+                    let pv = match self.read(th, &ids, *p, line)? {
+                        Val::Bits(b) => b & 1 == 1,
+                        Val::Cond(_) => {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "vote.sync on a predicate that depends on tensor data".into(),
+                            });
+                        }
+                        Val::Undef => return Err(err_undef(line, "vote")),
+                        _ => return Err(data_int(line)),
+                    };
+                    let mv = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Warp;
+                    th.warp_wait = Some(WarpWait {
+                        pc,
+                        mask: mv,
+                        what: Collective::Vote {
+                            mode: *mode,
+                            p: pv,
+                            dst: *dst,
+                        },
+                    });
+                    return Ok(());
+                }
                 Op::Mma { a, b, c, .. } => {
                     let th = &cta.threads[t];
                     let (mut fa, mut fb, mut fc) =
@@ -1698,6 +1725,7 @@ impl Machine<'_> {
             | Op::Bar { .. }
             | Op::WarpSync { .. }
             | Op::Shfl { .. }
+            | Op::Vote { .. }
             | Op::Mma { .. }
             | Op::Ldmatrix { .. }
             | Op::WmmaLoad { .. }

@@ -422,6 +422,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
         "bar" | "barrier" => lower_bar(&cx, &mut m)?,
         "atom" | "red" => lower_atom(&cx, &mut m)?,
         "shfl" => lower_shfl(&cx, &mut m)?,
+        "vote" => lower_vote(&cx, &mut m)?,
         "mma" => lower_mma(&cx, &mut m)?,
         "ldmatrix" => lower_ldmatrix(&cx, &mut m)?,
         "wmma" => lower_wmma(&cx, &mut m)?,
@@ -1165,6 +1166,38 @@ fn lower_shfl(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         b: cx.src(2, Kind::Bits(32))?,
         c: cx.src(3, Kind::Bits(32))?,
         mask: cx.src(4, Kind::Bits(32))?,
+    })
+}
+
+/// `vote.sync.MODE.TYPE d, {!}p, membermask` (PTX ISA 9.7.13.9); the deprecated form without
+/// `.sync` is refused like `shfl`'s.
+fn lower_vote(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
+    let line = cx.line;
+    if !m.take("sync") {
+        return Err(unsupported(
+            line,
+            "vote without .sync (deprecated, undefined on sm_70+)",
+        ));
+    }
+    let mode = match m.take_any(&["ballot", "any", "all", "uni"]) {
+        Some("ballot") => VoteMode::Ballot,
+        Some("any") => VoteMode::Any,
+        Some("all") => VoteMode::All,
+        Some(_) => VoteMode::Uni,
+        None => return Err(invalid(line, "vote needs .ballot, .any, .all or .uni")),
+    };
+    match (mode, m.one_type()?) {
+        (VoteMode::Ballot, ScalarType::B32) => {}
+        (VoteMode::Ballot, _) => return Err(invalid(line, "vote.ballot takes .b32")),
+        (_, ScalarType::Pred) => {}
+        _ => return Err(invalid(line, "vote.any/.all/.uni take .pred")),
+    }
+    cx.arity(3)?;
+    Ok(Op::Vote {
+        mode,
+        dst: cx.dst(0)?,
+        p: cx.src(1, Kind::Pred)?,
+        mask: cx.src(2, Kind::Bits(32))?,
     })
 }
 

@@ -170,6 +170,17 @@ pub struct Addr {
     pub offset: i64,
 }
 
+/// What `vote.sync` computes over the predicates of its lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VoteMode {
+    /// `.ballot.b32`: bit `l` set when lane `l`'s predicate holds.
+    Ballot,
+    /// `.any.pred`, `.all.pred`, `.uni.pred` (all lanes equal).
+    Any,
+    All,
+    Uni,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShflMode {
     Up,
@@ -375,6 +386,14 @@ pub enum Op {
         a: Src,
         b: Src,
         c: Src,
+        mask: Src,
+    },
+    /// `vote.sync.{ballot.b32,any.pred,all.pred,uni.pred} d, {!}p, mask`: a warp collective
+    /// over the lanes' predicates (which must not depend on tensor data).
+    Vote {
+        mode: VoteMode,
+        dst: Reg,
+        p: Src,
         mask: Src,
     },
     /// `cvt.rn.{f16x2,bf16x2}.f32 d, a, b`: `a` goes to the upper half, `b` to the lower.
