@@ -221,6 +221,11 @@ pub(crate) struct Cta {
     /// Per barrier id: the threads of its first completed instance since the last whole-CTA
     /// barrier completed with nothing else pending (see [`Machine::resolve_barriers`]).
     members: BTreeMap<u32, Vec<u32>>,
+    /// Per (barrier id, arrive-only thread): the instance that took the thread's last
+    /// `bar.arrive` there, as the epoch of one of its waiters just after it completed (`None`:
+    /// nobody waited). The thread's next arrival at that id must come after that completion in
+    /// every schedule.
+    completed: BTreeMap<(u32, u32), Option<race::Epoch>>,
 }
 
 /// Global state of one run.
@@ -505,6 +510,7 @@ impl<'a> Machine<'a> {
             shared: Region::dense(self.shared_bytes, 2),
             bars: BTreeMap::new(),
             members: BTreeMap::new(),
+            completed: BTreeMap::new(),
         };
         loop {
             for t in 0..n {
@@ -855,6 +861,16 @@ impl<'a> Machine<'a> {
             let waiters: Vec<u32> = done.iter().filter(|a| a.wait).map(|a| a.tid).collect();
             // Waiters contribute their current rows (they are blocked, so unchanged since arrival).
             cta.clocks.barrier(&rows, &waiters);
+            // A waiter's next arrival comes after the completion (it was blocked until then);
+            // an arrive-only thread's must be ordered after a waiter's first step past it.
+            let seen = waiters.first().map(|&w| cta.clocks.epoch(w, done[0].pc));
+            for a in &done {
+                if a.wait {
+                    cta.completed.remove(&(id, a.tid));
+                } else {
+                    cta.completed.insert((id, a.tid), seen);
+                }
+            }
             for w in waiters {
                 cta.threads[w as usize].status = Status::Ready;
             }

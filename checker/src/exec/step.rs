@@ -848,6 +848,31 @@ impl Machine<'_> {
                             ),
                         });
                     }
+                    // The thread's previous arrival here must be spent in every schedule, not
+                    // only in this one: its instance's completion happens before this arrival
+                    // (a waiter's epoch after it is ordered before us). Otherwise another
+                    // schedule can count both arrivals in one instance (the Lean model
+                    // `Kcert.Members.twice_needed`).
+                    if let Some(prev) = cta.completed.get(&(id, t as u32)).copied() {
+                        let spent = prev.is_some_and(|e| cta.clocks.ordered(&e, t as u32));
+                        if !spent {
+                            let site = self.site(
+                                cta.id,
+                                cta.threads[t].tid,
+                                pc,
+                                format!("arrives at barrier {id} again"),
+                            );
+                            self.report(crate::exec::Finding {
+                                kind: crate::exec::FindingKind::BarrierDivergence,
+                                location: None,
+                                space: None,
+                                sites: vec![site],
+                                detail: format!(
+                                    "a thread arrives at barrier {id} again without its previous instance being known to have completed: another schedule can count both arrivals in one instance"
+                                ),
+                            });
+                        }
+                    }
                     let row = if *wait {
                         cta.clocks.row(t as u32)
                     } else {
