@@ -453,3 +453,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.twice_cnt
 #print axioms Kcert.Members.twice_needed
 #print axioms Kcert.Members.twice_not_once
+#print axioms Kcert.Members.mem_dec
+#print axioms Kcert.Members.miss
+#print axioms Kcert.Members.upd_cnt
+#print axioms Kcert.Members.hc_full
+#print axioms Kcert.Members.hc_step
+#print axioms Kcert.Members.go_len
+#print axioms Kcert.Members.only_S
+#print axioms Kcert.Members.insts_le
+#print axioms Kcert.Members.insts_eq
+#print axioms Kcert.Members.ninst_indep

@@ -27,6 +27,11 @@ conclusion can fail too (`twice_*`).
   `w0` in which only threads of `S` arrive (the executor's; the Rust's members check gives `S`
   and `|S| = m` from `w0`'s first instance).
 * `same_matching`: two such schedules have the same arrivals in their `k`-th instances.
+* `ninst_indep`: for `S` without duplicates, they also complete equally many instances
+  (`go_len`, `insts_le`, `insts_eq`: as many as the fewest arrivals of a member), so every
+  arrival is matched alike or left pending in both.
+* `S` needs no `Nodup` in the first three: `|S| = m` and `m` distinct threads of `S` in an
+  instance (pigeonhole, `ph`) already give every member.
 * Negative side: `ovExec`/`ovAlt` (the arrival orders at barrier 1 of `Race.overfullExec`
   and `Race.overfullAlt`: `ovExec_of`, `ovAlt_of`; 4 threads, count 2) have different first
   instances (`overfull_differs`); `twice_*`: without `Once` the matching differs too.
@@ -375,6 +380,267 @@ theorem same_matching {S : List Nat} {m : Nat} (hm : len S = m) {w0 w1 w2 : List
   have r1 := matching_indep hm h0 h1 ho1 k I1 hI1 a
   have r2 := matching_indep hm h0 h2 ho2 k I2 hI2 a
   exact Iff.intro (fun h => r2.2 (r1.1 h)) (fun h => r1.2 (r2.1 h))
+
+/-! ## The number of instances is the same in every schedule -/
+
+theorem mem_dec (x : Nat) : ∀ (l : List Nat), Mem x l ∨ ¬ Mem x l
+  | [] => Or.inr (fun h => h)
+  | y :: l => by
+    cases Nat.decEq y x with
+    | isTrue e => exact Or.inl (Or.inl e)
+    | isFalse e =>
+      cases mem_dec x l with
+      | inl h => exact Or.inl (Or.inr h)
+      | inr h =>
+        apply Or.inr
+        intro h'
+        cases h' with
+        | inl e' => exact e e'
+        | inr h'' => exact h h''
+
+/-- Pigeonhole, the other way: a list shorter than `S` (without duplicates) misses a member. -/
+theorem miss : ∀ (S l : List Nat), Nodup S → len l < len S → ∃ s, Mem s S ∧ ¬ Mem s l
+  | [], l, _, hlt => False.elim (Nat.notLtZero _ hlt)
+  | s :: S', l, hnd, hlt => by
+    cases mem_dec s l with
+    | inr h => exact ⟨s, Or.inl rfl, h⟩
+    | inl h =>
+      have hlen : len (rm s l) + 1 = len l := rm_len s l h
+      have hlt' : len (rm s l) < len S' := by
+        apply Nat.leOfSuccLeSucc
+        show len (rm s l) + 1 + 1 ≤ len S' + 1
+        rw [hlen]
+        exact hlt
+      match miss S' (rm s l) hnd.2 hlt' with
+      | ⟨s', hs', hn⟩ =>
+        refine ⟨s', Or.inr hs', ?_⟩
+        intro hl
+        have hne : ¬ s' = s := by
+          intro e
+          rw [e] at hs'
+          exact hnd.1 hs'
+        exact hn (rm_mem hne l hl)
+
+theorem upd_cnt (c : Nat → Nat) (t s : Nat) (w : List Nat) :
+    upd c t s + cnt s w = c s + cnt s (t :: w) := by
+  show (if s = t then c s + 1 else c s) + cnt s w =
+    c s + (if t = s then cnt s w + 1 else cnt s w)
+  cases Nat.decEq s t with
+  | isTrue e =>
+    rw [if_pos' e, if_pos' e.symm, Nat.add_assoc, Nat.add_comm 1 (cnt s w)]
+  | isFalse e =>
+    rw [if_neg' e, if_neg' (fun h => e h.symm)]
+
+/-- The counts after an instance completes. -/
+theorem hc_full {S l : List Nat} {c : Nat → Nat} {t k : Nat}
+    (hall : ∀ s, Mem s S → Mem s (t :: l))
+    (hc : ∀ s, Mem s S → (Mem s l ∧ c s = k + 1) ∨ (¬ Mem s l ∧ c s = k)) (hct : c t = k) :
+    ∀ s, Mem s S → upd c t s = k + 1 := by
+  intro s hs
+  show (if s = t then c s + 1 else c s) = k + 1
+  cases Nat.decEq s t with
+  | isTrue e => rw [if_pos' e, e, hct]
+  | isFalse e =>
+    rw [if_neg' e]
+    have hsl : Mem s l := by
+      cases hall s hs with
+      | inl e' => exact False.elim (e e'.symm)
+      | inr h => exact h
+    cases hc s hs with
+    | inl h => exact h.2
+    | inr h => exact False.elim (h.1 hsl)
+
+/-- The counts after an arrival that completes nothing. -/
+theorem hc_step {S l : List Nat} {c : Nat → Nat} {t k : Nat}
+    (hc : ∀ s, Mem s S → (Mem s l ∧ c s = k + 1) ∨ (¬ Mem s l ∧ c s = k)) (hct : c t = k) :
+    ∀ s, Mem s S → (Mem s (t :: l) ∧ upd c t s = k + 1) ∨ (¬ Mem s (t :: l) ∧ upd c t s = k) := by
+  intro s hs
+  show (Mem s (t :: l) ∧ (if s = t then c s + 1 else c s) = k + 1) ∨
+    (¬ Mem s (t :: l) ∧ (if s = t then c s + 1 else c s) = k)
+  cases Nat.decEq s t with
+  | isTrue e =>
+    rw [if_pos' e, e, hct]
+    exact Or.inl ⟨Or.inl rfl, rfl⟩
+  | isFalse e =>
+    rw [if_neg' e]
+    cases hc s hs with
+    | inl h => exact Or.inl ⟨Or.inr h.1, h.2⟩
+    | inr h =>
+      refine Or.inr ⟨?_, h.2⟩
+      intro h'
+      cases h' with
+      | inl e' => exact e e'.symm
+      | inr h'' => exact h.1 h''
+
+/-- The number of instances `go` completes: with `K` of them, every member of `S` arrives at
+least `K` more times, and (for `S` without duplicates) some member exactly `K` more times
+(it is not pending at the end). -/
+theorem go_len {S : List Nat} {m : Nat} (hm : len S = m) :
+    ∀ (w : List Nat) (k : Nat) (c : Nat → Nat) (l : List Nat), Nodup l →
+    (∀ s, Mem s l → Mem s S) → len l < m →
+    (∀ s, Mem s S → (Mem s l ∧ c s = k + 1) ∨ (¬ Mem s l ∧ c s = k)) →
+    (∀ t, Mem t w → Mem t S) → OnceG m c (mk k l) w →
+    (∀ s, Mem s S → len (go m c (mk k l) w) + k ≤ c s + cnt s w) ∧
+    (Nodup S → ∃ s, Mem s S ∧ c s + cnt s w = len (go m c (mk k l) w) + k)
+  | [], k, c, l, _, _, hlt, hc, _, _ => by
+    apply And.intro
+    · intro s hs
+      show 0 + k ≤ c s
+      rw [Nat.zero_add]
+      cases hc s hs with
+      | inl h => rw [h.2]; exact Nat.leSucc k
+      | inr h => rw [h.2]; exact Nat.leRefl k
+    · intro hS
+      have hlt' : len l < len S := by rw [hm]; exact hlt
+      match miss S l hS hlt' with
+      | ⟨s, hs, hn⟩ =>
+        refine ⟨s, hs, ?_⟩
+        show c s = 0 + k
+        rw [Nat.zero_add]
+        cases hc s hs with
+        | inl h => exact False.elim (hn h.1)
+        | inr h => exact h.2
+  | t :: w, k, c, l, hnd, hsub, hlt, hc, hw, ho => by
+    have ht : Mem t S := hw t (Or.inl rfl)
+    have ho' : ¬ Pending t (mk k l) ∧
+        (if len ((t, c t) :: mk k l) = m then OnceG m (upd c t) [] w
+         else OnceG m (upd c t) ((t, c t) :: mk k l) w) := ho
+    have hnp : ¬ Mem t l := fun h => ho'.1 ⟨(t, k), mem_mk_r l h, rfl⟩
+    have hct : c t = k := by
+      cases hc t ht with
+      | inl h => exact False.elim (hnp h.1)
+      | inr h => exact h.2
+    have hw' : ∀ u, Mem u w → Mem u S := fun u hu => hw u (Or.inr hu)
+    have hnd' : Nodup (t :: l) := ⟨hnp, hnd⟩
+    have hsub' : ∀ s, Mem s (t :: l) → Mem s S := by
+      intro s hs
+      cases hs with
+      | inl e => rw [← e]; exact ht
+      | inr h => exact hsub s h
+    have hgo : go m c (mk k l) (t :: w) =
+        (if len ((t, c t) :: mk k l) = m then ((t, c t) :: mk k l) :: go m (upd c t) [] w
+         else go m (upd c t) ((t, c t) :: mk k l) w) := rfl
+    rw [hgo, hct]
+    have ho2 := ho'.2
+    rw [hct] at ho2
+    have hlen : len ((t, k) :: mk k l) = len l + 1 := by
+      show len (mk k l) + 1 = len l + 1
+      rw [len_mk]
+    cases Nat.decEq (len l + 1) m with
+    | isTrue hfull =>
+      have hfull' : len ((t, k) :: mk k l) = m := by rw [hlen]; exact hfull
+      rw [if_pos' hfull']
+      rw [if_pos' hfull'] at ho2
+      have hall : ∀ s, Mem s S → Mem s (t :: l) := by
+        apply ph (t :: l) S hnd' hsub'
+        show len S ≤ len l + 1
+        rw [hm, hfull]
+        exact Nat.leRefl m
+      have hc' : ∀ s, Mem s S → (Mem s [] ∧ upd c t s = k + 1 + 1) ∨
+          (¬ Mem s [] ∧ upd c t s = k + 1) :=
+        fun s hs => Or.inr ⟨fun h => h, hc_full hall hc hct s hs⟩
+      have h0 : 0 < m := by rw [← hfull]; exact Nat.zeroLtSucc _
+      have r := go_len hm w (k + 1) (upd c t) [] trivial (fun s h => False.elim h) h0 hc' hw' ho2
+      have e : len (go m (upd c t) (mk (k + 1) []) w) + (k + 1) =
+          len (((t, k) :: mk k l) :: go m (upd c t) [] w) + k := by
+        show len (go m (upd c t) [] w) + (k + 1) = len (go m (upd c t) [] w) + 1 + k
+        rw [Nat.add_assoc, Nat.add_comm 1 k]
+      rw [e] at r
+      apply And.intro
+      · intro s hs
+        have r1 := r.1 s hs
+        rw [upd_cnt] at r1
+        exact r1
+      · intro hS
+        match r.2 hS with
+        | ⟨s, hs, h⟩ =>
+          refine ⟨s, hs, ?_⟩
+          rw [upd_cnt] at h
+          exact h
+    | isFalse hfull =>
+      have hfull' : ¬ len ((t, k) :: mk k l) = m := by rw [hlen]; exact hfull
+      rw [if_neg' hfull']
+      rw [if_neg' hfull'] at ho2
+      have hlt' : len (t :: l) < m := Nat.ltOfLeOfNe hlt hfull
+      have r := go_len hm w k (upd c t) (t :: l) hnd' hsub' hlt' (hc_step hc hct) hw' ho2
+      apply And.intro
+      · intro s hs
+        have r1 := r.1 s hs
+        rw [upd_cnt] at r1
+        exact r1
+      · intro hS
+        match r.2 hS with
+        | ⟨s, hs, h⟩ =>
+          refine ⟨s, hs, ?_⟩
+          rw [upd_cnt] at h
+          exact h
+
+/-- Only threads of `S` arrive in a schedule with the same per-thread arrivals as one where
+only threads of `S` arrive. -/
+theorem only_S {S w0 w : List Nat} (h0 : ∀ t, Mem t w0 → Mem t S)
+    (hcnt : ∀ t, cnt t w = cnt t w0) : ∀ t, Mem t w → Mem t S := by
+  intro t ht
+  apply h0 t
+  apply mem_of_cnt w0
+  rw [← hcnt t]
+  exact cnt_pos w ht
+
+theorem insts_le {S : List Nat} {m : Nat} (hm : len S = m) {w : List Nat}
+    (hw : ∀ t, Mem t w → Mem t S) (ho : Once m w) (h0 : 0 < m) :
+    ∀ s, Mem s S → len (insts m w) ≤ cnt s w := by
+  intro s hs
+  have hc : ∀ s, Mem s S → (Mem s [] ∧ (fun _ => 0) s = 0 + 1) ∨
+      (¬ Mem s [] ∧ (fun _ => 0) s = 0) := fun s _ => Or.inr ⟨fun h => h, rfl⟩
+  have r := (go_len hm w 0 (fun _ => 0) [] trivial (fun s h => False.elim h) h0 hc hw ho).1 s hs
+  have e : (fun _ => 0) s + cnt s w = cnt s w := Nat.zero_add _
+  rw [e] at r
+  exact r
+
+theorem insts_eq {S : List Nat} {m : Nat} (hm : len S = m) (hS : Nodup S) {w : List Nat}
+    (hw : ∀ t, Mem t w → Mem t S) (ho : Once m w) (h0 : 0 < m) :
+    ∃ s, Mem s S ∧ cnt s w = len (insts m w) := by
+  have hc : ∀ s, Mem s S → (Mem s [] ∧ (fun _ => 0) s = 0 + 1) ∨
+      (¬ Mem s [] ∧ (fun _ => 0) s = 0) := fun s _ => Or.inr ⟨fun h => h, rfl⟩
+  match (go_len hm w 0 (fun _ => 0) [] trivial (fun s h => False.elim h) h0 hc hw ho).2 hS with
+  | ⟨s, hs, h⟩ =>
+    refine ⟨s, hs, ?_⟩
+    have e : (fun _ => 0) s + cnt s w = cnt s w := Nat.zero_add _
+    rw [e] at h
+    exact h
+
+/-- **The number of instances is schedule-independent** (for `S` without duplicates): two
+schedules as in `same_matching` complete equally many instances (the least number of
+arrivals of a member), so together with `same_matching` they match every arrival alike, and
+leave the same arrivals pending. -/
+theorem ninst_indep {S : List Nat} {m : Nat} (hm : len S = m) (hS : Nodup S)
+    {w0 w1 w2 : List Nat} (h0 : ∀ t, Mem t w0 → Mem t S)
+    (h1 : ∀ t, cnt t w1 = cnt t w0) (ho1 : Once m w1)
+    (h2 : ∀ t, cnt t w2 = cnt t w0) (ho2 : Once m w2) :
+    len (insts m w1) = len (insts m w2) := by
+  have hw1 := only_S h0 h1
+  have hw2 := only_S h0 h2
+  cases S with
+  | nil =>
+    have e1 : w1 = [] := by
+      cases w1 with
+      | nil => rfl
+      | cons t _ => exact False.elim (hw1 t (Or.inl rfl))
+    have e2 : w2 = [] := by
+      cases w2 with
+      | nil => rfl
+      | cons t _ => exact False.elim (hw2 t (Or.inl rfl))
+    rw [e1, e2]
+  | cons s0 S' =>
+    have hpos : 0 < m := by rw [← hm]; exact Nat.zeroLtSucc _
+    apply Nat.leAntisymm
+    · match insts_eq hm hS hw2 ho2 hpos with
+      | ⟨s, hs, e⟩ =>
+        rw [← e, h2 s, ← h1 s]
+        exact insts_le hm hw1 ho1 hpos s hs
+    · match insts_eq hm hS hw1 ho1 hpos with
+      | ⟨s, hs, e⟩ =>
+        rw [← e, h1 s, ← h2 s]
+        exact insts_le hm hw2 ho2 hpos s hs
 
 /-! ## The negative side -/
 
