@@ -463,3 +463,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.insts_le
 #print axioms Kcert.Members.insts_eq
 #print axioms Kcert.Members.ninst_indep
+#print axioms Kcert.Members.go_cover
+#print axioms Kcert.Members.executor_only_S
+#print axioms Kcert.Members.checked_matching
+#print axioms Kcert.Members.pairs_exec_insts
+#print axioms Kcert.Members.pairs_exec_left
+#print axioms Kcert.Members.pairs_exec_ins
+#print axioms Kcert.Members.no_pending_nil
+#print axioms Kcert.Members.pairs_once
+#print axioms Kcert.Members.pairs_matching

@@ -30,6 +30,10 @@ conclusion can fail too (`twice_*`).
 * `ninst_indep`: for `S` without duplicates, they also complete equally many instances
   (`go_len`, `insts_le`, `insts_eq`: as many as the fewest arrivals of a member), so every
   arrival is matched alike or left pending in both.
+* `checked_matching`: the hypotheses on `w0` as the Rust checks them (`executor_only_S`,
+  `go_cover`, `left`): every instance of `w0` holds only threads of `S`, `|S| = m`, and
+  nothing is pending at the end.
+* Not vacuous: `pairs_matching` (two threads, count 2, two rounds, another schedule).
 * `S` needs no `Nodup` in the first three: `|S| = m` and `m` distinct threads of `S` in an
   instance (pigeonhole, `ph`) already give every member.
 * Negative side: `ovExec`/`ovAlt` (the arrival orders at barrier 1 of `Race.overfullExec`
@@ -642,6 +646,90 @@ theorem ninst_indep {S : List Nat} {m : Nat} (hm : len S = m) (hS : Nodup S)
         rw [← e, h1 s, ← h2 s]
         exact insts_le hm hw2 ho2 hpos s hs
 
+/-! ## From the Rust's checks on the executor's schedule -/
+
+/-- The arrivals still pending at the end of a schedule (`go`'s last `p`). -/
+def left (m : Nat) : (Nat → Nat) → List Arr → List Nat → List Arr
+  | _, p, [] => p
+  | c, p, t :: w =>
+    if len ((t, c t) :: p) = m then left m (upd c t) [] w
+    else left m (upd c t) ((t, c t) :: p) w
+
+/-- Every arrival of a schedule ends in some instance or pending at the end. -/
+theorem go_cover {m t : Nat} : ∀ (w : List Nat) (c : Nat → Nat) (p : List Arr),
+    (Mem t w ∨ Pending t p) →
+    (∃ k I, nthL (go m c p w) k = some I ∧ Pending t I) ∨ Pending t (left m c p w)
+  | [], c, p, h => by
+    cases h with
+    | inl h' => exact False.elim h'
+    | inr h' => exact Or.inr h'
+  | u :: w, c, p, h => by
+    have hgo : go m c p (u :: w) =
+        (if len ((u, c u) :: p) = m then ((u, c u) :: p) :: go m (upd c u) [] w
+         else go m (upd c u) ((u, c u) :: p) w) := rfl
+    have hleft : left m c p (u :: w) =
+        (if len ((u, c u) :: p) = m then left m (upd c u) [] w
+         else left m (upd c u) ((u, c u) :: p) w) := rfl
+    rw [hgo, hleft]
+    cases Nat.decEq (len ((u, c u) :: p)) m with
+    | isTrue hfull =>
+      rw [if_pos' hfull, if_pos' hfull]
+      have here : Pending t ((u, c u) :: p) → (∃ k I, nthL (((u, c u) :: p) :: go m (upd c u) [] w) k = some I ∧ Pending t I) :=
+        fun hp => ⟨0, (u, c u) :: p, rfl, hp⟩
+      cases h with
+      | inl h' =>
+        cases h' with
+        | inl e => exact Or.inl (here ⟨(u, c u), Or.inl rfl, e⟩)
+        | inr hw =>
+          cases go_cover w (upd c u) [] (Or.inl hw) with
+          | inl r =>
+            exact Or.inl (match r with
+              | ⟨k, I, hk, hp⟩ => ⟨k + 1, I, hk, hp⟩)
+          | inr r => exact Or.inr r
+      | inr h' =>
+        match h' with
+        | ⟨a, ha, e⟩ => exact Or.inl (here ⟨a, Or.inr ha, e⟩)
+    | isFalse hfull =>
+      rw [if_neg' hfull, if_neg' hfull]
+      apply go_cover w (upd c u) ((u, c u) :: p)
+      cases h with
+      | inl h' =>
+        cases h' with
+        | inl e => exact Or.inr ⟨(u, c u), Or.inl rfl, e⟩
+        | inr hw => exact Or.inl hw
+      | inr h' =>
+        match h' with
+        | ⟨a, ha, e⟩ => exact Or.inr ⟨a, Or.inr ha, e⟩
+
+/-- What the Rust's checks give on the executor's schedule `w0`: if every instance holds only
+threads of `S` (the Rust: exactly the sorted threads of the first instance) and nothing is
+pending at the end (otherwise the executor reports a deadlock, or a `bar.arrive` that never
+completes), then only threads of `S` arrive in `w0`. -/
+theorem executor_only_S {m : Nat} {S w0 : List Nat}
+    (hins : ∀ k I, nthL (insts m w0) k = some I → ∀ a, Mem a I → Mem a.1 S)
+    (hleft : left m (fun _ => 0) [] w0 = []) : ∀ t, Mem t w0 → Mem t S := by
+  intro t ht
+  cases go_cover w0 (fun _ => 0) [] (Or.inl ht) with
+  | inl r =>
+    exact (match r with
+      | ⟨k, I, hk, ⟨a, ha, e⟩⟩ => e ▸ hins k I hk a ha)
+  | inr r =>
+    rw [hleft] at r
+    match r with
+    | ⟨a, ha, _⟩ => exact False.elim ha
+
+/-- **The matching lemma from the Rust's checks.**  Let the executor's schedule `w0` of one
+barrier id (count `m`) complete instances that each hold only threads of `S`, `|S| = m`, with
+nothing pending at the end.  Then in every schedule `w` with the same per-thread arrivals in
+which no thread arrives while its previous arrival is pending (`Once`: every arrival a
+`bar.sync`), the `k`-th instance is exactly every member's `k`-th arrival. -/
+theorem checked_matching {S : List Nat} {m : Nat} (hm : len S = m) {w0 w : List Nat}
+    (hins : ∀ k I, nthL (insts m w0) k = some I → ∀ a, Mem a I → Mem a.1 S)
+    (hleft : left m (fun _ => 0) [] w0 = [])
+    (hcnt : ∀ t, cnt t w = cnt t w0) (ho : Once m w) :
+    ∀ k I, nthL (insts m w) k = some I → ∀ a, (Mem a I ↔ Mem a.1 S ∧ a.2 = k) :=
+  matching_indep hm (executor_only_S hins hleft) hcnt ho
+
 /-! ## The negative side -/
 
 /-- The threads arriving at barrier `b` in a `Named.lean` history (latest event first), in the
@@ -738,6 +826,70 @@ theorem twice_not_once : ¬ Once 2 [0, 0, 1, 1] := by
       | inl e => exact Or.inr (Or.inl e)
       | inr ht => exact ht
   exact matching_indep rfl h0 twice_cnt ho
+
+/-! ## A positive example -/
+
+/-- Two threads, count 2, each arriving twice with `bar.sync`: the executor's schedule
+`[0, 1, 0, 1]` passes the checks, and the schedule `[1, 0, 0, 1]` matches alike. -/
+theorem pairs_exec_insts : insts 2 [0, 1, 0, 1] = [[(1, 0), (0, 0)], [(1, 1), (0, 1)]] := rfl
+
+theorem pairs_exec_left : left 2 (fun _ => 0) [] [0, 1, 0, 1] = [] := rfl
+
+theorem pairs_exec_ins :
+    ∀ k I, nthL (insts 2 [0, 1, 0, 1]) k = some I → ∀ a, Mem a I → Mem a.1 [0, 1] := by
+  have two : ∀ (j : Nat) (a : Arr), Mem a [(1, j), (0, j)] → Mem a.1 [0, 1] := by
+    intro j a ha
+    cases ha with
+    | inl e => rw [← e]; exact Or.inr (Or.inl rfl)
+    | inr ha =>
+      cases ha with
+      | inl e => rw [← e]; exact Or.inl rfl
+      | inr ha => exact False.elim ha
+  intro k I h a ha
+  cases k with
+  | zero =>
+    have h' : some [((1 : Nat), (0 : Nat)), (0, 0)] = some I := h
+    cases h'
+    exact two 0 a ha
+  | succ k =>
+    cases k with
+    | zero =>
+      have h' : some [((1 : Nat), (1 : Nat)), (0, 1)] = some I := h
+      cases h'
+      exact two 1 a ha
+    | succ k =>
+      have h' : (none : Option (List Arr)) = some I := h
+      exact Option.noConfusion h'
+
+theorem no_pending_nil (t : Nat) : ¬ Pending t [] := fun h => match h with | ⟨_, ha, _⟩ => ha
+
+theorem pairs_once : Once 2 [1, 0, 0, 1] := by
+  refine ⟨no_pending_nil 1, ?_⟩
+  show ¬ Pending 0 [(1, 0)] ∧ _
+  refine ⟨?_, ?_⟩
+  · intro h
+    match h with
+    | ⟨a, ha, e⟩ =>
+      cases ha with
+      | inl e' => rw [← e'] at e; exact Nat.noConfusion e
+      | inr ha' => exact ha'
+  show ¬ Pending 0 [] ∧ _
+  refine ⟨no_pending_nil 0, ?_⟩
+  show ¬ Pending 1 [(0, 1)] ∧ _
+  refine ⟨?_, trivial⟩
+  intro h
+  match h with
+  | ⟨a, ha, e⟩ =>
+    cases ha with
+    | inl e' => rw [← e'] at e; exact Nat.noConfusion e
+    | inr ha' => exact ha'
+
+/-- `checked_matching` applied: in `[1, 0, 0, 1]` the `k`-th instance is both threads' `k`-th
+arrival. -/
+theorem pairs_matching :
+    ∀ k I, nthL (insts 2 [1, 0, 0, 1]) k = some I → ∀ a, (Mem a I ↔ Mem a.1 [0, 1] ∧ a.2 = k) :=
+  checked_matching (S := [0, 1]) (m := 2) (w0 := [0, 1, 0, 1]) (w := [1, 0, 0, 1]) rfl
+    pairs_exec_ins pairs_exec_left (fun t => cnt_swap 1 0 [0, 1]) pairs_once
 
 end Members
 end Kcert
