@@ -21,7 +21,7 @@ own is pending.  Every schedule satisfies it when every arrival at the id is a `
 thread waits until its instance completes); with `bar.arrive` it can fail, and then the
 conclusion can fail too (`twice_*`).
 
-* `insts_spec`: if `S` has no duplicates, `|S| = m`, only threads of `S` arrive and `Once m w`,
+* `insts_spec`: if `|S| = m` (`len S = m`), only threads of `S` arrive and `Once m w`,
   then the `k`-th instance of `w` consists of exactly the arrivals `(t, k)`, `t ∈ S`.
 * `matching_indep`: the same for every `w` with the same per-thread arrivals as a schedule
   `w0` in which only threads of `S` arrive (the executor's; the Rust's members check gives `S`
