@@ -24,3 +24,4 @@ import Kcert.Grid
 import Kcert.GridRace
 import Kcert.Named
 import Kcert.LibdeviceExp
+import Kcert.BarrierMembers
