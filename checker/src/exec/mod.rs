@@ -467,6 +467,24 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Records a finding at one thread's instruction (no memory location).
+    pub(crate) fn report_at(
+        &mut self,
+        kind: FindingKind,
+        (cta, tid, pc): ([u32; 3], [u32; 3], u32),
+        action: String,
+        detail: String,
+    ) {
+        let site = self.site(cta, tid, pc, action);
+        self.report(Finding {
+            kind,
+            location: None,
+            space: None,
+            sites: vec![site],
+            detail,
+        });
+    }
+
     pub(crate) fn site(&self, cta: [u32; 3], tid: [u32; 3], pc: u32, action: String) -> Site {
         let inst = &self.prog.insts[pc as usize];
         Site {
@@ -573,20 +591,12 @@ impl<'a> Machine<'a> {
                     .collect();
                 let exists = |k: u32| (w0 + k as usize) < n;
                 let bad = |why: String, m: &mut Machine| {
-                    let th = &cta.threads[l];
-                    let site = m.site(
-                        cta.id,
-                        th.tid,
-                        ww.pc,
+                    m.report_at(
+                        FindingKind::CollectiveMismatch,
+                        (cta.id, cta.threads[l].tid, ww.pc),
                         format!("executes a warp collective with mask {:#x}", ww.mask),
+                        why,
                     );
-                    m.report(Finding {
-                        kind: FindingKind::CollectiveMismatch,
-                        location: None,
-                        space: None,
-                        sites: vec![site],
-                        detail: why,
-                    });
                 };
                 if ww.mask >> me & 1 == 0 || (0..32).any(|k| ww.mask >> k & 1 == 1 && !exists(k)) {
                     bad(
@@ -679,18 +689,12 @@ impl<'a> Machine<'a> {
                     let val = match values.get(&src) {
                         Some(v) => *v,
                         None => {
-                            let th = &cta.threads[*k];
-                            let site = self.site(cta.id, th.tid, w.pc, format!("reads lane {src}"));
-                            self.report(Finding {
-                                kind: FindingKind::CollectiveMismatch,
-                                location: None,
-                                space: None,
-                                sites: vec![site],
-                                detail: format!(
-                                    "shfl source lane {src} is not in the mask {:#x}",
-                                    w.mask
-                                ),
-                            });
+                            self.report_at(
+                                FindingKind::CollectiveMismatch,
+                                (cta.id, cta.threads[*k].tid, w.pc),
+                                format!("reads lane {src}"),
+                                format!("shfl source lane {src} is not in the mask {:#x}", w.mask),
+                            );
                             Val::Bits(0)
                         }
                     };
@@ -703,29 +707,23 @@ impl<'a> Machine<'a> {
             }
             Some(Collective::Vote { mode, .. }) => {
                 // Every member's predicate; vote.sync does not order memory (like shfl).
-                let votes: Vec<(usize, bool, u32)> = waits
-                    .iter()
-                    .filter_map(|(k, w)| match w.what {
-                        Collective::Vote { p, dst, .. } => Some((*k, p, dst)),
-                        _ => None,
-                    })
-                    .collect();
-                let ballot = votes
-                    .iter()
-                    .filter(|(_, p, _)| *p)
-                    .fold(0u64, |b, (k, _, _)| b | 1 << (k - w0));
-                let (any, all) = (
-                    votes.iter().any(|(_, p, _)| *p),
-                    votes.iter().all(|(_, p, _)| *p),
-                );
+                let (mut voters, mut ballot) = (0u64, 0u64);
+                for (k, w) in &waits {
+                    if let Collective::Vote { p, .. } = w.what {
+                        voters |= 1 << (k - w0);
+                        ballot |= u64::from(p) << (k - w0);
+                    }
+                }
                 let v = match mode {
                     crate::lower::VoteMode::Ballot => ballot,
-                    crate::lower::VoteMode::Any => u64::from(any),
-                    crate::lower::VoteMode::All => u64::from(all),
-                    crate::lower::VoteMode::Uni => u64::from(all || !any),
+                    crate::lower::VoteMode::Any => u64::from(ballot != 0),
+                    crate::lower::VoteMode::All => u64::from(ballot == voters),
+                    crate::lower::VoteMode::Uni => u64::from(ballot == 0 || ballot == voters),
                 };
-                for (k, _, dst) in votes {
-                    cta.threads[k].regs[dst as usize] = Val::Bits(v);
+                for (k, w) in &waits {
+                    if let Collective::Vote { dst, .. } = w.what {
+                        cta.threads[*k].regs[dst as usize] = Val::Bits(v);
+                    }
                 }
             }
             Some(Collective::Mma { .. }) => self.complete_mma(cta, &waits, w0)?,
@@ -765,22 +763,16 @@ impl<'a> Machine<'a> {
             // one (so the k-th instance is every member's k-th arrival in every schedule).
             if arrivals.len() > expected {
                 let a = &arrivals[expected];
-                let site = self.site(
-                    cta.id,
-                    cta.threads[a.tid as usize].tid,
-                    a.pc,
+                let at = (cta.id, cta.threads[a.tid as usize].tid, a.pc);
+                let pending = arrivals.len();
+                self.report_at(
+                    FindingKind::BarrierDivergence,
+                    at,
                     format!("arrives at barrier {id} while it is full"),
-                );
-                self.report(Finding {
-                    kind: FindingKind::BarrierDivergence,
-                    location: None,
-                    space: None,
-                    sites: vec![site],
-                    detail: format!(
-                        "barrier {id} has {} arrivals pending for a count of {expected}: which of them complete it depends on the schedule",
-                        arrivals.len()
+                    format!(
+                        "barrier {id} has {pending} arrivals pending for a count of {expected}: which of them complete it depends on the schedule"
                     ),
-                });
+                );
             }
             let done: Vec<Arrival> = cta
                 .bars
@@ -792,21 +784,14 @@ impl<'a> Machine<'a> {
             let members = cta.members.entry(id).or_insert_with(|| who.clone());
             if *members != who || who.windows(2).any(|w| w[0] == w[1]) {
                 let a = &done[0];
-                let site = self.site(
-                    cta.id,
-                    cta.threads[a.tid as usize].tid,
-                    a.pc,
+                self.report_at(
+                    FindingKind::BarrierDivergence,
+                    (cta.id, cta.threads[a.tid as usize].tid, a.pc),
                     format!("arrives at barrier {id}"),
-                );
-                self.report(Finding {
-                    kind: FindingKind::BarrierDivergence,
-                    location: None,
-                    space: None,
-                    sites: vec![site],
-                    detail: format!(
+                    format!(
                         "an instance of barrier {id} joins other threads than its first instance (or one thread twice): which threads meet at it may depend on the schedule"
                     ),
-                });
+                );
             }
             // A whole-CTA instance with nothing else pending starts afresh: every thread is
             // here, so later instances cannot mix with earlier ones.

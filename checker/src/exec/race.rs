@@ -30,9 +30,9 @@ pub struct Shadow {
     pub reads_cta: u32,
     /// One read by an earlier CTA since the last write (all such reads conflict with any write).
     pub foreign_read: Option<Epoch>,
-    /// Atomic updates (kept across plain writes, like `reads`): the latest per thread, with whether its scope
-    /// is one CTA. Atomics do not race with each other within their scope; every plain access
-    /// must be ordered after them.
+    /// Atomic updates (kept across plain writes, like `reads`): the latest per thread, with
+    /// whether one of its atomics here had the scope of one CTA. Atomics do not race with each
+    /// other within their scope; every plain access must be ordered after them.
     pub atomics: Vec<(Epoch, bool)>,
 }
 
@@ -219,7 +219,7 @@ impl Shadow {
             // The newest epoch stands for the thread's earlier atomics (they are ordered before
             // it); the scope flag must stand for them too: once one was `.cta`, the granule has
             // an addition other CTAs' atomics are not atomic with (found by the Lean grid model,
-            // `Kcert.GRace.scope_gap_silent`).
+            // `Kcert.GRace.scope_gap_reported`).
             Some(slot) => *slot = (now, slot.1 || cta_scope),
             None => self.atomics.push((now, cta_scope)),
         }

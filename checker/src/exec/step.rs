@@ -856,21 +856,14 @@ impl Machine<'_> {
                     if let Some(prev) = cta.completed.get(&(id, t as u32)).copied() {
                         let spent = prev.is_some_and(|e| cta.clocks.ordered(&e, t as u32));
                         if !spent {
-                            let site = self.site(
-                                cta.id,
-                                cta.threads[t].tid,
-                                pc,
+                            self.report_at(
+                                crate::exec::FindingKind::BarrierDivergence,
+                                (cta.id, cta.threads[t].tid, pc),
                                 format!("arrives at barrier {id} again"),
-                            );
-                            self.report(crate::exec::Finding {
-                                kind: crate::exec::FindingKind::BarrierDivergence,
-                                location: None,
-                                space: None,
-                                sites: vec![site],
-                                detail: format!(
+                                format!(
                                     "a thread arrives at barrier {id} again without its previous instance being known to have completed: another schedule can count both arrivals in one instance"
                                 ),
-                            });
+                            );
                         }
                     }
                     let row = if *wait {
