@@ -5,8 +5,8 @@
 //! case; kernels/softmax/softmax_*_expf and kernels/attention/attn_*_expf run the real thing.)
 
 use kcert_checker::exec::{Config, Inputs, Mode, Val};
-use kcert_checker::instance::Instance;
-use kcert_checker::spec::KernelSpec;
+
+mod common;
 
 fn ptx(sat: &str, scale: &str, magic: &str, shift: u32) -> String {
     format!(
@@ -42,15 +42,7 @@ fn ptx(sat: &str, scale: &str, magic: &str, shift: u32) -> String {
 
 const NVCC: (&str, &str, &str, u32) = ("cvt.sat.f32.f32", "0f437C0000", "0f4B400001", 23);
 
-fn instance(text: &str) -> (std::path::PathBuf, Instance) {
-    let n = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("kcert-expf-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("e.ptx"), text).unwrap();
-    let spec = r#"ptx = "e.ptx"
+const SPEC: &str = r#"ptx = "e.ptx"
 entry = "e"
 grid = [1, 1, 1]
 block = [1, 1, 1]
@@ -68,18 +60,13 @@ dtype = "f32"
 shape = [1]
 role = "out"
 "#;
-    let spec = KernelSpec::parse(spec, &dir).unwrap();
-    (dir.clone(), Instance::from_spec(spec).unwrap())
-}
 
 fn symbolic(text: &str) -> Result<(), String> {
-    let (dir, inst) = instance(text);
-    let r = inst
+    let (_dir, inst) = common::instance("e.ptx", text, SPEC);
+    inst?
         .run(Mode::Symbolic, &Inputs::default(), &Config::default())
         .map(|_| ())
-        .map_err(|e| e.to_string());
-    let _ = std::fs::remove_dir_all(dir);
-    r
+        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -88,7 +75,8 @@ fn nvccs_expf_runs_symbolically_and_concretely() {
     let text = ptx(sat, scale, magic, shift);
     assert_eq!(symbolic(&text), Ok(()));
     // Concretely the bits are the GPU's: expf(1) and expf(-3.5) to f32 accuracy.
-    let (dir, inst) = instance(&text);
+    let (_dir, inst) = common::instance("e.ptx", &text, SPEC);
+    let inst = inst.unwrap();
     for x in [1.0f32, -3.5, 10.25] {
         let mut inputs = Inputs::default();
         inputs.insert(0, vec![u64::from(x.to_bits())]);
@@ -105,7 +93,6 @@ fn nvccs_expf_runs_symbolically_and_concretely() {
             "expf({x}) = {y}, want {want}"
         );
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -4,7 +4,8 @@
 
 use kcert_checker::exec::{Config, Mode, Val};
 use kcert_checker::instance::Instance;
-use kcert_checker::spec::KernelSpec;
+
+mod common;
 
 const PTX: &str = r#".version 8.0
 .target sm_80
@@ -24,9 +25,7 @@ const PTX: &str = r#".version 8.0
 }
 "#;
 
-fn instance(dtype: &str) -> (tempdir::Dir, Instance) {
-    let dir = tempdir::Dir::new();
-    std::fs::write(dir.path().join("widen.ptx"), PTX).unwrap();
+fn instance(dtype: &str) -> (common::Scratch, Instance) {
     let spec = format!(
         r#"ptx = "widen.ptx"
 entry = "widen"
@@ -47,8 +46,8 @@ shape = [1]
 role = "out"
 "#
     );
-    let spec = KernelSpec::parse(&spec, dir.path()).unwrap();
-    (dir, Instance::from_spec(spec).unwrap())
+    let (dir, inst) = common::instance("widen.ptx", PTX, &spec);
+    (dir, inst.unwrap())
 }
 
 #[test]
@@ -76,33 +75,4 @@ fn bf16_widening_runs_concretely() {
         .unwrap();
     let v = o.outputs[&1][&0];
     assert_eq!(v, Val::Bits(u64::from(2.5f32.to_bits())));
-}
-
-/// A private temporary directory, removed on drop (no extra dependency).
-mod tempdir {
-    use std::path::{Path, PathBuf};
-
-    pub struct Dir(PathBuf);
-
-    impl Dir {
-        pub fn new() -> Dir {
-            let n = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0);
-            let p = std::env::temp_dir().join(format!("kcert-packed-{}-{n}", std::process::id()));
-            std::fs::create_dir_all(&p).unwrap();
-            Dir(p)
-        }
-
-        pub fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }

@@ -3,8 +3,8 @@
 //! five instructions around one vote; kernels/dtype/rowsum_vote* run nvcc's real output.)
 
 use kcert_checker::exec::{Config, Inputs, Mode, Val};
-use kcert_checker::instance::Instance;
-use kcert_checker::spec::KernelSpec;
+
+mod common;
 
 /// The 32 lanes' outputs (`u64::MAX`: not written), or why the kernel did not run; a run with
 /// findings is an error naming the first.
@@ -34,13 +34,6 @@ fn run(pred: &str, vote: &str) -> Result<Vec<u64>, String> {
 }}
 "#
     );
-    let n = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("kcert-vote-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("v.ptx"), text).unwrap();
     let spec = r#"ptx = "v.ptx"
 entry = "v"
 grid = [1, 1, 1]
@@ -59,24 +52,19 @@ dtype = "u32"
 shape = [32]
 role = "out"
 "#;
-    let spec = KernelSpec::parse(spec, &dir).unwrap();
-    let r = Instance::from_spec(spec)
-        .map_err(|e| e.to_string())
-        .and_then(|inst| {
-            inst.run(Mode::Symbolic, &Inputs::default(), &Config::default())
-                .map_err(|e| e.to_string())
-        })
-        .and_then(|o| match o.findings.first() {
-            Some(f) => Err(f.to_string()),
-            None => Ok((0..32)
-                .map(|i| match o.outputs.get(&1).and_then(|m| m.get(&i)) {
-                    Some(Val::Bits(b)) => *b,
-                    _ => u64::MAX,
-                })
-                .collect()),
-        });
-    let _ = std::fs::remove_dir_all(dir);
-    r
+    let (_dir, inst) = common::instance("v.ptx", &text, spec);
+    let o = inst?
+        .run(Mode::Symbolic, &Inputs::default(), &Config::default())
+        .map_err(|e| e.to_string())?;
+    match o.findings.first() {
+        Some(f) => Err(f.to_string()),
+        None => Ok((0..32)
+            .map(|i| match o.outputs.get(&1).and_then(|m| m.get(&i)) {
+                Some(Val::Bits(b)) => *b,
+                _ => u64::MAX,
+            })
+            .collect()),
+    }
 }
 
 #[test]
