@@ -258,6 +258,19 @@ fn int_ty(t: ScalarType) -> Option<IntTy> {
     Some(IntTy { bits, signed })
 }
 
+/// The binary float operation an arithmetic opcode names.
+fn float_op(name: &str) -> Option<FloatOp> {
+    Some(match name {
+        "add" => FloatOp::Add,
+        "sub" => FloatOp::Sub,
+        "mul" => FloatOp::Mul,
+        "div" => FloatOp::Div,
+        "min" => FloatOp::Min,
+        "max" => FloatOp::Max,
+        _ => return None,
+    })
+}
+
 /// The half format of a packed type (`.f16x2`, `.bf16x2`).
 fn packed_ty(t: ScalarType) -> Option<FloatTy> {
     match t {
@@ -547,14 +560,10 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if let Some(f) = packed_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
-        let op = match name {
-            "add" => FloatOp::Add,
-            "sub" => FloatOp::Sub,
-            "mul" => FloatOp::Mul,
-            "min" => FloatOp::Min,
-            "max" => FloatOp::Max,
-            _ => return Err(unsupported(line, format!("{name} on packed {t:?}"))),
-        };
+        // No packed half division in PTX.
+        let op = float_op(name)
+            .filter(|&o| o != FloatOp::Div)
+            .ok_or_else(|| unsupported(line, format!("{name} on packed {t:?}")))?;
         return packed(cx, PackedOp::Bin(op), f, 2);
     }
     if let Some(f) = float_ty(t) {
@@ -565,15 +574,7 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         if matches!(f, FloatTy::F16 | FloatTy::Bf16) && name == "div" {
             return Err(unsupported(line, format!("div on {f:?}")));
         }
-        let op = match name {
-            "add" => FloatOp::Add,
-            "sub" => FloatOp::Sub,
-            "mul" => FloatOp::Mul,
-            "div" => FloatOp::Div,
-            "min" => FloatOp::Min,
-            "max" => FloatOp::Max,
-            _ => return Err(invalid(line, format!("{name} on a float type"))),
-        };
+        let op = float_op(name).ok_or_else(|| invalid(line, format!("{name} on a float type")))?;
         let k = Kind::Float(f);
         return Ok(Op::Float {
             op,
@@ -681,22 +682,19 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             b: Src::Imm(1),
         });
     }
+    let sign_op = match name {
+        "neg" => Some(FloatUnOp::Neg),
+        "abs" => Some(FloatUnOp::Abs),
+        _ => None,
+    };
     if let Some(f) = packed_ty(t) {
         m.ignore(FLOAT_PRECISION);
-        let op = match name {
-            "neg" => FloatUnOp::Neg,
-            "abs" => FloatUnOp::Abs,
-            _ => return Err(invalid(cx.line, format!("{name} on packed {t:?}"))),
-        };
+        let op = sign_op.ok_or_else(|| invalid(cx.line, format!("{name} on packed {t:?}")))?;
         return packed(cx, PackedOp::Un(op), f, 1);
     }
     if let Some(f) = float_ty(t) {
         m.ignore(FLOAT_PRECISION);
-        let op = match name {
-            "neg" => FloatUnOp::Neg,
-            "abs" => FloatUnOp::Abs,
-            _ => return Err(invalid(cx.line, format!("{name} on a float type"))),
-        };
+        let op = sign_op.ok_or_else(|| invalid(cx.line, format!("{name} on a float type")))?;
         return Ok(Op::FloatUn {
             op,
             ty: f,
