@@ -79,3 +79,27 @@ fn refusals_name_the_construct() {
         why("fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3;")
     );
 }
+
+#[test]
+fn integer_product_modes_on_scalar_floats_are_refused() {
+    // `mad.lo.f32` is not PTX; it used to lower as an exact fma, giving meaning to invalid text.
+    for inst in [
+        "fma.rn.f32 %f0, %f1, %f1, %f1;",
+        "mad.rn.f32 %f0, %f1, %f1, %f1;",
+        "mul.rn.f32 %f0, %f1, %f1;",
+    ] {
+        assert_eq!(lowers(inst), Ok(()), "{inst}");
+    }
+    for inst in [
+        "mad.lo.f32 %f0, %f1, %f1, %f1;",
+        "fma.wide.f32 %f0, %f1, %f1, %f1;",
+        "mul.lo.f32 %f0, %f1, %f1;",
+        "mul.hi.f32 %f0, %f1, %f1;",
+        "mul.wide.f32 %f0, %f1, %f1;",
+        "add.lo.f32 %f0, %f1, %f1;",
+        "mul.lo.f16x2 %r0, %r1, %r2;",
+    ] {
+        let e = lowers(inst).expect_err(inst);
+        assert!(e.contains(".lo/.hi/.wide"), "{inst}: {e}");
+    }
+}

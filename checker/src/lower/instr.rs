@@ -557,6 +557,9 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             b: cx.src(2, Kind::Pred)?,
         });
     }
+    if int_mode.is_some() && (packed_ty(t).is_some() || float_ty(t).is_some()) {
+        return Err(no_int_mode(line, name));
+    }
     if let Some(f) = packed_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
@@ -618,19 +621,25 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::Int { op, ty, dst, a, b })
 }
 
+/// `.lo`/`.hi`/`.wide` select integer product halves; on a float type the PTX is invalid, and
+/// taking it as plain float arithmetic would give a meaning to text no assembler accepts.
+fn no_int_mode(line: Line, name: &str) -> LowerError {
+    invalid(
+        line,
+        format!("{name} on a float type takes no .lo/.hi/.wide"),
+    )
+}
+
 fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(4)?;
     let mode = m.take_any(&["lo", "hi", "wide"]);
     let t = m.one_type()?;
+    if mode.is_some() && (packed_ty(t).is_some() || float_ty(t).is_some()) {
+        return Err(no_int_mode(cx.line, cx.i.opcode.as_str()));
+    }
     if let Some(f) = packed_ty(t) {
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
-        if mode.is_some() {
-            return Err(invalid(
-                cx.line,
-                "fma on packed halves takes no .lo/.hi/.wide",
-            ));
-        }
         return packed(cx, PackedOp::Fma, f, 3);
     }
     if let Some(f) = float_ty(t) {
