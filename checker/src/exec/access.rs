@@ -6,6 +6,7 @@ use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
 use crate::spec::Role;
 use crate::term::{Node, TermId};
+use std::ops::Range;
 
 /// What an access does.
 #[derive(Debug, Clone, Copy)]
@@ -137,6 +138,59 @@ impl Machine<'_> {
         Some(Val::Term(base.offset(offset / width)))
     }
 
+    /// The tensor and granule range `width` bytes at global address `addr` cover, if they lie
+    /// in a tensor.
+    pub(super) fn tensor_granules(&self, addr: u64, width: u64) -> Option<(usize, Range<u64>)> {
+        let (Some(Target::Tensor(k)), offset, _) = self.resolve(Space::Global, addr) else {
+            return None;
+        };
+        let g = self.tensors[k].region.granule;
+        Some((k, offset / g..offset.checked_add(width)?.div_ceil(g)))
+    }
+
+    /// Reports a write to a granule that an in-flight `cp.async` reads.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    fn written_in_flight(
+        &mut self,
+        cta: &mut Cta,
+        t: usize,
+        k: usize,
+        offset: u64,
+        width: u64,
+        pc: u32,
+    ) {
+        let g = self.tensors[k].region.granule;
+        let hit = (offset / g..(offset + width).div_ceil(g)).find_map(|gi| {
+            cta.inflight
+                .get(&(k, gi))
+                .map(|&(tid, at, _)| (gi, tid, at))
+        });
+        let Some((gi, issuer, at)) = hit else {
+            return;
+        };
+        cta.source_written = true;
+        let b = self.spec.block;
+        let itid = [
+            issuer % b[0],
+            (issuer / b[0]) % b[1],
+            issuer / (b[0] * b[1]),
+        ];
+        let first = self.site(cta.id, itid, at, "starts a cp.async reading here".into());
+        let second = self.site(cta.id, cta.threads[t].tid, pc, "writes".into());
+        let addr = (k as u64 + 1) * TENSOR_STRIDE + gi * g;
+        let location = self.describe(Some(Target::Tensor(k)), Space::Global, addr, gi * g);
+        self.report(Finding {
+            kind: FindingKind::DataRace,
+            location: Some(location),
+            space: Some(Space::Global),
+            sites: vec![first, second],
+            detail: "the source of a cp.async was written before the cp.async.wait that \
+                     completes the copy: the copy reads it at some moment in between"
+                .into(),
+        });
+    }
+
     /// Performs one access of `width` bytes; returns what a load reads (a store returns the
     /// stored value, an atomic [`Val::Unordered`]).
     #[allow(clippy::too_many_arguments)]
@@ -216,6 +270,9 @@ impl Machine<'_> {
         }
         if let (Some(Target::Tensor(k)), Some(_)) = (target, store) {
             self.tensors[k].written = true;
+            if !cta.inflight.is_empty() {
+                self.written_in_flight(cta, t, k, offset, width, pc);
+            }
         }
         let region = match target {
             Some(Target::Tensor(k)) => &mut self.tensors[k].region,

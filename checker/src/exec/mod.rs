@@ -226,6 +226,13 @@ pub(crate) struct Cta {
     /// nobody waited). The thread's next arrival at that id must come after that completion in
     /// every schedule.
     completed: BTreeMap<(u32, u32), Option<race::Epoch>>,
+    /// Source granules of `cp.async` copies issued and not yet waited for, by (tensor,
+    /// granule index): the issuing thread, the issue's pc, and how many copies read it. The
+    /// hardware reads a source at some moment between the issue and the wait, so any write
+    /// there meanwhile (even one that restores the value) makes the copied value unknown.
+    inflight: BTreeMap<(usize, u64), (u32, u32, u32)>,
+    /// Some write hit an in-flight source (reported).
+    source_written: bool,
 }
 
 /// Global state of one run.
@@ -529,6 +536,8 @@ impl<'a> Machine<'a> {
             bars: BTreeMap::new(),
             members: BTreeMap::new(),
             completed: BTreeMap::new(),
+            inflight: BTreeMap::new(),
+            source_written: false,
         };
         loop {
             for t in 0..n {

@@ -313,6 +313,14 @@ impl Machine<'_> {
             };
             chunks.push((off, w, v, from_source));
         }
+        let tid = cta.threads[t].linear;
+        for &(off, w, _, from_source) in &chunks {
+            if let (true, Some((k, granules))) = (from_source, self.tensor_granules(src + off, w)) {
+                for gi in granules {
+                    cta.inflight.entry((k, gi)).or_insert((tid, pc, 0)).2 += 1;
+                }
+            }
+        }
         for &(off, w, ..) in &chunks {
             self.access(
                 cta,
@@ -363,6 +371,18 @@ impl Machine<'_> {
             };
             for copy in group {
                 for (off, w, v, from_source) in copy.chunks {
+                    if let (true, Some((k, granules))) =
+                        (from_source, self.tensor_granules(copy.src + off, w))
+                    {
+                        for gi in granules {
+                            if let Some(e) = cta.inflight.get_mut(&(k, gi)) {
+                                e.2 -= 1;
+                                if e.2 == 0 {
+                                    cta.inflight.remove(&(k, gi));
+                                }
+                            }
+                        }
+                    }
                     if from_source {
                         let again = self.access(
                             cta,
@@ -373,7 +393,9 @@ impl Machine<'_> {
                             Access::Load,
                             copy.pc,
                         )?;
-                        if again != v {
+                        // Every write in flight was reported (`written_in_flight`) and the
+                        // run is unsafe; without one, a change means a write path bypassed it.
+                        if again != v && !cta.source_written {
                             return Err(ExecError::Unsupported {
                                 line: self.prog.insts[pc as usize].line,
                                 what: "the source of a cp.async changed while the copy was in \
