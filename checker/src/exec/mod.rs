@@ -802,9 +802,15 @@ impl<'a> Machine<'a> {
                     ),
                 );
             }
-            // A whole-CTA instance with nothing else pending starts afresh: every thread is
-            // here, so later instances cannot mix with earlier ones.
-            if who.len() == cta.threads.len() && cta.bars.values().all(Vec::is_empty) {
+            // A whole-CTA instance that every thread waits at, with nothing else pending,
+            // starts afresh: no thread is past it before all arrive, so later instances cannot
+            // mix with earlier ones. A thread that only signals it (`bar.arrive`) goes on at
+            // once, and its later arrivals can meet earlier instances on the GPU (found by the
+            // Lean model, `Kcert.Members.clearExec_members`; kernel misc/bar_clear_members).
+            if who.len() == cta.threads.len()
+                && done.iter().all(|a| a.wait)
+                && cta.bars.values().all(Vec::is_empty)
+            {
                 cta.members.clear();
             }
             if let Some(other) = done.iter().find(|a| a.count != first_count(&done)) {
