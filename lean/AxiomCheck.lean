@@ -472,3 +472,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.no_pending_nil
 #print axioms Kcert.Members.pairs_once
 #print axioms Kcert.Members.pairs_matching
+#print axioms Kcert.Grid.effOther_pc
+#print axioms Kcert.Grid.shape_of_actRel
+#print axioms Kcert.Grid.gind_launch
+#print axioms Kcert.Grid.gind_gnext
+#print axioms Kcert.Grid.gind_reach
+#print axioms Kcert.Grid.gact_solo
+#print axioms Kcert.Grid.gact_shape
+#print axioms Kcert.Grid.gfootprint_solo
+#print axioms Kcert.Grid.gfootprint_mono
+#print axioms Kcert.Grid.xdisjoint_mono
+#print axioms Kcert.GRace.gfootprint_hist
+#print axioms Kcert.GRace.seq_representative_indep
