@@ -503,3 +503,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Grid.xProg_noRace
 #print axioms Kcert.Grid.xProg_noDeadlock
 #print axioms Kcert.Grid.xProg_gridSafe
+#print axioms Kcert.Grid.seq_representative_epoch

@@ -28,13 +28,25 @@ the run has no finding and covered the grid).
   `SoloWr`, `SoloAt`), `GridSafe`: race freedom within and across CTAs (`GridRaceFree`), fitting
   barriers, one final state for all complete schedules (`GSame`: same global memory), and no
   schedule stuck before every thread of every CTA exited.
+  `seq_representative_epoch`: `GRace.seq_representative_indep` with `GridRaceFreeIn` and
+  `GBarriersFit` discharged so (the sequential run's final state is every schedule's).
+* Not vacuous: `xProg_gridSafe` (two CTAs of one thread: load global address 10, store the
+  value at global address `c`, exit).
 * Checker level: `KernelGridSafe G ks` (for one thread count `N` shared by all CTAs and
   whole-CTA `bar.sync` barriers: `GridSafe` from every launch `ginit`); `XRaceCheckComplete X G`
   (a run without findings has footprints of its traces disjoint across CTAs at global
   addresses, in the sense of `XDisjointSeq`: the check across CTAs of `race.rs`);
   `check_grid_safe`: under `RunsWanted`, `ExecFaithful`, `RaceCheckComplete`,
   `DeadlockCheckComplete` and `XRaceCheckComplete`, every kernel with an accepted `Safe`
-  claim is `KernelGridSafe`.
+  claim is `KernelGridSafe`.  `xdisjoint_traces_of_hist`: `XRaceCheckComplete`'s conclusion
+  follows from the shadow model of `GridRace.lean` (`GRace.reportsX`) over histories that hold
+  the traces' global accesses, are in the executor's order and have no benign store.
+
+Not covered: benign equal-value stores across CTAs (the Rust exempts a later CTA's store of the
+value the cell holds; `XDisjointSeq` does not, so `XRaceCheckComplete` is false of a run that
+has one, and no theorem here speaks of such kernels); `.cta`-scope atomics (every atomic is
+grid-wide here); `bar.arrive` and partial barrier counts (`SyncAll`); a thread count that
+differs between CTAs.
 -/
 
 namespace Kcert
@@ -249,6 +261,28 @@ theorem gridSafe_of_checks (gp : GProg V) (G : Nat → Bool) (N C : Nat)
   have hfit := gBarriersFit_of_syncAll gp G N C R regs0 m0 hsync hind hl
   exact ⟨hrf, hfit, fun _ _ h1 h2 f1 f2 => gconfluence gp G N C hrf hfit h1 h2 f1 f2,
     fun _ hr hs => gfinal_of_stuck gp G N C R regs0 m0 hsync hind hl hnd hr hs⟩
+
+/-- `GRace.seq_representative_indep` with its two remaining hypotheses on all schedules
+(`GridRaceFreeIn`, `GBarriersFit`) discharged: for whole-CTA `bar.sync` barriers and data
+independent CTAs, if no CTA's solo traces have a race in one epoch, the histories hold every
+solo access, are in the executor's order, have no benign store and the shadow check across CTAs
+reports nothing, then the sequential run's final state is the final state of every schedule
+of the grid. -/
+theorem seq_representative_epoch {V : Type} [AccAdd V] (gp : GProg V) (G : Nat → Bool)
+    (N C : Nat) (R : Nat → Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (regs0 : Nat → Nat → Nat → V) (m0 : Nat → V) {s0 u t : GState V}
+    (hist : Nat → List GRace.XEv)
+    (hsync : ∀ c, c < C → SyncAll (gp c) N) (hind : GDataIndep gp C R regs0)
+    (hl : GLaunch N C R regs0 s0) (hnr : ∀ c, c < C → ¬EpochRace (gp c) N (regs0 c) m0)
+    (hh : GRace.HistHoldsSolo gp G N C regs0 m0 hist)
+    (hso : ∀ a, GRace.Sorted 0 (hist a)) (hr : ∀ a, GRace.Resp (hist a))
+    (hnb : ∀ a e, Race.In e (hist a) → e.kind = GRace.XKind.store true → False)
+    (hno : ∀ a, GRace.reportsX GRace.XSh.empty (hist a) = false)
+    (hseq : SeqRun gp G N C s0 u) (ht : GReach gp G N C s0 t) (ft : GFinal N C t) :
+    GSame G t u :=
+  GRace.seq_representative_indep gp G N C R regs0 m0 hist hind hl hh hso hr hnb hno
+    (gridRaceFreeIn_of_noEpochRace gp G N C R regs0 m0 hsync hind hl hnr)
+    (gBarriersFit_of_syncAll gp G N C R regs0 m0 hsync hind hl) hseq ht ft
 
 /-- `ActRel` is monotone in the relation. -/
 theorem actRel_mono {R R' : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A' : Act V}
