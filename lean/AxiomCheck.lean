@@ -504,3 +504,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.Grid.xProg_noDeadlock
 #print axioms Kcert.Grid.xProg_gridSafe
 #print axioms Kcert.Grid.seq_representative_epoch
+#print axioms Kcert.xCert_accepted
+#print axioms Kcert.xTrace_faithful
+#print axioms Kcert.x_runsWanted
+#print axioms Kcert.x_execFaithful
+#print axioms Kcert.x_raceCheckComplete
+#print axioms Kcert.x_deadlockCheckComplete
+#print axioms Kcert.x_xRaceCheckComplete
+#print axioms Kcert.x_gridSafe

@@ -31,7 +31,8 @@ the run has no finding and covered the grid).
   `seq_representative_epoch`: `GRace.seq_representative_indep` with `GridRaceFreeIn` and
   `GBarriersFit` discharged so (the sequential run's final state is every schedule's).
 * Not vacuous: `xProg_gridSafe` (two CTAs of one thread: load global address 10, store the
-  value at global address `c`, exit).
+  value at global address `c`, exit); at the checker level `xOracle`, accepted with `exCert`
+  (`xCert_accepted`), meets every hypothesis, and `x_gridSafe` applies `check_grid_safe`.
 * Checker level: `KernelGridSafe G ks` (for one thread count `N` shared by all CTAs and
   whole-CTA `bar.sync` barriers: `GridSafe` from every launch `ginit`); `XRaceCheckComplete X G`
   (a run without findings has footprints of its traces disjoint across CTAs at global
@@ -603,5 +604,203 @@ theorem xProg_gridSafe (sm : Nat → Nat → Nat) (gm : Nat → Nat) :
 end Example
 
 end Grid
+
+
+/-! ### Not vacuous at the checker level: a two-CTA run that `check` accepts -/
+
+section XExample
+
+open Examples Grid
+
+/-- The executor's trace of thread `i` of CTA `c` of `xProg`. -/
+def xTrace (c : Nat) : Trace := fun _ k =>
+  match k with
+  | 0 => AShape.read 10
+  | 1 => AShape.write c
+  | _ => AShape.exit
+
+/-- A run of two CTAs of one thread, no finding. -/
+def xSide : SideRun Unit :=
+  { findings := [], complete := true, ctas := 2, threads := fun _ => 1, trace := xTrace }
+
+def xPairRun (wr wo : Bool) : PairRun Int Unit :=
+  { reference := cond wr (some xSide) none, optimized := cond wo (some xSide) none,
+    terms := exRun }
+
+/-- `exOracle` of `Checker.lean` with the two-CTA run. -/
+def xOracle : Oracle Nat Nat Unit Int Unit :=
+  { sha256 := fun t => t, specDigest := fun a b c => a + b + c,
+    fromTexts := fun _ _ _ => some (), outputs := fun _ => 1,
+    runPair := fun _ _ _ wr wo => some (xPairRun wr wo) }
+
+theorem xCert_accepted : check xOracle intFieldOps exCert 1 2 = true := rfl
+
+/-- The semantics: every kernel is two CTAs of `xProg` (one thread each). -/
+def xSem : Unit → Kernel → Nat → KernelSem Nat :=
+  fun _ _ _ => ⟨2, fun c => ⟨xProg c, 1, xRegs c⟩⟩
+
+theorem x_step_pc (c i : Nat) (S : TState Nat) (m0 : Nat → Nat) (h : S.pc = 2) :
+    (newT (xProg c i S.pc S.regs) false S m0).pc = 2 := by
+  rw [h]
+  exact h
+
+theorem xProg_pc (c : Nat) (m0 : Nat → Nat) (i : Nat) :
+    ∀ k, (solo (xProg c) (xRegs c) m0 i (Nat.succ (Nat.succ k))).pc = 2 := by
+  intro k
+  induction k with
+  | zero => rfl
+  | succ k ih =>
+    exact Eq.trans (congrArg TState.pc (solo_succ' (xProg c) (xRegs c) m0 i
+      (Nat.succ (Nat.succ k)))) (x_step_pc c i _ m0 ih)
+
+theorem xTrace_faithful (c : Nat) (m0 : Nat → Nat) (i k : Nat) :
+    xTrace c i k = shape (soloAct (xProg c) (xRegs c) m0 i k) := by
+  cases k with
+  | zero => rfl
+  | succ k =>
+    cases k with
+    | zero => rfl
+    | succ k =>
+      rw [soloAct_def, xProg_pc c m0 i k]
+      rfl
+
+theorem x_side {wr wo : Bool} {k : Kernel} {sr : SideRun Unit}
+    (h : (xPairRun wr wo).side k = some sr) : sr = xSide := by
+  cases k with
+  | reference =>
+    cases wr with
+    | false => cases h
+    | true =>
+      have h' : some xSide = some sr := h
+      cases h'
+      rfl
+  | optimized =>
+    cases wo with
+    | false => cases h
+    | true =>
+      have h' : some xSide = some sr := h
+      cases h'
+      rfl
+
+theorem x_runsWanted : RunsWanted xOracle := by
+  intro _ _ _ wr wo pr h k hk
+  have h' : some (xPairRun wr wo) = some pr := h
+  cases h'
+  cases k with
+  | reference =>
+    have hw : wr = true := hk
+    rw [hw]
+    exact ⟨xSide, rfl⟩
+  | optimized =>
+    have hw : wo = true := hk
+    rw [hw]
+    exact ⟨xSide, rfl⟩
+
+theorem x_execFaithful : ExecFaithful xOracle xSem := by
+  intro _ _ _ wr wo pr k sr h hs
+  have h' : some (xPairRun wr wo) = some pr := h
+  cases h'
+  rw [x_side hs]
+  intro _
+  refine ⟨rfl, ?_⟩
+  intro c _
+  exact ⟨rfl, ⟨fun _ _ _ _ => True, xProg_dataIndep c, fun _ => True.intro⟩,
+    fun m0 i k _ => xTrace_faithful c m0 i k⟩
+
+theorem lt_one_ne {i j : Nat} (hij : i ≠ j) (hi : i < 1) (hj : j < 1) : False :=
+  hij (Eq.trans (lt_one_eq hi) (Eq.symm (lt_one_eq hj)))
+
+theorem x_raceCheckComplete : RaceCheckComplete xOracle := by
+  intro _ _ _ wr wo pr k sr h hs _ c _
+  have h' : some (xPairRun wr wo) = some pr := h
+  cases h'
+  rw [x_side hs]
+  intro ⟨i, j, _, _, hij, hi, hj, _, _⟩
+  exact lt_one_ne hij hi hj
+
+theorem xTrace_not_arrive {c i k b n : Nat} {w : Bool} (h : xTrace c i k = AShape.arrive b n w) :
+    False := by
+  cases k with
+  | zero => cases h
+  | succ k =>
+    cases k with
+    | zero => cases h
+    | succ k => cases h
+
+theorem x_deadlockCheckComplete : DeadlockCheckComplete xOracle := by
+  intro _ _ _ wr wo pr k sr h hs _ c _
+  have h' : some (xPairRun wr wo) = some pr := h
+  cases h'
+  rw [x_side hs]
+  intro ⟨_, i, _, _, _, _, ⟨_, _, _, _, ha⟩, _⟩
+  exact xTrace_not_arrive (c := c) (i := i) ha
+
+theorem x_tRd {c a : Nat} (h : TRd allG xSide c a) : a = 10 := by
+  match h with
+  | ⟨_, i, k, _, hk⟩ =>
+    cases k with
+    | zero => cases hk; rfl
+    | succ k =>
+      cases k with
+      | zero => cases hk
+      | succ k => cases hk
+
+theorem x_tWr {c a : Nat} (h : TWr allG xSide c a) : a = c := by
+  match h with
+  | ⟨_, i, k, _, hk⟩ =>
+    cases k with
+    | zero => cases hk
+    | succ k =>
+      cases k with
+      | zero => cases hk; rfl
+      | succ k => cases hk
+
+theorem x_tAt {c a : Nat} (h : TAt allG xSide c a) : False := by
+  match h with
+  | ⟨_, i, k, _, hk⟩ =>
+    cases k with
+    | zero => cases hk
+    | succ k =>
+      cases k with
+      | zero => cases hk
+      | succ k => cases hk
+
+/-- The check across CTAs is satisfiable with two CTAs that share a read-only address. -/
+theorem x_xRaceCheckComplete : XRaceCheckComplete xOracle allG := by
+  intro _ _ _ wr wo pr k sr h hs _
+  have h' : some (xPairRun wr wo) = some pr := h
+  cases h'
+  rw [x_side hs]
+  intro c d hcd hd a
+  have hc : c < 2 := Nat.ltTrans hcd hd
+  refine ⟨?_, fun _ y => x_tAt y, ?_, ?_, fun _ y => x_tAt y, fun x _ => x_tAt x,
+    fun x _ => x_tAt x⟩
+  · intro x y
+    have e1 := x_tRd x
+    have e2 := x_tWr y
+    rw [e1] at e2
+    rw [← e2] at hd
+    exact ten_not_lt_two hd
+  · intro x y
+    have e1 := x_tWr x
+    have e2 := x_tRd y
+    rw [e1] at e2
+    rw [e2] at hc
+    exact ten_not_lt_two hc
+  · intro x y
+    have e1 := x_tWr x
+    have e2 := x_tWr y
+    rw [e1] at e2
+    rw [e2] at hcd
+    exact Nat.ltIrrefl d hcd
+
+/-- `check_grid_safe` applied to the accepted two-CTA instance: the reference kernel is safe
+as a grid, global memory included. -/
+theorem x_gridSafe : KernelGridSafe allG (xSem () Kernel.reference 1) :=
+  match check_grid_safe xSem allG x_runsWanted x_execFaithful x_raceCheckComplete
+      x_deadlockCheckComplete x_xRaceCheckComplete exCert 1 2 xCert_accepted with
+  | ⟨(), _, hsafe⟩ => hsafe Kernel.reference rfl
+
+end XExample
 
 end Kcert
