@@ -25,3 +25,5 @@ import Kcert.GridRace
 import Kcert.Named
 import Kcert.LibdeviceExp
 import Kcert.BarrierMembers
+import Kcert.GridIndep
+import Kcert.GridSafe

@@ -1177,7 +1177,8 @@ theorem xdisjoint_of_noReport (C : Nat) (hist : Nat → List XEv)
 are in the executor's order, without benign stores, and the shadow check reports nothing on
 them, and every global access of every schedule of the grid is one of those in the histories
 (`Grid.GFootprint` with the histories' footprints: this is where data independence across
-CTAs is needed, and it is not proved), then, with race freedom within each CTA and fitting
+CTAs is needed; `seq_representative_indep` in `GridIndep.lean` derives it from
+`Grid.GDataIndep` and histories holding the solo accesses), then, with race freedom within each CTA and fitting
 barriers, the sequential run's final state is the final state of every schedule. -/
 theorem seq_representative_check {V : Type} [Sem.AccAdd V] (gp : Grid.GProg V) (G : Nat → Bool)
     (N C : Nat) {s0 u t : Grid.GState V} (hist : Nat → List XEv)
