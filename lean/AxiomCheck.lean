@@ -487,3 +487,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.check_safe_bounds
 #print axioms Kcert.check_sound_bounds
 #print axioms Kcert.boundsCheckComplete_of_canonBounds
+#print axioms Kcert.CpAsync.run_append
+#print axioms Kcert.CpAsync.run_mem_nowrite
+#print axioms Kcert.CpAsync.run_put
+#print axioms Kcert.CpAsync.hw_eq_atWait
+#print axioms Kcert.CpAsync.gap_valueCheck
+#print axioms Kcert.CpAsync.gap_not_clean
+#print axioms Kcert.CpAsync.gap_atWait
+#print axioms Kcert.CpAsync.gap_hw
+#print axioms Kcert.CpAsync.valueCheck_gap
