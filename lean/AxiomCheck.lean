@@ -496,3 +496,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpAsync.gap_atWait
 #print axioms Kcert.CpAsync.gap_hw
 #print axioms Kcert.CpAsync.valueCheck_gap
+#print axioms Kcert.GlobalBounds.stride_gap
+#print axioms Kcert.GlobalBounds.stride_ok

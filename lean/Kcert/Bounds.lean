@@ -437,4 +437,51 @@ theorem boundsCheckComplete_of_canonBounds {T D S K F : Type} (X : Oracle T D S 
 
 end Bridge
 
+/-! ## Global memory: the executor's layout decides which tensor an address is in
+
+`exec/memory.rs` `TENSOR_STRIDE = 1 << 36`; `exec/mod.rs` puts tensor `k` (its ordinal among the
+tensor parameters) at `(k + 1) * TENSOR_STRIDE`; `exec/access.rs` `resolve` takes a global
+address `a` to tensor `a / TENSOR_STRIDE - 1` at offset `a % TENSOR_STRIDE`, and
+`access_general` tests `offset + width <= bytes` of THAT tensor.  The address alone decides the
+tensor, not the pointer it was computed from: an access through tensor `x`'s pointer at a byte
+offset of `TENSOR_STRIDE` or more lands in another tensor's region for the executor, and is in
+bounds if that tensor is large enough, while on the hardware it is outside `x`'s allocation
+(and the allocations are wherever the driver put them).  This is a gap of the Rust bounds check
+(see the README, "Finding: a global offset of 2^36 bytes or more hops to another tensor"). -/
+
+namespace GlobalBounds
+
+/-- `memory.rs` `TENSOR_STRIDE` (`1 << 36`). -/
+def stride : Nat := 68719476736
+
+/-- The executor's base address of the tensor of ordinal `k`. -/
+def execBase (k : Nat) : Nat := (k + 1) * stride
+
+/-- `resolve` and `inside` of `access.rs` for a global access of `w` bytes at address `a`, with
+`n` tensors of `size k` bytes. -/
+def execInside (n : Nat) (size : Nat → Nat) (a w : Nat) : Bool :=
+  decide (1 ≤ a / stride) && decide (a / stride - 1 < n) &&
+    decide (a % stride + w ≤ size (a / stride - 1))
+
+/-- On the hardware, an access through the pointer of tensor `p` at byte offset `o` is in
+bounds iff it stays inside `p`'s allocation, `o + w ≤ size p`. -/
+def hwInside (size : Nat → Nat) (p o w : Nat) : Bool := decide (o + w ≤ size p)
+
+/-- Three tensors of 32 `f32` (128 bytes): `x`, `y`, `out`. -/
+def exSize : Nat → Nat := fun _ => 128
+
+/-- A 4-byte read through `x`'s pointer (ordinal 0) at byte offset `2^36` is `y[0]` for the
+executor (in bounds), and outside `x` on the hardware. -/
+theorem stride_gap :
+    execInside 3 exSize (execBase 0 + stride) 4 = true ∧ hwInside exSize 0 stride 4 = false :=
+  ⟨rfl, rfl⟩
+
+/-- Below the stride the two agree on this example: offset `124` is inside, `128` outside. -/
+theorem stride_ok :
+    execInside 3 exSize (execBase 0 + 124) 4 = hwInside exSize 0 124 4 ∧
+      execInside 3 exSize (execBase 0 + 128) 4 = hwInside exSize 0 128 4 :=
+  ⟨rfl, rfl⟩
+
+end GlobalBounds
+
 end Kcert
