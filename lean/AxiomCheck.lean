@@ -498,3 +498,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpAsync.valueCheck_gap
 #print axioms Kcert.GlobalBounds.stride_gap
 #print axioms Kcert.GlobalBounds.stride_ok
+#print axioms Kcert.exTrace_inB
+#print axioms Kcert.ex_boundsCheckComplete
+#print axioms Kcert.ex_safeB

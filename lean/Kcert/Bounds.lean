@@ -437,6 +437,51 @@ theorem boundsCheckComplete_of_canonBounds {T D S K F : Type} (X : Oracle T D S 
 
 end Bridge
 
+/-! ## The checker-level example of `Checker.lean` meets `BoundsCheckComplete` -/
+
+section Example
+
+/-- `exTrace 2` reads `0, 1` and writes `100, 101`: all inside `Race.exInB`. -/
+theorem exTrace_inB (i k : Nat) (hi : i < 2) : sInB Race.exInB (exTrace 2 i k) = true := by
+  cases i with
+  | zero =>
+    cases k with
+    | zero => rfl
+    | succ k => cases k with
+      | zero => rfl
+      | succ k => cases k with
+        | zero => rfl
+        | succ k => rfl
+  | succ i =>
+    cases i with
+    | zero =>
+      cases k with
+      | zero => rfl
+      | succ k => cases k with
+        | zero => rfl
+        | succ k => cases k with
+          | zero => rfl
+          | succ k => rfl
+    | succ i => exact False.elim (Nat.notSuccLeZero i (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hi)))
+
+theorem ex_boundsCheckComplete : BoundsCheckComplete exOracle (fun _ _ _ _ => Race.exInB) := by
+  intro _ _ _ wr wo pr k sr h hs _ c _ i kk hi
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  rw [ex_side hs] at hi ⊢
+  exact exTrace_inB i kk hi
+
+/-- `check_safe_bounds` applied to the accepted example certificate: the reference kernel is
+safe and, from every initial shared memory, accesses only `Race.exInB` in every schedule. -/
+theorem ex_safeB {V : Type} [AccAdd V] (regs0 : Nat → Nat → V) :
+    KernelSafeB ((exSem regs0) () Kernel.reference 1) (fun _ => Race.exInB) :=
+  match check_safe_bounds (exSem regs0) (fun _ _ _ _ => Race.exInB) ex_runsWanted
+      (ex_execFaithful regs0) ex_raceCheckComplete ex_deadlockCheckComplete ex_boundsCheckComplete
+      exCert 1 2 exCert_accepted with
+  | ⟨(), _, hsafe⟩ => hsafe Kernel.reference rfl
+
+end Example
+
 /-! ## Global memory: the executor's layout decides which tensor an address is in
 
 `exec/memory.rs` `TENSOR_STRIDE = 1 << 36`; `exec/mod.rs` puts tensor `k` (its ordinal among the
