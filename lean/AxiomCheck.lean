@@ -501,3 +501,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.exTrace_inB
 #print axioms Kcert.ex_boundsCheckComplete
 #print axioms Kcert.ex_safeB
+#print axioms Kcert.GlobalBounds.mul_add_div
+#print axioms Kcert.GlobalBounds.mul_add_mod
+#print axioms Kcert.GlobalBounds.exec_eq_hw

@@ -527,6 +527,47 @@ theorem stride_ok :
       execInside 3 exSize (execBase 0 + 128) 4 = hwInside exSize 0 128 4 :=
   ⟨rfl, rfl⟩
 
+theorem add_sub_cancel' (n : Nat) : ∀ m : Nat, n + m - m = n
+  | 0 => rfl
+  | m + 1 => Eq.trans (Nat.succ_sub_succ (n + m) m) (add_sub_cancel' n m)
+
+theorem mul_add_div (S r : Nat) (hr : r < S) : ∀ q : Nat, (q * S + r) / S = q
+  | 0 => by
+    rw [Nat.zero_mul, Nat.zero_add, Nat.div_eq]
+    exact if_neg' (fun h => Nat.ltIrrefl r (Nat.ltOfLtOfLe hr h.2))
+  | q + 1 => by
+    have hS : 0 < S := Nat.ltOfLeOfLt (Nat.zeroLe r) hr
+    have e : (q + 1) * S + r = q * S + r + S := by
+      rw [Nat.succ_mul, Nat.add_right_comm]
+    rw [e, Nat.div_eq, if_pos' ⟨hS, Nat.leAddLeft S (q * S + r)⟩, add_sub_cancel',
+      mul_add_div S r hr q]
+
+theorem mul_add_mod (S r : Nat) (hr : r < S) : ∀ q : Nat, (q * S + r) % S = r
+  | 0 => by
+    rw [Nat.zero_mul, Nat.zero_add]
+    exact Nat.mod_eq_of_lt hr
+  | q + 1 => by
+    have e : (q + 1) * S + r = q * S + r + S := by
+      rw [Nat.succ_mul, Nat.add_right_comm]
+    rw [e, Nat.mod_eq_sub_mod (Nat.leAddLeft S (q * S + r)), add_sub_cancel',
+      mul_add_mod S r hr q]
+
+/-- Where the executor is exact: an access through the pointer of tensor `p` (one of the `n`)
+at a byte offset `o` below `2^36` is in bounds for the executor iff it is inside `p`'s
+allocation.  So the Rust bounds check is sound for kernels whose accesses stay within `2^36`
+bytes of the tensor they go through; it cannot test that itself (the address does not say
+which pointer it came from), which is the gap `stride_gap` exhibits. -/
+theorem exec_eq_hw (n : Nat) (size : Nat → Nat) (p o w : Nat) (hp : p < n) (ho : o < stride) :
+    execInside n size (execBase p + o) w = hwInside size p o w := by
+  have hd : (execBase p + o) / stride = p + 1 := mul_add_div stride o ho (p + 1)
+  have hm : (execBase p + o) % stride = o := mul_add_mod stride o ho (p + 1)
+  show (decide (1 ≤ (execBase p + o) / stride) && decide ((execBase p + o) / stride - 1 < n) &&
+      decide ((execBase p + o) % stride + w ≤ size ((execBase p + o) / stride - 1))) =
+    decide (o + w ≤ size p)
+  rw [hd, hm, add_sub_cancel' p 1, decide_eq_true' (Nat.succLeSucc (Nat.zeroLe p)),
+    decide_eq_true' hp]
+  rfl
+
 end GlobalBounds
 
 end Kcert
