@@ -27,3 +27,5 @@ import Kcert.LibdeviceExp
 import Kcert.BarrierMembers
 import Kcert.GridIndep
 import Kcert.GridSafe
+import Kcert.Bounds
+import Kcert.CpAsync
