@@ -1,0 +1,661 @@
+import Kcert.BarrierMembers
+
+/-!
+# The Rust's third barrier check gives `Once` in every schedule
+
+`BarrierMembers.lean` proves that the `k`-th instance of a barrier id is every member's `k`-th
+arrival in every schedule satisfying `Once` (no thread arrives at the id while an arrival of
+its own there is pending).  This file derives `Once`, at every id and in every schedule, from
+hypotheses that the Rust's three checks establish on the executor's schedule.
+
+The model (namespace `Kcert.Members`):
+
+* Each thread `t` has a fixed sequence of actions `act t 0, act t 1, ...` (`Ev`: an arrival
+  `arr b wt` at barrier id `b`, waiting (`bar.sync`, `wt = true`) or not (`bar.arrive`), or
+  anything else, `loc`).  Data independence: the sequence is the same in every schedule.
+  Past a thread's exit the sequence is `loc` (an exit arrives nowhere).
+* A schedule is a history `h : List Nat`, latest step first: the head `t` of `t :: h` is
+  thread `t`'s action number `cnt t h`.  `arrs act b h` is the order (earliest first) in which
+  threads arrive at `b` in `h`; its instances are `insts (m b) (arrs act b h)` (consecutive
+  chunks of `m b` arrivals: eager completion, as in `Sem.next`).  One count `m b` per id.
+* `Valid act m h`: a thread whose previous action was a waiting arrival at `b` steps only when
+  it has no arrival pending at `b` (its instance has completed).  Nothing else constrains the
+  interleaving, so every schedule of the GPU is such a history.
+* Happens-before `HB act` over events `(t, i)` (thread, action index), from the per-thread
+  sequences alone: program order `(t, i) → (t, i + 1)` and barrier edges: if `x`'s action `i`
+  and `y`'s action `j` are the `k`-th arrivals of `x` and `y` at `b` (`ac act b x i = ac act b y j`)
+  and `y` waits there, `(x, i) → (y, j + 1)`.  When every instance of every id is every
+  member's `k`-th arrival (the matching the Rust's checks (1) and (2) give the executor's
+  schedule, `checked_matching`), these are exactly the edges of the executor's history, so the
+  vector clocks (`Named.lean`, `Race.ordered_iff_hb`) decide this relation there (read off, not
+  proved as a theorem linking the two types of histories).
+* The hypotheses: `Memb`: only threads of `S b` arrive at `b`, `len (S b) = m b`, `S b` without
+  duplicates, `0 < m b` (check (2): the members of the first instance, sorted, no thread
+  twice; the Rust rejects count 0).  `Check3` (check (3), `step.rs` `Op::Bar`): when thread
+  `t`'s action `i` is a `bar.arrive` at `b` (its `k`-th arrival there) and its action `i'` is its
+  next arrival at `b`, some thread `y` whose `k`-th arrival at `b` waits (a waiter of that
+  instance) has its step past the instance, `(y, j + 1)`, happen before `(t, i')`.
+
+* `once_all`: under these, every valid history is `Once` at every id.
+* `matching_all`: so in every valid history, the `k`-th instance at `b` is exactly the arrivals
+  `(s, k)`, `s ∈ S b`.
+* The proof: by induction over the history.  At a step of `t` arriving at `b`, with `Once`
+  known before it (all ids), every barrier edge whose target already happened is realized
+  (`edge_done`: when `y` stepped past its `k`-th arrival at `b`, that instance had completed,
+  and by `pend` (the pending state of `Once` schedules: `left_inv`) every member had then
+  arrived `k + 1` times), hence every `HB` chain ending at `t`'s step (`hb_head`); so `t`'s
+  previous arrival's instance completed before (by `Check3` for a `bar.arrive`, by `Valid` for
+  a `bar.sync`) and `t` has nothing pending (`not_pend`).
+-/
+
+namespace Kcert
+namespace Members
+
+/-! ## The pending arrivals at the end of a `Once` schedule -/
+
+/-- The invariant of `go_spec` holds for the arrivals left pending at the end. -/
+theorem left_inv {S : List Nat} {m : Nat} (hm : len S = m) :
+    ∀ (w : List Nat) (k : Nat) (c : Nat → Nat) (l : List Nat), Nodup l →
+    (∀ s, Mem s l → Mem s S) → len l < m →
+    (∀ s, Mem s S → (Mem s l ∧ c s = k + 1) ∨ (¬ Mem s l ∧ c s = k)) →
+    (∀ t, Mem t w → Mem t S) → OnceG m c (mk k l) w →
+    ∃ K l', left m c (mk k l) w = mk K l' ∧ (∀ s, Mem s l' → Mem s S) ∧ len l' < m ∧
+      ∀ s, Mem s S → (Mem s l' ∧ c s + cnt s w = K + 1) ∨ (¬ Mem s l' ∧ c s + cnt s w = K)
+  | [], k, c, l, _, hsub, hlt, hc, _, _ => ⟨k, l, rfl, hsub, hlt, hc⟩
+  | t :: w, k, c, l, hnd, hsub, hlt, hc, hw, ho => by
+    have ht : Mem t S := hw t (Or.inl rfl)
+    have ho' : ¬ Pending t (mk k l) ∧
+        (if len ((t, c t) :: mk k l) = m then OnceG m (upd c t) [] w
+         else OnceG m (upd c t) ((t, c t) :: mk k l) w) := ho
+    have hnp : ¬ Mem t l := fun h => ho'.1 ⟨(t, k), mem_mk_r l h, rfl⟩
+    have hct : c t = k := by
+      cases hc t ht with
+      | inl h => exact False.elim (hnp h.1)
+      | inr h => exact h.2
+    have hw' : ∀ u, Mem u w → Mem u S := fun u hu => hw u (Or.inr hu)
+    have hnd' : Nodup (t :: l) := ⟨hnp, hnd⟩
+    have hsub' : ∀ s, Mem s (t :: l) → Mem s S := by
+      intro s hs
+      cases hs with
+      | inl e => rw [← e]; exact ht
+      | inr h => exact hsub s h
+    have hleft : left m c (mk k l) (t :: w) =
+        (if len ((t, c t) :: mk k l) = m then left m (upd c t) [] w
+         else left m (upd c t) ((t, c t) :: mk k l) w) := rfl
+    rw [hleft, hct]
+    have ho2 := ho'.2
+    rw [hct] at ho2
+    have hlen : len ((t, k) :: mk k l) = len l + 1 := by
+      show len (mk k l) + 1 = len l + 1
+      rw [len_mk]
+    have fix : ∀ (K : Nat) (l' : List Nat),
+        (∀ s, Mem s S → (Mem s l' ∧ upd c t s + cnt s w = K + 1) ∨
+          (¬ Mem s l' ∧ upd c t s + cnt s w = K)) →
+        ∀ s, Mem s S → (Mem s l' ∧ c s + cnt s (t :: w) = K + 1) ∨
+          (¬ Mem s l' ∧ c s + cnt s (t :: w) = K) := by
+      intro K l' h s hs
+      rw [← upd_cnt c t s w]
+      exact h s hs
+    cases Nat.decEq (len l + 1) m with
+    | isTrue hfull =>
+      have hfull' : len ((t, k) :: mk k l) = m := by rw [hlen]; exact hfull
+      rw [if_pos' hfull']
+      rw [if_pos' hfull'] at ho2
+      have hall : ∀ s, Mem s S → Mem s (t :: l) := by
+        apply ph (t :: l) S hnd' hsub'
+        show len S ≤ len l + 1
+        rw [hm, hfull]
+        exact Nat.leRefl m
+      have hc' : ∀ s, Mem s S → (Mem s [] ∧ upd c t s = k + 1 + 1) ∨
+          (¬ Mem s [] ∧ upd c t s = k + 1) :=
+        fun s hs => Or.inr ⟨fun h => h, hc_full hall hc hct s hs⟩
+      have h0 : 0 < m := by rw [← hfull]; exact Nat.zeroLtSucc _
+      match left_inv hm w (k + 1) (upd c t) [] trivial (fun s h => False.elim h) h0 hc' hw' ho2 with
+      | ⟨K, l', e, hs', hl', hc''⟩ => exact ⟨K, l', e, hs', hl', fix K l' hc''⟩
+    | isFalse hfull =>
+      have hfull' : ¬ len ((t, k) :: mk k l) = m := by rw [hlen]; exact hfull
+      rw [if_neg' hfull']
+      rw [if_neg' hfull'] at ho2
+      have hlt' : len (t :: l) < m := Nat.ltOfLeOfNe hlt hfull
+      match left_inv hm w k (upd c t) (t :: l) hnd' hsub' hlt' (hc_step hc hct) hw' ho2 with
+      | ⟨K, l', e, hs', hl', hc''⟩ => exact ⟨K, l', e, hs', hl', fix K l' hc''⟩
+
+theorem pend_mk {t K : Nat} {l : List Nat} (h : Pending t (mk K l)) : Mem t l :=
+  match h with
+  | ⟨a, ha, e⟩ => e ▸ (mem_mk_l l ha).1
+
+/-- **The pending state of a `Once` schedule** (members `S` without duplicates, `|S| = m > 0`):
+for some `K` (the instances completed), every member has arrived `K` or `K + 1` times, some
+member exactly `K` times, a thread with an arrival pending `K + 1` times, a member without
+`K` times. -/
+theorem pend {S : List Nat} {m : Nat} (hm : len S = m) (hS : Nodup S) (h0 : 0 < m)
+    {w : List Nat} (hw : ∀ t, Mem t w → Mem t S) (ho : Once m w) :
+    ∃ K, (∀ s, Mem s S → cnt s w = K ∨ cnt s w = K + 1) ∧ (∃ s, Mem s S ∧ cnt s w = K) ∧
+      (∀ t, Pending t (left m (fun _ => 0) [] w) → cnt t w = K + 1) ∧
+      (∀ t, Mem t S → ¬ Pending t (left m (fun _ => 0) [] w) → cnt t w = K) := by
+  have hc : ∀ s, Mem s S → (Mem s [] ∧ (fun _ => 0) s = 0 + 1) ∨
+      (¬ Mem s [] ∧ (fun _ => 0) s = 0) := fun s _ => Or.inr ⟨fun h => h, rfl⟩
+  match left_inv hm w 0 (fun _ => 0) [] trivial (fun s h => False.elim h) h0 hc hw ho with
+  | ⟨K, l', e, hsub, hlt, hc'⟩ =>
+    have z : ∀ s, (fun _ => 0) s + cnt s w = cnt s w := fun s => Nat.zero_add _
+    have hl : left m (fun _ => 0) [] w = mk K l' := e
+    refine ⟨K, ?_, ?_, ?_, ?_⟩
+    · intro s hs
+      cases hc' s hs with
+      | inl h => rw [z] at h; exact Or.inr h.2
+      | inr h => rw [z] at h; exact Or.inl h.2
+    · have hlt' : len l' < len S := by rw [hm]; exact hlt
+      match miss S l' hS hlt' with
+      | ⟨s, hs, hn⟩ =>
+        refine ⟨s, hs, ?_⟩
+        cases hc' s hs with
+        | inl h => exact False.elim (hn h.1)
+        | inr h => rw [z] at h; exact h.2
+    · intro t hp
+      rw [hl] at hp
+      have htl : Mem t l' := pend_mk hp
+      cases hc' t (hsub t htl) with
+      | inl h => rw [z] at h; exact h.2
+      | inr h => exact False.elim (h.1 htl)
+    · intro t ht hnp
+      cases hc' t ht with
+      | inl h =>
+        apply False.elim
+        apply hnp
+        rw [hl]
+        exact ⟨(t, K), mem_mk_r l' h.1, rfl⟩
+      | inr h => rw [z] at h; exact h.2
+
+/-- A thread that has arrived at most `n` times, when every member has arrived at least `n`
+times, has nothing pending. -/
+theorem not_pend {S : List Nat} {m : Nat} (hm : len S = m) (hS : Nodup S) (h0 : 0 < m)
+    {w : List Nat} (hw : ∀ t, Mem t w → Mem t S) (ho : Once m w) {n t : Nat}
+    (hge : ∀ s, Mem s S → n ≤ cnt s w) (ht : cnt t w ≤ n) :
+    ¬ Pending t (left m (fun _ => 0) [] w) := by
+  intro hp
+  match pend hm hS h0 hw ho with
+  | ⟨K, _, ⟨s, hs, hK⟩, hP, _⟩ =>
+    have h1 := hP t hp
+    have h2 := hge s hs
+    rw [hK] at h2
+    rw [h1] at ht
+    exact Nat.notSuccLeSelf K (Nat.leTrans ht h2)
+
+/-- A member with nothing pending has arrived no more often than any member. -/
+theorem all_ge {S : List Nat} {m : Nat} (hm : len S = m) (hS : Nodup S) (h0 : 0 < m)
+    {w : List Nat} (hw : ∀ t, Mem t w → Mem t S) (ho : Once m w) {y : Nat} (hy : Mem y S)
+    (hnp : ¬ Pending y (left m (fun _ => 0) [] w)) : ∀ s, Mem s S → cnt y w ≤ cnt s w := by
+  intro s hs
+  match pend hm hS h0 hw ho with
+  | ⟨K, hK, _, _, hN⟩ =>
+    rw [hN y hy hnp]
+    cases hK s hs with
+    | inl e => rw [e]; exact Nat.leRefl K
+    | inr e => rw [e]; exact Nat.leSucc K
+
+/-- One more element at the end (structural: core's `++` goes through `reverseAux`). -/
+def sn : List Nat → Nat → List Nat
+  | [], u => [u]
+  | v :: l, u => v :: sn l u
+
+/-- `OnceG` of a schedule with one more arrival at the end. -/
+theorem once_init {m u : Nat} : ∀ (l : List Nat) (c : Nat → Nat) (p : List Arr),
+    OnceG m c p (sn l u) → OnceG m c p l
+  | [], c, p, _ => trivial
+  | v :: l, c, p, h => by
+    have h' : ¬ Pending v p ∧
+        (if len ((v, c v) :: p) = m then OnceG m (upd c v) [] (sn l u)
+         else OnceG m (upd c v) ((v, c v) :: p) (sn l u)) := h
+    show ¬ Pending v p ∧
+        (if len ((v, c v) :: p) = m then OnceG m (upd c v) [] l
+         else OnceG m (upd c v) ((v, c v) :: p) l)
+    refine ⟨h'.1, ?_⟩
+    have h2 := h'.2
+    cases Nat.decEq (len ((v, c v) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e] at h2
+      rw [if_pos' e]
+      exact once_init l (upd c v) [] h2
+    | isFalse e =>
+      rw [if_neg' e] at h2
+      rw [if_neg' e]
+      exact once_init l (upd c v) ((v, c v) :: p) h2
+
+theorem once_snoc {m u : Nat} : ∀ (l : List Nat) (c : Nat → Nat) (p : List Arr),
+    OnceG m c p l → ¬ Pending u (left m c p l) → OnceG m c p (sn l u)
+  | [], c, p, _, hn => by
+    show ¬ Pending u p ∧
+        (if len ((u, c u) :: p) = m then OnceG m (upd c u) [] []
+         else OnceG m (upd c u) ((u, c u) :: p) [])
+    refine ⟨hn, ?_⟩
+    cases Nat.decEq (len ((u, c u) :: p)) m with
+    | isTrue e => rw [if_pos' e]; exact trivial
+    | isFalse e => rw [if_neg' e]; exact trivial
+  | v :: l, c, p, h, hn => by
+    have h' : ¬ Pending v p ∧
+        (if len ((v, c v) :: p) = m then OnceG m (upd c v) [] l
+         else OnceG m (upd c v) ((v, c v) :: p) l) := h
+    have hn' : ¬ Pending u (if len ((v, c v) :: p) = m then left m (upd c v) [] l
+         else left m (upd c v) ((v, c v) :: p) l) := hn
+    show ¬ Pending v p ∧
+        (if len ((v, c v) :: p) = m then OnceG m (upd c v) [] (sn l u)
+         else OnceG m (upd c v) ((v, c v) :: p) (sn l u))
+    refine ⟨h'.1, ?_⟩
+    have h2 := h'.2
+    cases Nat.decEq (len ((v, c v) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e] at h2
+      rw [if_pos' e] at hn'
+      rw [if_pos' e]
+      exact once_snoc l (upd c v) [] h2 hn'
+    | isFalse e =>
+      rw [if_neg' e] at h2
+      rw [if_neg' e] at hn'
+      rw [if_neg' e]
+      exact once_snoc l (upd c v) ((v, c v) :: p) h2 hn'
+
+
+/-! ## Threads, schedules and happens-before -/
+
+/-- A thread's action, as far as barriers go: an arrival at id `b` that waits (`bar.sync`,
+`wt = true`) or not (`bar.arrive`), or anything else. -/
+inductive Ev where
+  | arr (b : Nat) (wt : Bool)
+  | loc
+
+/-- The action is an arrival at `b`. -/
+def arrAt (b : Nat) : Ev → Bool
+  | Ev.arr b' _ => decide (b' = b)
+  | Ev.loc => false
+
+theorem arrAt_arr (b : Nat) (wt : Bool) : arrAt b (Ev.arr b wt) = true := decide_eq_true' rfl
+
+theorem arrAt_true {b : Nat} : ∀ {a : Ev}, arrAt b a = true → ∃ wt, a = Ev.arr b wt
+  | Ev.arr b' wt, h => by
+    have e : b' = b := of_decide_eq_true' h
+    rw [e]
+    exact ⟨wt, rfl⟩
+  | Ev.loc, h => Bool.noConfusion h
+
+/-- The threads arriving at `b` in the history `h` (latest step first; the head `t` of `t :: h`
+is `t`'s action number `cnt t h`), in the order of arrival (earliest first). -/
+def arrs (act : Nat → Nat → Ev) (b : Nat) : List Nat → List Nat
+  | [] => []
+  | t :: h => cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h)
+
+/-- How many of thread `t`'s first `i` actions arrive at `b`: action `i`, if an arrival at `b`,
+is `t`'s arrival number `ac act b t i` there. -/
+def ac (act : Nat → Nat → Ev) (b t : Nat) : Nat → Nat
+  | 0 => 0
+  | i + 1 => cond (arrAt b (act t i)) (ac act b t i + 1) (ac act b t i)
+
+theorem cnt_sn_eq (x : Nat) : ∀ (l : List Nat), cnt x (sn l x) = cnt x l + 1
+  | [] => by
+    show (if x = x then cnt x [] + 1 else cnt x []) = 0 + 1
+    rw [if_pos' rfl]
+    rfl
+  | v :: l => by
+    show (if v = x then cnt x (sn l x) + 1 else cnt x (sn l x)) =
+      (if v = x then cnt x l + 1 else cnt x l) + 1
+    rw [cnt_sn_eq x l]
+    cases Nat.decEq v x with
+    | isTrue e => rw [if_pos' e, if_pos' e]
+    | isFalse e => rw [if_neg' e, if_neg' e]
+
+theorem cnt_sn_ne {x t : Nat} (h : ¬ t = x) : ∀ (l : List Nat), cnt x (sn l t) = cnt x l
+  | [] => by
+    show (if t = x then cnt x [] + 1 else cnt x []) = 0
+    rw [if_neg' h]
+    rfl
+  | v :: l => by
+    show (if v = x then cnt x (sn l t) + 1 else cnt x (sn l t)) =
+      (if v = x then cnt x l + 1 else cnt x l)
+    rw [cnt_sn_ne h l]
+
+theorem mem_sn {x t : Nat} : ∀ (l : List Nat), Mem x (sn l t) → Mem x l ∨ t = x
+  | [], h => by
+    cases h with
+    | inl e => exact Or.inr e
+    | inr h' => exact False.elim h'
+  | v :: l, h => by
+    cases h with
+    | inl e => exact Or.inl (Or.inl e)
+    | inr h' =>
+      cases mem_sn l h' with
+      | inl h'' => exact Or.inl (Or.inr h'')
+      | inr e => exact Or.inr e
+
+theorem le_cnt_sn (x t : Nat) (l : List Nat) : cnt x l ≤ cnt x (sn l t) := by
+  cases Nat.decEq t x with
+  | isTrue e => rw [e, cnt_sn_eq]; exact Nat.leSucc _
+  | isFalse e => rw [cnt_sn_ne e]; exact Nat.leRefl _
+
+theorem len_pos {t : Nat} : ∀ {S : List Nat}, Mem t S → 0 < len S
+  | [], h => False.elim h
+  | _ :: S, _ => Nat.zeroLtSucc (len S)
+
+/-- A thread's arrivals at `b` in a history are its arrivals among the actions it did. -/
+theorem cnt_arrs (act : Nat → Nat → Ev) (b x : Nat) : ∀ (h : List Nat),
+    cnt x (arrs act b h) = ac act b x (cnt x h)
+  | [] => rfl
+  | t :: h => by
+    show cnt x (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h)) =
+      ac act b x (if t = x then cnt x h + 1 else cnt x h)
+    cases Nat.decEq t x with
+    | isTrue e =>
+      rw [if_pos' e, e]
+      show _ = cond (arrAt b (act x (cnt x h))) (ac act b x (cnt x h) + 1) (ac act b x (cnt x h))
+      cases hb : arrAt b (act x (cnt x h)) with
+      | true =>
+        show cnt x (sn (arrs act b h) x) = ac act b x (cnt x h) + 1
+        rw [cnt_sn_eq, cnt_arrs act b x h]
+      | false => exact cnt_arrs act b x h
+    | isFalse e =>
+      rw [if_neg' e]
+      cases hb : arrAt b (act t (cnt t h)) with
+      | true =>
+        show cnt x (sn (arrs act b h) t) = _
+        rw [cnt_sn_ne e, cnt_arrs act b x h]
+      | false => exact cnt_arrs act b x h
+
+theorem ac_le_succ (act : Nat → Nat → Ev) (b t i : Nat) : ac act b t i ≤ ac act b t (i + 1) := by
+  show ac act b t i ≤ cond (arrAt b (act t i)) (ac act b t i + 1) (ac act b t i)
+  cases arrAt b (act t i) with
+  | true => exact Nat.leSucc _
+  | false => exact Nat.leRefl _
+
+theorem ac_mono (act : Nat → Nat → Ev) (b t i : Nat) : ∀ j, i ≤ j → ac act b t i ≤ ac act b t j
+  | 0, h => by
+    have e : i = 0 := Nat.leAntisymm h (Nat.zeroLe i)
+    rw [e]
+    exact Nat.leRefl _
+  | j + 1, h => by
+    cases Nat.eqOrLtOfLe h with
+    | inl e => rw [e]; exact Nat.leRefl _
+    | inr hl => exact Nat.leTrans (ac_mono act b t i j (Nat.leOfLtSucc hl)) (ac_le_succ act b t j)
+
+theorem ac_arr {act : Nat → Nat → Ev} {b t i : Nat} {wt : Bool} (h : act t i = Ev.arr b wt) :
+    ac act b t (i + 1) = ac act b t i + 1 := by
+  show cond (arrAt b (act t i)) (ac act b t i + 1) (ac act b t i) = ac act b t i + 1
+  rw [h, arrAt_arr]
+  rfl
+
+/-- The arrival before the `(k+1)`-th (counting from 1). -/
+theorem ac_prev (act : Nat → Nat → Ev) (b t : Nat) : ∀ (n k : Nat), ac act b t n = k + 1 →
+    ∃ i, i < n ∧ (∃ wt, act t i = Ev.arr b wt) ∧ ac act b t i = k
+  | 0, k, h => False.elim (Nat.noConfusion h)
+  | n + 1, k, h => by
+    have h' : cond (arrAt b (act t n)) (ac act b t n + 1) (ac act b t n) = k + 1 := h
+    cases hb : arrAt b (act t n) with
+    | true =>
+      rw [hb] at h'
+      have e : ac act b t n = k := Nat.succ.inj h'
+      exact ⟨n, Nat.ltSuccSelf n, arrAt_true hb, e⟩
+    | false =>
+      rw [hb] at h'
+      match ac_prev act b t n k h' with
+      | ⟨i, hi, ha, e⟩ => exact ⟨i, Nat.leTrans hi (Nat.leSucc n), ha, e⟩
+
+/-- From `ac act b x i + 1 ≤ ac act b x n`: action `i` comes before `n`. -/
+theorem idx_lt {act : Nat → Nat → Ev} {b x i n : Nat} (h : ac act b x i + 1 ≤ ac act b x n) :
+    i < n := by
+  cases Nat.ltOrGe i n with
+  | inl hl => exact hl
+  | inr hge => exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans h (ac_mono act b x n i hge)))
+
+/-- A schedule (history, latest step first) of the threads' fixed action sequences: a thread
+whose previous action was a waiting arrival at `b` steps only when it has no arrival pending at
+`b` (its instance completed). -/
+def Valid (act : Nat → Nat → Ev) (m : Nat → Nat) : List Nat → Prop
+  | [] => True
+  | t :: h => Valid act m h ∧ ∀ j b, cnt t h = j + 1 → act t j = Ev.arr b true →
+      ¬ Pending t (left (m b) (fun _ => 0) [] (arrs act b h))
+
+/-- `Once` at every id. -/
+def OnceAll (act : Nat → Nat → Ev) (m : Nat → Nat) (h : List Nat) : Prop :=
+  ∀ b, Once (m b) (arrs act b h)
+
+/-- Only threads of `S b` arrive at `b` (the Rust's members check (2)). -/
+def Memb (act : Nat → Nat → Ev) (S : Nat → List Nat) : Prop :=
+  ∀ t i b wt, act t i = Ev.arr b wt → Mem t (S b)
+
+/-- `S b` has `m b` threads, none twice (check (2): the sorted threads of the first instance,
+no thread twice). -/
+def Sized (m : Nat → Nat) (S : Nat → List Nat) : Prop := ∀ b, len (S b) = m b ∧ Nodup (S b)
+
+theorem only_arrs (act : Nat → Nat → Ev) (S : Nat → List Nat) (hM : Memb act S) (b : Nat) :
+    ∀ (h : List Nat) x, Mem x (arrs act b h) → Mem x (S b)
+  | [], x, hx => False.elim hx
+  | t :: h, x, hx => by
+    have hx' : Mem x (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h)) := hx
+    cases hb : arrAt b (act t (cnt t h)) with
+    | true =>
+      rw [hb] at hx'
+      cases mem_sn (arrs act b h) hx' with
+      | inl h' => exact only_arrs act S hM b h x h'
+      | inr e =>
+        match arrAt_true hb with
+        | ⟨wt, ha⟩ => rw [← e]; exact hM t (cnt t h) b wt ha
+    | false =>
+      rw [hb] at hx'
+      exact only_arrs act S hM b h x hx'
+
+theorem once_tail {act : Nat → Nat → Ev} {m : Nat → Nat} {t : Nat} {h : List Nat}
+    (ho : OnceAll act m (t :: h)) : OnceAll act m h := by
+  intro b
+  have h1 : Once (m b) (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h)) :=
+    ho b
+  cases hb : arrAt b (act t (cnt t h)) with
+  | true =>
+    rw [hb] at h1
+    exact once_init (arrs act b h) (fun _ => 0) [] h1
+  | false =>
+    rw [hb] at h1
+    exact h1
+
+theorem arrs_tail_le (act : Nat → Nat → Ev) (b s t : Nat) (h : List Nat) :
+    cnt s (arrs act b h) ≤ cnt s (arrs act b (t :: h)) := by
+  show cnt s (arrs act b h) ≤
+    cnt s (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h))
+  cases arrAt b (act t (cnt t h)) with
+  | true => exact le_cnt_sn s t (arrs act b h)
+  | false => exact Nat.leRefl _
+
+/-- **When a waiter has stepped past its `k`-th arrival at `b`, every member has arrived
+`k + 1` times** (in a valid history that is `Once` at every id). -/
+theorem members_done (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) {y j b : Nat} (hy : act y j = Ev.arr b true) :
+    ∀ (h : List Nat), Valid act m h → OnceAll act m h → j + 1 < cnt y h →
+    ∀ s, Mem s (S b) → ac act b y j + 1 ≤ cnt s (arrs act b h)
+  | [], _, _, hl, _, _ => False.elim (Nat.notLtZero _ hl)
+  | u :: h, hv, ho, hl, s, hs => by
+    have hv' : Valid act m h := hv.1
+    have ho' : OnceAll act m h := once_tail ho
+    have mono := arrs_tail_le act b s u h
+    cases Nat.ltOrGe (j + 1) (cnt y h) with
+    | inl hl' => exact Nat.leTrans (members_done act m S hM hSz hy h hv' ho' hl' s hs) mono
+    | inr hge =>
+      cases Nat.decEq u y with
+      | isFalse e =>
+        have hc : cnt y (u :: h) = cnt y h := by
+          show (if u = y then cnt y h + 1 else cnt y h) = cnt y h
+          rw [if_neg' e]
+        rw [hc] at hl
+        exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans hl hge))
+      | isTrue e =>
+        have hc : cnt y (u :: h) = cnt y h + 1 := by
+          show (if u = y then cnt y h + 1 else cnt y h) = cnt y h + 1
+          rw [if_pos' e]
+        rw [hc] at hl
+        have heq : cnt y h = j + 1 := Nat.leAntisymm hge (Nat.leOfLtSucc hl)
+        have hnp : ¬ Pending u (left (m b) (fun _ => 0) [] (arrs act b h)) :=
+          hv.2 j b (by rw [e]; exact heq) (by rw [e]; exact hy)
+        rw [e] at hnp
+        have hyS : Mem y (S b) := hM y j b true hy
+        have hsz := hSz b
+        have h0 : 0 < m b := by rw [← hsz.1]; exact len_pos hyS
+        have hge2 := all_ge hsz.1 hsz.2 h0 (only_arrs act S hM b h) (ho' b) hyS hnp s hs
+        rw [cnt_arrs act b y h, heq, ac_arr hy] at hge2
+        exact Nat.leTrans hge2 mono
+
+/-- One happens-before edge: program order, or from an arrival to the step past the instance
+of a waiter with the same arrival number at the same id. -/
+inductive Edge (act : Nat → Nat → Ev) : Nat × Nat → Nat × Nat → Prop
+  | po (t i : Nat) : Edge act (t, i) (t, i + 1)
+  | bar (x i y j b : Nat) (wx : Bool) : act x i = Ev.arr b wx → act y j = Ev.arr b true →
+      ac act b x i = ac act b y j → Edge act (x, i) (y, j + 1)
+
+/-- Happens-before: chains of edges. -/
+inductive HB (act : Nat → Nat → Ev) : Nat × Nat → Nat × Nat → Prop
+  | edge {e1 e2 : Nat × Nat} : Edge act e1 e2 → HB act e1 e2
+  | step {e1 e2 e3 : Nat × Nat} : HB act e1 e2 → Edge act e2 e3 → HB act e1 e3
+
+/-- **The Rust's check (3)**, over the per-thread sequences: when `t`'s action `i` is a
+`bar.arrive` at `b` and action `i'` its next arrival at `b`, a waiter `y` of the same instance
+(its arrival `j` at `b` has the same number and waits) has its step past the instance happen
+before `(t, i')`. -/
+def Check3 (act : Nat → Nat → Ev) : Prop :=
+  ∀ t i i' b wt', act t i = Ev.arr b false → act t i' = Ev.arr b wt' → i < i' →
+    ac act b t i' = ac act b t i + 1 →
+    ∃ y j, act y j = Ev.arr b true ∧ ac act b y j = ac act b t i ∧ HB act (y, j + 1) (t, i')
+
+/-- An edge whose target happened (in a valid history, `Once` at every id) has its source
+happened. -/
+theorem edge_done (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) {h : List Nat} (hv : Valid act m h)
+    (ho : OnceAll act m h) {e1 e2 : Nat × Nat} (he : Edge act e1 e2) :
+    e2.2 < cnt e2.1 h → e1.2 < cnt e1.1 h := by
+  cases he with
+  | po t i =>
+    intro hl
+    have hl' : i + 1 < cnt t h := hl
+    show i < cnt t h
+    exact Nat.leTrans (Nat.leSucc (i + 1)) hl'
+  | bar x i y j b wx hx hy hac =>
+    intro hl
+    have hl' : j + 1 < cnt y h := hl
+    show i < cnt x h
+    have r := members_done act m S hM hSz hy h hv ho hl' x (hM x i b wx hx)
+    rw [cnt_arrs act b x h, ← hac] at r
+    exact idx_lt r
+
+theorem hb_done (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) {h : List Nat} (hv : Valid act m h)
+    (ho : OnceAll act m h) {e1 e2 : Nat × Nat} (hb : HB act e1 e2) :
+    e2.2 < cnt e2.1 h → e1.2 < cnt e1.1 h := by
+  induction hb with
+  | edge he => exact edge_done act m S hM hSz hv ho he
+  | step _ he ih => exact fun hl => ih (edge_done act m S hM hSz hv ho he hl)
+
+/-- An edge into the latest step has its source strictly before it. -/
+theorem edge_head (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) {t : Nat} {h : List Nat} (hv : Valid act m (t :: h))
+    (ho : OnceAll act m h) {e1 e2 : Nat × Nat} (he : Edge act e1 e2) :
+    e2 = (t, cnt t h) → e1.2 < cnt e1.1 h := by
+  cases he with
+  | po u i =>
+    intro heq
+    have e1' : u = t := (Prod.mk.inj heq).1
+    have e2' : i + 1 = cnt t h := (Prod.mk.inj heq).2
+    show i < cnt u h
+    rw [e1', ← e2']
+    exact Nat.ltSuccSelf i
+  | bar x i y j b wx hx hy hac =>
+    intro heq
+    have ey : y = t := (Prod.mk.inj heq).1
+    have ej : j + 1 = cnt t h := (Prod.mk.inj heq).2
+    show i < cnt x h
+    rw [ey] at hy
+    rw [ey] at hac
+    have hnp := hv.2 j b ej.symm hy
+    have htS : Mem t (S b) := hM t j b true hy
+    have hsz := hSz b
+    have h0 : 0 < m b := by rw [← hsz.1]; exact len_pos htS
+    have r := all_ge hsz.1 hsz.2 h0 (only_arrs act S hM b h) (ho b) htS hnp x (hM x i b wx hx)
+    rw [cnt_arrs act b t h, ← ej, ac_arr hy, ← hac, cnt_arrs act b x h] at r
+    exact idx_lt r
+
+/-- **Happens-before is realized in every schedule**: whatever happens before the latest step
+of a valid history (`Once` at every id before it) happened before it. -/
+theorem hb_head (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) {t : Nat} {h : List Nat} (hv : Valid act m (t :: h))
+    (ho : OnceAll act m h) {e1 e2 : Nat × Nat} (hb : HB act e1 e2) :
+    e2 = (t, cnt t h) → e1.2 < cnt e1.1 h := by
+  cases hb with
+  | edge he => exact edge_head act m S hM hSz hv ho he
+  | step hb' he =>
+    intro heq
+    exact hb_done act m S hM hSz hv.1 ho hb' (edge_head act m S hM hSz hv ho he heq)
+
+/-- **Check (3) gives `Once` in every schedule.**  Let every thread's actions be fixed
+(`act`), only threads of `S b` arrive at `b`, `S b` have `m b` threads without duplicates
+(check (2)), and `Check3` hold.  Then every valid history (every schedule) is `Once` at every
+barrier id. -/
+theorem once_all (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) :
+    ∀ (h : List Nat), Valid act m h → OnceAll act m h
+  | [], _ => fun _ => trivial
+  | t :: h, hv => by
+    have ho : OnceAll act m h := once_all act m S hM hSz h3 h hv.1
+    intro b
+    show Once (m b) (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h))
+    cases hb : arrAt b (act t (cnt t h)) with
+    | false => exact ho b
+    | true =>
+      show OnceG (m b) (fun _ => 0) [] (sn (arrs act b h) t)
+      apply once_snoc (arrs act b h) (fun _ => 0) [] (ho b)
+      match arrAt_true hb with
+      | ⟨wt', hact⟩ =>
+        have htS : Mem t (S b) := hM t (cnt t h) b wt' hact
+        have hsz := hSz b
+        have h0 : 0 < m b := by rw [← hsz.1]; exact len_pos htS
+        have hw := only_arrs act S hM b h
+        have hcnt : cnt t (arrs act b h) = ac act b t (cnt t h) := cnt_arrs act b t h
+        cases hk : ac act b t (cnt t h) with
+        | zero =>
+          have hz : cnt t (arrs act b h) ≤ 0 := by rw [hcnt, hk]; exact Nat.leRefl 0
+          exact not_pend hsz.1 hsz.2 h0 hw (ho b) (fun s _ => Nat.zeroLe _) hz
+        | succ k =>
+          have hz : cnt t (arrs act b h) ≤ k + 1 := by rw [hcnt, hk]; exact Nat.leRefl _
+          have fin : (∀ s, Mem s (S b) → k + 1 ≤ cnt s (arrs act b h)) →
+              ¬ Pending t (left (m b) (fun _ => 0) [] (arrs act b h)) :=
+            fun hge => not_pend hsz.1 hsz.2 h0 hw (ho b) hge hz
+          match ac_prev act b t (cnt t h) k hk with
+          | ⟨i, hi, ⟨wt0, hact0⟩, hak⟩ =>
+            cases wt0 with
+            | true =>
+              cases Nat.ltOrGe (i + 1) (cnt t h) with
+              | inl hl =>
+                apply fin
+                have r := members_done act m S hM hSz hact0 h hv.1 ho hl
+                rw [hak] at r
+                exact r
+              | inr hge =>
+                have e : cnt t h = i + 1 := Nat.leAntisymm hge hi
+                exact hv.2 i b e hact0
+            | false =>
+              have hnext : ac act b t (cnt t h) = ac act b t i + 1 := by rw [hk, hak]
+              match h3 t i (cnt t h) b wt' hact0 hact hi hnext with
+              | ⟨y, j, hy, hyk, hhb⟩ =>
+                have hl : j + 1 < cnt y h := hb_head act m S hM hSz hv ho hhb rfl
+                apply fin
+                have r := members_done act m S hM hSz hy h hv.1 ho hl
+                rw [hyk, hak] at r
+                exact r
+
+/-- **So the matching is the same in every schedule**: in every valid history the `k`-th
+instance at `b` is exactly every member's `k`-th arrival. -/
+theorem matching_all (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) (h : List Nat) (hv : Valid act m h)
+    (b : Nat) : ∀ k I, nthL (insts (m b) (arrs act b h)) k = some I →
+      ∀ a, (Mem a I ↔ Mem a.1 (S b) ∧ a.2 = k) :=
+  insts_spec (hSz b).1 (only_arrs act S hM b h) (once_all act m S hM hSz h3 h hv b)
+
+/-- Without `bar.arrive` check (3) holds vacuously, so every schedule of `bar.sync`
+arrivals is `Once`. -/
+theorem check3_sync (act : Nat → Nat → Ev) (hs : ∀ t i b, ¬ act t i = Ev.arr b false) :
+    Check3 act :=
+  fun t i _ b _ h0 _ _ _ => False.elim (hs t i b h0)
+
+end Members
+end Kcert
