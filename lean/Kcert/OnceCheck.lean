@@ -657,5 +657,278 @@ theorem check3_sync (act : Nat → Nat → Ev) (hs : ∀ t i b, ¬ act t i = Ev.
     Check3 act :=
   fun t i _ b _ h0 _ _ _ => False.elim (hs t i b h0)
 
+/-! ## Finding: the clearing of the members record at a whole-CTA barrier with `bar.arrive`
+
+`resolve_barriers` clears `cta.members` when an instance holding every thread of the CTA
+completes with nothing else pending, on the grounds that later instances cannot mix with
+earlier ones.  That holds when every thread *waits* at that instance; a thread that reaches it
+with `bar.arrive` goes on at once, so in another schedule its later arrivals can come before
+the earlier instances complete.  The executor does not see it when the arrive-only thread is
+blocked, at the clearing, at a lower barrier id that completes in the same `resolve_barriers`
+call.
+
+Four threads (for four warps; counts 2 for 64, 4 for 128): X = 0, Q = 1, R = 2, P = 3.
+* X: `bar.arrive 5, 4; bar.sync 3, 2; bar.sync 0, 2; ld [a]`
+* Q: `bar.arrive 0, 2; bar.arrive 6, 2; bar.sync 5, 4`
+* R: `st [a]; bar.sync 5, 4; bar.sync 0, 2`
+* P: `bar.sync 6, 2; bar.arrive 3, 2; bar.arrive 0, 2; bar.sync 5, 4`
+
+The executor: round 1 (X arrives at 5 and waits at 3; Q arrives at 0 and 6 and waits at 5;
+R stores and waits at 5; P waits at 6), id 6 completes; round 2 (P arrives at 3 and 0 and waits
+at 5), ids 0 (Q, P), 3 (X, P) and 5 (all four) complete in one call, in this order, the last
+with nothing pending: the record is cleared; round 3 (X and R wait at 0), id 0 completes with
+X and R, a fresh record.  No check fires (`clearExec_members`; no thread arrives twice at an id,
+so check (3) is never consulted: `clearExec_once`), and X's load is ordered after R's store
+(`clearExec_check`).  Another schedule: X arrives at 5 and 3; Q at 0 and 6; P at 6 (completes)
+and 3 (completes; X goes on); X at 0 completes id 0 with Q and loads; then P, Q, R, and R's
+store comes after X's load: a race (`clearAlt_check`), and id 0 matches X with Q
+(`clear_differs`).  With the clearing restricted to instances where every thread waits, the
+members check reports the executor's run (`clearExec_fixed`).
+-/
+
+/-- Thread `t` has an arrival pending (decidable form). -/
+def pendB (t : Nat) : List Arr → Bool
+  | [] => false
+  | a :: p => decide (a.1 = t) || pendB t p
+
+theorem pendB_of_pending {t : Nat} : ∀ (p : List Arr), Pending t p → pendB t p = true
+  | [], h => match h with | ⟨_, ha, _⟩ => False.elim ha
+  | a :: p, h => by
+    match h with
+    | ⟨x, hx, e⟩ =>
+      cases hx with
+      | inl e' =>
+        show (decide (a.1 = t) || pendB t p) = true
+        rw [decide_eq_true' (show a.1 = t by rw [e']; exact e)]
+        rfl
+      | inr hx' =>
+        show (decide (a.1 = t) || pendB t p) = true
+        rw [pendB_of_pending p ⟨x, hx', e⟩]
+        cases decide (a.1 = t) <;> rfl
+
+/-- The step condition of `Valid` for the action before the step. -/
+def okA (act : Nat → Nat → Ev) (m : Nat → Nat) (t : Nat) (h : List Nat) : Ev → Bool
+  | Ev.arr b true => !pendB t (left (m b) (fun _ => 0) [] (arrs act b h))
+  | Ev.arr _ false => true
+  | Ev.loc => true
+
+def okB (act : Nat → Nat → Ev) (m : Nat → Nat) (t : Nat) (h : List Nat) : Nat → Bool
+  | 0 => true
+  | j + 1 => okA act m t h (act t j)
+
+/-- `Valid`, decided. -/
+def validB (act : Nat → Nat → Ev) (m : Nat → Nat) : List Nat → Bool
+  | [] => true
+  | t :: h => validB act m h && okB act m t h (cnt t h)
+
+theorem valid_of_validB (act : Nat → Nat → Ev) (m : Nat → Nat) :
+    ∀ (h : List Nat), validB act m h = true → Valid act m h
+  | [], _ => trivial
+  | t :: h, hv => by
+    have h1 : validB act m h = true := and_left' hv
+    have h2 : okB act m t h (cnt t h) = true := and_right' hv
+    refine ⟨valid_of_validB act m h h1, ?_⟩
+    intro j b hc ha hp
+    rw [hc] at h2
+    have h3 : okA act m t h (act t j) = true := h2
+    rw [ha] at h3
+    have h4 : (!pendB t (left (m b) (fun _ => 0) [] (arrs act b h))) = true := h3
+    rw [pendB_of_pending _ hp] at h4
+    exact Bool.noConfusion h4
+
+/-- The four threads' actions (`loc`: the store, the load, exits). -/
+def clearAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 5 false
+  | 0, 1 => Ev.arr 3 true
+  | 0, 2 => Ev.arr 0 true
+  | 1, 0 => Ev.arr 0 false
+  | 1, 1 => Ev.arr 6 false
+  | 1, 2 => Ev.arr 5 true
+  | 2, 1 => Ev.arr 5 true
+  | 2, 2 => Ev.arr 0 true
+  | 3, 0 => Ev.arr 6 true
+  | 3, 1 => Ev.arr 3 false
+  | 3, 2 => Ev.arr 0 false
+  | 3, 3 => Ev.arr 5 true
+  | _, _ => Ev.loc
+
+/-- Counts: 4 (the whole CTA) at id 5, 2 elsewhere. -/
+def clearM (b : Nat) : Nat := if b = 5 then 4 else 2
+
+/-- The executor's order (latest step first): X X Q Q Q R R P, then P P P, then X R, then X. -/
+def clearE : List Nat := [0, 2, 0, 3, 3, 3, 3, 2, 2, 1, 1, 1, 0, 0]
+
+/-- The other schedule (latest first): X X Q Q P P X X P Q P R R R. -/
+def clearW : List Nat := [2, 2, 2, 3, 1, 3, 0, 0, 3, 3, 1, 1, 0, 0]
+
+theorem clearE_valid : Valid clearAct clearM clearE := valid_of_validB _ _ _ rfl
+
+theorem clearW_valid : Valid clearAct clearM clearW := valid_of_validB _ _ _ rfl
+
+/-- Both schedules run every thread's whole sequence: the same per-thread actions. -/
+theorem clear_same (t : Nat) : cnt t clearW = cnt t clearE := by
+  cases t with
+  | zero => rfl
+  | succ t =>
+    cases t with
+    | zero => rfl
+    | succ t =>
+      cases t with
+      | zero => rfl
+      | succ t =>
+        cases t with
+        | zero => rfl
+        | succ t =>
+          show (if 2 = t + 4 then _ else _) = (if 0 = t + 4 then _ else _)
+          exact rfl
+
+theorem clearE_arrs : arrs clearAct 0 clearE = [1, 3, 0, 2] := rfl
+
+theorem clearW_arrs : arrs clearAct 0 clearW = [1, 0, 3, 2] := rfl
+
+/-- The executor matches Q with P, then X with R, at id 0; the other schedule Q with X, then
+P with R. -/
+theorem clearE_insts : insts 2 (arrs clearAct 0 clearE) = [[(3, 0), (1, 0)], [(2, 0), (0, 0)]] :=
+  rfl
+
+theorem clearW_insts : insts 2 (arrs clearAct 0 clearW) = [[(0, 0), (1, 0)], [(2, 0), (3, 0)]] :=
+  rfl
+
+/-- So the matching at id 0 depends on the schedule. -/
+theorem clear_differs :
+    ¬ (∀ I1 I2, nthL (insts 2 (arrs clearAct 0 clearE)) 0 = some I1 →
+      nthL (insts 2 (arrs clearAct 0 clearW)) 0 = some I2 → ∀ a, (Mem a I1 ↔ Mem a I2)) := by
+  intro h
+  have r : Mem ((3 : Nat), (0 : Nat)) [((0 : Nat), (0 : Nat)), (1, 0)] :=
+    (h [(3, 0), (1, 0)] [(0, 0), (1, 0)] rfl rfl (3, 0)).1 (Or.inl rfl)
+  cases r with
+  | inl e =>
+    have e' : (0 : Nat) = 3 := congrArg Prod.fst e
+    exact Nat.noConfusion e'
+  | inr r =>
+    cases r with
+    | inl e =>
+      have e' : (1 : Nat) = 3 := congrArg Prod.fst e
+      exact Nat.noConfusion e' (fun e'' => Nat.noConfusion e'')
+    | inr r => exact r
+
+/-! ### The Rust's members checks over an executor history (`EventN`, lazy completions) -/
+
+/-- Decidable membership. -/
+def memB (x : Nat) : List Nat → Bool
+  | [] => false
+  | y :: l => decide (y = x) || memB x l
+
+def allB (p : Nat → Bool) : List Nat → Bool
+  | [] => true
+  | x :: l => p x && allB p l
+
+def nodupB : List Nat → Bool
+  | [] => true
+  | x :: l => !memB x l && nodupB l
+
+/-- The Rust's `*members != who` on sorted lists, as sets with lengths. -/
+def sameB (r d : List Nat) : Bool :=
+  allB (fun x => memB x r) d && allB (fun x => memB x d) r && decide (len r = len d)
+
+def fstsA : List (Nat × Bool) → List Nat
+  | [] => []
+  | a :: l => a.1 :: fstsA l
+
+def allWait : List (Nat × Bool) → Bool
+  | [] => true
+  | a :: l => a.2 && allWait l
+
+def isNilB : List (Nat × Bool) → Bool
+  | [] => true
+  | _ :: _ => false
+
+/-- Pending arrivals per id (thread, waits), the record per id, the ids seen, and whether a
+members finding was reported. -/
+structure MState where
+  pend : Nat → List (Nat × Bool)
+  rcd : Nat → Option (List Nat)
+  ids : List Nat
+  bad : Bool
+
+/-- The record after an instance `who` of `b`, and whether check (2) fires. -/
+def recStep (r : Nat → Option (List Nat)) (b : Nat) (who : List Nat) :
+    (Nat → Option (List Nat)) × Bool :=
+  match r b with
+  | none => (Sem.upd r b (some who), !nodupB who)
+  | some rb => (r, !(sameB rb who && nodupB who))
+
+/-- `resolve_barriers`' checks (1) (more pending than the count) and (2) (other threads than
+the record, or one twice) at one event; the record is cleared when the instance holds `N`
+threads and nothing is pending (and, with `fix`, every arrival of the instance waits). -/
+def mstep (fix : Bool) (N : Nat) (s : MState) : Race.EventN Nat → MState
+  | Race.EventN.act _ _ => s
+  | Race.EventN.bar t b w =>
+    ⟨Sem.upd s.pend b (Race.snocL (s.pend b) (t, w)), s.rcd, b :: s.ids, s.bad⟩
+  | Race.EventN.complete b m =>
+    let done := Race.takeL m (s.pend b)
+    let pend' := Sem.upd s.pend b (Race.dropL m (s.pend b))
+    let rs := recStep s.rcd b (fstsA done)
+    let clr := decide (len (fstsA done) = N) && allB (fun i => isNilB (pend' i)) s.ids &&
+      (!fix || allWait done)
+    ⟨pend', if clr = true then (fun _ => none) else rs.1, s.ids,
+      s.bad || decide (m < len (fstsA (s.pend b))) || rs.2⟩
+
+def mrun (fix : Bool) (N : Nat) : List (Race.EventN Nat) → MState
+  | [] => ⟨fun _ => [], fun _ => none, [], false⟩
+  | e :: h => mstep fix N (mrun fix N h) e
+
+open Sem (Act) in
+/-- The executor's history (latest event first), with its lazy completions. -/
+def clearExec : List (Race.EventN Nat) :=
+  [Race.EventN.act 0 (Act.read 0 0 0),
+   Race.EventN.complete 0 2, Race.EventN.bar 2 0 true, Race.EventN.bar 0 0 true,
+   Race.EventN.complete 5 4, Race.EventN.complete 3 2, Race.EventN.complete 0 2,
+   Race.EventN.bar 3 5 true, Race.EventN.bar 3 0 false, Race.EventN.bar 3 3 false,
+   Race.EventN.complete 6 2,
+   Race.EventN.bar 3 6 true, Race.EventN.bar 2 5 true, Race.EventN.act 2 (Act.write 0 5 0),
+   Race.EventN.bar 1 5 true, Race.EventN.bar 1 6 false, Race.EventN.bar 1 0 false,
+   Race.EventN.bar 0 3 true, Race.EventN.bar 0 5 false]
+
+open Sem (Act) in
+/-- The other schedule's history (the order of `clearW`, completions where they happen). -/
+def clearAlt : List (Race.EventN Nat) :=
+  [Race.EventN.complete 0 2, Race.EventN.bar 2 0 true,
+   Race.EventN.complete 5 4, Race.EventN.bar 2 5 true, Race.EventN.act 2 (Act.write 0 5 0),
+   Race.EventN.bar 3 5 true, Race.EventN.bar 1 5 true, Race.EventN.bar 3 0 false,
+   Race.EventN.act 0 (Act.read 0 0 0), Race.EventN.complete 0 2, Race.EventN.bar 0 0 true,
+   Race.EventN.complete 3 2, Race.EventN.bar 3 3 false,
+   Race.EventN.complete 6 2, Race.EventN.bar 3 6 true,
+   Race.EventN.bar 1 6 false, Race.EventN.bar 1 0 false,
+   Race.EventN.bar 0 3 true, Race.EventN.bar 0 5 false]
+
+/-- The executor's run passes the members checks (the record is cleared at id 5). -/
+theorem clearExec_members : (mrun false 4 clearExec).bad = false := rfl
+
+/-- Thread `t` arrives at `b` somewhere in the history. -/
+def seenB (t b : Nat) : List (Race.EventN Nat) → Bool
+  | [] => false
+  | Race.EventN.bar t' b' _ :: h => (decide (t' = t) && decide (b' = b)) || seenB t b h
+  | _ :: h => seenB t b h
+
+/-- No thread arrives twice at one id. -/
+def noRepeat : List (Race.EventN Nat) → Bool
+  | [] => true
+  | Race.EventN.bar t b _ :: h => !seenB t b h && noRepeat h
+  | _ :: h => noRepeat h
+
+/-- No thread arrives twice at one id, so check (3) (`cta.completed`) is never consulted. -/
+theorem clearExec_once : noRepeat clearExec = true := rfl
+
+/-- The race check reports nothing over the executor's history. -/
+theorem clearExec_check : Race.checkN Race.noSameN 4 clearExec = false := rfl
+
+/-- Over the other schedule's history it reports the load and the store. -/
+theorem clearAlt_check : Race.checkN Race.noSameN 4 clearAlt = true := rfl
+
+/-- Clearing only when every arrival of the whole-CTA instance waits: the members check
+reports the executor's run. -/
+theorem clearExec_fixed : (mrun true 4 clearExec).bad = true := rfl
+
 end Members
 end Kcert
