@@ -502,7 +502,16 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.hb_head
 #print axioms Kcert.Members.once_all
 #print axioms Kcert.Members.matching_all
+#print axioms Kcert.Members.cut_sep
 #print axioms Kcert.Members.check3_sync
+#print axioms Kcert.Members.arr_b
+#print axioms Kcert.Members.arr_w
+#print axioms Kcert.Members.two_ne_one
+#print axioms Kcert.Members.one_ne_two
+#print axioms Kcert.Members.pc_check3
+#print axioms Kcert.Members.pc_memb
+#print axioms Kcert.Members.pc_sized
+#print axioms Kcert.Members.pc_once
 #print axioms Kcert.Members.pendB_of_pending
 #print axioms Kcert.Members.valid_of_validB
 #print axioms Kcert.Members.clearE_valid
@@ -518,3 +527,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.clearExec_check
 #print axioms Kcert.Members.clearAlt_check
 #print axioms Kcert.Members.clearExec_fixed
+#print axioms Kcert.Members.pc_valid

@@ -651,11 +651,170 @@ theorem matching_all (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → L
       ∀ a, (Mem a I ↔ Mem a.1 (S b) ∧ a.2 = k) :=
   insts_spec (hSz b).1 (only_arrs act S hM b h) (once_all act m S hM hSz h3 h hv b)
 
+/-- **Separation at a barrier where a thread waits.**  Under the hypotheses of `once_all`, in
+every valid history: once a thread `t` has stepped past its waiting `k`-th arrival at `W`, every
+member's `k`-th arrival at `W`, and every action before it, has happened.  With every thread a
+member of `W` (a whole-CTA barrier), every action before the instance (of any thread) comes
+before every action after it of a thread that waits there; a thread that only arrives there
+(`bar.arrive`) is not held back, which is what the clearing finding below uses. -/
+theorem cut_sep (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) {t j W : Nat}
+    (hy : act t j = Ev.arr W true) (h : List Nat) (hv : Valid act m h) (hl : j + 1 < cnt t h)
+    {u i i' : Nat} {wu : Bool} (hu : act u i = Ev.arr W wu) (hk : ac act W u i = ac act W t j)
+    (hi : i' ≤ i) : i' < cnt u h := by
+  have r := members_done act m S hM hSz hy h hv (once_all act m S hM hSz h3 h hv) hl u
+    (hM u i W wu hu)
+  rw [cnt_arrs act W u h, ← hk] at r
+  exact Nat.ltOfLeOfLt hi (idx_lt r)
+
 /-- Without `bar.arrive` check (3) holds vacuously, so every schedule of `bar.sync`
 arrivals is `Once`. -/
 theorem check3_sync (act : Nat → Nat → Ev) (hs : ∀ t i b, ¬ act t i = Ev.arr b false) :
     Check3 act :=
   fun t i _ b _ h0 _ _ _ => False.elim (hs t i b h0)
+
+/-! ## Not vacuous: a producer and a consumer with `bar.arrive`
+
+Thread 0 (producer): `bar.arrive 1, 2; bar.sync 2, 2; bar.arrive 1, 2; bar.sync 2, 2`; thread 1
+(consumer): `bar.sync 1, 2; bar.arrive 2, 2; bar.sync 1, 2; bar.arrive 2, 2` (the pattern of
+`pipeline/pc_sum`).  Check (3) holds through the other id: the producer's second arrival at 1
+comes after its wait at 2, which the consumer's arrival at 2 after its wait at 1 completes. -/
+
+def pcAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 1 false
+  | 0, 1 => Ev.arr 2 true
+  | 0, 2 => Ev.arr 1 false
+  | 0, 3 => Ev.arr 2 true
+  | 1, 0 => Ev.arr 1 true
+  | 1, 1 => Ev.arr 2 false
+  | 1, 2 => Ev.arr 1 true
+  | 1, 3 => Ev.arr 2 false
+  | _, _ => Ev.loc
+
+theorem arr_b {b b' : Nat} {w w' : Bool} (h : Ev.arr b w = Ev.arr b' w') : b = b' :=
+  Ev.noConfusion h (fun e _ => e)
+
+theorem arr_w {b b' : Nat} {w w' : Bool} (h : Ev.arr b w = Ev.arr b' w') : w = w' :=
+  Ev.noConfusion h (fun _ e => e)
+
+theorem two_ne_one : ¬ (2 : Nat) = 1 := fun h => Nat.noConfusion h (fun h' => Nat.noConfusion h')
+
+theorem one_ne_two : ¬ (1 : Nat) = 2 := fun h => two_ne_one h.symm
+
+theorem pc_check3 : Check3 pcAct := by
+  intro t i i' b wt' h1 h2 hlt hac
+  cases t with
+  | zero =>
+    cases i with
+    | zero =>
+      have hb : 1 = b := arr_b h1
+      rw [← hb] at h2
+      rw [← hb]
+      cases i' with
+      | zero => exact False.elim (Nat.ltIrrefl 0 hlt)
+      | succ i' =>
+        cases i' with
+        | zero => exact False.elim (two_ne_one (arr_b h2))
+        | succ i' =>
+          cases i' with
+          | zero =>
+            exact ⟨1, 0, rfl, rfl, HB.edge (Edge.bar 1 1 0 1 2 false rfl rfl rfl)⟩
+          | succ i' =>
+            cases i' with
+            | zero => exact False.elim (two_ne_one (arr_b h2))
+            | succ i' => exact Ev.noConfusion h2
+    | succ i =>
+      cases i with
+      | zero => exact Bool.noConfusion (arr_w h1)
+      | succ i =>
+        cases i with
+        | zero =>
+          have hb : 1 = b := arr_b h1
+          rw [← hb] at h2
+          cases i' with
+          | zero => exact False.elim (Nat.notLtZero _ hlt)
+          | succ i' =>
+            cases i' with
+            | zero => exact False.elim (Nat.notSuccLeSelf _ (Nat.leOfLtSucc hlt))
+            | succ i' =>
+              cases i' with
+              | zero => exact False.elim (Nat.ltIrrefl 2 hlt)
+              | succ i' =>
+                cases i' with
+                | zero => exact False.elim (two_ne_one (arr_b h2))
+                | succ i' => exact Ev.noConfusion h2
+        | succ i =>
+          cases i with
+          | zero => exact Bool.noConfusion (arr_w h1)
+          | succ i => exact Ev.noConfusion h1
+  | succ t =>
+    cases t with
+    | zero =>
+      cases i with
+      | zero => exact Bool.noConfusion (arr_w h1)
+      | succ i =>
+        cases i with
+        | zero =>
+          have hb : 2 = b := arr_b h1
+          rw [← hb] at h2
+          rw [← hb]
+          cases i' with
+          | zero => exact False.elim (Nat.notLtZero _ hlt)
+          | succ i' =>
+            cases i' with
+            | zero => exact False.elim (Nat.ltIrrefl 1 hlt)
+            | succ i' =>
+              cases i' with
+              | zero => exact False.elim (one_ne_two (arr_b h2))
+              | succ i' =>
+                cases i' with
+                | zero =>
+                  exact ⟨0, 1, rfl, rfl, HB.edge (Edge.bar 0 2 1 2 1 false rfl rfl rfl)⟩
+                | succ i' => exact Ev.noConfusion h2
+        | succ i =>
+          cases i with
+          | zero => exact Bool.noConfusion (arr_w h1)
+          | succ i =>
+            cases i with
+            | zero =>
+              have hb : 2 = b := arr_b h1
+              rw [← hb] at h2
+              cases i' with
+              | zero => exact False.elim (Nat.notLtZero _ hlt)
+              | succ i' =>
+                cases i' with
+                | zero => exact False.elim (Nat.notLtZero _ (Nat.leOfSuccLeSucc hlt))
+                | succ i' =>
+                  cases i' with
+                  | zero => exact False.elim (Nat.notSuccLeSelf _ (Nat.leOfSuccLeSucc (Nat.leOfLtSucc hlt)))
+                  | succ i' =>
+                    cases i' with
+                    | zero => exact False.elim (Nat.ltIrrefl 3 hlt)
+                    | succ i' => exact Ev.noConfusion h2
+            | succ i => exact Ev.noConfusion h1
+    | succ t => exact Ev.noConfusion h1
+
+theorem pc_memb : Memb pcAct (fun _ => [0, 1]) := by
+  intro t i b wt h
+  cases t with
+  | zero => exact Or.inl rfl
+  | succ t =>
+    cases t with
+    | zero => exact Or.inr (Or.inl rfl)
+    | succ t => exact Ev.noConfusion h
+
+theorem pc_sized : Sized (fun _ => 2) (fun _ => [0, 1]) := by
+  intro b
+  refine ⟨rfl, ?_, ?_, trivial⟩
+  · intro h
+    cases h with
+    | inl e => exact Nat.noConfusion e
+    | inr h => exact h
+  · exact fun h => h
+
+/-- So every schedule of the producer and the consumer is `Once` at every id. -/
+theorem pc_once (h : List Nat) (hv : Valid pcAct (fun _ => 2) h) : OnceAll pcAct (fun _ => 2) h :=
+  once_all pcAct (fun _ => 2) (fun _ => [0, 1]) pc_memb pc_sized pc_check3 h hv
 
 /-! ## Finding: the clearing of the members record at a whole-CTA barrier with `bar.arrive`
 
@@ -929,6 +1088,10 @@ theorem clearAlt_check : Race.checkN Race.noSameN 4 clearAlt = true := rfl
 /-- Clearing only when every arrival of the whole-CTA instance waits: the members check
 reports the executor's run. -/
 theorem clearExec_fixed : (mrun true 4 clearExec).bad = true := rfl
+
+/-- For instance the schedule producer, consumer, consumer, producer, producer, consumer,
+consumer, producer (earliest first), a valid schedule of `pcAct` (`pc_once` applies). -/
+theorem pc_valid : Valid pcAct (fun _ => 2) [0, 1, 1, 0, 0, 1, 1, 0] := valid_of_validB _ _ _ rfl
 
 end Members
 end Kcert
