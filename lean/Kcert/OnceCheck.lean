@@ -46,6 +46,18 @@ The model (namespace `Kcert.Members`):
   arrived `k + 1` times), hence every `HB` chain ending at `t`'s step (`hb_head`); so `t`'s
   previous arrival's instance completed before (by `Check3` for a `bar.arrive`, by `Valid` for
   a `bar.sync`) and `t` has nothing pending (`not_pend`).
+* `cut_sep`: past a waited instance, every member's arrival there and everything before it
+  has happened (the separation a whole-CTA instance gives when every thread waits).
+* Not vacuous: `pc_check3`, `pc_once`, `pc_valid` (a producer and a consumer with
+  `bar.arrive`, check (3) holding through the other id).
+* Finding: the Rust clears the members record at a whole-CTA instance even when a thread
+  reaches it with `bar.arrive`; `clearExec` passes the members checks and the race check,
+  `clearAlt` (a valid schedule of the same actions, `clearW_valid`) matches id 0 differently
+  and races (`clear_differs`, `clearAlt_check`); clearing only when every arrival waits
+  reports it (`clearExec_fixed`).
+
+Not linked: `HB` here and the executor's vector clocks (`Named.lean`), `Valid` histories and
+`Sem` schedules; one segment only (no clearing) in `once_all`.
 -/
 
 namespace Kcert
