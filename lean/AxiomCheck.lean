@@ -528,3 +528,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.clearAlt_check
 #print axioms Kcert.Members.clearExec_fixed
 #print axioms Kcert.Members.pc_valid
+#print axioms Kcert.Members.app_nil
+#print axioms Kcert.Members.app_sn
+#print axioms Kcert.Members.cnt_le_cons
+#print axioms Kcert.Members.members_done1
+#print axioms Kcert.Members.once_tail1
+#print axioms Kcert.Members.once_wait
+#print axioms Kcert.Members.only_arrs1
+#print axioms Kcert.Members.post_done
+#print axioms Kcert.Members.sep_wait
+#print axioms Kcert.Members.split

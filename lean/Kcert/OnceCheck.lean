@@ -685,6 +685,248 @@ theorem check3_sync (act : Nat → Nat → Ev) (hs : ∀ t i b, ¬ act t i = Ev.
     Check3 act :=
   fun t i _ b _ h0 _ _ _ => False.elim (hs t i b h0)
 
+/-! ## Segments: a whole-CTA instance where every thread waits
+
+Without the single member set per id of `once_all` (the Rust clears the record at such an
+instance): one id `W` at which every arrival waits, members `SW`, every arriving thread a
+member of `W` (whole CTA).  `once_wait`: every valid history is `Once` at `W`.  `sep_wait`: once
+a member has stepped past its cut arrival `c t` (its `k`-th at `W`), every member's cut arrival
+has happened.  `split`: so at every id, in every valid history, all arrivals up to the cut
+(`preF`) come before all arrivals after it (`postF`): the order of arrivals is the one of the
+arrivals before, then the one of the arrivals after. -/
+
+theorem only_arrs1 (act : Nat → Nat → Ev) {b : Nat} {Sb : List Nat}
+    (hM : ∀ t i wt, act t i = Ev.arr b wt → Mem t Sb) :
+    ∀ (h : List Nat) x, Mem x (arrs act b h) → Mem x Sb
+  | [], x, hx => False.elim hx
+  | t :: h, x, hx => by
+    have hx' : Mem x (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h)) := hx
+    cases hb : arrAt b (act t (cnt t h)) with
+    | true =>
+      rw [hb] at hx'
+      cases mem_sn (arrs act b h) hx' with
+      | inl h' => exact only_arrs1 act hM h x h'
+      | inr e =>
+        match arrAt_true hb with
+        | ⟨wt, ha⟩ => rw [← e]; exact hM t (cnt t h) wt ha
+    | false =>
+      rw [hb] at hx'
+      exact only_arrs1 act hM h x hx'
+
+theorem once_tail1 {act : Nat → Nat → Ev} {mb b t : Nat} {h : List Nat}
+    (ho : Once mb (arrs act b (t :: h))) : Once mb (arrs act b h) := by
+  have h1 : Once mb (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h)) := ho
+  cases hb : arrAt b (act t (cnt t h)) with
+  | true =>
+    rw [hb] at h1
+    exact once_init (arrs act b h) (fun _ => 0) [] h1
+  | false =>
+    rw [hb] at h1
+    exact h1
+
+/-- `members_done` with `Once` and the members at the one id only. -/
+theorem members_done1 (act : Nat → Nat → Ev) (m : Nat → Nat) {b : Nat} {Sb : List Nat}
+    (hM : ∀ t i wt, act t i = Ev.arr b wt → Mem t Sb) (hm : len Sb = m b) (hS : Nodup Sb)
+    {y j : Nat} (hy : act y j = Ev.arr b true) :
+    ∀ (h : List Nat), Valid act m h → Once (m b) (arrs act b h) → j + 1 < cnt y h →
+    ∀ s, Mem s Sb → ac act b y j + 1 ≤ cnt s (arrs act b h)
+  | [], _, _, hl, _, _ => False.elim (Nat.notLtZero _ hl)
+  | u :: h, hv, ho, hl, s, hs => by
+    have hv' : Valid act m h := hv.1
+    have ho' : Once (m b) (arrs act b h) := once_tail1 ho
+    have mono := arrs_tail_le act b s u h
+    cases Nat.ltOrGe (j + 1) (cnt y h) with
+    | inl hl' => exact Nat.leTrans (members_done1 act m hM hm hS hy h hv' ho' hl' s hs) mono
+    | inr hge =>
+      cases Nat.decEq u y with
+      | isFalse e =>
+        have hc : cnt y (u :: h) = cnt y h := by
+          show (if u = y then cnt y h + 1 else cnt y h) = cnt y h
+          rw [if_neg' e]
+        rw [hc] at hl
+        exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans hl hge))
+      | isTrue e =>
+        have hc : cnt y (u :: h) = cnt y h + 1 := by
+          show (if u = y then cnt y h + 1 else cnt y h) = cnt y h + 1
+          rw [if_pos' e]
+        rw [hc] at hl
+        have heq : cnt y h = j + 1 := Nat.leAntisymm hge (Nat.leOfLtSucc hl)
+        have hnp : ¬ Pending u (left (m b) (fun _ => 0) [] (arrs act b h)) :=
+          hv.2 j b (by rw [e]; exact heq) (by rw [e]; exact hy)
+        rw [e] at hnp
+        have hyS : Mem y Sb := hM y j true hy
+        have h0 : 0 < m b := by rw [← hm]; exact len_pos hyS
+        have hge2 := all_ge hm hS h0 (only_arrs1 act hM h) ho' hyS hnp s hs
+        rw [cnt_arrs act b y h, heq, ac_arr hy] at hge2
+        exact Nat.leTrans hge2 mono
+
+/-- **An id at which every arrival waits is `Once` in every schedule** (no check (3) needed). -/
+theorem once_wait (act : Nat → Nat → Ev) (m : Nat → Nat) {b : Nat} {Sb : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr b wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr b wt → Mem t Sb) (hm : len Sb = m b) (hS : Nodup Sb) :
+    ∀ (h : List Nat), Valid act m h → Once (m b) (arrs act b h)
+  | [], _ => trivial
+  | t :: h, hv => by
+    have ho : Once (m b) (arrs act b h) := once_wait act m hW hM hm hS h hv.1
+    show Once (m b) (cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h))
+    cases hb : arrAt b (act t (cnt t h)) with
+    | false => exact ho
+    | true =>
+      show OnceG (m b) (fun _ => 0) [] (sn (arrs act b h) t)
+      apply once_snoc (arrs act b h) (fun _ => 0) [] ho
+      match arrAt_true hb with
+      | ⟨wt', hact⟩ =>
+        have htS : Mem t Sb := hM t (cnt t h) wt' hact
+        have h0 : 0 < m b := by rw [← hm]; exact len_pos htS
+        have hw := only_arrs1 act hM h
+        have hcnt : cnt t (arrs act b h) = ac act b t (cnt t h) := cnt_arrs act b t h
+        cases hk : ac act b t (cnt t h) with
+        | zero =>
+          have hz : cnt t (arrs act b h) ≤ 0 := by rw [hcnt, hk]; exact Nat.leRefl 0
+          exact not_pend hm hS h0 hw ho (fun s _ => Nat.zeroLe _) hz
+        | succ k =>
+          have hz : cnt t (arrs act b h) ≤ k + 1 := by rw [hcnt, hk]; exact Nat.leRefl _
+          match ac_prev act b t (cnt t h) k hk with
+          | ⟨i, hi, ⟨wt0, hact0⟩, hak⟩ =>
+            have hw0 : wt0 = true := hW t i wt0 hact0
+            rw [hw0] at hact0
+            cases Nat.ltOrGe (i + 1) (cnt t h) with
+            | inl hl =>
+              apply not_pend hm hS h0 hw ho _ hz
+              have r := members_done1 act m hM hm hS hact0 h hv.1 ho hl
+              rw [hak] at r
+              exact r
+            | inr hge =>
+              have e : cnt t h = i + 1 := Nat.leAntisymm hge hi
+              exact hv.2 i b e hact0
+
+/-- **Separation at a whole-CTA instance where every thread waits**: once a member has stepped
+past its cut arrival (its `k`-th at `W`), every member's cut arrival has happened. -/
+theorem sep_wait (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (h : List Nat) (hv : Valid act m h) {t : Nat} (ht : Mem t SW) (hl : c t + 1 < cnt t h) :
+    ∀ u, Mem u SW → c u < cnt u h := by
+  intro u hu
+  have r := members_done1 act m hM hm hS (hc t ht).1 h hv (once_wait act m hW hM hm hS h hv) hl
+    u hu
+  rw [cnt_arrs act W u h, (hc t ht).2, ← (hc u hu).2] at r
+  exact idx_lt r
+
+/-- Append, structural. -/
+def app : List Nat → List Nat → List Nat
+  | [], l => l
+  | x :: r, l => x :: app r l
+
+theorem app_nil : ∀ (l : List Nat), app l [] = l
+  | [] => rfl
+  | x :: r => by
+    show x :: app r [] = x :: r
+    rw [app_nil r]
+
+theorem app_sn (t : Nat) : ∀ (l1 l2 : List Nat), sn (app l1 l2) t = app l1 (sn l2 t)
+  | [], l2 => rfl
+  | x :: r, l2 => by
+    show x :: sn (app r l2) t = x :: app r (sn l2 t)
+    rw [app_sn t r l2]
+
+/-- The arrivals at `b` whose action index passes the selector `f`. -/
+def arrsF (act : Nat → Nat → Ev) (b : Nat) (f : Nat → Nat → Bool) : List Nat → List Nat
+  | [] => []
+  | t :: h => cond (arrAt b (act t (cnt t h)) && f t (cnt t h)) (sn (arrsF act b f h) t)
+      (arrsF act b f h)
+
+/-- Up to and including the cut. -/
+def preF (c : Nat → Nat) (t i : Nat) : Bool := decide (i ≤ c t)
+
+/-- After the cut. -/
+def postF (c : Nat → Nat) (t i : Nat) : Bool := !decide (i ≤ c t)
+
+theorem cnt_le_cons (u t : Nat) (h : List Nat) : cnt u h ≤ cnt u (t :: h) := by
+  show cnt u h ≤ (if t = u then cnt u h + 1 else cnt u h)
+  cases Nat.decEq t u with
+  | isTrue e => rw [if_pos' e]; exact Nat.leSucc _
+  | isFalse e => rw [if_neg' e]; exact Nat.leRefl _
+
+/-- A thread with an arrival after its cut in the history has stepped past the cut. -/
+theorem post_done (act : Nat → Nat → Ev) (b : Nat) (c : Nat → Nat) {u : Nat} :
+    ∀ (h : List Nat), Mem u (arrsF act b (postF c) h) →
+    c u + 1 < cnt u h ∧ ∃ i wt, act u i = Ev.arr b wt
+  | [], hu => False.elim hu
+  | t :: h, hu => by
+    have hu' : Mem u (cond (arrAt b (act t (cnt t h)) && postF c t (cnt t h))
+        (sn (arrsF act b (postF c) h) t) (arrsF act b (postF c) h)) := hu
+    cases hb : (arrAt b (act t (cnt t h)) && postF c t (cnt t h)) with
+    | true =>
+      rw [hb] at hu'
+      cases mem_sn _ hu' with
+      | inl h' =>
+        have r := post_done act b c h h'
+        exact ⟨Nat.ltOfLtOfLe r.1 (cnt_le_cons u t h), r.2⟩
+      | inr e =>
+        rw [← e]
+        have ha : arrAt b (act t (cnt t h)) = true := and_left' hb
+        have hp : (!decide (cnt t h ≤ c t)) = true := and_right' hb
+        have hn : ¬ cnt t h ≤ c t := by
+          intro hle
+          rw [decide_eq_true' hle] at hp
+          exact Bool.noConfusion hp
+        have hct : cnt t (t :: h) = cnt t h + 1 := by
+          show (if t = t then cnt t h + 1 else cnt t h) = cnt t h + 1
+          rw [if_pos' rfl]
+        rw [hct]
+        match arrAt_true ha with
+        | ⟨wt, hact⟩ =>
+          cases Nat.ltOrGe (c t) (cnt t h) with
+          | inl hl => exact ⟨Nat.succLeSucc hl, ⟨cnt t h, wt, hact⟩⟩
+          | inr hge => exact False.elim (hn hge)
+    | false =>
+      rw [hb] at hu'
+      have r := post_done act b c h hu'
+      exact ⟨Nat.ltOfLtOfLe r.1 (cnt_le_cons u t h), r.2⟩
+
+/-- **Arrivals before and after a whole-CTA instance where every thread waits form two
+segments in every schedule**: at every id `b`, the order of arrivals of every valid history is
+the order of the arrivals up to the cut followed by the order of those after it. -/
+theorem split (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) (b : Nat) :
+    ∀ (h : List Nat), Valid act m h →
+      arrs act b h = app (arrsF act b (preF c) h) (arrsF act b (postF c) h)
+  | [], _ => rfl
+  | t :: h, hv => by
+    have ih := split act m hW hM hm hS hc hall b h hv.1
+    show cond (arrAt b (act t (cnt t h))) (sn (arrs act b h) t) (arrs act b h) =
+      app (cond (arrAt b (act t (cnt t h)) && decide (cnt t h ≤ c t))
+          (sn (arrsF act b (preF c) h) t) (arrsF act b (preF c) h))
+        (cond (arrAt b (act t (cnt t h)) && !decide (cnt t h ≤ c t))
+          (sn (arrsF act b (postF c) h) t) (arrsF act b (postF c) h))
+    cases hb : arrAt b (act t (cnt t h)) with
+    | false => exact ih
+    | true =>
+      cases hp : decide (cnt t h ≤ c t) with
+      | true =>
+        show sn (arrs act b h) t = app (sn (arrsF act b (preF c) h) t) (arrsF act b (postF c) h)
+        have hle : cnt t h ≤ c t := of_decide_eq_true' hp
+        cases hpost : arrsF act b (postF c) h with
+        | nil => rw [ih, hpost, app_nil, app_nil]
+        | cons u r =>
+          have hu : Mem u (arrsF act b (postF c) h) := by rw [hpost]; exact Or.inl rfl
+          match post_done act b c h hu with
+          | ⟨hl, ⟨i, wt, hact⟩⟩ =>
+            have huS : Mem u SW := hall u i b wt hact
+            match arrAt_true hb with
+            | ⟨wt', hact'⟩ =>
+              have htS : Mem t SW := hall t (cnt t h) b wt' hact'
+              have r := sep_wait act m hW hM hm hS hc h hv.1 huS hl t htS
+              exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans r hle))
+      | false =>
+        show sn (arrs act b h) t = app (arrsF act b (preF c) h) (sn (arrsF act b (postF c) h) t)
+        rw [ih, app_sn]
+
 /-! ## Not vacuous: a producer and a consumer with `bar.arrive`
 
 Thread 0 (producer): `bar.arrive 1, 2; bar.sync 2, 2; bar.arrive 1, 2; bar.sync 2, 2`; thread 1
