@@ -538,3 +538,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.post_done
 #print axioms Kcert.Members.sep_wait
 #print axioms Kcert.Members.split
+#print axioms Kcert.Members.cnt_rm_other
+#print axioms Kcert.Members.cnt_rm_same
+#print axioms Kcert.Members.ctr_cnt
+#print axioms Kcert.Members.go_app
+#print axioms Kcert.Members.left_nil_of_cnt
+#print axioms Kcert.Members.len_left
+#print axioms Kcert.Members.len_of_cnt
+#print axioms Kcert.Members.nil_of_len
+#print axioms Kcert.Members.segments

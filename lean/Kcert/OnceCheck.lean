@@ -927,6 +927,166 @@ theorem split (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : Lis
         show sn (arrs act b h) t = app (arrsF act b (preF c) h) (sn (arrsF act b (postF c) h) t)
         rw [ih, app_sn]
 
+/-! ### Nothing pending at the cut, in every schedule -/
+
+/-- How many arrivals stay pending after `n` more, from `a` pending (count `m`). -/
+def lf (m : Nat) : Nat → Nat → Nat
+  | a, 0 => a
+  | a, n + 1 => if a + 1 = m then lf m 0 n else lf m (a + 1) n
+
+/-- What stays pending depends only on how many arrive. -/
+theorem len_left (m : Nat) : ∀ (l : List Nat) (c : Nat → Nat) (p : List Arr),
+    len (left m c p l) = lf m (len p) (len l)
+  | [], c, p => rfl
+  | t :: l, c, p => by
+    show len (if len ((t, c t) :: p) = m then left m (upd c t) [] l
+        else left m (upd c t) ((t, c t) :: p) l) =
+      (if len p + 1 = m then lf m 0 (len l) else lf m (len p + 1) (len l))
+    have e : len ((t, c t) :: p) = len p + 1 := rfl
+    cases Nat.decEq (len p + 1) m with
+    | isTrue h =>
+      rw [if_pos' (show len ((t, c t) :: p) = m by rw [e]; exact h), if_pos' h]
+      exact len_left m l (upd c t) []
+    | isFalse h =>
+      rw [if_neg' (show ¬ len ((t, c t) :: p) = m by rw [e]; exact h), if_neg' h]
+      exact len_left m l (upd c t) ((t, c t) :: p)
+
+theorem nil_of_len {α : Type} : ∀ {l : List α}, len l = 0 → l = []
+  | [], _ => rfl
+  | _ :: l, h => Nat.noConfusion h
+
+theorem cnt_rm_same {x : Nat} : ∀ (l : List Nat), Mem x l → cnt x l = cnt x (rm x l) + 1
+  | [], h => False.elim h
+  | y :: l, h => by
+    show (if y = x then cnt x l + 1 else cnt x l) = cnt x (if y = x then l else y :: rm x l) + 1
+    cases Nat.decEq y x with
+    | isTrue e => rw [if_pos' e, if_pos' e]
+    | isFalse e =>
+      rw [if_neg' e, if_neg' e]
+      show cnt x l = (if y = x then cnt x (rm x l) + 1 else cnt x (rm x l)) + 1
+      rw [if_neg' e]
+      cases h with
+      | inl e' => exact False.elim (e e')
+      | inr h' => exact cnt_rm_same l h'
+
+theorem cnt_rm_other {x t : Nat} (hxt : ¬ x = t) : ∀ (l : List Nat), cnt t (rm x l) = cnt t l
+  | [] => rfl
+  | y :: l => by
+    show cnt t (if y = x then l else y :: rm x l) = (if y = t then cnt t l + 1 else cnt t l)
+    cases Nat.decEq y x with
+    | isTrue e =>
+      rw [if_pos' e]
+      have hyt : ¬ y = t := by rw [e]; exact hxt
+      rw [if_neg' hyt]
+    | isFalse e =>
+      rw [if_neg' e]
+      show (if y = t then cnt t (rm x l) + 1 else cnt t (rm x l)) = _
+      rw [cnt_rm_other hxt l]
+
+/-- Lists with the same count of every element have the same length. -/
+theorem len_of_cnt : ∀ (l l' : List Nat), (∀ t, cnt t l = cnt t l') → len l = len l'
+  | [], [], _ => rfl
+  | [], y :: l', h => by
+    have h1 := h y
+    have h2 : 0 < cnt y (y :: l') := cnt_pos (y :: l') (Or.inl rfl)
+    rw [← h1] at h2
+    exact False.elim (Nat.notLtZero 0 h2)
+  | x :: r, l', h => by
+    have hx : 0 < cnt x l' := by rw [← h x]; exact cnt_pos (x :: r) (Or.inl rfl)
+    have hmem : Mem x l' := mem_of_cnt l' hx
+    have h' : ∀ t, cnt t r = cnt t (rm x l') := by
+      intro t
+      cases Nat.decEq x t with
+      | isTrue e =>
+        rw [← e]
+        have a1 : cnt x (x :: r) = cnt x r + 1 := by
+          show (if x = x then cnt x r + 1 else cnt x r) = cnt x r + 1
+          rw [if_pos' rfl]
+        have a2 := h x
+        rw [a1, cnt_rm_same l' hmem] at a2
+        exact Nat.succ.inj a2
+      | isFalse e =>
+        rw [cnt_rm_other e l']
+        have a1 : cnt t (x :: r) = cnt t r := by
+          show (if x = t then cnt t r + 1 else cnt t r) = cnt t r
+          rw [if_neg' e]
+        rw [← a1]
+        exact h t
+    show len r + 1 = len l'
+    rw [len_of_cnt r (rm x l') h', rm_len x l' hmem]
+
+/-- Nothing pending after one arrival order, nothing pending after any other with the same
+per-thread counts. -/
+theorem left_nil_of_cnt {m : Nat} {l l' : List Nat} (hcnt : ∀ t, cnt t l = cnt t l')
+    (c c' : Nat → Nat) (h : left m c [] l = []) : left m c' [] l' = [] := by
+  apply nil_of_len
+  rw [len_left, ← len_of_cnt l l' hcnt, ← len_left m l c []]
+  rw [h]
+  rfl
+
+/-! ### Instances of two segments -/
+
+/-- The counter after an arrival order. -/
+def ctr : (Nat → Nat) → List Nat → (Nat → Nat)
+  | c, [] => c
+  | c, t :: l => ctr (upd c t) l
+
+theorem ctr_cnt : ∀ (l : List Nat) (c : Nat → Nat) (s : Nat), ctr c l s = c s + cnt s l
+  | [], c, s => rfl
+  | t :: l, c, s => by
+    show ctr (upd c t) l s = _
+    rw [ctr_cnt l (upd c t) s, upd_cnt]
+
+/-- Append of instance lists, structural. -/
+def appI : List (List Arr) → List (List Arr) → List (List Arr)
+  | [], l => l
+  | x :: r, l => x :: appI r l
+
+/-- With nothing pending after the first part, the instances of two parts are those of the
+first, then those of the second started afresh (with the first part's counts). -/
+theorem go_app (m : Nat) (l2 : List Nat) : ∀ (l1 : List Nat) (c : Nat → Nat) (p : List Arr),
+    left m c p l1 = [] → go m c p (app l1 l2) = appI (go m c p l1) (go m (ctr c l1) [] l2)
+  | [], c, p, h => by
+    have hp : p = [] := h
+    rw [hp]
+    rfl
+  | t :: l1, c, p, h => by
+    have hl : (if len ((t, c t) :: p) = m then left m (upd c t) [] l1
+        else left m (upd c t) ((t, c t) :: p) l1) = [] := h
+    show (if len ((t, c t) :: p) = m then ((t, c t) :: p) :: go m (upd c t) [] (app l1 l2)
+        else go m (upd c t) ((t, c t) :: p) (app l1 l2)) =
+      appI (if len ((t, c t) :: p) = m then ((t, c t) :: p) :: go m (upd c t) [] l1
+        else go m (upd c t) ((t, c t) :: p) l1) (go m (ctr (upd c t) l1) [] l2)
+    cases Nat.decEq (len ((t, c t) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e] at hl
+      rw [if_pos' e, if_pos' e]
+      show _ = ((t, c t) :: p) :: appI (go m (upd c t) [] l1) (go m (ctr (upd c t) l1) [] l2)
+      rw [go_app m l2 l1 (upd c t) [] hl]
+    | isFalse e =>
+      rw [if_neg' e] at hl
+      rw [if_neg' e, if_neg' e]
+      exact go_app m l2 l1 (upd c t) ((t, c t) :: p) hl
+
+/-- **The two segments are independent in every schedule.**  With the hypotheses of `split`, let
+`E` (the executor's schedule) leave nothing pending at `b` after the arrivals up to the cut, and
+let the valid history `h` have the same per-thread arrivals up to the cut (both ran every thread
+past it).  Then the instances at `b` in `h` are those of its arrivals up to the cut, followed by
+those of its arrivals after the cut counted afresh (nothing pending carried over). -/
+theorem segments (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) (b : Nat)
+    (h : List Nat) (hv : Valid act m h) {E : List Nat}
+    (hE : left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hcnt : ∀ t, cnt t (arrsF act b (preF c) E) = cnt t (arrsF act b (preF c) h)) :
+    insts (m b) (arrs act b h) =
+      appI (insts (m b) (arrsF act b (preF c) h))
+        (go (m b) (ctr (fun _ => 0) (arrsF act b (preF c) h)) [] (arrsF act b (postF c) h)) := by
+  rw [split act m hW hM hm hS hc hall b h hv]
+  exact go_app (m b) _ _ (fun _ => 0) [] (left_nil_of_cnt hcnt (fun _ => 0) (fun _ => 0) hE)
+
 /-! ## Not vacuous: a producer and a consumer with `bar.arrive`
 
 Thread 0 (producer): `bar.arrive 1, 2; bar.sync 2, 2; bar.arrive 1, 2; bar.sync 2, 2`; thread 1
