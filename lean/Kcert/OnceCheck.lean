@@ -289,6 +289,12 @@ theorem arrAt_true {b : Nat} : ∀ {a : Ev}, arrAt b a = true → ∃ wt, a = Ev
     exact ⟨wt, rfl⟩
   | Ev.loc, h => Bool.noConfusion h
 
+theorem arr_b {b b' : Nat} {w w' : Bool} (h : Ev.arr b w = Ev.arr b' w') : b = b' :=
+  Ev.noConfusion h (fun e _ => e)
+
+theorem arr_w {b b' : Nat} {w w' : Bool} (h : Ev.arr b w = Ev.arr b' w') : w = w' :=
+  Ev.noConfusion h (fun _ e => e)
+
 /-- The threads arriving at `b` in the history `h` (latest step first; the head `t` of `t :: h`
 is `t`'s action number `cnt t h`), in the order of arrival (earliest first). -/
 def arrs (act : Nat → Nat → Ev) (b : Nat) : List Nat → List Nat
@@ -1087,6 +1093,362 @@ theorem segments (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : 
   rw [split act m hW hM hm hS hc hall b h hv]
   exact go_app (m b) _ _ (fun _ => 0) [] (left_nil_of_cnt hcnt (fun _ => 0) (fun _ => 0) hE)
 
+/-! ### The segment after the cut as a program of its own
+
+`restr act (postF c)` keeps each thread's actions after its cut and makes the others `loc`.
+`valid_post`: every valid history of `act` is a valid history of it (its waits complete at the
+same moments, since nothing is pending at the cut), so `once_all` and `matching_all` apply to the
+second segment with its own member sets (`post_once`, `post_matching`). -/
+
+/-- Arrivals at `b` among the first `n` actions of `t` that pass `f`. -/
+def acF (act : Nat → Nat → Ev) (b : Nat) (f : Nat → Nat → Bool) (t : Nat) : Nat → Nat
+  | 0 => 0
+  | i + 1 => cond (arrAt b (act t i) && f t i) (acF act b f t i + 1) (acF act b f t i)
+
+theorem cnt_arrsF (act : Nat → Nat → Ev) (b : Nat) (f : Nat → Nat → Bool) (x : Nat) :
+    ∀ (h : List Nat), cnt x (arrsF act b f h) = acF act b f x (cnt x h)
+  | [] => rfl
+  | t :: h => by
+    show cnt x (cond (arrAt b (act t (cnt t h)) && f t (cnt t h)) (sn (arrsF act b f h) t)
+        (arrsF act b f h)) = acF act b f x (if t = x then cnt x h + 1 else cnt x h)
+    cases Nat.decEq t x with
+    | isTrue e =>
+      rw [if_pos' e, e]
+      show _ = cond (arrAt b (act x (cnt x h)) && f x (cnt x h)) (acF act b f x (cnt x h) + 1)
+        (acF act b f x (cnt x h))
+      cases hb : (arrAt b (act x (cnt x h)) && f x (cnt x h)) with
+      | true =>
+        show cnt x (sn (arrsF act b f h) x) = acF act b f x (cnt x h) + 1
+        rw [cnt_sn_eq, cnt_arrsF act b f x h]
+      | false => exact cnt_arrsF act b f x h
+    | isFalse e =>
+      rw [if_neg' e]
+      cases hb : (arrAt b (act t (cnt t h)) && f t (cnt t h)) with
+      | true =>
+        show cnt x (sn (arrsF act b f h) t) = _
+        rw [cnt_sn_ne e, cnt_arrsF act b f x h]
+      | false => exact cnt_arrsF act b f x h
+
+theorem acF_pre (act : Nat → Nat → Ev) (b : Nat) (c : Nat → Nat) (t : Nat) :
+    ∀ d, acF act b (preF c) t (c t + 1 + d) = acF act b (preF c) t (c t + 1)
+  | 0 => rfl
+  | d + 1 => by
+    show cond (arrAt b (act t (c t + 1 + d)) && decide (c t + 1 + d ≤ c t))
+        (acF act b (preF c) t (c t + 1 + d) + 1) (acF act b (preF c) t (c t + 1 + d)) = _
+    have hn : ¬ (c t + 1 + d ≤ c t) := fun hle =>
+      Nat.notSuccLeSelf (c t) (Nat.leTrans (Nat.leAddRight (c t + 1) d) hle)
+    rw [decide_eq_false' hn]
+    cases arrAt b (act t (c t + 1 + d)) with
+    | true => exact acF_pre act b c t d
+    | false => exact acF_pre act b c t d
+
+/-- Past its cut, a thread's arrivals up to the cut are all counted. -/
+theorem cnt_pre_full (act : Nat → Nat → Ev) (b : Nat) (c : Nat → Nat) {t : Nat}
+    {h h' : List Nat} (h1 : c t < cnt t h) (h2 : c t < cnt t h') :
+    cnt t (arrsF act b (preF c) h) = cnt t (arrsF act b (preF c) h') := by
+  rw [cnt_arrsF, cnt_arrsF]
+  match Nat.le.dest h1, Nat.le.dest h2 with
+  | ⟨d1, e1⟩, ⟨d2, e2⟩ =>
+    have e1' : c t + 1 + d1 = cnt t h := e1
+    have e2' : c t + 1 + d2 = cnt t h' := e2
+    rw [← e1', ← e2', acF_pre, acF_pre]
+
+theorem mem_arrsF_arr (act : Nat → Nat → Ev) (b : Nat) (f : Nat → Nat → Bool) {x : Nat} :
+    ∀ (h : List Nat), Mem x (arrsF act b f h) → ∃ i wt, act x i = Ev.arr b wt
+  | [], hx => False.elim hx
+  | t :: h, hx => by
+    have hx' : Mem x (cond (arrAt b (act t (cnt t h)) && f t (cnt t h)) (sn (arrsF act b f h) t)
+        (arrsF act b f h)) := hx
+    cases hb : (arrAt b (act t (cnt t h)) && f t (cnt t h)) with
+    | true =>
+      rw [hb] at hx'
+      cases mem_sn _ hx' with
+      | inl h' => exact mem_arrsF_arr act b f h h'
+      | inr e =>
+        match arrAt_true (and_left' hb) with
+        | ⟨wt, ha⟩ => rw [← e]; exact ⟨cnt t h, wt, ha⟩
+    | false =>
+      rw [hb] at hx'
+      exact mem_arrsF_arr act b f h hx'
+
+/-- Two histories in which every member is past its cut have the same arrivals up to the cut. -/
+theorem pre_counts (act : Nat → Nat → Ev) (b : Nat) (c : Nat → Nat) {SW : List Nat}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {h h' : List Nat}
+    (hh : ∀ u, Mem u SW → c u < cnt u h) (hh' : ∀ u, Mem u SW → c u < cnt u h') :
+    ∀ t, cnt t (arrsF act b (preF c) h) = cnt t (arrsF act b (preF c) h') := by
+  intro t
+  cases mem_dec t SW with
+  | inl ht => exact cnt_pre_full act b c (hh t ht) (hh' t ht)
+  | inr ht =>
+    have z : ∀ g, cnt t (arrsF act b (preF c) g) = 0 := by
+      intro g
+      cases Nat.eqZeroOrPos (cnt t (arrsF act b (preF c) g)) with
+      | inl e => exact e
+      | inr hp =>
+        match mem_arrsF_arr act b (preF c) g (mem_of_cnt _ hp) with
+        | ⟨i, wt, ha⟩ => exact False.elim (ht (hall t i b wt ha))
+    rw [z h, z h']
+
+theorem left_app (m : Nat) (l2 : List Nat) : ∀ (l1 : List Nat) (c : Nat → Nat) (p : List Arr),
+    left m c p l1 = [] → left m c p (app l1 l2) = left m (ctr c l1) [] l2
+  | [], c, p, h => by
+    have hp : p = [] := h
+    rw [hp]
+    rfl
+  | t :: l1, c, p, h => by
+    have hl : (if len ((t, c t) :: p) = m then left m (upd c t) [] l1
+        else left m (upd c t) ((t, c t) :: p) l1) = [] := h
+    show (if len ((t, c t) :: p) = m then left m (upd c t) [] (app l1 l2)
+        else left m (upd c t) ((t, c t) :: p) (app l1 l2)) = left m (ctr (upd c t) l1) [] l2
+    cases Nat.decEq (len ((t, c t) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e] at hl
+      rw [if_pos' e]
+      exact left_app m l2 l1 (upd c t) [] hl
+    | isFalse e =>
+      rw [if_neg' e] at hl
+      rw [if_neg' e]
+      exact left_app m l2 l1 (upd c t) ((t, c t) :: p) hl
+
+/-- The threads of a list of arrivals. -/
+def thr : List Arr → List Nat
+  | [] => []
+  | a :: p => a.1 :: thr p
+
+theorem len_thr : ∀ (p : List Arr), len (thr p) = len p
+  | [] => rfl
+  | a :: p => by
+    show len (thr p) + 1 = len p + 1
+    rw [len_thr p]
+
+/-- Which threads stay pending does not depend on the counters. -/
+theorem thr_left (m : Nat) : ∀ (l : List Nat) (c1 c2 : Nat → Nat) (p1 p2 : List Arr),
+    thr p1 = thr p2 → thr (left m c1 p1 l) = thr (left m c2 p2 l)
+  | [], _, _, _, _, h => h
+  | t :: l, c1, c2, p1, p2, h => by
+    show thr (if len ((t, c1 t) :: p1) = m then left m (upd c1 t) [] l
+        else left m (upd c1 t) ((t, c1 t) :: p1) l) =
+      thr (if len ((t, c2 t) :: p2) = m then left m (upd c2 t) [] l
+        else left m (upd c2 t) ((t, c2 t) :: p2) l)
+    have e : len ((t, c1 t) :: p1) = len ((t, c2 t) :: p2) := by
+      show len p1 + 1 = len p2 + 1
+      rw [← len_thr p1, ← len_thr p2, h]
+    cases Nat.decEq (len ((t, c1 t) :: p1)) m with
+    | isTrue e1 =>
+      have e2 : len ((t, c2 t) :: p2) = m := by rw [← e]; exact e1
+      rw [if_pos' e1, if_pos' e2]
+      exact thr_left m l (upd c1 t) (upd c2 t) [] [] rfl
+    | isFalse e1 =>
+      have e2 : ¬ len ((t, c2 t) :: p2) = m := by rw [← e]; exact e1
+      rw [if_neg' e1, if_neg' e2]
+      have h' : thr ((t, c1 t) :: p1) = thr ((t, c2 t) :: p2) := by
+        show t :: thr p1 = t :: thr p2
+        rw [h]
+      exact thr_left m l (upd c1 t) (upd c2 t) _ _ h'
+
+theorem pend_thr {t : Nat} : ∀ (p : List Arr), Pending t p → Mem t (thr p)
+  | [], h => match h with | ⟨_, ha, _⟩ => False.elim ha
+  | a :: p, h => by
+    match h with
+    | ⟨x, hx, e⟩ =>
+      cases hx with
+      | inl e' => rw [e'] at *; exact Or.inl e
+      | inr hx' => exact Or.inr (pend_thr p ⟨x, hx', e⟩)
+
+theorem thr_pend {t : Nat} : ∀ (p : List Arr), Mem t (thr p) → Pending t p
+  | [], h => False.elim h
+  | a :: p, h => by
+    cases h with
+    | inl e => exact ⟨a, Or.inl rfl, e⟩
+    | inr h' =>
+      match thr_pend p h' with
+      | ⟨x, hx, e⟩ => exact ⟨x, Or.inr hx, e⟩
+
+/-- The actions of each thread passing `f`, the others `loc`. -/
+def restr (act : Nat → Nat → Ev) (f : Nat → Nat → Bool) : Nat → Nat → Ev :=
+  fun t i => cond (f t i) (act t i) Ev.loc
+
+theorem arrAt_restr (act : Nat → Nat → Ev) (f : Nat → Nat → Bool) (b t i : Nat) :
+    arrAt b (restr act f t i) = (arrAt b (act t i) && f t i) := by
+  show arrAt b (cond (f t i) (act t i) Ev.loc) = (arrAt b (act t i) && f t i)
+  cases f t i with
+  | true => cases arrAt b (act t i) <;> rfl
+  | false => cases arrAt b (act t i) <;> rfl
+
+theorem arrs_restr (act : Nat → Nat → Ev) (b : Nat) (f : Nat → Nat → Bool) :
+    ∀ (h : List Nat), arrs (restr act f) b h = arrsF act b f h
+  | [] => rfl
+  | t :: h => by
+    show cond (arrAt b (restr act f t (cnt t h))) (sn (arrs (restr act f) b h) t)
+        (arrs (restr act f) b h) =
+      cond (arrAt b (act t (cnt t h)) && f t (cnt t h)) (sn (arrsF act b f h) t) (arrsF act b f h)
+    rw [arrAt_restr, arrs_restr act b f h]
+
+theorem restr_arr {act : Nat → Nat → Ev} {f : Nat → Nat → Bool} {t i b : Nat} {wt : Bool}
+    (h : restr act f t i = Ev.arr b wt) : f t i = true ∧ act t i = Ev.arr b wt := by
+  have h' : cond (f t i) (act t i) Ev.loc = Ev.arr b wt := h
+  cases hf : f t i with
+  | true => rw [hf] at h'; exact ⟨rfl, h'⟩
+  | false => rw [hf] at h'; exact Ev.noConfusion h'
+
+/-- **Every valid history is a valid history of the segment after the cut**, when the executor's
+schedule `E` took every member past its cut and left nothing pending at any id after the
+arrivals up to the cut (the Rust's clearing condition, with every thread waiting at the cut). -/
+theorem valid_post (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {E : List Nat}
+    (hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hEc : ∀ u, Mem u SW → c u < cnt u E) :
+    ∀ (h : List Nat), Valid act m h → Valid (restr act (postF c)) m h
+  | [], _ => trivial
+  | t :: h0, hv => by
+    refine ⟨valid_post act m hW hM hm hS hc hall hE hEc h0 hv.1, ?_⟩
+    intro j b hcj hact
+    match restr_arr hact with
+    | ⟨hf, hact'⟩ =>
+      have hnp := hv.2 j b hcj hact'
+      have hn : ¬ j ≤ c t := by
+        intro hle
+        have hf' : (!decide (j ≤ c t)) = true := hf
+        rw [decide_eq_true' hle] at hf'
+        exact Bool.noConfusion hf'
+      have hlt : c t + 1 < cnt t h0 := by
+        rw [hcj]
+        cases Nat.ltOrGe (c t) j with
+        | inl hl => exact Nat.succLeSucc hl
+        | inr hge => exact False.elim (hn hge)
+      have htS : Mem t SW := hall t j b true hact'
+      have hsep := sep_wait act m hW hM hm hS hc h0 hv.1 htS hlt
+      have hcnt := pre_counts act b c hall hEc hsep
+      have hl0 : left (m b) (fun _ => 0) [] (arrsF act b (preF c) h0) = [] :=
+        left_nil_of_cnt hcnt _ _ (hE b)
+      rw [split act m hW hM hm hS hc hall b h0 hv.1, left_app _ _ _ _ _ hl0] at hnp
+      rw [arrs_restr]
+      intro hp
+      apply hnp
+      apply thr_pend
+      rw [thr_left (m b) _ _ (fun _ => 0) [] [] rfl]
+      exact pend_thr _ hp
+
+/-- **The segment after the cut is `Once`** in every valid history, under its own member sets
+`S2` and its own check (3). -/
+theorem post_once (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {E : List Nat}
+    (hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hEc : ∀ u, Mem u SW → c u < cnt u E) (S2 : Nat → List Nat)
+    (hM2 : Memb (restr act (postF c)) S2) (hSz2 : Sized m S2)
+    (h32 : Check3 (restr act (postF c))) (h : List Nat) (hv : Valid act m h) (b : Nat) :
+    Once (m b) (arrsF act b (postF c) h) := by
+  rw [← arrs_restr]
+  exact once_all _ m S2 hM2 hSz2 h32 h (valid_post act m hW hM hm hS hc hall hE hEc h hv) b
+
+/-- **And matched alike in every schedule**: the `k`-th instance of the arrivals after the cut at
+`b` is every member of `S2 b`'s `k`-th arrival after the cut. -/
+theorem post_matching (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {E : List Nat}
+    (hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hEc : ∀ u, Mem u SW → c u < cnt u E) (S2 : Nat → List Nat)
+    (hM2 : Memb (restr act (postF c)) S2) (hSz2 : Sized m S2)
+    (h32 : Check3 (restr act (postF c))) (h : List Nat) (hv : Valid act m h) (b : Nat) :
+    ∀ j I, nthL (insts (m b) (arrsF act b (postF c) h)) j = some I →
+      ∀ a, (Mem a I ↔ Mem a.1 (S2 b) ∧ a.2 = j) := by
+  rw [← arrs_restr]
+  exact matching_all _ m S2 hM2 hSz2 h32 h (valid_post act m hW hM hm hS hc hall hE hEc h hv) b
+
+/-- **Every valid history is a valid history of the segment up to the cut.** -/
+theorem valid_pre (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {E : List Nat}
+    (hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hEc : ∀ u, Mem u SW → c u < cnt u E) :
+    ∀ (h : List Nat), Valid act m h → Valid (restr act (preF c)) m h
+  | [], _ => trivial
+  | t :: h0, hv => by
+    refine ⟨valid_pre act m hW hM hm hS hc hall hE hEc h0 hv.1, ?_⟩
+    intro j b hcj hact
+    match restr_arr hact with
+    | ⟨hf, hact'⟩ =>
+      have hnp := hv.2 j b hcj hact'
+      have hle : j ≤ c t := of_decide_eq_true' hf
+      have htS : Mem t SW := hall t j b true hact'
+      rw [arrs_restr]
+      cases Nat.eqOrLtOfLe hle with
+      | inl e =>
+        -- the cut arrival: its instance completed, so every member is past its cut
+        have hactW := (hc t htS).1
+        rw [← e, hact'] at hactW
+        have hbW : b = W := arr_b hactW
+        rw [hbW] at hnp
+        rw [hbW] at hact'
+        have hw := only_arrs1 act hM h0
+        have h0m : 0 < m W := by rw [← hm]; exact len_pos htS
+        have r := all_ge hm hS h0m hw (once_wait act m hW hM hm hS h0 hv.1) htS hnp
+        have hsep : ∀ u, Mem u SW → c u < cnt u h0 := by
+          intro u hu
+          have r1 := r u hu
+          rw [cnt_arrs act W t h0, hcj, ac_arr hact', e, (hc t htS).2, ← (hc u hu).2,
+            cnt_arrs act W u h0] at r1
+          exact idx_lt r1
+        have hcnt := pre_counts act b c hall hEc hsep
+        have hl0 : left (m b) (fun _ => 0) [] (arrsF act b (preF c) h0) = [] :=
+          left_nil_of_cnt hcnt _ _ (hE b)
+        rw [hl0]
+        exact fun hp => match hp with | ⟨_, ha, _⟩ => ha
+      | inr hl =>
+        -- before the cut: nobody is past its cut yet
+        have hpost : arrsF act b (postF c) h0 = [] := by
+          cases hq : arrsF act b (postF c) h0 with
+          | nil => rfl
+          | cons u r =>
+            have hu : Mem u (arrsF act b (postF c) h0) := by rw [hq]; exact Or.inl rfl
+            match post_done act b c h0 hu with
+            | ⟨hl', ⟨i, wt, ha⟩⟩ =>
+              have hsep := sep_wait act m hW hM hm hS hc h0 hv.1 (hall u i b wt ha) hl' t htS
+              rw [hcj] at hsep
+              exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans hsep hl))
+        rw [split act m hW hM hm hS hc hall b h0 hv.1, hpost, app_nil] at hnp
+        exact hnp
+
+/-- **The segment up to the cut is `Once`** in every valid history, under its member sets `S1`
+and its check (3). -/
+theorem pre_once (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {E : List Nat}
+    (hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hEc : ∀ u, Mem u SW → c u < cnt u E) (S1 : Nat → List Nat)
+    (hM1 : Memb (restr act (preF c)) S1) (hSz1 : Sized m S1)
+    (h31 : Check3 (restr act (preF c))) (h : List Nat) (hv : Valid act m h) (b : Nat) :
+    Once (m b) (arrsF act b (preF c) h) := by
+  rw [← arrs_restr]
+  exact once_all _ m S1 hM1 hSz1 h31 h (valid_pre act m hW hM hm hS hc hall hE hEc h hv) b
+
+/-- **And matched alike in every schedule.** -/
+theorem pre_matching (act : Nat → Nat → Ev) (m : Nat → Nat) {W k : Nat} {SW : List Nat}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW) (hm : len SW = m W) (hS : Nodup SW)
+    {c : Nat → Nat} (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW) {E : List Nat}
+    (hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = [])
+    (hEc : ∀ u, Mem u SW → c u < cnt u E) (S1 : Nat → List Nat)
+    (hM1 : Memb (restr act (preF c)) S1) (hSz1 : Sized m S1)
+    (h31 : Check3 (restr act (preF c))) (h : List Nat) (hv : Valid act m h) (b : Nat) :
+    ∀ j I, nthL (insts (m b) (arrsF act b (preF c) h)) j = some I →
+      ∀ a, (Mem a I ↔ Mem a.1 (S1 b) ∧ a.2 = j) := by
+  rw [← arrs_restr]
+  exact matching_all _ m S1 hM1 hSz1 h31 h (valid_pre act m hW hM hm hS hc hall hE hEc h hv) b
+
 /-! ## Not vacuous: a producer and a consumer with `bar.arrive`
 
 Thread 0 (producer): `bar.arrive 1, 2; bar.sync 2, 2; bar.arrive 1, 2; bar.sync 2, 2`; thread 1
@@ -1104,12 +1466,6 @@ def pcAct : Nat → Nat → Ev
   | 1, 2 => Ev.arr 1 true
   | 1, 3 => Ev.arr 2 false
   | _, _ => Ev.loc
-
-theorem arr_b {b b' : Nat} {w w' : Bool} (h : Ev.arr b w = Ev.arr b' w') : b = b' :=
-  Ev.noConfusion h (fun e _ => e)
-
-theorem arr_w {b b' : Nat} {w w' : Bool} (h : Ev.arr b w = Ev.arr b' w') : w = w' :=
-  Ev.noConfusion h (fun _ e => e)
 
 theorem two_ne_one : ¬ (2 : Nat) = 1 := fun h => Nat.noConfusion h (fun h' => Nat.noConfusion h')
 
