@@ -1863,5 +1863,263 @@ theorem clearExec_fixed : (mrun true 4 clearExec).bad = true := rfl
 consumer, producer (earliest first), a valid schedule of `pcAct` (`pc_once` applies). -/
 theorem pc_valid : Valid pcAct (fun _ => 2) [0, 1, 1, 0, 0, 1, 1, 0] := valid_of_validB _ _ _ rfl
 
+/-! ## Not vacuous: two segments with different member sets
+
+Four threads: threads 0 and 1 `bar.sync 1, 2` then `bar.sync 0, 4`; threads 2 and 3
+`bar.sync 0, 4` then `bar.sync 1, 2`.  Id 1 joins {0, 1} before the whole-CTA barrier 0 and
+{2, 3} after it: one member set per id does not hold, the segment theorems apply. -/
+
+def segAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 1 true
+  | 0, 1 => Ev.arr 0 true
+  | 1, 0 => Ev.arr 1 true
+  | 1, 1 => Ev.arr 0 true
+  | 2, 0 => Ev.arr 0 true
+  | 2, 1 => Ev.arr 1 true
+  | 3, 0 => Ev.arr 0 true
+  | 3, 1 => Ev.arr 1 true
+  | _, _ => Ev.loc
+
+def segM (b : Nat) : Nat := if b = 0 then 4 else 2
+
+/-- The cut: each thread's arrival at barrier 0. -/
+def segC : Nat → Nat
+  | 0 => 1
+  | 1 => 1
+  | _ => 0
+
+def segS1 (b : Nat) : List Nat := if b = 0 then [0, 1, 2, 3] else [0, 1]
+
+def segS2 (b : Nat) : List Nat := if b = 0 then [0, 1, 2, 3] else [2, 3]
+
+/-- A schedule of the executor's kind: 0, 1 at id 1; all four at id 0; 2, 3 at id 1 (latest
+first). -/
+def segE : List Nat := [3, 2, 3, 2, 1, 0, 1, 0]
+
+theorem memB_of_mem {x : Nat} : ∀ (l : List Nat), Mem x l → memB x l = true
+  | [], h => False.elim h
+  | y :: l, h => by
+    show (decide (y = x) || memB x l) = true
+    cases h with
+    | inl e => rw [decide_eq_true' e]; rfl
+    | inr h' => rw [memB_of_mem l h']; cases decide (y = x) <;> rfl
+
+theorem nodup_of_nodupB : ∀ (l : List Nat), nodupB l = true → Nodup l
+  | [], _ => trivial
+  | x :: l, h => by
+    have h1 : (!memB x l) = true := and_left' h
+    have h2 : nodupB l = true := and_right' h
+    refine ⟨?_, nodup_of_nodupB l h2⟩
+    intro hm
+    rw [memB_of_mem l hm] at h1
+    exact Bool.noConfusion h1
+
+/-- Every arrival of `segAct` is by threads 0-3 and waits. -/
+theorem seg_arr {t i b : Nat} {wt : Bool} (h : segAct t i = Ev.arr b wt) :
+    Mem t [0, 1, 2, 3] ∧ wt = true := by
+  cases t with
+  | zero =>
+    cases i with
+    | zero => exact ⟨Or.inl rfl, (arr_w h).symm⟩
+    | succ i =>
+      cases i with
+      | zero => exact ⟨Or.inl rfl, (arr_w h).symm⟩
+      | succ i => exact Ev.noConfusion h
+  | succ t =>
+    cases t with
+    | zero =>
+      cases i with
+      | zero => exact ⟨Or.inr (Or.inl rfl), (arr_w h).symm⟩
+      | succ i =>
+        cases i with
+        | zero => exact ⟨Or.inr (Or.inl rfl), (arr_w h).symm⟩
+        | succ i => exact Ev.noConfusion h
+    | succ t =>
+      cases t with
+      | zero =>
+        cases i with
+        | zero => exact ⟨Or.inr (Or.inr (Or.inl rfl)), (arr_w h).symm⟩
+        | succ i =>
+          cases i with
+          | zero => exact ⟨Or.inr (Or.inr (Or.inl rfl)), (arr_w h).symm⟩
+          | succ i => exact Ev.noConfusion h
+      | succ t =>
+        cases t with
+        | zero =>
+          cases i with
+          | zero => exact ⟨Or.inr (Or.inr (Or.inr (Or.inl rfl))), (arr_w h).symm⟩
+          | succ i =>
+            cases i with
+            | zero => exact ⟨Or.inr (Or.inr (Or.inr (Or.inl rfl))), (arr_w h).symm⟩
+            | succ i => exact Ev.noConfusion h
+        | succ t => exact Ev.noConfusion h
+
+/-- Without `bar.arrive`, check (3) holds for every restriction. -/
+theorem check3_restr {act : Nat → Nat → Ev} (hs : ∀ t i b wt, act t i = Ev.arr b wt → wt = true)
+    (f : Nat → Nat → Bool) : Check3 (restr act f) :=
+  check3_sync _ (fun t i b h => Bool.noConfusion (hs t i b false (restr_arr h).2))
+
+theorem seg_nodup4 : Nodup [0, 1, 2, 3] := nodup_of_nodupB _ rfl
+
+theorem seg_sized1 : Sized segM segS1 := by
+  intro b
+  cases Nat.decEq b 0 with
+  | isTrue e =>
+    show len (if b = 0 then [0, 1, 2, 3] else [0, 1]) = (if b = 0 then 4 else 2) ∧
+      Nodup (if b = 0 then [0, 1, 2, 3] else [0, 1])
+    rw [if_pos' e, if_pos' e]
+    exact ⟨rfl, seg_nodup4⟩
+  | isFalse e =>
+    show len (if b = 0 then [0, 1, 2, 3] else [0, 1]) = (if b = 0 then 4 else 2) ∧
+      Nodup (if b = 0 then [0, 1, 2, 3] else [0, 1])
+    rw [if_neg' e, if_neg' e]
+    exact ⟨rfl, nodup_of_nodupB _ rfl⟩
+
+theorem seg_sized2 : Sized segM segS2 := by
+  intro b
+  cases Nat.decEq b 0 with
+  | isTrue e =>
+    show len (if b = 0 then [0, 1, 2, 3] else [2, 3]) = (if b = 0 then 4 else 2) ∧
+      Nodup (if b = 0 then [0, 1, 2, 3] else [2, 3])
+    rw [if_pos' e, if_pos' e]
+    exact ⟨rfl, seg_nodup4⟩
+  | isFalse e =>
+    show len (if b = 0 then [0, 1, 2, 3] else [2, 3]) = (if b = 0 then 4 else 2) ∧
+      Nodup (if b = 0 then [0, 1, 2, 3] else [2, 3])
+    rw [if_neg' e, if_neg' e]
+    exact ⟨rfl, nodup_of_nodupB _ rfl⟩
+
+theorem seg_memb1 : Memb (restr segAct (preF segC)) segS1 := by
+  intro t i b wt h
+  match restr_arr h with
+  | ⟨hf, ha⟩ =>
+    cases Nat.decEq b 0 with
+    | isTrue e =>
+      show Mem t (if b = 0 then [0, 1, 2, 3] else [0, 1])
+      rw [if_pos' e]
+      exact (seg_arr ha).1
+    | isFalse e =>
+      show Mem t (if b = 0 then [0, 1, 2, 3] else [0, 1])
+      rw [if_neg' e]
+      have hle : i ≤ segC t := of_decide_eq_true' hf
+      cases t with
+      | zero => exact Or.inl rfl
+      | succ t =>
+        cases t with
+        | zero => exact Or.inr (Or.inl rfl)
+        | succ t =>
+          -- threads 2 and 3 (cut 0): their action 0 is the arrival at 0
+          have hi : i = 0 := Nat.leAntisymm hle (Nat.zeroLe i)
+          rw [hi] at ha
+          cases t with
+          | zero => exact False.elim (e (arr_b ha).symm)
+          | succ t =>
+            cases t with
+            | zero => exact False.elim (e (arr_b ha).symm)
+            | succ t => exact Ev.noConfusion ha
+
+theorem seg_memb2 : Memb (restr segAct (postF segC)) segS2 := by
+  intro t i b wt h
+  match restr_arr h with
+  | ⟨hf, ha⟩ =>
+    cases Nat.decEq b 0 with
+    | isTrue e =>
+      show Mem t (if b = 0 then [0, 1, 2, 3] else [2, 3])
+      rw [if_pos' e]
+      exact (seg_arr ha).1
+    | isFalse e =>
+      show Mem t (if b = 0 then [0, 1, 2, 3] else [2, 3])
+      rw [if_neg' e]
+      have hn : ¬ i ≤ segC t := by
+        intro hle
+        have hf' : (!decide (i ≤ segC t)) = true := hf
+        rw [decide_eq_true' hle] at hf'
+        exact Bool.noConfusion hf'
+      cases t with
+      | zero =>
+        -- thread 0 (cut 1): an action after 1 is `loc`
+        cases i with
+        | zero => exact False.elim (hn (Nat.zeroLe _))
+        | succ i =>
+          cases i with
+          | zero => exact False.elim (hn (Nat.leRefl _))
+          | succ i => exact Ev.noConfusion ha
+      | succ t =>
+        cases t with
+        | zero =>
+          cases i with
+          | zero => exact False.elim (hn (Nat.zeroLe _))
+          | succ i =>
+            cases i with
+            | zero => exact False.elim (hn (Nat.leRefl _))
+            | succ i => exact Ev.noConfusion ha
+        | succ t =>
+          cases t with
+          | zero => exact Or.inl rfl
+          | succ t =>
+            cases t with
+            | zero => exact Or.inr (Or.inl rfl)
+            | succ t => exact Ev.noConfusion ha
+
+theorem segE_left : ∀ b, left (segM b) (fun _ => 0) [] (arrsF segAct b (preF segC) segE) = [] := by
+  intro b
+  cases b with
+  | zero => rfl
+  | succ b =>
+    cases b with
+    | zero => rfl
+    | succ b => rfl
+
+theorem segE_past : ∀ u, Mem u [0, 1, 2, 3] → segC u < cnt u segE := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; exact of_decide_eq_true' rfl
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; exact of_decide_eq_true' rfl
+    | inr hu =>
+      cases hu with
+      | inl e => rw [← e]; exact of_decide_eq_true' rfl
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact of_decide_eq_true' rfl
+        | inr hu => exact False.elim hu
+
+theorem seg_cut : ∀ u, Mem u [0, 1, 2, 3] →
+    segAct u (segC u) = Ev.arr 0 true ∧ ac segAct 0 u (segC u) = 0 := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+    | inr hu =>
+      cases hu with
+      | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+        | inr hu => exact False.elim hu
+
+theorem segE_valid : Valid segAct segM segE := valid_of_validB _ _ _ rfl
+
+/-- **In every schedule, id 1 joins threads 0 and 1 before the whole-CTA barrier** ... -/
+theorem seg_pre (h : List Nat) (hv : Valid segAct segM h) :
+    ∀ j I, nthL (insts (segM 1) (arrsF segAct 1 (preF segC) h)) j = some I →
+      ∀ a, (Mem a I ↔ Mem a.1 (segS1 1) ∧ a.2 = j) :=
+  pre_matching segAct segM (W := 0) (k := 0) (SW := [0, 1, 2, 3])
+    (fun t i wt ha => (seg_arr ha).2) (fun t i wt ha => (seg_arr ha).1) rfl seg_nodup4
+    seg_cut (fun u i b wt ha => (seg_arr ha).1) segE_left segE_past segS1 seg_memb1 seg_sized1
+    (check3_restr (fun t i b wt ha => (seg_arr ha).2) _) h hv 1
+
+/-- ... **and threads 2 and 3 after it.** -/
+theorem seg_post (h : List Nat) (hv : Valid segAct segM h) :
+    ∀ j I, nthL (insts (segM 1) (arrsF segAct 1 (postF segC) h)) j = some I →
+      ∀ a, (Mem a I ↔ Mem a.1 (segS2 1) ∧ a.2 = j) :=
+  post_matching segAct segM (W := 0) (k := 0) (SW := [0, 1, 2, 3])
+    (fun t i wt ha => (seg_arr ha).2) (fun t i wt ha => (seg_arr ha).1) rfl seg_nodup4
+    seg_cut (fun u i b wt ha => (seg_arr ha).1) segE_left segE_past segS2 seg_memb2 seg_sized2
+    (check3_restr (fun t i b wt ha => (seg_arr ha).2) _) h hv 1
+
 end Members
 end Kcert
