@@ -56,8 +56,16 @@ The model (namespace `Kcert.Members`):
   and races (`clear_differs`, `clearAlt_check`); clearing only when every arrival waits
   reports it (`clearExec_fixed`).
 
+* Segments (the repaired clearing, at a whole-CTA instance where every thread waits):
+  `once_wait`, `sep_wait`, `split` (arrivals up to the cut precede those after, at every id),
+  `segments` (with nothing pending at the cut in the executor's schedule, the instances split
+  into those of each segment), `valid_pre`/`valid_post` (every valid history is one of each
+  segment as a program of its own, `restr`), `pre_matching`/`post_matching` (each segment
+  `Once` and matched by `k`-th arrivals under its own member sets); example `seg_pre`,
+  `seg_post`.
+
 Not linked: `HB` here and the executor's vector clocks (`Named.lean`), `Valid` histories and
-`Sem` schedules; one segment only (no clearing) in `once_all`.
+`Sem` schedules; one clearing per run in the segment theorems.
 -/
 
 namespace Kcert
