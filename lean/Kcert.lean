@@ -29,3 +29,4 @@ import Kcert.GridIndep
 import Kcert.GridSafe
 import Kcert.Bounds
 import Kcert.CpAsync
+import Kcert.OnceCheck
