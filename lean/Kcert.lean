@@ -25,3 +25,4 @@ import Kcert.GridRace
 import Kcert.Named
 import Kcert.LibdeviceExp
 import Kcert.BarrierMembers
+import Kcert.Warp
