@@ -201,6 +201,11 @@ def WBarFits (N : Nat) (s : CState V) : WAct V → WAct V → Prop
 def CollOwn (memb : Nat → Nat → Bool) (wp : WProg V) : Prop :=
   ∀ i pc regs g v res pc', wp i pc regs = WAct.coll g v res pc' → memb g i = true
 
+/-- In state `st`, if thread `i`'s next action is a collective arrival, `i` is a lane of its
+instance. -/
+def OwnAt (memb : Nat → Nat → Bool) (wp : WProg V) (i : Nat) (st : WState V) : Prop :=
+  ∀ g v res pc, wact wp i st = WAct.coll g v res pc → memb g i = true
+
 end Defs
 
 section Basic
@@ -784,12 +789,13 @@ completes it, it does so in both orders, with the same vector of contributions. 
 theorem comm_coll_coll_eq (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat) (st : WState V)
     {i j : Nat} (hij : i ≠ j) (hi : i < N) (hj : j < N) (hri : (st.s.th i).status = Status.run)
     (hrj : (st.s.th j).status = Status.run) (hni : st.cw i = none) (hnj : st.cw j = none)
-    (hown : CollOwn memb wp) {g : Nat} {v u : Nat → V} {res rs : ExtFun V} {pc pj : Nat}
+    (hoi : OwnAt memb wp i st) (hoj : OwnAt memb wp j st) {g : Nat} {v u : Nat → V}
+    {res rs : ExtFun V} {pc pj : Nat}
     (hA : wact wp i st = WAct.coll g v res pc) (hB : wact wp j st = WAct.coll g u rs pj) :
     WSame (wnext memb wp N j (wnext memb wp N i st)) (wnext memb wp N i (wnext memb wp N j st)) := by
   have hji : j ≠ i := fun e => hij (Eq.symm e)
-  have hmi : memb g i = true := hown i _ _ g v res pc hA
-  have hmj : memb g j = true := hown j _ _ g u rs pj hB
+  have hmi : memb g i = true := hoi g v res pc hA
+  have hmj : memb g j = true := hoj g u rs pj hB
   have hd1 : doneW memb N g i st.cw = false := doneW_false memb st.cw hj hji hmj hnj
   have hd2 : doneW memb N g j st.cw = false := doneW_false memb st.cw hi hij hmi hni
   have hB' : wact wp j (wnext memb wp N i st) = WAct.coll g u rs pj := by
@@ -915,7 +921,8 @@ two arrivals at one instance (`comm_coll_coll_eq`), two `Sem` actions (`comm_bas
 theorem wnext_comm (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat) (st : WState V)
     {i j : Nat} (hij : i ≠ j) (hi : i < N) (hj : j < N) (hri : (st.s.th i).status = Status.run)
     (hrj : (st.s.th j).status = Status.run) (hni : st.cw i = none) (hnj : st.cw j = none)
-    (hown : CollOwn memb wp) (hc : ¬WConflict (wact wp i st) (wact wp j st))
+    (hoi : OwnAt memb wp i st) (hoj : OwnAt memb wp j st)
+    (hc : ¬WConflict (wact wp i st) (wact wp j st))
     (hb : WBarFits N st.s (wact wp i st) (wact wp j st)) :
     WSame (wnext memb wp N j (wnext memb wp N i st)) (wnext memb wp N i (wnext memb wp N j st)) := by
   have hji : j ≠ i := fun e => hij (Eq.symm e)
@@ -942,7 +949,7 @@ theorem wnext_comm (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat) (st : 
       cases Nat.decEq g h with
       | isTrue e =>
         rw [← e] at hB
-        exact comm_coll_coll_eq memb wp N st hij hi hj hri hrj hni hnj hown hA hB
+        exact comm_coll_coll_eq memb wp N st hij hi hj hri hrj hni hnj hoi hoj hA hB
       | isFalse e => exact comm_coll_coll_ne memb wp N st hij hri hrj hni hnj e hA hB
 
 /-- The relational diamond from the commutation of `wnext`. -/
@@ -970,11 +977,12 @@ theorem wdiamond_of_comm (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat)
 instances they belong to, then `j` steps from `s1` and `i` from `s2` to one state. -/
 theorem wdiamond (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat)
     {s s1 s2 : WState V} {i j : Nat} (hij : i ≠ j)
-    (h1 : WStepT memb wp N i s s1) (h2 : WStepT memb wp N j s s2) (hown : CollOwn memb wp)
+    (h1 : WStepT memb wp N i s s1) (h2 : WStepT memb wp N j s s2)
+    (hoi : OwnAt memb wp i s) (hoj : OwnAt memb wp j s)
     (hc : ¬WConflict (wact wp i s) (wact wp j s)) (hb : WBarFits N s.s (wact wp i s) (wact wp j s)) :
     ∃ s3, WStepT memb wp N j s1 s3 ∧ WStepT memb wp N i s2 s3 :=
   wdiamond_of_comm memb wp N hij h1 h2
-    (wnext_comm memb wp N s hij h1.1 h2.1 h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1 hown hc hb)
+    (wnext_comm memb wp N s hij h1.1 h2.1 h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1 hoi hoj hc hb)
 
 end Diamond
 
@@ -1111,10 +1119,20 @@ def WBarriersFit (s0 : WState V) : Prop :=
     (r.s.th i).status = Status.run → (r.s.th j).status = Status.run →
     r.cw i = none → r.cw j = none → WBarFits N r.s (wact wp i r) (wact wp j r)
 
+/-- In every reachable state, a running, non-waiting thread about to arrive at a collective is a
+lane of its instance (the executor reports "lane is not in its own mask" otherwise). -/
+def CollOwnR (s0 : WState V) : Prop :=
+  ∀ r, WReach memb wp N s0 r → ∀ i, i < N → (r.s.th i).status = Status.run → r.cw i = none →
+    OwnAt memb wp i r
+
+theorem collOwnR_of_static (s0 : WState V) (h : CollOwn memb wp) : CollOwnR memb wp N s0 :=
+  fun r _ i _ _ _ g v res pc e => h i _ _ g v res pc e
+
 theorem wdiamond_of_fit (s0 : WState V) (hrf : WRaceFree memb wp N s0)
-    (hfit : WBarriersFit memb wp N s0) (hown : CollOwn memb wp) : WDiamond memb wp N s0 := by
+    (hfit : WBarriersFit memb wp N s0) (hown : CollOwnR memb wp N s0) : WDiamond memb wp N s0 := by
   intro r hr i j r1 r2 hij h1 h2
-  exact wdiamond memb wp N hij h1 h2 hown
+  exact wdiamond memb wp N hij h1 h2 (hown r hr i h1.1 h1.2.1 h1.2.2.1)
+    (hown r hr j h2.1 h2.2.1 h2.2.2.1)
     (hrf r hr i j hij h1.1 h2.1 h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1)
     (hfit r hr i j hij h1.1 h2.1 h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1)
 
@@ -1123,7 +1141,7 @@ lane arrives only at collective instances it is a lane of, any two complete exec
 `s0` end in the same state (every thread's registers, `pc` and status, the shared memory, the
 barrier counts, and the waiting records). -/
 theorem wconfluence {s0 t1 t2 : WState V} (hrf : WRaceFree memb wp N s0)
-    (hfit : WBarriersFit memb wp N s0) (hown : CollOwn memb wp)
+    (hfit : WBarriersFit memb wp N s0) (hown : CollOwnR memb wp N s0)
     (h1 : WReach memb wp N s0 t1) (h2 : WReach memb wp N s0 t2) (f1 : WFinal N t1)
     (f2 : WFinal N t2) : WSame t1 t2 :=
   wfinal_unique memb wp N (wdiamond_of_fit memb wp N s0 hrf hfit hown) h1 h2 f1 f2
@@ -1139,7 +1157,7 @@ execution from `s0` ends with every thread exited, every reachable state where n
 step (every thread has exited or waits at a barrier or a collective that does not complete)
 has every thread exited. -/
 theorem wno_stuck {s0 t1 t2 : WState V} (hrf : WRaceFree memb wp N s0)
-    (hfit : WBarriersFit memb wp N s0) (hown : CollOwn memb wp)
+    (hfit : WBarriersFit memb wp N s0) (hown : CollOwnR memb wp N s0)
     (h1 : WReach memb wp N s0 t1) (f1 : WFinal N t1) (h2 : WReach memb wp N s0 t2)
     (hs : ∀ v, WStep memb wp N t2 v → False) : WFinal N t2 := by
   match wconfluent memb wp N (wdiamond_of_fit memb wp N s0 hrf hfit hown) h1 t2 (WReach.refl s0) h2 with
@@ -1251,7 +1269,134 @@ theorem ex_reach : WReach memb2 prog2 2 s0 s4 ∧ WFinal 2 s4 := by
       | zero => rfl
       | succ k => exact False.elim (Nat.notSuccLeZero k (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hk)))
 
+/-- Every action of the example is a collective arrival or `exit`. -/
+def Tame (A : WAct Nat) : Prop :=
+  (∃ g v res pc', A = WAct.coll g v res pc') ∨ A = WAct.base Act.exit
+
+theorem prog2_tame (i pc : Nat) (regs : Nat → Nat) : Tame (prog2 i pc regs) := by
+  cases pc with
+  | zero =>
+    show Tame (cond (decide (i < 2)) (WAct.coll 0 regs (shflRes (1 - i) 0 1 0 regs) 1)
+      (WAct.base Act.exit))
+    cases decide (i < 2) with
+    | true => exact Or.inl ⟨_, _, _, _, rfl⟩
+    | false => exact Or.inr rfl
+  | succ n => exact Or.inr rfl
+
+theorem tame_ok (n : Nat) (s : CState Nat) {A B : WAct Nat} (hA : Tame A) (hB : Tame B) :
+    ¬WConflict A B ∧ WBarFits n s A B := by
+  cases hA with
+  | inl h =>
+    match h with
+    | ⟨g, v, res, pc, e⟩ =>
+      rw [e]
+      cases hB with
+      | inl h' =>
+        match h' with
+        | ⟨g', v', res', pc', e'⟩ => rw [e']; exact ⟨fun h => h, trivial⟩
+      | inr e' => rw [e']; exact ⟨fun h => h, trivial⟩
+  | inr e =>
+    rw [e]
+    cases hB with
+    | inl h' =>
+      match h' with
+      | ⟨g', v', res', pc', e'⟩ => rw [e']; exact ⟨fun h => h, trivial⟩
+    | inr e' => rw [e']; exact ⟨fun h => h, trivial⟩
+
+theorem ex_raceFree : WRaceFree memb2 prog2 2 s0 :=
+  fun r _ i j _ _ _ _ _ _ _ => (tame_ok 2 r.s (prog2_tame i _ _) (prog2_tame j _ _)).1
+
+theorem ex_fit : WBarriersFit memb2 prog2 2 s0 :=
+  fun r _ i j _ _ _ _ _ _ _ => (tame_ok 2 r.s (prog2_tame i _ _) (prog2_tame j _ _)).2
+
+/-- `wconfluence` applies to the example: all its final states agree. -/
+theorem ex_confluence {t1 t2 : WState Nat} (h1 : WReach memb2 prog2 2 s0 t1)
+    (h2 : WReach memb2 prog2 2 s0 t2) (f1 : WFinal 2 t1) (f2 : WFinal 2 t2) : WSame t1 t2 :=
+  wconfluence memb2 prog2 2 ex_raceFree ex_fit (collOwnR_of_static memb2 prog2 2 s0 ex_own)
+    h1 h2 f1 f2
+
+/-- `wno_stuck` applies to the example: no schedule gets stuck, in particular not at the
+shuffle. -/
+theorem ex_no_stuck {t : WState Nat} (h : WReach memb2 prog2 2 s0 t)
+    (hs : ∀ v, WStep memb2 prog2 2 t v → False) : WFinal 2 t :=
+  wno_stuck memb2 prog2 2 ex_raceFree ex_fit (collOwnR_of_static memb2 prog2 2 s0 ex_own)
+    ex_reach.1 ex_reach.2 h hs
+
+/-- So every final state reached from `s0`, by any schedule, has the shuffled registers. -/
+theorem ex_every_final {t : WState Nat} (h : WReach memb2 prog2 2 s0 t) (f : WFinal 2 t) :
+    (t.s.th 0).regs 1 = 20 ∧ (t.s.th 1).regs 1 = 10 := by
+  have e := ex_confluence ex_reach.1 h ex_reach.2 f
+  rw [← e.1.1 0, ← e.1.1 1]
+  exact ⟨rfl, rfl⟩
+
 end Example
+
+/-! ## Lanes of one mask at `vote.sync` with different modes
+
+Rust `complete_collective` computes one `vote.sync` value with the mode of the first waiting lane
+(`waits.first()`) and writes it to every lane, and `resolve_warps` groups lanes by mask and kind
+of collective only (`std::mem::discriminant`), not by mode or `pc`.  Two lanes of mask `0x3` at
+two different `vote.sync` instructions, lane 0 at `vote.sync.any.pred` and lane 1 at
+`vote.sync.all.pred` (a divergent branch), complete together and lane 1 receives `any`.  In the
+model each lane applies its own result function, so lane 1 receives `all`. -/
+
+namespace VoteModes
+
+open Example
+
+/-- The predicate a lane contributed (register 0 is 1). -/
+def predOf : Option (Nat → Nat) → Bool
+  | some c => decide (c 0 = 1)
+  | none => false
+
+/-- `vote.sync.any` (`all = false`) or `vote.sync.all` (`all = true`) over lanes 0 and 1. -/
+def vote2 (all : Bool) (cv : Nat → Option (Nat → Nat)) : Nat :=
+  cond (cond all (predOf (cv 0) && predOf (cv 1)) (predOf (cv 0) || predOf (cv 1))) 1 0
+
+def voteRes2 (all : Bool) (dst : Nat) (regs : Nat → Nat) : ExtFun Nat :=
+  ⟨fun cv => upd regs dst (vote2 all cv), fun c c' h => by
+    show upd regs dst (vote2 all c) = upd regs dst (vote2 all c')
+    have e : vote2 all c = vote2 all c' := by
+      show cond (cond all (predOf (c 0) && predOf (c 1)) (predOf (c 0) || predOf (c 1))) 1 0 =
+        cond (cond all (predOf (c' 0) && predOf (c' 1)) (predOf (c' 0) || predOf (c' 1))) 1 0
+      rw [h 0, h 1]
+    rw [e]⟩
+
+/-- Lane 0: `vote.sync.any.pred r1, r0, 0x3`; lane 1: `vote.sync.all.pred r1, r0, 0x3`. -/
+def progV : WProg Nat := fun i pc regs =>
+  match pc with
+  | 0 => cond (decide (i < 2)) (WAct.coll 0 regs (voteRes2 (decide (i = 1)) 1 regs) 1)
+      (WAct.base Act.exit)
+  | _ => WAct.base Act.exit
+
+/-- Lane 0 votes true, lane 1 false. -/
+def v0 : WState Nat := winit (fun k r => if r = 0 then (if k = 0 then 1 else 0) else 0) (fun _ => 0)
+
+def v2 : WState Nat := wnext memb2 progV 2 1 (wnext memb2 progV 2 0 v0)
+
+/-- The model: lane 0 gets `any` = 1, lane 1 gets `all` = 0. -/
+theorem model_votes : (v2.s.th 0).regs 1 = 1 ∧ (v2.s.th 1).regs 1 = 0 := ⟨rfl, rfl⟩
+
+/-- The Rust completion of `vote.sync` (`complete_collective`, `Collective::Vote`) for lanes
+with modes `ms` (`true`: `all`) and predicates `ps`, in lane order: the value of the first
+lane's mode, for every lane. -/
+def rustVote (ms ps : List Bool) : List Nat :=
+  let all := match ms with
+    | m :: _ => m
+    | [] => false
+  let v := cond (cond all (ps.all id) (ps.any id)) 1 0
+  ms.map (fun _ => v)
+
+/-- The executor gives lane 1 the value 1 (`any`), where lane 1's own instruction
+(`vote.sync.all`) gives 0. -/
+theorem rust_votes : rustVote [false, true] [true, false] = [1, 1] := rfl
+
+theorem vote_modes_differ :
+    (rustVote [false, true] [true, false]).get? 1 ≠ some ((v2.s.th 1).regs 1) := by
+  intro h
+  cases h
+
+end VoteModes
 
 end Warp
 end Kcert
