@@ -496,3 +496,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Warp.VoteModes.model_votes
 #print axioms Kcert.Warp.VoteModes.rust_votes
 #print axioms Kcert.Warp.VoteModes.vote_modes_differ
+#print axioms Kcert.Warp.wstepT_base_iff

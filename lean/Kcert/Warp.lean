@@ -984,6 +984,22 @@ theorem wdiamond (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat)
   wdiamond_of_comm memb wp N hij h1 h2
     (wnext_comm memb wp N s hij h1.1 h2.1 h1.2.1 h2.2.1 h1.2.2.1 h2.2.2.1 hoi hoj hc hb)
 
+/-- For a `Sem` action, a step of `WSem` is a step of `Sem` (of the program's `Sem` part) by a
+thread that does not wait at a collective, leaving the waiting records alone: programs without
+collectives run as in `Sem`. -/
+theorem wstepT_base_iff (memb : Nat → Nat → Bool) (wp : WProg V) (N i : Nat) (st st' : WState V)
+    {A : Act V} (hA : wact wp i st = WAct.base A) :
+    WStepT memb wp N i st st' ↔
+      (StepT (baseProg wp) N i st.s st'.s ∧ st.cw i = none ∧ ∀ k, st'.cw k = st.cw k) := by
+  have e := wnext_base memb wp N i st hA
+  refine ⟨fun h => ?_, fun h => ?_⟩
+  · have hs := h.2.2.2
+    rw [e] at hs
+    exact ⟨⟨h.1, h.2.1, hs.1⟩, h.2.2.1, hs.2⟩
+  · refine ⟨h.1.1, h.1.2.1, h.2.1, ?_⟩
+    rw [e]
+    exact ⟨h.1.2.2, h.2.2⟩
+
 end Diamond
 
 section Confluence
