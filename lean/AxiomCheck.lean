@@ -497,3 +497,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.Warp.VoteModes.rust_votes
 #print axioms Kcert.Warp.VoteModes.vote_modes_differ
 #print axioms Kcert.Warp.wstepT_base_iff
+#print axioms Kcert.Warp.sim_base
+#print axioms Kcert.Warp.sim_coll
+#print axioms Kcert.Warp.sim_resolve
+#print axioms Kcert.Warp.dinv_thread
+#print axioms Kcert.Warp.dinv_resolve
+#print axioms Kcert.Warp.dreach_sim
+#print axioms Kcert.Warp.dfinal_reach
+#print axioms Kcert.Warp.dfinal_unique
+#print axioms Kcert.Warp.dfinal_no_stuck
+#print axioms Kcert.Warp.Example.dex_reach
+#print axioms Kcert.Warp.Example.dex_result
+#print axioms Kcert.Warp.Example.dex_agrees

@@ -26,3 +26,4 @@ import Kcert.Named
 import Kcert.LibdeviceExp
 import Kcert.BarrierMembers
 import Kcert.Warp
+import Kcert.WarpDefer
