@@ -39,6 +39,14 @@ function (`shflRes` below).
 * `wconfluence`: a race-free program whose barriers fit and whose lanes arrive only at
   instances they belong to has at most one final state, whatever the schedule.
   `wno_stuck`: if one execution finishes, no execution gets stuck.
+* `wstepT_base_iff`: programs without collectives run as in `Sem`.
+* `Example`: a 2-lane `shfl.sync.bfly`, evaluated by `rfl`, under `wconfluence`.
+* `VoteModes`: lanes of one mask at `vote.sync` instructions of different modes; the executor
+  gives every lane the first lane's mode (README, "Finding: vote.sync lanes at different
+  modes").
+
+The executor's deferred completion (`resolve_warps` once every thread has blocked) is
+`WarpDefer.lean`, proved to reach the same final states.
 -/
 
 namespace Kcert
