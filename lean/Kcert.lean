@@ -30,3 +30,5 @@ import Kcert.GridSafe
 import Kcert.Bounds
 import Kcert.CpAsync
 import Kcert.OnceCheck
+import Kcert.Warp
+import Kcert.WarpDefer
