@@ -179,6 +179,21 @@ pub(crate) enum Collective {
     },
 }
 
+/// Whether two lanes' collectives complete as one: the same kind and, where the kind has
+/// one, the same mode (lanes may meet at different instructions on sm_70 and later). Tensor-core
+/// collectives take their shape and types from the instruction, so they need the same one.
+fn same_collective(a: &WarpWait, b: &WarpWait) -> bool {
+    match (&a.what, &b.what) {
+        (Collective::WarpSync, Collective::WarpSync) => true,
+        (Collective::Shfl { mode: m, .. }, Collective::Shfl { mode: n, .. }) => m == n,
+        (Collective::Vote { mode: m, .. }, Collective::Vote { mode: n, .. }) => m == n,
+        (Collective::Mma { .. }, Collective::Mma { .. })
+        | (Collective::Ldmatrix { .. }, Collective::Ldmatrix { .. })
+        | (Collective::Wmma { .. }, Collective::Wmma { .. }) => a.pc == b.pc,
+        _ => false,
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WarpWait {
     pub(crate) pc: u32,
@@ -616,15 +631,35 @@ impl<'a> Machine<'a> {
                     );
                     return Ok(Resolved::Abort);
                 }
-                let all_here = members.iter().all(|&k| {
+                let arrived = |k: usize| {
                     let t = &cta.threads[k];
-                    t.status == Status::Warp
-                        && t.warp_wait.is_some_and(|o| {
-                            o.mask == ww.mask
-                                && std::mem::discriminant(&o.what)
-                                    == std::mem::discriminant(&ww.what)
-                        })
+                    t.status == Status::Warp && t.warp_wait.is_some_and(|o| o.mask == ww.mask)
+                };
+                let all_here = members.iter().all(|&k| {
+                    arrived(k)
+                        && cta.threads[k]
+                            .warp_wait
+                            .is_some_and(|o| same_collective(&o, &ww))
                 });
+                if !all_here && members.iter().all(|&k| arrived(k)) {
+                    // Every lane of the mask is at a collective with this mask, but not at the
+                    // same one: PTX gives that no meaning, and completing it with one lane's
+                    // mode would compute what other lanes' instructions do not (found by the
+                    // Lean model, `Kcert.Warp.VoteModes`).
+                    let other = members
+                        .iter()
+                        .filter_map(|&k| cta.threads[k].warp_wait)
+                        .find(|o| !same_collective(o, &ww))
+                        .map_or(0, |o| self.prog.insts[o.pc as usize].line);
+                    bad(
+                        format!(
+                            "the lanes of mask {:#x} are at different warp collectives (this one and line {other})",
+                            ww.mask
+                        ),
+                        self,
+                    );
+                    return Ok(Resolved::Abort);
+                }
                 if !all_here {
                     if let Some(&k) = members
                         .iter()
