@@ -1,0 +1,355 @@
+import Kcert.Compat
+import Kcert.Bounds
+
+/-!
+# Address provenance: the executor's address check is exact for every memory layout
+
+The repair of the finding "a global offset of 2^36 bytes or more hops to another tensor"
+(`GlobalBounds.stride_gap`): integer values that are addresses carry provenance,
+`Val::Addr { base, bits }` (`exec/value.rs`), and an access (`exec/access.rs`) must use an
+`Addr` whose bits resolve, in the executor's layout, into the region of its own base, the whole
+access inside.  This file shows that this check is exact for EVERY layout: whatever addresses
+the driver and `ptxas` choose for the regions, a checked access touches exactly the bytes it
+touches in the executor's run, relative to its region, and no other region.
+
+Arithmetic.  The 64-bit registers are the ring `ℤ/2^64`: PTX `add`, `sub`, `mul.lo`, `mad.lo`
+on `.u64`/`.s64` are its operations, and an address is the register's value read as a natural
+number below `2^64`.  We do not fix that ring: `Word α` is any commutative-group-with-
+multiplication (the laws are stated as fields, as `ExpField` does for the reals) with a cast
+`ofNat : Nat → α` that is additive and multiplicative and a representative `toNat : α → Nat`
+with `ofNat (toNat x) = x` and `toNat (ofNat n) = n` for `n < M`.  `ℤ/2^64` with `M = 2^64` is
+one (so wrap-around is modelled: `x + 2^64` is `x`); `word2` below, `ℤ/2` with `M = 2`, is a
+proved instance showing the laws are consistent.  Everything below holds for every `Word`.
+
+Values.  `Ex` is a small expression language: the region symbols (`base r`: a tensor
+parameter, a shared variable, the dynamic shared area, a local variable, scratch; its value is
+the region's address `L r` in the layout `L`), constants, plain inputs (thread indices, scalar
+parameters: any value not computed from addresses), `add`, `sub`, `mul`, `mad` and an
+address-preserving conversion (`cvta`/`mov`, the identity on values here).  `HasTy e t` is the
+Rust provenance rule: `Addr r + n`, `n + Addr r`, `Addr r - n`, `mad a b (Addr r)` are `Addr r`
+(`n`, `a`, `b` plain), `Addr r - Addr r` is plain, everything on plain values is plain, and
+nothing else is typed (the executor refuses it).
+-/
+
+namespace Kcert
+namespace Provenance
+
+/-- Machine words: `ℤ/2^64` is an instance (with `M = 2^64`); the laws are those of a
+commutative additive group plus the casts. -/
+structure Word (α : Type) where
+  zero : α
+  add : α → α → α
+  neg : α → α
+  mul : α → α → α
+  add_assoc : ∀ x y z, add (add x y) z = add x (add y z)
+  add_comm : ∀ x y, add x y = add y x
+  add_zero : ∀ x, add x zero = x
+  add_neg : ∀ x, add x (neg x) = zero
+  M : Nat
+  ofNat : Nat → α
+  toNat : α → Nat
+  ofNat_zero : ofNat 0 = zero
+  ofNat_add : ∀ m n, ofNat (m + n) = add (ofNat m) (ofNat n)
+  ofNat_mul : ∀ m n, ofNat (m * n) = mul (ofNat m) (ofNat n)
+  ofNat_toNat : ∀ x, ofNat (toNat x) = x
+  toNat_ofNat : ∀ n, n < M → toNat (ofNat n) = n
+
+section Group
+
+variable {α : Type} (W : Word α)
+
+theorem zero_add (x : α) : W.add W.zero x = x := by
+  rw [W.add_comm, W.add_zero]
+
+theorem left_comm (x y z : α) : W.add x (W.add y z) = W.add y (W.add x z) := by
+  rw [← W.add_assoc, W.add_comm x y, W.add_assoc]
+
+theorem cancel_left {x a b : α} (h : W.add x a = W.add x b) : a = b := by
+  have e : ∀ c, W.add (W.neg x) (W.add x c) = c := by
+    intro c
+    rw [← W.add_assoc, W.add_comm (W.neg x) x, W.add_neg, zero_add]
+  rw [← e a, h, e b]
+
+theorem cancel_right {x a b : α} (h : W.add a x = W.add b x) : a = b := by
+  rw [W.add_comm a x, W.add_comm b x] at h
+  exact cancel_left W h
+
+/-- `(x + a) - (x + b) = a - b`: the difference of two addresses of one base. -/
+theorem sub_same (x a b : α) :
+    W.add (W.add x a) (W.neg (W.add x b)) = W.add a (W.neg b) := by
+  apply cancel_right W (x := W.add x b)
+  rw [W.add_assoc, W.add_comm (W.neg (W.add x b)) (W.add x b), W.add_neg, W.add_zero,
+    W.add_assoc, left_comm W (W.neg b) x b, W.add_comm (W.neg b) b, W.add_neg, W.add_zero,
+    W.add_comm a x]
+
+end Group
+
+/-! ## Expressions, provenance, evaluation -/
+
+inductive Ex where
+  | base : Nat → Ex
+  | lit : Nat → Ex
+  | inp : Nat → Ex
+  | add : Ex → Ex → Ex
+  | sub : Ex → Ex → Ex
+  | mul : Ex → Ex → Ex
+  | mad : Ex → Ex → Ex → Ex
+  | cvt : Ex → Ex
+
+inductive Ty where
+  | plain : Ty
+  | addr : Nat → Ty
+
+open Ex Ty
+
+/-- The provenance rules of `Val::Addr` (what the executor does not refuse). -/
+inductive HasTy : Ex → Ty → Prop where
+  | base (r : Nat) : HasTy (Ex.base r) (Ty.addr r)
+  | lit (n : Nat) : HasTy (Ex.lit n) Ty.plain
+  | inp (i : Nat) : HasTy (Ex.inp i) Ty.plain
+  | addPP {a b : Ex} : HasTy a Ty.plain → HasTy b Ty.plain → HasTy (Ex.add a b) Ty.plain
+  | addAP {a b : Ex} {r : Nat} : HasTy a (Ty.addr r) → HasTy b Ty.plain →
+      HasTy (Ex.add a b) (Ty.addr r)
+  | addPA {a b : Ex} {r : Nat} : HasTy a Ty.plain → HasTy b (Ty.addr r) →
+      HasTy (Ex.add a b) (Ty.addr r)
+  | subPP {a b : Ex} : HasTy a Ty.plain → HasTy b Ty.plain → HasTy (Ex.sub a b) Ty.plain
+  | subAP {a b : Ex} {r : Nat} : HasTy a (Ty.addr r) → HasTy b Ty.plain →
+      HasTy (Ex.sub a b) (Ty.addr r)
+  | subAA {a b : Ex} {r : Nat} : HasTy a (Ty.addr r) → HasTy b (Ty.addr r) →
+      HasTy (Ex.sub a b) Ty.plain
+  | mulPP {a b : Ex} : HasTy a Ty.plain → HasTy b Ty.plain → HasTy (Ex.mul a b) Ty.plain
+  | madP {a b c : Ex} : HasTy a Ty.plain → HasTy b Ty.plain → HasTy c Ty.plain →
+      HasTy (Ex.mad a b c) Ty.plain
+  | madA {a b c : Ex} {r : Nat} : HasTy a Ty.plain → HasTy b Ty.plain →
+      HasTy c (Ty.addr r) → HasTy (Ex.mad a b c) (Ty.addr r)
+  | cvt {a : Ex} {t : Ty} : HasTy a t → HasTy (Ex.cvt a) t
+
+variable {α : Type} (W : Word α)
+
+/-- Evaluation in the layout `L` (region `r` at address `L r`), plain inputs `ρ`. -/
+def eval (L : Nat → Nat) (ρ : Nat → α) : Ex → α
+  | Ex.base r => W.ofNat (L r)
+  | Ex.lit n => W.ofNat n
+  | Ex.inp i => ρ i
+  | Ex.add a b => W.add (eval L ρ a) (eval L ρ b)
+  | Ex.sub a b => W.add (eval L ρ a) (W.neg (eval L ρ b))
+  | Ex.mul a b => W.mul (eval L ρ a) (eval L ρ b)
+  | Ex.mad a b c => W.add (W.mul (eval L ρ a) (eval L ρ b)) (eval L ρ c)
+  | Ex.cvt a => eval L ρ a
+
+/-- The offset of an expression: its value with every region at address 0. -/
+def off (ρ : Nat → α) (e : Ex) : α := eval W (fun _ => 0) ρ e
+
+/-- What a typed expression denotes in layout `L`: a plain value is its layout-free value, an
+`Addr r` is `L r` plus its layout-free offset. -/
+def Den (L : Nat → Nat) (ρ : Nat → α) (e : Ex) : Ty → Prop
+  | Ty.plain => eval W L ρ e = off W ρ e
+  | Ty.addr r => eval W L ρ e = W.add (W.ofNat (L r)) (off W ρ e)
+
+theorem den (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {t : Ty} (h : HasTy e t) :
+    Den W L ρ e t := by
+  induction h with
+  | base r =>
+    show W.ofNat (L r) = W.add (W.ofNat (L r)) (W.ofNat 0)
+    rw [W.ofNat_zero, W.add_zero]
+  | lit n => exact rfl
+  | inp i => exact rfl
+  | addPP _ _ iha ihb =>
+    show W.add _ _ = W.add _ _
+    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb]
+    exact rfl
+  | addAP _ _ iha ihb =>
+    show W.add _ _ = _
+    rw [show eval W L ρ _ = W.add _ (off W ρ _) from iha,
+      show eval W L ρ _ = off W ρ _ from ihb, W.add_assoc]
+    exact rfl
+  | addPA _ _ iha ihb =>
+    show W.add _ _ = _
+    rw [show eval W L ρ _ = off W ρ _ from iha,
+      show eval W L ρ _ = W.add _ (off W ρ _) from ihb, left_comm]
+    exact rfl
+  | subPP _ _ iha ihb =>
+    show W.add _ _ = W.add _ _
+    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb]
+    exact rfl
+  | subAP _ _ iha ihb =>
+    show W.add _ _ = _
+    rw [show eval W L ρ _ = W.add _ (off W ρ _) from iha,
+      show eval W L ρ _ = off W ρ _ from ihb, W.add_assoc]
+    exact rfl
+  | subAA _ _ iha ihb =>
+    show W.add _ _ = _
+    rw [show eval W L ρ _ = W.add _ (off W ρ _) from iha,
+      show eval W L ρ _ = W.add _ (off W ρ _) from ihb, sub_same]
+    exact rfl
+  | mulPP _ _ iha ihb =>
+    show W.mul _ _ = W.mul _ _
+    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb]
+    exact rfl
+  | madP _ _ _ iha ihb ihc =>
+    show W.add (W.mul _ _) _ = W.add (W.mul _ _) _
+    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb,
+      show eval W L ρ _ = off W ρ _ from ihc]
+    exact rfl
+  | madA _ _ _ iha ihb ihc =>
+    show W.add (W.mul _ _) _ = _
+    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb,
+      show eval W L ρ _ = W.add _ (off W ρ _) from ihc, left_comm]
+    exact rfl
+  | cvt _ ih => exact ih
+
+/-! ## (1), (2): layout independence -/
+
+/-- (1) A plain value evaluates to its layout-free value in every layout. -/
+theorem plain_eval (L : Nat → Nat) (ρ : Nat → α) {e : Ex} (h : HasTy e Ty.plain) :
+    eval W L ρ e = off W ρ e :=
+  den W L ρ h
+
+/-- (1) Hence the same integer in any two layouts. -/
+theorem plain_indep (L L' : Nat → Nat) (ρ : Nat → α) {e : Ex} (h : HasTy e Ty.plain) :
+    eval W L ρ e = eval W L' ρ e := by
+  rw [plain_eval W L ρ h, plain_eval W L' ρ h]
+
+/-- (2) An `Addr r` value is `L r + o` in every layout `L`, with the same offset
+`o = off W ρ e`. -/
+theorem addr_eval (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {r : Nat}
+    (h : HasTy e (Ty.addr r)) : eval W L ρ e = W.add (W.ofNat (L r)) (off W ρ e) :=
+  den W L ρ h
+
+/-! ## (3): the access check is exact -/
+
+/-- Nat: `k + a ≤ k + b → a ≤ b`. -/
+theorem le_of_add_le_add_left'' {k a b : Nat} (h : k + a ≤ k + b) : a ≤ b :=
+  match Nat.le.dest h with
+  | ⟨d, hd⟩ => Nat.le.intro (Nat.add_left_cancel (Eq.trans (Nat.add_assoc k a d).symm hd))
+
+theorem lt_of_add_lt_add_left'' {k a b : Nat} (h : k + a < k + b) : a < b :=
+  le_of_add_le_add_left'' (k := k) h
+
+/-- The executor's test of an access of `w` bytes at the value `x` through an `Addr r`: in the
+layout `L`, the address `toNat x` lies in region `r` with the whole access inside. -/
+def Inside (L size : Nat → Nat) (r w : Nat) (x : α) : Prop :=
+  L r ≤ W.toNat x ∧ W.toNat x + w ≤ L r + size r
+
+/-- Byte `a` lies in region `r` of layout `L`. -/
+def InReg (L size : Nat → Nat) (r a : Nat) : Prop := L r ≤ a ∧ a < L r + size r
+
+/-- The regions are pairwise disjoint in `L`. -/
+def Disjoint (L size : Nat → Nat) : Prop :=
+  ∀ r r' a, r ≠ r' → InReg L size r a → ¬InReg L size r' a
+
+/-- An access that passes the test in the layout `A` is at a natural offset `p` of its region,
+`p + w ≤ size r`, and that is its offset as a word: `off = ofNat p`. -/
+theorem inside_offset (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
+    (h : HasTy e (Ty.addr r)) (hin : Inside W A size r w (eval W A ρ e)) :
+    ∃ p, p + w ≤ size r ∧ off W ρ e = W.ofNat p ∧ W.toNat (eval W A ρ e) = A r + p :=
+  match Nat.le.dest hin.1 with
+  | ⟨p, hp⟩ => by
+    refine ⟨p, ?_, ?_, hp.symm⟩
+    · apply le_of_add_le_add_left'' (k := A r)
+      rw [← Nat.add_assoc, hp]
+      exact hin.2
+    · apply cancel_left W (x := W.ofNat (A r))
+      rw [← addr_eval W A ρ h, ← W.ofNat_add, hp, W.ofNat_toNat]
+
+/-- On the hardware in the layout `L`, an `Addr r` of offset `ofNat p` is the address
+`L r + p` when that is a word (`L r + p < M`). -/
+theorem hw_addr (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {r p : Nat}
+    (h : HasTy e (Ty.addr r)) (hp : off W ρ e = W.ofNat p) (hM : L r + p < W.M) :
+    W.toNat (eval W L ρ e) = L r + p := by
+  rw [addr_eval W L ρ h, hp, ← W.ofNat_add, W.toNat_ofNat _ hM]
+
+/-- (3) If the access passes the test in ONE layout `A`, there is one offset `p` with
+`p + w ≤ size r` such that in EVERY layout `L` in which region `r` fits below `M`, the
+hardware address is `L r + p`. -/
+theorem access_exact (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
+    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hin : Inside W A size r w (eval W A ρ e)) :
+    ∃ p, p + w ≤ size r ∧
+      ∀ L : Nat → Nat, L r + size r ≤ W.M → W.toNat (eval W L ρ e) = L r + p :=
+  match inside_offset W A size ρ h hin with
+  | ⟨p, hpw, hoff, _⟩ => by
+    refine ⟨p, hpw, ?_⟩
+    intro L hL
+    apply hw_addr W L ρ h hoff
+    apply Nat.ltOfLtOfLe _ hL
+    apply Nat.addLtAddLeft
+    exact Nat.ltOfLtOfLe (show p < p + w from Nat.addLtAddLeft hw p) hpw
+
+/-- (3) In every such layout the access touches exactly the bytes `p .. p + w - 1` of region
+`r`, and none of them lies in another region when the regions are disjoint. -/
+theorem access_bytes (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
+    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hin : Inside W A size r w (eval W A ρ e)) :
+    ∃ p, p + w ≤ size r ∧
+      ∀ L : Nat → Nat, L r + size r ≤ W.M → W.toNat (eval W L ρ e) = L r + p ∧
+        ∀ j, j < w → InReg L size r (W.toNat (eval W L ρ e) + j) ∧
+          (Disjoint L size → ∀ r', r' ≠ r → ¬InReg L size r' (W.toNat (eval W L ρ e) + j)) :=
+  match access_exact W A size ρ h hw hin with
+  | ⟨p, hpw, hall⟩ => by
+    refine ⟨p, hpw, ?_⟩
+    intro L hL
+    have ha := hall L hL
+    have hreg : ∀ j, j < w → InReg L size r (W.toNat (eval W L ρ e) + j) := by
+      intro j hj
+      rw [ha, Nat.add_assoc]
+      refine ⟨Nat.leAddRight _ _, Nat.addLtAddLeft ?_ _⟩
+      exact Nat.ltOfLtOfLe (Nat.addLtAddLeft hj p) hpw
+    refine ⟨ha, ?_⟩
+    intro j hj
+    refine ⟨hreg j hj, ?_⟩
+    intro hdis r' hr'
+    exact hdis r r' _ (fun e => hr' e.symm) (hreg j hj)
+
+/-- The test itself transfers: passing it in `A` means passing it in every fitting `L`. -/
+theorem inside_transfer (A L size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
+    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hL : L r + size r ≤ W.M)
+    (hin : Inside W A size r w (eval W A ρ e)) : Inside W L size r w (eval W L ρ e) :=
+  match access_exact W A size ρ h hw hin with
+  | ⟨p, hpw, hall⟩ => by
+    show L r ≤ W.toNat (eval W L ρ e) ∧ W.toNat (eval W L ρ e) + w ≤ L r + size r
+    rw [hall L hL, Nat.add_assoc]
+    exact ⟨Nat.leAddRight _ _, Nat.addLeAddLeft hpw _⟩
+
+/-- (3) The check is exact: for two layouts in which region `r` fits, an access through an
+`Addr r` passes the executor's test in one iff it passes it in the other.  With `A` the
+executor's layout and `L` the hardware's: the executor reports `out_of_bounds` iff the access
+is outside its region on the hardware. -/
+theorem check_exact (A L size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
+    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hA : A r + size r ≤ W.M)
+    (hL : L r + size r ≤ W.M) :
+    Inside W A size r w (eval W A ρ e) ↔ Inside W L size r w (eval W L ρ e) :=
+  ⟨inside_transfer W A L size ρ h hw hL, inside_transfer W L A size ρ h hw hA⟩
+
+/-! ## (4): comparisons of two addresses of one base -/
+
+/-- (4) Equality (`setp.eq`, `setp.ne`) of two `Addr r` values is the equality of their
+offsets, in every layout: so it is layout independent. -/
+theorem eq_iff_off (L : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
+    (ha : HasTy a (Ty.addr r)) (hb : HasTy b (Ty.addr r)) :
+    eval W L ρ a = eval W L ρ b ↔ off W ρ a = off W ρ b := by
+  rw [addr_eval W L ρ ha, addr_eval W L ρ hb]
+  exact ⟨cancel_left W, fun e => by rw [e]⟩
+
+theorem eq_indep (L L' : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
+    (ha : HasTy a (Ty.addr r)) (hb : HasTy b (Ty.addr r)) :
+    eval W L ρ a = eval W L ρ b ↔ eval W L' ρ a = eval W L' ρ b :=
+  Iff.trans (eq_iff_off W L ρ ha hb) (Iff.symm (eq_iff_off W L' ρ ha hb))
+
+/-- (4) Unsigned order (`setp.lt.u64`): when both addresses lie in `[A r, A r + size r]` in
+the layout `A` (offsets `0 .. size r`, one past the end included), their order is the same in
+every layout `L` where region `r` and its end fit below `M`. -/
+theorem lt_indep (A L size : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
+    (ha : HasTy a (Ty.addr r)) (hb : HasTy b (Ty.addr r))
+    (hina : Inside W A size r 0 (eval W A ρ a)) (hinb : Inside W A size r 0 (eval W A ρ b))
+    (hL : L r + size r < W.M) :
+    W.toNat (eval W A ρ a) < W.toNat (eval W A ρ b) ↔
+      W.toNat (eval W L ρ a) < W.toNat (eval W L ρ b) :=
+  match inside_offset W A size ρ ha hina, inside_offset W A size ρ hb hinb with
+  | ⟨p, hp, offp, hAp⟩, ⟨q, hq, offq, hAq⟩ => by
+    have hLp : L r + p < W.M := Nat.ltOfLeOfLt (Nat.addLeAddLeft hp _) hL
+    have hLq : L r + q < W.M := Nat.ltOfLeOfLt (Nat.addLeAddLeft hq _) hL
+    rw [hAp, hAq, hw_addr W L ρ ha offp hLp, hw_addr W L ρ hb offq hLq]
+    exact ⟨fun h => Nat.addLtAddLeft (lt_of_add_lt_add_left'' h) _,
+      fun h => Nat.addLtAddLeft (lt_of_add_lt_add_left'' h) _⟩
+
+end Provenance
+end Kcert
