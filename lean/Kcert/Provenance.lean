@@ -220,8 +220,8 @@ theorem addr_eval (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {r : Nat}
 
 /-- Nat: `k + a ≤ k + b → a ≤ b`. -/
 theorem le_of_add_le_add_left'' {k a b : Nat} (h : k + a ≤ k + b) : a ≤ b :=
-  match Nat.le.dest h with
-  | ⟨d, hd⟩ => Nat.le.intro (Nat.add_left_cancel (Eq.trans (Nat.add_assoc k a d).symm hd))
+  if hab : a ≤ b then hab
+  else absurd (Nat.leTrans (Nat.addLeAddLeft (Nat.gtOfNotLe hab) k) h) (Nat.notSuccLeSelf (k + b))
 
 theorem lt_of_add_lt_add_left'' {k a b : Nat} (h : k + a < k + b) : a < b :=
   le_of_add_le_add_left'' (k := k) h
