@@ -351,5 +351,138 @@ theorem lt_indep (A L size : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
     exact ⟨fun h => Nat.addLtAddLeft (lt_of_add_lt_add_left'' h) _,
       fun h => Nat.addLtAddLeft (lt_of_add_lt_add_left'' h) _⟩
 
+/-! ## What the rules refuse -/
+
+/-- An address times a number is refused (no rule types it). -/
+theorem refuse_mul (t : Ty) : ¬HasTy (Ex.mul (Ex.base 0) (Ex.lit 4)) t := by
+  intro h
+  cases h with
+  | mulPP ha _ => cases ha
+
+/-- The sum of two addresses is refused. -/
+theorem refuse_add (t : Ty) : ¬HasTy (Ex.add (Ex.base 0) (Ex.base 0)) t := by
+  intro h
+  cases h with
+  | addPP ha _ => cases ha
+  | addAP _ hb => cases hb
+  | addPA ha _ => cases ha
+
+/-- The difference of addresses of two different bases is refused. -/
+theorem refuse_sub (t : Ty) : ¬HasTy (Ex.sub (Ex.base 0) (Ex.base 1)) t := by
+  intro h
+  cases h with
+  | subPP ha _ => cases ha
+  | subAP _ hb => cases hb
+  | subAA ha hb =>
+    cases ha
+    cases hb
+
+/-! ## The finding's kernel is rejected, `x + 4·tid` is accepted and exact
+
+The executor's layout is `GlobalBounds.execBase` (tensor `k` at `(k + 1)·2^36`), the sizes
+`GlobalBounds.exSize` (three tensors of 128 bytes: `x`, `y`, `out`), and words have at least
+64 bits (`2^64 ≤ M`). -/
+
+/-- `x + 4·tid + s` (`%rd8` of the finding's PTX): `inp 0` is `%tid.x`, `inp 1` the scalar. -/
+def exOob : Ex := Ex.add (Ex.add (Ex.base 0) (Ex.mul (Ex.lit 4) (Ex.inp 0))) (Ex.inp 1)
+
+/-- `x + 4·tid`. -/
+def exOk : Ex := Ex.add (Ex.base 0) (Ex.mul (Ex.lit 4) (Ex.inp 0))
+
+theorem exOob_ty : HasTy exOob (Ty.addr 0) :=
+  HasTy.addAP (HasTy.addAP (HasTy.base 0) (HasTy.mulPP (HasTy.lit 4) (HasTy.inp 0)))
+    (HasTy.inp 1)
+
+theorem exOk_ty : HasTy exOk (Ty.addr 0) :=
+  HasTy.addAP (HasTy.base 0) (HasTy.mulPP (HasTy.lit 4) (HasTy.inp 0))
+
+/-- The plain inputs: thread index `t`, scalar `s`. -/
+def exIn (t s : Nat) : Nat → α := fun i => if i = 0 then W.ofNat t else W.ofNat s
+
+theorem exOob_eval (L : Nat → Nat) (t s : Nat) :
+    eval W L (exIn W t s) exOob = W.ofNat (L 0 + 4 * t + s) := by
+  show W.add (W.add (W.ofNat (L 0)) (W.mul (W.ofNat 4) (W.ofNat t))) (W.ofNat s) = _
+  rw [← W.ofNat_mul, ← W.ofNat_add, ← W.ofNat_add]
+
+theorem exOk_eval (L : Nat → Nat) (t s : Nat) :
+    eval W L (exIn W t s) exOk = W.ofNat (L 0 + 4 * t) := by
+  show W.add (W.ofNat (L 0)) (W.mul (W.ofNat 4) (W.ofNat t)) = _
+  rw [← W.ofNat_mul, ← W.ofNat_add]
+
+theorem four_t {t : Nat} (ht : t < 32) : 4 * t + 4 ≤ 128 :=
+  Nat.mulLeMulLeft 4 ht
+
+theorem four_t_lt {t : Nat} (ht : t < 32) : 4 * t < 128 :=
+  Nat.ltOfLtOfLe (Nat.addLtAddLeft (show 0 < 4 by decide) (4 * t) : 4 * t < 4 * t + 4) (four_t ht)
+
+theorem two64_lt {W : Word α} (hM : 18446744073709551616 ≤ W.M) {n : Nat}
+    (hn : n < 18446744073709551616) : n < W.M :=
+  Nat.ltOfLtOfLe hn hM
+
+/-- The executor's address of `x + 4·tid + 2^36` is `execBase 0 + 4·tid + 2^36`. -/
+theorem exOob_toNat (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32) :
+    W.toNat (eval W GlobalBounds.execBase (exIn W t GlobalBounds.stride) exOob) =
+      GlobalBounds.execBase 0 + 4 * t + GlobalBounds.stride := by
+  rw [exOob_eval]
+  apply W.toNat_ofNat
+  apply two64_lt hM
+  apply Nat.ltOfLeOfLt (Nat.addLeAddRight (Nat.addLeAddLeft (Nat.leOfLt (four_t_lt ht)) _) _)
+  decide
+
+/-- Thread 0 of the finding: the old check (`GlobalBounds.execInside`, the address alone)
+accepts the address, inside tensor 1 (`y`). -/
+theorem exOob_old_accepts (hM : 18446744073709551616 ≤ W.M) :
+    GlobalBounds.execInside 3 GlobalBounds.exSize
+      (W.toNat (eval W GlobalBounds.execBase (exIn W 0 GlobalBounds.stride) exOob)) 4 = true := by
+  rw [exOob_toNat W hM (t := 0) (by decide)]
+  exact GlobalBounds.stride_gap.1
+
+/-- The provenance check rejects it: in the executor's layout the address is not inside
+`x` (region 0, the access's base), for every thread. -/
+theorem exOob_rejected (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32) :
+    ¬Inside W GlobalBounds.execBase GlobalBounds.exSize 0 4
+      (eval W GlobalBounds.execBase (exIn W t GlobalBounds.stride) exOob) := by
+  intro hin
+  have h2 := hin.2
+  rw [exOob_toNat W hM ht] at h2
+  have h3 : GlobalBounds.execBase 0 + GlobalBounds.stride ≤
+      GlobalBounds.execBase 0 + GlobalBounds.exSize 0 :=
+    Nat.leTrans (Nat.addLeAddRight (Nat.leAddRight _ _) _)
+      (Nat.leTrans (Nat.leAddRight _ 4) h2)
+  exact absurd (le_of_add_le_add_left'' h3) (by decide)
+
+/-- And so (`check_exact`) on the hardware the access is outside `x` in EVERY layout in which
+`x` fits: whatever addresses the driver chooses. -/
+theorem exOob_out_everywhere (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32)
+    (L : Nat → Nat) (hL : L 0 + 128 ≤ W.M) :
+    ¬Inside W L GlobalBounds.exSize 0 4 (eval W L (exIn W t GlobalBounds.stride) exOob) :=
+  fun hin => exOob_rejected W hM ht
+    (inside_transfer W L GlobalBounds.execBase GlobalBounds.exSize _ exOob_ty (by decide)
+      (Nat.leTrans (by decide) hM) hin)
+
+/-- `x + 4·tid` passes the check in the executor's layout for every thread `tid < 32`. -/
+theorem exOk_accepted (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32) :
+    Inside W GlobalBounds.execBase GlobalBounds.exSize 0 4
+      (eval W GlobalBounds.execBase (exIn W t s) exOk) := by
+  have hlt : GlobalBounds.execBase 0 + 4 * t < W.M :=
+    two64_lt hM (Nat.ltOfLeOfLt (Nat.addLeAddLeft (Nat.leOfLt (four_t_lt ht)) _) (by decide))
+  show GlobalBounds.execBase 0 ≤ W.toNat (eval W GlobalBounds.execBase (exIn W t s) exOk) ∧
+    W.toNat (eval W GlobalBounds.execBase (exIn W t s) exOk) + 4 ≤
+      GlobalBounds.execBase 0 + 128
+  rw [exOk_eval, W.toNat_ofNat _ hlt, Nat.add_assoc]
+  exact ⟨Nat.leAddRight _ _, Nat.addLeAddLeft (four_t ht) _⟩
+
+/-- ... and is exact: in every layout in which `x` fits, the hardware reads bytes
+`4·tid .. 4·tid + 3` of `x`. -/
+theorem exOk_exact (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32)
+    (L : Nat → Nat) (hL : L 0 + 128 ≤ W.M) :
+    W.toNat (eval W L (exIn W t s) exOk) = L 0 + 4 * t ∧
+      Inside W L GlobalBounds.exSize 0 4 (eval W L (exIn W t s) exOk) := by
+  have hlt : L 0 + 4 * t < W.M :=
+    Nat.ltOfLtOfLe (Nat.addLtAddLeft (four_t_lt ht) _) hL
+  refine ⟨?_, inside_transfer W GlobalBounds.execBase L GlobalBounds.exSize _ exOk_ty
+    (by decide) hL (exOk_accepted W hM ht)⟩
+  rw [exOk_eval, W.toNat_ofNat _ hlt]
+
 end Provenance
 end Kcert
