@@ -484,5 +484,116 @@ theorem exOk_exact (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32)
     (by decide) hL (exOk_accepted W hM ht)⟩
   rw [exOk_eval, W.toNat_ofNat _ hlt]
 
+/-! ## The 64-bit words: `ℤ/M` is a `Word`
+
+So the laws are consistent and the examples apply to the registers themselves (`word64`). -/
+
+section ZMod
+
+theorem sub_add_cancel'' {x y : Nat} (h : y ≤ x) : x - y + y = x :=
+  match Nat.le.dest h with
+  | ⟨k, hk⟩ => by rw [← hk, Nat.add_comm y k, GlobalBounds.add_sub_cancel']
+
+theorem add_sub_of_le'' {a b : Nat} (h : a ≤ b) : a + (b - a) = b := by
+  rw [Nat.add_comm]
+  exact sub_add_cancel'' h
+
+/-- `a % M + M·(a / M) = a`. -/
+theorem mod_add_div'' (a M : Nat) : a % M + M * (a / M) = a :=
+  Nat.div.inductionOn (motive := fun x y => x % y + y * (x / y) = x) a M
+    (fun x y h ih => by
+      have ih' : (x - y) % y + y * ((x - y) / y) = x - y := ih
+      show x % y + y * (x / y) = x
+      rw [Nat.mod_eq_sub_mod h.2, Nat.div_eq x y, if_pos' h, Nat.mul_succ, ← Nat.add_assoc, ih']
+      exact sub_add_cancel'' h.2)
+    (fun x y h => by
+      show x % y + y * (x / y) = x
+      rw [Nat.mod_eq x y, if_neg' h, Nat.div_eq x y, if_neg' h]
+      exact rfl)
+
+/-- `(x + M·k) % M = x % M`. -/
+theorem mod_add_mul'' (x M : Nat) : ∀ k : Nat, (x + M * k) % M = x % M
+  | 0 => rfl
+  | k + 1 => by
+    rw [Nat.mul_succ, ← Nat.add_assoc, Nat.mod_eq_sub_mod (Nat.leAddLeft M (x + M * k)),
+      GlobalBounds.add_sub_cancel', mod_add_mul'' x M k]
+
+theorem mod_add_mod'' (a b M : Nat) : (a % M + b) % M = (a + b) % M := by
+  have e : a + b = (a % M + b) + M * (a / M) := by
+    have e1 : a + b = (a % M + M * (a / M)) + b := by rw [mod_add_div'' a M]
+    exact Eq.trans e1 (Nat.add_right_comm _ _ _)
+  rw [e, mod_add_mul'']
+
+theorem add_mod_mod'' (a b M : Nat) : (a + b % M) % M = (a + b) % M := by
+  rw [Nat.add_comm a, mod_add_mod'', Nat.add_comm]
+
+theorem mod_mul_mod'' (a b M : Nat) : (a % M * b) % M = (a * b) % M := by
+  have e : a * b = a % M * b + M * (a / M * b) := by
+    have e1 : a * b = (a % M + M * (a / M)) * b := by rw [mod_add_div'' a M]
+    rw [e1, Nat.right_distrib, Nat.mul_assoc]
+  rw [e, mod_add_mul'']
+
+theorem mul_mod_mod'' (a b M : Nat) : (a * (b % M)) % M = (a * b) % M := by
+  rw [Nat.mul_comm a, mod_mul_mod'', Nat.mul_comm]
+
+/-- The residues modulo `M`. -/
+structure ZM (M : Nat) where
+  val : Nat
+  lt : val < M
+
+theorem ZM.ext {M : Nat} : ∀ {x y : ZM M}, x.val = y.val → x = y
+  | ⟨_, _⟩, ⟨_, _⟩, rfl => rfl
+
+/-- `ℤ/M` (`M > 0`) is a `Word` with representatives `0 .. M - 1`. -/
+def zm (M : Nat) (hM : 0 < M) : Word (ZM M) where
+  zero := ⟨0, hM⟩
+  add x y := ⟨(x.val + y.val) % M, Nat.mod_lt _ hM⟩
+  neg x := ⟨(M - x.val) % M, Nat.mod_lt _ hM⟩
+  mul x y := ⟨(x.val * y.val) % M, Nat.mod_lt _ hM⟩
+  add_assoc x y z := ZM.ext (show ((x.val + y.val) % M + z.val) % M =
+      (x.val + (y.val + z.val) % M) % M by rw [mod_add_mod'', add_mod_mod'', Nat.add_assoc])
+  add_comm x y := ZM.ext (show (x.val + y.val) % M = (y.val + x.val) % M by
+      rw [Nat.add_comm])
+  add_zero x := ZM.ext (Nat.mod_eq_of_lt x.lt)
+  add_neg x := ZM.ext (show (x.val + (M - x.val) % M) % M = 0 by
+      rw [add_mod_mod'', add_sub_of_le'' (Nat.leOfLt x.lt), Nat.mod_eq_sub_mod (Nat.leRefl M),
+        Nat.sub_self, Nat.mod_eq_of_lt hM])
+  M := M
+  ofNat n := ⟨n % M, Nat.mod_lt _ hM⟩
+  toNat x := x.val
+  ofNat_zero := ZM.ext (Nat.mod_eq_of_lt hM)
+  ofNat_add m n := ZM.ext (show (m + n) % M = (m % M + n % M) % M by
+      rw [mod_add_mod'', add_mod_mod''])
+  ofNat_mul m n := ZM.ext (show (m * n) % M = (m % M * (n % M)) % M by
+      rw [mod_mul_mod'', mul_mod_mod''])
+  ofNat_toNat x := ZM.ext (Nat.mod_eq_of_lt x.lt)
+  toNat_ofNat n h := Nat.mod_eq_of_lt h
+
+/-- The 64-bit registers: `ℤ/2^64`. -/
+def word64 : Word (ZM 18446744073709551616) := zm 18446744073709551616 (by decide)
+
+end ZMod
+
+/-- On 64-bit words: the finding's access (`GlobalBounds.stride_gap`) is rejected by the
+provenance check for every thread, and is outside `x` on the hardware in every layout. -/
+theorem stride_gap_rejected {t : Nat} (ht : t < 32) :
+    ¬Inside word64 GlobalBounds.execBase GlobalBounds.exSize 0 4
+      (eval word64 GlobalBounds.execBase (exIn word64 t GlobalBounds.stride) exOob) ∧
+    ∀ L : Nat → Nat, L 0 + 128 ≤ word64.M →
+      ¬Inside word64 L GlobalBounds.exSize 0 4
+        (eval word64 L (exIn word64 t GlobalBounds.stride) exOob) :=
+  ⟨exOob_rejected word64 (Nat.leRefl _) ht,
+    fun L hL => exOob_out_everywhere word64 (Nat.leRefl _) ht L hL⟩
+
+/-- On 64-bit words: `x + 4·tid` is accepted and reads bytes `4·tid ..` of `x` in every
+layout. -/
+theorem x4tid_exact {t s : Nat} (ht : t < 32) :
+    Inside word64 GlobalBounds.execBase GlobalBounds.exSize 0 4
+      (eval word64 GlobalBounds.execBase (exIn word64 t s) exOk) ∧
+    ∀ L : Nat → Nat, L 0 + 128 ≤ word64.M →
+      word64.toNat (eval word64 L (exIn word64 t s) exOk) = L 0 + 4 * t :=
+  ⟨exOk_accepted word64 (Nat.leRefl _) ht,
+    fun L hL => (exOk_exact word64 (Nat.leRefl _) ht L hL).1⟩
+
 end Provenance
 end Kcert
