@@ -95,6 +95,7 @@ inductive Ex where
   | mul : Ex → Ex → Ex
   | mad : Ex → Ex → Ex → Ex
   | cvt : Ex → Ex
+  | op : Nat → Ex → Ex → Ex
 
 inductive Ty where
   | plain : Ty
@@ -123,8 +124,15 @@ inductive HasTy : Ex → Ty → Prop where
   | madA {a b c : Ex} {r : Nat} : HasTy a Ty.plain → HasTy b Ty.plain →
       HasTy c (Ty.addr r) → HasTy (Ex.mad a b c) (Ty.addr r)
   | cvt {a : Ex} {t : Ty} : HasTy a t → HasTy (Ex.cvt a) t
+  | opPP {k : Nat} {a b : Ex} : HasTy a Ty.plain → HasTy b Ty.plain →
+      HasTy (Ex.op k a b) Ty.plain
 
 variable {α : Type} (W : Word α)
+
+/-! The other integer operations of PTX (`and`, `or`, `xor`, `shl`, `shr`, `div`, `rem`,
+`min`, `max`, `mul.hi`, `mul.wide`, truncating `cvt`, `selp` on a plain predicate, ...): any
+functions, `F k` the `k`-th; only plain operands are typed. -/
+variable (F : Nat → α → α → α)
 
 /-- Evaluation in the layout `L` (region `r` at address `L r`), plain inputs `ρ`. -/
 def eval (L : Nat → Nat) (ρ : Nat → α) : Ex → α
@@ -136,18 +144,19 @@ def eval (L : Nat → Nat) (ρ : Nat → α) : Ex → α
   | Ex.mul a b => W.mul (eval L ρ a) (eval L ρ b)
   | Ex.mad a b c => W.add (W.mul (eval L ρ a) (eval L ρ b)) (eval L ρ c)
   | Ex.cvt a => eval L ρ a
+  | Ex.op k a b => F k (eval L ρ a) (eval L ρ b)
 
 /-- The offset of an expression: its value with every region at address 0. -/
-def off (ρ : Nat → α) (e : Ex) : α := eval W (fun _ => 0) ρ e
+def off (ρ : Nat → α) (e : Ex) : α := eval W F (fun _ => 0) ρ e
 
 /-- What a typed expression denotes in layout `L`: a plain value is its layout-free value, an
 `Addr r` is `L r` plus its layout-free offset. -/
 def Den (L : Nat → Nat) (ρ : Nat → α) (e : Ex) : Ty → Prop
-  | Ty.plain => eval W L ρ e = off W ρ e
-  | Ty.addr r => eval W L ρ e = W.add (W.ofNat (L r)) (off W ρ e)
+  | Ty.plain => eval W F L ρ e = off W F ρ e
+  | Ty.addr r => eval W F L ρ e = W.add (W.ofNat (L r)) (off W F ρ e)
 
 theorem den (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {t : Ty} (h : HasTy e t) :
-    Den W L ρ e t := by
+    Den W F L ρ e t := by
   induction h with
   | base r =>
     show W.ofNat (L r) = W.add (W.ofNat (L r)) (W.ofNat 0)
@@ -156,65 +165,69 @@ theorem den (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {t : Ty} (h : HasTy e t
   | inp i => exact rfl
   | addPP _ _ iha ihb =>
     show W.add _ _ = W.add _ _
-    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb]
+    rw [show eval W F L ρ _ = off W F ρ _ from iha, show eval W F L ρ _ = off W F ρ _ from ihb]
     exact rfl
   | addAP _ _ iha ihb =>
     show W.add _ _ = _
-    rw [show eval W L ρ _ = W.add _ (off W ρ _) from iha,
-      show eval W L ρ _ = off W ρ _ from ihb, W.add_assoc]
+    rw [show eval W F L ρ _ = W.add _ (off W F ρ _) from iha,
+      show eval W F L ρ _ = off W F ρ _ from ihb, W.add_assoc]
     exact rfl
   | addPA _ _ iha ihb =>
     show W.add _ _ = _
-    rw [show eval W L ρ _ = off W ρ _ from iha,
-      show eval W L ρ _ = W.add _ (off W ρ _) from ihb, left_comm]
+    rw [show eval W F L ρ _ = off W F ρ _ from iha,
+      show eval W F L ρ _ = W.add _ (off W F ρ _) from ihb, left_comm]
     exact rfl
   | subPP _ _ iha ihb =>
     show W.add _ _ = W.add _ _
-    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb]
+    rw [show eval W F L ρ _ = off W F ρ _ from iha, show eval W F L ρ _ = off W F ρ _ from ihb]
     exact rfl
   | subAP _ _ iha ihb =>
     show W.add _ _ = _
-    rw [show eval W L ρ _ = W.add _ (off W ρ _) from iha,
-      show eval W L ρ _ = off W ρ _ from ihb, W.add_assoc]
+    rw [show eval W F L ρ _ = W.add _ (off W F ρ _) from iha,
+      show eval W F L ρ _ = off W F ρ _ from ihb, W.add_assoc]
     exact rfl
   | subAA _ _ iha ihb =>
     show W.add _ _ = _
-    rw [show eval W L ρ _ = W.add _ (off W ρ _) from iha,
-      show eval W L ρ _ = W.add _ (off W ρ _) from ihb, sub_same]
+    rw [show eval W F L ρ _ = W.add _ (off W F ρ _) from iha,
+      show eval W F L ρ _ = W.add _ (off W F ρ _) from ihb, sub_same]
     exact rfl
   | mulPP _ _ iha ihb =>
     show W.mul _ _ = W.mul _ _
-    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb]
+    rw [show eval W F L ρ _ = off W F ρ _ from iha, show eval W F L ρ _ = off W F ρ _ from ihb]
     exact rfl
   | madP _ _ _ iha ihb ihc =>
     show W.add (W.mul _ _) _ = W.add (W.mul _ _) _
-    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb,
-      show eval W L ρ _ = off W ρ _ from ihc]
+    rw [show eval W F L ρ _ = off W F ρ _ from iha, show eval W F L ρ _ = off W F ρ _ from ihb,
+      show eval W F L ρ _ = off W F ρ _ from ihc]
     exact rfl
   | madA _ _ _ iha ihb ihc =>
     show W.add (W.mul _ _) _ = _
-    rw [show eval W L ρ _ = off W ρ _ from iha, show eval W L ρ _ = off W ρ _ from ihb,
-      show eval W L ρ _ = W.add _ (off W ρ _) from ihc, left_comm]
+    rw [show eval W F L ρ _ = off W F ρ _ from iha, show eval W F L ρ _ = off W F ρ _ from ihb,
+      show eval W F L ρ _ = W.add _ (off W F ρ _) from ihc, left_comm]
     exact rfl
   | cvt _ ih => exact ih
+  | opPP _ _ iha ihb =>
+    show F _ _ _ = F _ _ _
+    rw [show eval W F L ρ _ = off W F ρ _ from iha, show eval W F L ρ _ = off W F ρ _ from ihb]
+    exact rfl
 
 /-! ## (1), (2): layout independence -/
 
 /-- (1) A plain value evaluates to its layout-free value in every layout. -/
 theorem plain_eval (L : Nat → Nat) (ρ : Nat → α) {e : Ex} (h : HasTy e Ty.plain) :
-    eval W L ρ e = off W ρ e :=
-  den W L ρ h
+    eval W F L ρ e = off W F ρ e :=
+  den W F L ρ h
 
 /-- (1) Hence the same integer in any two layouts. -/
 theorem plain_indep (L L' : Nat → Nat) (ρ : Nat → α) {e : Ex} (h : HasTy e Ty.plain) :
-    eval W L ρ e = eval W L' ρ e := by
-  rw [plain_eval W L ρ h, plain_eval W L' ρ h]
+    eval W F L ρ e = eval W F L' ρ e := by
+  rw [plain_eval W F L ρ h, plain_eval W F L' ρ h]
 
 /-- (2) An `Addr r` value is `L r + o` in every layout `L`, with the same offset
-`o = off W ρ e`. -/
+`o = off W F ρ e`. -/
 theorem addr_eval (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {r : Nat}
-    (h : HasTy e (Ty.addr r)) : eval W L ρ e = W.add (W.ofNat (L r)) (off W ρ e) :=
-  den W L ρ h
+    (h : HasTy e (Ty.addr r)) : eval W F L ρ e = W.add (W.ofNat (L r)) (off W F ρ e) :=
+  den W F L ρ h
 
 /-! ## (3): the access check is exact -/
 
@@ -241,8 +254,8 @@ def Disjoint (L size : Nat → Nat) : Prop :=
 /-- An access that passes the test in the layout `A` is at a natural offset `p` of its region,
 `p + w ≤ size r`, and that is its offset as a word: `off = ofNat p`. -/
 theorem inside_offset (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
-    (h : HasTy e (Ty.addr r)) (hin : Inside W A size r w (eval W A ρ e)) :
-    ∃ p, p + w ≤ size r ∧ off W ρ e = W.ofNat p ∧ W.toNat (eval W A ρ e) = A r + p :=
+    (h : HasTy e (Ty.addr r)) (hin : Inside W A size r w (eval W F A ρ e)) :
+    ∃ p, p + w ≤ size r ∧ off W F ρ e = W.ofNat p ∧ W.toNat (eval W F A ρ e) = A r + p :=
   match Nat.le.dest hin.1 with
   | ⟨p, hp⟩ => by
     refine ⟨p, ?_, ?_, hp.symm⟩
@@ -250,27 +263,27 @@ theorem inside_offset (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : N
       rw [← Nat.add_assoc, hp]
       exact hin.2
     · apply cancel_left W (x := W.ofNat (A r))
-      rw [← addr_eval W A ρ h, ← W.ofNat_add, hp, W.ofNat_toNat]
+      rw [← addr_eval W F A ρ h, ← W.ofNat_add, hp, W.ofNat_toNat]
 
 /-- On the hardware in the layout `L`, an `Addr r` of offset `ofNat p` is the address
 `L r + p` when that is a word (`L r + p < M`). -/
 theorem hw_addr (L : Nat → Nat) (ρ : Nat → α) {e : Ex} {r p : Nat}
-    (h : HasTy e (Ty.addr r)) (hp : off W ρ e = W.ofNat p) (hM : L r + p < W.M) :
-    W.toNat (eval W L ρ e) = L r + p := by
-  rw [addr_eval W L ρ h, hp, ← W.ofNat_add, W.toNat_ofNat _ hM]
+    (h : HasTy e (Ty.addr r)) (hp : off W F ρ e = W.ofNat p) (hM : L r + p < W.M) :
+    W.toNat (eval W F L ρ e) = L r + p := by
+  rw [addr_eval W F L ρ h, hp, ← W.ofNat_add, W.toNat_ofNat _ hM]
 
 /-- (3) If the access passes the test in ONE layout `A`, there is one offset `p` with
 `p + w ≤ size r` such that in EVERY layout `L` in which region `r` fits below `M`, the
 hardware address is `L r + p`. -/
 theorem access_exact (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
-    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hin : Inside W A size r w (eval W A ρ e)) :
+    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hin : Inside W A size r w (eval W F A ρ e)) :
     ∃ p, p + w ≤ size r ∧
-      ∀ L : Nat → Nat, L r + size r ≤ W.M → W.toNat (eval W L ρ e) = L r + p :=
-  match inside_offset W A size ρ h hin with
+      ∀ L : Nat → Nat, L r + size r ≤ W.M → W.toNat (eval W F L ρ e) = L r + p :=
+  match inside_offset W F A size ρ h hin with
   | ⟨p, hpw, hoff, _⟩ => by
     refine ⟨p, hpw, ?_⟩
     intro L hL
-    apply hw_addr W L ρ h hoff
+    apply hw_addr W F L ρ h hoff
     apply Nat.ltOfLtOfLe _ hL
     apply Nat.addLtAddLeft
     exact Nat.ltOfLtOfLe (show p < p + w from Nat.addLtAddLeft hw p) hpw
@@ -278,17 +291,17 @@ theorem access_exact (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Na
 /-- (3) In every such layout the access touches exactly the bytes `p .. p + w - 1` of region
 `r`, and none of them lies in another region when the regions are disjoint. -/
 theorem access_bytes (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
-    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hin : Inside W A size r w (eval W A ρ e)) :
+    (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hin : Inside W A size r w (eval W F A ρ e)) :
     ∃ p, p + w ≤ size r ∧
-      ∀ L : Nat → Nat, L r + size r ≤ W.M → W.toNat (eval W L ρ e) = L r + p ∧
-        ∀ j, j < w → InReg L size r (W.toNat (eval W L ρ e) + j) ∧
-          (Disjoint L size → ∀ r', r' ≠ r → ¬InReg L size r' (W.toNat (eval W L ρ e) + j)) :=
-  match access_exact W A size ρ h hw hin with
+      ∀ L : Nat → Nat, L r + size r ≤ W.M → W.toNat (eval W F L ρ e) = L r + p ∧
+        ∀ j, j < w → InReg L size r (W.toNat (eval W F L ρ e) + j) ∧
+          (Disjoint L size → ∀ r', r' ≠ r → ¬InReg L size r' (W.toNat (eval W F L ρ e) + j)) :=
+  match access_exact W F A size ρ h hw hin with
   | ⟨p, hpw, hall⟩ => by
     refine ⟨p, hpw, ?_⟩
     intro L hL
     have ha := hall L hL
-    have hreg : ∀ j, j < w → InReg L size r (W.toNat (eval W L ρ e) + j) := by
+    have hreg : ∀ j, j < w → InReg L size r (W.toNat (eval W F L ρ e) + j) := by
       intro j hj
       rw [ha, Nat.add_assoc]
       refine ⟨Nat.leAddRight _ _, Nat.addLtAddLeft ?_ _⟩
@@ -302,10 +315,10 @@ theorem access_bytes (A size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Na
 /-- The test itself transfers: passing it in `A` means passing it in every fitting `L`. -/
 theorem inside_transfer (A L size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
     (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hL : L r + size r ≤ W.M)
-    (hin : Inside W A size r w (eval W A ρ e)) : Inside W L size r w (eval W L ρ e) :=
-  match access_exact W A size ρ h hw hin with
+    (hin : Inside W A size r w (eval W F A ρ e)) : Inside W L size r w (eval W F L ρ e) :=
+  match access_exact W F A size ρ h hw hin with
   | ⟨p, hpw, hall⟩ => by
-    show L r ≤ W.toNat (eval W L ρ e) ∧ W.toNat (eval W L ρ e) + w ≤ L r + size r
+    show L r ≤ W.toNat (eval W F L ρ e) ∧ W.toNat (eval W F L ρ e) + w ≤ L r + size r
     rw [hall L hL, Nat.add_assoc]
     exact ⟨Nat.leAddRight _ _, Nat.addLeAddLeft hpw _⟩
 
@@ -316,8 +329,8 @@ is outside its region on the hardware. -/
 theorem check_exact (A L size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : Nat}
     (h : HasTy e (Ty.addr r)) (hw : 0 < w) (hA : A r + size r ≤ W.M)
     (hL : L r + size r ≤ W.M) :
-    Inside W A size r w (eval W A ρ e) ↔ Inside W L size r w (eval W L ρ e) :=
-  ⟨inside_transfer W A L size ρ h hw hL, inside_transfer W L A size ρ h hw hA⟩
+    Inside W A size r w (eval W F A ρ e) ↔ Inside W L size r w (eval W F L ρ e) :=
+  ⟨inside_transfer W F A L size ρ h hw hL, inside_transfer W F L A size ρ h hw hA⟩
 
 /-! ## (4): comparisons of two addresses of one base -/
 
@@ -325,29 +338,29 @@ theorem check_exact (A L size : Nat → Nat) (ρ : Nat → α) {e : Ex} {r w : N
 offsets, in every layout: so it is layout independent. -/
 theorem eq_iff_off (L : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
     (ha : HasTy a (Ty.addr r)) (hb : HasTy b (Ty.addr r)) :
-    eval W L ρ a = eval W L ρ b ↔ off W ρ a = off W ρ b := by
-  rw [addr_eval W L ρ ha, addr_eval W L ρ hb]
+    eval W F L ρ a = eval W F L ρ b ↔ off W F ρ a = off W F ρ b := by
+  rw [addr_eval W F L ρ ha, addr_eval W F L ρ hb]
   exact ⟨cancel_left W, fun e => by rw [e]⟩
 
 theorem eq_indep (L L' : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
     (ha : HasTy a (Ty.addr r)) (hb : HasTy b (Ty.addr r)) :
-    eval W L ρ a = eval W L ρ b ↔ eval W L' ρ a = eval W L' ρ b :=
-  Iff.trans (eq_iff_off W L ρ ha hb) (Iff.symm (eq_iff_off W L' ρ ha hb))
+    eval W F L ρ a = eval W F L ρ b ↔ eval W F L' ρ a = eval W F L' ρ b :=
+  Iff.trans (eq_iff_off W F L ρ ha hb) (Iff.symm (eq_iff_off W F L' ρ ha hb))
 
 /-- (4) Unsigned order (`setp.lt.u64`): when both addresses lie in `[A r, A r + size r]` in
 the layout `A` (offsets `0 .. size r`, one past the end included), their order is the same in
 every layout `L` where region `r` and its end fit below `M`. -/
 theorem lt_indep (A L size : Nat → Nat) (ρ : Nat → α) {a b : Ex} {r : Nat}
     (ha : HasTy a (Ty.addr r)) (hb : HasTy b (Ty.addr r))
-    (hina : Inside W A size r 0 (eval W A ρ a)) (hinb : Inside W A size r 0 (eval W A ρ b))
+    (hina : Inside W A size r 0 (eval W F A ρ a)) (hinb : Inside W A size r 0 (eval W F A ρ b))
     (hL : L r + size r < W.M) :
-    W.toNat (eval W A ρ a) < W.toNat (eval W A ρ b) ↔
-      W.toNat (eval W L ρ a) < W.toNat (eval W L ρ b) :=
-  match inside_offset W A size ρ ha hina, inside_offset W A size ρ hb hinb with
+    W.toNat (eval W F A ρ a) < W.toNat (eval W F A ρ b) ↔
+      W.toNat (eval W F L ρ a) < W.toNat (eval W F L ρ b) :=
+  match inside_offset W F A size ρ ha hina, inside_offset W F A size ρ hb hinb with
   | ⟨p, hp, offp, hAp⟩, ⟨q, hq, offq, hAq⟩ => by
     have hLp : L r + p < W.M := Nat.ltOfLeOfLt (Nat.addLeAddLeft hp _) hL
     have hLq : L r + q < W.M := Nat.ltOfLeOfLt (Nat.addLeAddLeft hq _) hL
-    rw [hAp, hAq, hw_addr W L ρ ha offp hLp, hw_addr W L ρ hb offq hLq]
+    rw [hAp, hAq, hw_addr W F L ρ ha offp hLp, hw_addr W F L ρ hb offq hLq]
     exact ⟨fun h => Nat.addLtAddLeft (lt_of_add_lt_add_left'' h) _,
       fun h => Nat.addLtAddLeft (lt_of_add_lt_add_left'' h) _⟩
 
@@ -400,12 +413,12 @@ theorem exOk_ty : HasTy exOk (Ty.addr 0) :=
 def exIn (t s : Nat) : Nat → α := fun i => if i = 0 then W.ofNat t else W.ofNat s
 
 theorem exOob_eval (L : Nat → Nat) (t s : Nat) :
-    eval W L (exIn W t s) exOob = W.ofNat (L 0 + 4 * t + s) := by
+    eval W F L (exIn W t s) exOob = W.ofNat (L 0 + 4 * t + s) := by
   show W.add (W.add (W.ofNat (L 0)) (W.mul (W.ofNat 4) (W.ofNat t))) (W.ofNat s) = _
   rw [← W.ofNat_mul, ← W.ofNat_add, ← W.ofNat_add]
 
 theorem exOk_eval (L : Nat → Nat) (t s : Nat) :
-    eval W L (exIn W t s) exOk = W.ofNat (L 0 + 4 * t) := by
+    eval W F L (exIn W t s) exOk = W.ofNat (L 0 + 4 * t) := by
   show W.add (W.ofNat (L 0)) (W.mul (W.ofNat 4) (W.ofNat t)) = _
   rw [← W.ofNat_mul, ← W.ofNat_add]
 
@@ -421,7 +434,7 @@ theorem two64_lt {W : Word α} (hM : 18446744073709551616 ≤ W.M) {n : Nat}
 
 /-- The executor's address of `x + 4·tid + 2^36` is `execBase 0 + 4·tid + 2^36`. -/
 theorem exOob_toNat (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32) :
-    W.toNat (eval W GlobalBounds.execBase (exIn W t GlobalBounds.stride) exOob) =
+    W.toNat (eval W F GlobalBounds.execBase (exIn W t GlobalBounds.stride) exOob) =
       GlobalBounds.execBase 0 + 4 * t + GlobalBounds.stride := by
   rw [exOob_eval]
   apply W.toNat_ofNat
@@ -433,18 +446,18 @@ theorem exOob_toNat (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32) 
 accepts the address, inside tensor 1 (`y`). -/
 theorem exOob_old_accepts (hM : 18446744073709551616 ≤ W.M) :
     GlobalBounds.execInside 3 GlobalBounds.exSize
-      (W.toNat (eval W GlobalBounds.execBase (exIn W 0 GlobalBounds.stride) exOob)) 4 = true := by
-  rw [exOob_toNat W hM (t := 0) (by decide)]
+      (W.toNat (eval W F GlobalBounds.execBase (exIn W 0 GlobalBounds.stride) exOob)) 4 = true := by
+  rw [exOob_toNat W F hM (t := 0) (by decide)]
   exact GlobalBounds.stride_gap.1
 
 /-- The provenance check rejects it: in the executor's layout the address is not inside
 `x` (region 0, the access's base), for every thread. -/
 theorem exOob_rejected (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32) :
     ¬Inside W GlobalBounds.execBase GlobalBounds.exSize 0 4
-      (eval W GlobalBounds.execBase (exIn W t GlobalBounds.stride) exOob) := by
+      (eval W F GlobalBounds.execBase (exIn W t GlobalBounds.stride) exOob) := by
   intro hin
   have h2 := hin.2
-  rw [exOob_toNat W hM ht] at h2
+  rw [exOob_toNat W F hM ht] at h2
   have h3 : GlobalBounds.execBase 0 + GlobalBounds.stride ≤
       GlobalBounds.execBase 0 + GlobalBounds.exSize 0 :=
     Nat.leTrans (Nat.addLeAddRight (Nat.leAddRight _ _) _)
@@ -455,19 +468,19 @@ theorem exOob_rejected (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 3
 `x` fits: whatever addresses the driver chooses. -/
 theorem exOob_out_everywhere (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32)
     (L : Nat → Nat) (hL : L 0 + 128 ≤ W.M) :
-    ¬Inside W L GlobalBounds.exSize 0 4 (eval W L (exIn W t GlobalBounds.stride) exOob) :=
-  fun hin => exOob_rejected W hM ht
-    (inside_transfer W L GlobalBounds.execBase GlobalBounds.exSize _ exOob_ty (by decide)
+    ¬Inside W L GlobalBounds.exSize 0 4 (eval W F L (exIn W t GlobalBounds.stride) exOob) :=
+  fun hin => exOob_rejected W F hM ht
+    (inside_transfer W F L GlobalBounds.execBase GlobalBounds.exSize _ exOob_ty (by decide)
       (Nat.leTrans (by decide) hM) hin)
 
 /-- `x + 4·tid` passes the check in the executor's layout for every thread `tid < 32`. -/
 theorem exOk_accepted (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32) :
     Inside W GlobalBounds.execBase GlobalBounds.exSize 0 4
-      (eval W GlobalBounds.execBase (exIn W t s) exOk) := by
+      (eval W F GlobalBounds.execBase (exIn W t s) exOk) := by
   have hlt : GlobalBounds.execBase 0 + 4 * t < W.M :=
     two64_lt hM (Nat.ltOfLeOfLt (Nat.addLeAddLeft (Nat.leOfLt (four_t_lt ht)) _) (by decide))
-  show GlobalBounds.execBase 0 ≤ W.toNat (eval W GlobalBounds.execBase (exIn W t s) exOk) ∧
-    W.toNat (eval W GlobalBounds.execBase (exIn W t s) exOk) + 4 ≤
+  show GlobalBounds.execBase 0 ≤ W.toNat (eval W F GlobalBounds.execBase (exIn W t s) exOk) ∧
+    W.toNat (eval W F GlobalBounds.execBase (exIn W t s) exOk) + 4 ≤
       GlobalBounds.execBase 0 + 128
   rw [exOk_eval, W.toNat_ofNat _ hlt, Nat.add_assoc]
   exact ⟨Nat.leAddRight _ _, Nat.addLeAddLeft (four_t ht) _⟩
@@ -476,12 +489,12 @@ theorem exOk_accepted (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 
 `4·tid .. 4·tid + 3` of `x`. -/
 theorem exOk_exact (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32)
     (L : Nat → Nat) (hL : L 0 + 128 ≤ W.M) :
-    W.toNat (eval W L (exIn W t s) exOk) = L 0 + 4 * t ∧
-      Inside W L GlobalBounds.exSize 0 4 (eval W L (exIn W t s) exOk) := by
+    W.toNat (eval W F L (exIn W t s) exOk) = L 0 + 4 * t ∧
+      Inside W L GlobalBounds.exSize 0 4 (eval W F L (exIn W t s) exOk) := by
   have hlt : L 0 + 4 * t < W.M :=
     Nat.ltOfLtOfLe (Nat.addLtAddLeft (four_t_lt ht) _) hL
-  refine ⟨?_, inside_transfer W GlobalBounds.execBase L GlobalBounds.exSize _ exOk_ty
-    (by decide) hL (exOk_accepted W hM ht)⟩
+  refine ⟨?_, inside_transfer W F GlobalBounds.execBase L GlobalBounds.exSize _ exOk_ty
+    (by decide) hL (exOk_accepted W F hM ht)⟩
   rw [exOk_eval, W.toNat_ofNat _ hlt]
 
 /-! ## The 64-bit words: `ℤ/M` is a `Word`
@@ -570,30 +583,76 @@ def zm (M : Nat) (hM : 0 < M) : Word (ZM M) where
   toNat_ofNat n h := Nat.mod_eq_of_lt h
 
 /-- The 64-bit registers: `ℤ/2^64`. -/
-def word64 : Word (ZM 18446744073709551616) := zm 18446744073709551616 (by decide)
+abbrev W64 : Type := ZM 18446744073709551616
+
+def word64 : Word W64 := zm 18446744073709551616 (by decide)
 
 end ZMod
 
 /-- On 64-bit words: the finding's access (`GlobalBounds.stride_gap`) is rejected by the
 provenance check for every thread, and is outside `x` on the hardware in every layout. -/
-theorem stride_gap_rejected {t : Nat} (ht : t < 32) :
+theorem stride_gap_rejected (G : Nat → W64 → W64 → W64) {t : Nat} (ht : t < 32) :
     ¬Inside word64 GlobalBounds.execBase GlobalBounds.exSize 0 4
-      (eval word64 GlobalBounds.execBase (exIn word64 t GlobalBounds.stride) exOob) ∧
+      (eval word64 G GlobalBounds.execBase (exIn word64 t GlobalBounds.stride) exOob) ∧
     ∀ L : Nat → Nat, L 0 + 128 ≤ word64.M →
       ¬Inside word64 L GlobalBounds.exSize 0 4
-        (eval word64 L (exIn word64 t GlobalBounds.stride) exOob) :=
-  ⟨exOob_rejected word64 (Nat.leRefl _) ht,
-    fun L hL => exOob_out_everywhere word64 (Nat.leRefl _) ht L hL⟩
+        (eval word64 G L (exIn word64 t GlobalBounds.stride) exOob) :=
+  ⟨exOob_rejected word64 G (Nat.leRefl _) ht,
+    fun L hL => exOob_out_everywhere word64 G (Nat.leRefl _) ht L hL⟩
 
 /-- On 64-bit words: `x + 4·tid` is accepted and reads bytes `4·tid ..` of `x` in every
 layout. -/
-theorem x4tid_exact {t s : Nat} (ht : t < 32) :
+theorem x4tid_exact (G : Nat → W64 → W64 → W64) {t s : Nat} (ht : t < 32) :
     Inside word64 GlobalBounds.execBase GlobalBounds.exSize 0 4
-      (eval word64 GlobalBounds.execBase (exIn word64 t s) exOk) ∧
+      (eval word64 G GlobalBounds.execBase (exIn word64 t s) exOk) ∧
     ∀ L : Nat → Nat, L 0 + 128 ≤ word64.M →
-      word64.toNat (eval word64 L (exIn word64 t s) exOk) = L 0 + 4 * t :=
-  ⟨exOk_accepted word64 (Nat.leRefl _) ht,
-    fun L hL => (exOk_exact word64 (Nat.leRefl _) ht L hL).1⟩
+      word64.toNat (eval word64 G L (exIn word64 t s) exOk) = L 0 + 4 * t :=
+  ⟨exOk_accepted word64 G (Nat.leRefl _) ht,
+    fun L hL => (exOk_exact word64 G (Nat.leRefl _) ht L hL).1⟩
+
+/-- Any other operation on an address is refused (e.g. `and.b64` to align a pointer). -/
+theorem refuse_op (k : Nat) (t : Ty) : ¬HasTy (Ex.op k (Ex.base 0) (Ex.lit 4)) t := by
+  intro h
+  cases h with
+  | opPP ha _ => cases ha
+
+/-- `x - 4`: an `Addr 0` below its region. -/
+def exBelow : Ex := Ex.sub (Ex.base 0) (Ex.lit 4)
+
+theorem exBelow_ty : HasTy exBelow (Ty.addr 0) := HasTy.subAP (HasTy.base 0) (HasTy.lit 4)
+
+theorem eval_exBelow (L : Nat → Nat) (ρ : Nat → α) :
+    eval W F L ρ exBelow = W.add (W.ofNat (L 0)) (W.neg (W.ofNat 4)) := rfl
+
+theorem zm_neg_ofNat (M : Nat) (hM : 0 < M) {n : Nat} (hn : n < M) :
+    (zm M hM).neg ((zm M hM).ofNat n) = (zm M hM).ofNat (M - n) :=
+  ZM.ext (show (M - n % M) % M = (M - n) % M by rw [Nat.mod_eq_of_lt hn])
+
+theorem word64_neg_ofNat {n : Nat} (hn : n < 18446744073709551616) :
+    word64.neg (word64.ofNat n) = word64.ofNat (18446744073709551616 - n) :=
+  zm_neg_ofNat _ _ hn
+
+theorem word64_toNat_ofNat (n : Nat) :
+    word64.toNat (word64.ofNat n) = n % 18446744073709551616 := rfl
+
+/-- Why `lt_indep` needs both addresses inside `[L r, L r + size r]`: the unsigned comparison
+`x - 4 < x` is true in the executor's layout (`x` at `2^36`) and false on 64-bit words in the
+layout with `x` at address 2 (where `x - 4` wraps to `2^64 - 2`), a layout in which the
+128 bytes of `x` fit.  Equality is unaffected (`eq_indep`). -/
+theorem lt_layout_dependent (G : Nat → W64 → W64 → W64) (ρ : Nat → W64) :
+    word64.toNat (eval word64 G GlobalBounds.execBase ρ exBelow) <
+      word64.toNat (eval word64 G GlobalBounds.execBase ρ (Ex.base 0)) ∧
+    ¬(word64.toNat (eval word64 G (fun _ => 2) ρ exBelow) <
+      word64.toNat (eval word64 G (fun _ => 2) ρ (Ex.base 0))) := by
+  have e : ∀ L : Nat → Nat, eval word64 G L ρ exBelow =
+      word64.ofNat (L 0 + (18446744073709551616 - 4)) := by
+    intro L
+    rw [eval_exBelow, word64_neg_ofNat (by decide), ← word64.ofNat_add]
+  have eb : ∀ L : Nat → Nat, eval word64 G L ρ (Ex.base 0) = word64.ofNat (L 0) := fun _ => rfl
+  rw [e, e, eb, eb, word64_toNat_ofNat, word64_toNat_ofNat, word64_toNat_ofNat,
+    word64_toNat_ofNat, Nat.mod_eq_sub_mod (by decide), Nat.mod_eq_of_lt (by decide),
+    Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide)]
+  exact ⟨by decide, by decide⟩
 
 end Provenance
 end Kcert
