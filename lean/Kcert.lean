@@ -32,3 +32,4 @@ import Kcert.CpAsync
 import Kcert.OnceCheck
 import Kcert.Warp
 import Kcert.WarpDefer
+import Kcert.Provenance
