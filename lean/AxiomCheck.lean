@@ -744,3 +744,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Provenance.word64_neg_ofNat
 #print axioms Kcert.Provenance.word64_toNat_ofNat
 #print axioms Kcert.Provenance.lt_layout_dependent
+#print axioms Kcert.Provenance.exOob_toNat_s
+#print axioms Kcert.Provenance.exOob_rejected_s
+#print axioms Kcert.Provenance.window_rejected
+#print axioms Kcert.Provenance.window_addr

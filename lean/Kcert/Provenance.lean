@@ -464,6 +464,31 @@ theorem exOob_rejected (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 3
       (Nat.leTrans (Nat.leAddRight _ 4) h2)
   exact absurd (le_of_add_le_add_left'' h3) (by decide)
 
+/-- The same for any scalar `s ≥ 128` that keeps the executor's address below `2^64`. -/
+theorem exOob_toNat_s (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32)
+    (hs : GlobalBounds.execBase 0 + 128 + s < 18446744073709551616) :
+    W.toNat (eval W F GlobalBounds.execBase (exIn W t s) exOob) =
+      GlobalBounds.execBase 0 + 4 * t + s := by
+  rw [exOob_eval]
+  apply W.toNat_ofNat
+  apply two64_lt hM
+  exact Nat.ltOfLeOfLt (Nat.addLeAddRight (Nat.addLeAddLeft (Nat.leOfLt (four_t_lt ht)) _) _) hs
+
+theorem exOob_rejected_s (hM : 18446744073709551616 ≤ W.M) {t s : Nat} (ht : t < 32)
+    (hs : GlobalBounds.execBase 0 + 128 + s < 18446744073709551616) (hs2 : 128 ≤ s) :
+    ¬Inside W GlobalBounds.execBase GlobalBounds.exSize 0 4
+      (eval W F GlobalBounds.execBase (exIn W t s) exOob) := by
+  intro hin
+  have h2 := hin.2
+  rw [exOob_toNat_s W F hM ht hs] at h2
+  have h3 : GlobalBounds.execBase 0 + (s + 4) ≤ GlobalBounds.execBase 0 + 128 := by
+    rw [← Nat.add_assoc]
+    apply Nat.leTrans _ h2
+    apply Nat.addLeAddRight
+    rw [Nat.add_right_comm]
+    exact Nat.leAddRight _ _
+  exact absurd (Nat.leTrans (Nat.addLeAddRight hs2 4) (le_of_add_le_add_left'' h3)) (by decide)
+
 /-- And so (`check_exact`) on the hardware the access is outside `x` in EVERY layout in which
 `x` fits: whatever addresses the driver chooses. -/
 theorem exOob_out_everywhere (hM : 18446744073709551616 ≤ W.M) {t : Nat} (ht : t < 32)
@@ -653,6 +678,28 @@ theorem lt_layout_dependent (G : Nat → W64 → W64 → W64) (ρ : Nat → W64)
     word64_toNat_ofNat, Nat.mod_eq_sub_mod (by decide), Nat.mod_eq_of_lt (by decide),
     Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide)]
   exact ⟨by decide, by decide⟩
+
+/-- The finding's second scenario (`access.rs` `resolve`: generic addresses in
+`[0x7f00_0000_0000_0000, + 2^40)` are the CTA's shared window): the scalar
+`0x7f00_0000_0000_0000 - 2^36` sends `x + 4·tid + s` to `0x7f00_0000_0000_0000 + 4·tid`
+(`window_addr`), the shared word `4·tid` for the old check; the provenance check rejects it in the executor's layout for every thread, and on the
+hardware it is outside `x` in every layout where `x` fits. -/
+theorem window_rejected (G : Nat → W64 → W64 → W64) {t : Nat} (ht : t < 32) :
+    ¬Inside word64 GlobalBounds.execBase GlobalBounds.exSize 0 4
+      (eval word64 G GlobalBounds.execBase (exIn word64 t 9151314374097371136) exOob) ∧
+    ∀ L : Nat → Nat, L 0 + 128 ≤ word64.M →
+      ¬Inside word64 L GlobalBounds.exSize 0 4
+        (eval word64 G L (exIn word64 t 9151314374097371136) exOob) :=
+  have hrej := exOob_rejected_s word64 G (Nat.leRefl _) ht (by decide) (by decide)
+  ⟨hrej, fun L hL hin => hrej (inside_transfer word64 G L GlobalBounds.execBase
+    GlobalBounds.exSize _ exOob_ty (by decide) (by decide) hin)⟩
+
+theorem window_addr (G : Nat → W64 → W64 → W64) {t : Nat} (ht : t < 32) :
+    word64.toNat (eval word64 G GlobalBounds.execBase (exIn word64 t 9151314374097371136) exOob)
+      = 9151314442816847872 + 4 * t := by
+  rw [exOob_toNat_s word64 G (Nat.leRefl _) ht (by decide), Nat.add_right_comm]
+  exact congrArg (fun n => n + 4 * t)
+    (by decide : GlobalBounds.execBase 0 + 9151314374097371136 = 9151314442816847872)
 
 end Provenance
 end Kcert
