@@ -748,3 +748,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Provenance.exOob_rejected_s
 #print axioms Kcert.Provenance.window_rejected
 #print axioms Kcert.Provenance.window_addr
+#print axioms Kcert.Provenance.exDown_ty
+#print axioms Kcert.Provenance.eval_exDown
+#print axioms Kcert.Provenance.cmp_branch_differs

@@ -701,5 +701,44 @@ theorem window_addr (G : Nat → W64 → W64 → W64) {t : Nat} (ht : t < 32) :
   exact congrArg (fun n => n + 4 * t)
     (by decide : GlobalBounds.execBase 0 + 9151314374097371136 = 9151314442816847872)
 
+/-! ## A comparison the rules allow that takes a different branch on the hardware
+
+`x - s < x` (`sub.s64 %rd5, %rd4, %rd3; setp.lt.u64 %p1, %rd5, %rd4`) with the scalar
+`s = 2^40`: an `Addr - n` compared with an `Addr` of the same base, both allowed by the rules.
+In the executor's layout (`x` at `2^36`) `x - 2^40` wraps to `2^64 - 2^40 + 2^36` and the
+comparison is false; with `x` at `2^47` (`0x8000_0000_0000`, an address of the kind the CUDA
+driver returns) it does not wrap and the comparison is true.  A branch on it is taken on the
+hardware and not in the executor's run, so the accesses of that branch are never checked. -/
+
+/-- `x - s`, `inp 1` the scalar. -/
+def exDown : Ex := Ex.sub (Ex.base 0) (Ex.inp 1)
+
+theorem exDown_ty : HasTy exDown (Ty.addr 0) := HasTy.subAP (HasTy.base 0) (HasTy.inp 1)
+
+theorem eval_exDown (L : Nat → Nat) (ρ : Nat → α) :
+    eval W F L ρ exDown = W.add (W.ofNat (L 0)) (W.neg (ρ 1)) := rfl
+
+/-- The branch condition `x - 2^40 < x` is false in the executor's layout and true with `x`
+at `2^47`, for every thread (the scalar is the same for all). -/
+theorem cmp_branch_differs (G : Nat → W64 → W64 → W64) (t : Nat) :
+    ¬(word64.toNat (eval word64 G GlobalBounds.execBase (exIn word64 t 1099511627776) exDown) <
+        word64.toNat (eval word64 G GlobalBounds.execBase (exIn word64 t 1099511627776)
+          (Ex.base 0))) ∧
+    word64.toNat (eval word64 G (fun _ => 140737488355328) (exIn word64 t 1099511627776) exDown)
+      < word64.toNat (eval word64 G (fun _ => 140737488355328) (exIn word64 t 1099511627776)
+          (Ex.base 0)) := by
+  have e : ∀ L : Nat → Nat, eval word64 G L (exIn word64 t 1099511627776) exDown =
+      word64.ofNat (L 0 + (18446744073709551616 - 1099511627776)) := by
+    intro L
+    rw [eval_exDown]
+    show word64.add (word64.ofNat (L 0)) (word64.neg (word64.ofNat 1099511627776)) = _
+    rw [word64_neg_ofNat (by decide), ← word64.ofNat_add]
+  have eb : ∀ L : Nat → Nat, eval word64 G L (exIn word64 t 1099511627776) (Ex.base 0) =
+      word64.ofNat (L 0) := fun _ => rfl
+  rw [e, e, eb, eb, word64_toNat_ofNat, word64_toNat_ofNat, word64_toNat_ofNat,
+    word64_toNat_ofNat, Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide),
+    Nat.mod_eq_sub_mod (by decide), Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide)]
+  exact ⟨by decide, by decide⟩
+
 end Provenance
 end Kcert
