@@ -17,9 +17,9 @@ on `.u64`/`.s64` are its operations, and an address is the register's value read
 number below `2^64`.  We do not fix that ring: `Word α` is any commutative-group-with-
 multiplication (the laws are stated as fields, as `ExpField` does for the reals) with a cast
 `ofNat : Nat → α` that is additive and multiplicative and a representative `toNat : α → Nat`
-with `ofNat (toNat x) = x` and `toNat (ofNat n) = n` for `n < M`.  `ℤ/2^64` with `M = 2^64` is
-one (so wrap-around is modelled: `x + 2^64` is `x`); `word2` below, `ℤ/2` with `M = 2`, is a
-proved instance showing the laws are consistent.  Everything below holds for every `Word`.
+with `ofNat (toNat x) = x` and `toNat (ofNat n) = n` for `n < M`.  `ℤ/M` is one, proved
+below (`zm`), and `word64 = zm 2^64` is the 64-bit registers, so wrap-around is modelled
+(`x + 2^64` is `x`).  Everything below holds for every `Word`.
 
 Values.  `Ex` is a small expression language: the region symbols (`base r`: a tensor
 parameter, a shared variable, the dynamic shared area, a local variable, scratch; its value is
@@ -28,7 +28,14 @@ parameters: any value not computed from addresses), `add`, `sub`, `mul`, `mad` a
 address-preserving conversion (`cvta`/`mov`, the identity on values here).  `HasTy e t` is the
 Rust provenance rule: `Addr r + n`, `n + Addr r`, `Addr r - n`, `mad a b (Addr r)` are `Addr r`
 (`n`, `a`, `b` plain), `Addr r - Addr r` is plain, everything on plain values is plain, and
-nothing else is typed (the executor refuses it).
+nothing else is typed (the executor refuses it); `op k` stands for every other integer
+operation (any function of plain values).
+
+Results: (1) `plain_indep`, (2) `addr_eval`, (3) `access_exact`, `access_bytes`,
+`check_exact`, (4) `eq_indep`, `lt_indep`; the finding's kernel is rejected
+(`stride_gap_rejected`, `window_rejected`), `x + 4·tid` accepted and exact (`x4tid_exact`).
+A gap of the comparison rule: `cmp_branch_differs` (README, "Finding: an address comparison is
+decided in the executor's layout").
 -/
 
 namespace Kcert
