@@ -751,3 +751,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.Provenance.exDown_ty
 #print axioms Kcert.Provenance.eval_exDown
 #print axioms Kcert.Provenance.cmp_branch_differs
+#print axioms Kcert.Provenance.tyAdd_sound
+#print axioms Kcert.Provenance.tySub_sound
+#print axioms Kcert.Provenance.tyMul_sound
+#print axioms Kcert.Provenance.tyOp_sound
+#print axioms Kcert.Provenance.tyMad_sound
+#print axioms Kcert.Provenance.tyOf_sound
+#print axioms Kcert.Provenance.tyOf_complete
+#print axioms Kcert.Provenance.tyOf_examples

@@ -747,5 +747,153 @@ theorem cmp_branch_differs (G : Nat → W64 → W64 → W64) (t : Nat) :
     Nat.mod_eq_sub_mod (by decide), Nat.mod_eq_of_lt (by decide), Nat.mod_eq_of_lt (by decide)]
   exact ⟨by decide, by decide⟩
 
+/-! ## The rules as a function
+
+`tyOf e`: the provenance the executor computes for a value, `none` where it refuses the
+operation; it decides the judgement (`tyOf_sound`, `tyOf_complete`). -/
+
+/-- `add` on provenances. -/
+def tyAdd : Option Ty → Option Ty → Option Ty
+  | some Ty.plain, some Ty.plain => some Ty.plain
+  | some (Ty.addr r), some Ty.plain => some (Ty.addr r)
+  | some Ty.plain, some (Ty.addr r) => some (Ty.addr r)
+  | _, _ => none
+
+def tySub : Option Ty → Option Ty → Option Ty
+  | some Ty.plain, some Ty.plain => some Ty.plain
+  | some (Ty.addr r), some Ty.plain => some (Ty.addr r)
+  | some (Ty.addr r), some (Ty.addr s) => if r = s then some Ty.plain else none
+  | _, _ => none
+
+def tyPlain2 : Option Ty → Option Ty → Option Ty
+  | some Ty.plain, some Ty.plain => some Ty.plain
+  | _, _ => none
+
+def tyMad : Option Ty → Option Ty → Option Ty → Option Ty
+  | some Ty.plain, some Ty.plain, some t => some t
+  | _, _, _ => none
+
+def tyOf : Ex → Option Ty
+  | Ex.base r => some (Ty.addr r)
+  | Ex.lit _ => some Ty.plain
+  | Ex.inp _ => some Ty.plain
+  | Ex.add a b => tyAdd (tyOf a) (tyOf b)
+  | Ex.sub a b => tySub (tyOf a) (tyOf b)
+  | Ex.mul a b => tyPlain2 (tyOf a) (tyOf b)
+  | Ex.mad a b c => tyMad (tyOf a) (tyOf b) (tyOf c)
+  | Ex.cvt a => tyOf a
+  | Ex.op _ a b => tyPlain2 (tyOf a) (tyOf b)
+
+theorem tyOf_complete {e : Ex} {t : Ty} (h : HasTy e t) : tyOf e = some t := by
+  induction h with
+  | base r => rfl
+  | lit n => rfl
+  | inp i => rfl
+  | addPP _ _ iha ihb => show tyAdd _ _ = _; rw [iha, ihb]; rfl
+  | addAP _ _ iha ihb => show tyAdd _ _ = _; rw [iha, ihb]; rfl
+  | addPA _ _ iha ihb => show tyAdd _ _ = _; rw [iha, ihb]; rfl
+  | subPP _ _ iha ihb => show tySub _ _ = _; rw [iha, ihb]; rfl
+  | subAP _ _ iha ihb => show tySub _ _ = _; rw [iha, ihb]; rfl
+  | subAA _ _ iha ihb =>
+    show tySub _ _ = _
+    rw [iha, ihb]
+    exact if_pos' rfl
+  | mulPP _ _ iha ihb => show tyPlain2 _ _ = _; rw [iha, ihb]; rfl
+  | madP _ _ _ iha ihb ihc => show tyMad _ _ _ = _; rw [iha, ihb, ihc]; rfl
+  | madA _ _ _ iha ihb ihc => show tyMad _ _ _ = _; rw [iha, ihb, ihc]; rfl
+  | cvt _ ih => exact ih
+  | opPP _ _ iha ihb => show tyPlain2 _ _ = _; rw [iha, ihb]; rfl
+
+theorem tyAdd_sound {a b : Ex} {t : Ty} :
+    ∀ (x y : Option Ty), (∀ {u}, x = some u → HasTy a u) → (∀ {u}, y = some u → HasTy b u) →
+      tyAdd x y = some t → HasTy (Ex.add a b) t
+  | some Ty.plain, some Ty.plain, ha, hb, h => by
+    cases h; exact HasTy.addPP (ha rfl) (hb rfl)
+  | some (Ty.addr r), some Ty.plain, ha, hb, h => by
+    cases h; exact HasTy.addAP (ha rfl) (hb rfl)
+  | some Ty.plain, some (Ty.addr r), ha, hb, h => by
+    cases h; exact HasTy.addPA (ha rfl) (hb rfl)
+  | some (Ty.addr r), some (Ty.addr s), _, _, h => by cases h
+  | none, _, _, _, h => by cases h
+  | some Ty.plain, none, _, _, h => by cases h
+  | some (Ty.addr r), none, _, _, h => by cases h
+
+theorem tySub_sound {a b : Ex} {t : Ty} :
+    ∀ (x y : Option Ty), (∀ {u}, x = some u → HasTy a u) → (∀ {u}, y = some u → HasTy b u) →
+      tySub x y = some t → HasTy (Ex.sub a b) t
+  | some Ty.plain, some Ty.plain, ha, hb, h => by
+    cases h; exact HasTy.subPP (ha rfl) (hb rfl)
+  | some (Ty.addr r), some Ty.plain, ha, hb, h => by
+    cases h; exact HasTy.subAP (ha rfl) (hb rfl)
+  | some (Ty.addr r), some (Ty.addr s), ha, hb, h =>
+    if hrs : r = s then by
+      have h' : some Ty.plain = some t := Eq.trans (if_pos' hrs).symm h
+      cases h'
+      cases hrs
+      exact HasTy.subAA (ha rfl) (hb rfl)
+    else by
+      have h' : none = some t := Eq.trans (if_neg' hrs).symm h
+      cases h'
+  | some Ty.plain, some (Ty.addr r), _, _, h => by cases h
+  | none, _, _, _, h => by cases h
+  | some Ty.plain, none, _, _, h => by cases h
+  | some (Ty.addr r), none, _, _, h => by cases h
+
+theorem tyMul_sound {a b : Ex} {t : Ty} :
+    ∀ (x y : Option Ty), (∀ {u}, x = some u → HasTy a u) → (∀ {u}, y = some u → HasTy b u) →
+      tyPlain2 x y = some t → HasTy (Ex.mul a b) t
+  | some Ty.plain, some Ty.plain, ha, hb, h => by
+    cases h; exact HasTy.mulPP (ha rfl) (hb rfl)
+  | some (Ty.addr r), some _, _, _, h => by cases h
+  | some Ty.plain, some (Ty.addr r), _, _, h => by cases h
+  | none, _, _, _, h => by cases h
+  | some Ty.plain, none, _, _, h => by cases h
+  | some (Ty.addr r), none, _, _, h => by cases h
+
+theorem tyOp_sound {k : Nat} {a b : Ex} {t : Ty} :
+    ∀ (x y : Option Ty), (∀ {u}, x = some u → HasTy a u) → (∀ {u}, y = some u → HasTy b u) →
+      tyPlain2 x y = some t → HasTy (Ex.op k a b) t
+  | some Ty.plain, some Ty.plain, ha, hb, h => by
+    cases h; exact HasTy.opPP (ha rfl) (hb rfl)
+  | some (Ty.addr r), some _, _, _, h => by cases h
+  | some Ty.plain, some (Ty.addr r), _, _, h => by cases h
+  | none, _, _, _, h => by cases h
+  | some Ty.plain, none, _, _, h => by cases h
+  | some (Ty.addr r), none, _, _, h => by cases h
+
+theorem tyMad_sound {a b c : Ex} {t : Ty} :
+    ∀ (x y z : Option Ty), (∀ {u}, x = some u → HasTy a u) →
+      (∀ {u}, y = some u → HasTy b u) → (∀ {u}, z = some u → HasTy c u) →
+      tyMad x y z = some t → HasTy (Ex.mad a b c) t
+  | some Ty.plain, some Ty.plain, some Ty.plain, ha, hb, hc, h => by
+    cases h; exact HasTy.madP (ha rfl) (hb rfl) (hc rfl)
+  | some Ty.plain, some Ty.plain, some (Ty.addr r), ha, hb, hc, h => by
+    cases h; exact HasTy.madA (ha rfl) (hb rfl) (hc rfl)
+  | some Ty.plain, some Ty.plain, none, _, _, _, h => by cases h
+  | some (Ty.addr r), some _, _, _, _, _, h => by cases h
+  | some Ty.plain, some (Ty.addr r), _, _, _, _, h => by cases h
+  | none, _, _, _, _, _, h => by cases h
+  | some Ty.plain, none, _, _, _, _, h => by cases h
+  | some (Ty.addr r), none, _, _, _, _, h => by cases h
+
+/-- The function computes exactly the judgement. -/
+theorem tyOf_sound : ∀ (e : Ex) {t : Ty}, tyOf e = some t → HasTy e t
+  | Ex.base r, t, h => by cases h; exact HasTy.base r
+  | Ex.lit n, t, h => by cases h; exact HasTy.lit n
+  | Ex.inp i, t, h => by cases h; exact HasTy.inp i
+  | Ex.add a b, t, h => tyAdd_sound _ _ (tyOf_sound a) (tyOf_sound b) h
+  | Ex.sub a b, t, h => tySub_sound _ _ (tyOf_sound a) (tyOf_sound b) h
+  | Ex.mul a b, t, h => tyMul_sound _ _ (tyOf_sound a) (tyOf_sound b) h
+  | Ex.mad a b c, t, h => tyMad_sound _ _ _ (tyOf_sound a) (tyOf_sound b) (tyOf_sound c) h
+  | Ex.cvt a, t, h => HasTy.cvt (tyOf_sound a h)
+  | Ex.op k a b, t, h => tyOp_sound _ _ (tyOf_sound a) (tyOf_sound b) h
+
+theorem tyOf_examples :
+    tyOf exOob = some (Ty.addr 0) ∧ tyOf exDown = some (Ty.addr 0) ∧
+      tyOf (Ex.mul (Ex.base 0) (Ex.lit 4)) = none ∧
+      tyOf (Ex.sub (Ex.base 0) (Ex.base 1)) = none ∧
+      tyOf (Ex.sub (Ex.base 0) (Ex.base 0)) = some Ty.plain :=
+  ⟨rfl, rfl, rfl, rfl, rfl⟩
+
 end Provenance
 end Kcert
