@@ -30,5 +30,6 @@ import Kcert.GridSafe
 import Kcert.Bounds
 import Kcert.CpAsync
 import Kcert.OnceCheck
+import Kcert.OnceLink
 import Kcert.Warp
 import Kcert.WarpDefer
