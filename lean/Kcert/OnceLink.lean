@@ -465,5 +465,331 @@ theorem matching_of_rust {act : Nat → Nat → Ev} {N : Nat} {H : List (EventN 
 
 end Link
 
+/-! ## Deciding the hypotheses on a concrete history -/
+
+section Dec
+
+variable {V : Type}
+
+/-- Check (3)'s obligation at the latest event of a history. -/
+def Head3 (N : Nat) (act : Nat → Nat → Ev) : List (EventN V) → Prop
+  | EventN.bar t b _ :: h => ∀ i, i < nEv t h → act t i = Ev.arr b false →
+    ac act b t (nEv t h) = ac act b t i + 1 →
+    ∃ m hc y j, Sfx (EventN.complete b m :: hc) h ∧ In (t, i) (takeL m (pendI hc b)) ∧
+      In (y, j) (takeL m (pendI hc b)) ∧ act y j = Ev.arr b true ∧
+      ∃ k c, PosAt h k y (j + 1) ∧ Seg N h k y c ∧ (brun N h).clocks.ordered ⟨y, c⟩ t = true
+  | _ => True
+
+theorem rust3_nil (N : Nat) (act : Nat → Nat → Ev) : RustCheck3 N act ([] : List (EventN V)) :=
+  fun _ _ _ _ hs => List.noConfusion hs
+
+theorem rust3_cons {N : Nat} {act : Nat → Nat → Ev} {e : EventN V} {H : List (EventN V)}
+    (hh : Head3 N act (e :: H)) (hr : RustCheck3 N act H) : RustCheck3 N act (e :: H) := by
+  intro t b w' h hs
+  cases hs with
+  | inl e' => rw [← e'] at hh; exact hh
+  | inr hs => exact hr t b w' h hs
+
+def isArrive (b : Nat) : Ev → Bool
+  | Ev.arr b' w => decide (b' = b) && !w
+  | Ev.loc => false
+
+def allBelow (p : Nat → Bool) : Nat → Bool
+  | 0 => true
+  | n + 1 => allBelow p n && p n
+
+theorem allBelow_spec {p : Nat → Bool} : ∀ {n i : Nat}, allBelow p n = true → i < n → p i = true
+  | 0, i, _, hi => False.elim (Nat.notLtZero _ hi)
+  | n + 1, i, h, hi => by
+    cases Nat.eqOrLtOfLe (Nat.leOfLtSucc hi) with
+    | inl e => rw [e]; exact and_right' h
+    | inr hl => exact allBelow_spec (and_left' h) hl
+
+/-- Check (3)'s premise for the earlier action `i` (a `bar.arrive` at `b`, the previous
+arrival there). -/
+def prem3 (act : Nat → Nat → Ev) (t b n i : Nat) : Bool :=
+  isArrive b (act t i) && decide (ac act b t n = ac act b t i + 1)
+
+theorem prem3_of {act : Nat → Nat → Ev} {t b n i : Nat} (hi : act t i = Ev.arr b false)
+    (hac : ac act b t n = ac act b t i + 1) : prem3 act t b n i = true := by
+  show (isArrive b (act t i) && decide (ac act b t n = ac act b t i + 1)) = true
+  rw [hi, decide_eq_true' hac]
+  show ((decide (b = b) && !false) && true) = true
+  rw [decide_eq_true' (rfl : b = b)]
+  rfl
+
+/-- No earlier `bar.arrive` to check. -/
+theorem head3_none {N : Nat} {act : Nat → Nat → Ev} {t b : Nat} {w : Bool} {h : List (EventN V)}
+    (hB : allBelow (fun i => !prem3 act t b (nEv t h) i) (nEv t h) = true) :
+    Head3 N act (EventN.bar t b w :: h) := by
+  intro i hi ha hac
+  have h1 : (!prem3 act t b (nEv t h) i) = true := allBelow_spec hB hi
+  rw [prem3_of ha hac] at h1
+  cases h1
+
+/-- One earlier `bar.arrive` to check, `i0`, with its witnesses. -/
+theorem head3_one {N : Nat} {act : Nat → Nat → Ev} {t b : Nat} {w : Bool} {h : List (EventN V)}
+    (i0 : Nat)
+    (hB : allBelow (fun i => !prem3 act t b (nEv t h) i || decide (i = i0)) (nEv t h) = true)
+    (hW : ∃ m hc y j, Sfx (EventN.complete b m :: hc) h ∧ In (t, i0) (takeL m (pendI hc b)) ∧
+      In (y, j) (takeL m (pendI hc b)) ∧ act y j = Ev.arr b true ∧
+      ∃ k c, PosAt h k y (j + 1) ∧ Seg N h k y c ∧ (brun N h).clocks.ordered ⟨y, c⟩ t = true) :
+    Head3 N act (EventN.bar t b w :: h) := by
+  intro i hi ha hac
+  have h1 : (!prem3 act t b (nEv t h) i || decide (i = i0)) = true := allBelow_spec hB hi
+  rw [prem3_of ha hac] at h1
+  have e : i = i0 := of_decide_eq_true' h1
+  rw [e]
+  exact hW
+
+def anyL {α : Type} (p : α → Bool) : List α → Bool
+  | [] => false
+  | x :: l => p x || anyL p l
+
+theorem anyL_of {α : Type} {p : α → Bool} {x : α} : ∀ {l : List α}, In x l → p x = true →
+    anyL p l = true
+  | [], hx, _ => False.elim hx
+  | y :: l, hx, hp => by
+    show (p y || anyL p l) = true
+    cases hx with
+    | inl e => rw [e, hp]; rfl
+    | inr hx => rw [anyL_of hx hp]; cases p y <;> rfl
+
+def allL {α : Type} (p : α → Bool) : List α → Bool
+  | [] => true
+  | x :: l => p x && allL p l
+
+theorem allL_spec {α : Type} {p : α → Bool} {x : α} : ∀ {l : List α}, allL p l = true → In x l →
+    p x = true
+  | [], _, hx => False.elim hx
+  | y :: l, h, hx => by
+    cases hx with
+    | inl e => rw [← e]; exact and_left' h
+    | inr hx => exact allL_spec (and_right' h) hx
+
+theorem in_of_memB {x : Nat} : ∀ {l : List Nat}, memB x l = true → In x l
+  | [], h => Bool.noConfusion h
+  | y :: l, h => by
+    have h' : (decide (y = x) || memB x l) = true := h
+    cases hd : decide (y = x) with
+    | true => exact Or.inl (of_decide_eq_true' hd)
+    | false => rw [hd] at h'; exact Or.inr (in_of_memB h')
+
+/-- Thread `t` has a pending `bar.sync` arrival at one of the ids `ids`. -/
+def blockedB (s : Race.BarState) (ids : List Nat) (t : Nat) : Bool :=
+  anyL (fun b => anyL (fun a : Race.Arrival => a.wait && decide (a.tid = t)) (s.bars b)) ids
+
+/-- Every barrier id of the history is in `ids`. -/
+def idsOK (ids : List Nat) : List (EventN V) → Bool
+  | [] => true
+  | EventN.act _ _ :: h => idsOK ids h
+  | EventN.bar _ b _ :: h => memB b ids && idsOK ids h
+  | EventN.complete b _ :: h => memB b ids && idsOK ids h
+
+theorem bars_nil (N : Nat) {ids : List Nat} {b : Nat} (hb : memB b ids = false) :
+    ∀ (h : List (EventN V)), idsOK ids h = true → (brun N h).bars b = []
+  | [], _ => rfl
+  | EventN.act t A :: h, hi => bars_nil N hb h hi
+  | EventN.bar t b' w :: h, hi => by
+    have ne : ¬ b = b' := by
+      intro e
+      have h1 : memB b' ids = true := and_left' hi
+      rw [← e, hb] at h1
+      exact Bool.noConfusion h1
+    have ih := bars_nil N hb h (and_right' hi)
+    cases w with
+    | true =>
+      show Sem.upd (brun N h).bars b' _ b = []
+      rw [Race.upd_other _ _ ne]; exact ih
+    | false =>
+      show Sem.upd (brun N h).bars b' _ b = []
+      rw [Race.upd_other _ _ ne]; exact ih
+  | EventN.complete b' m :: h, hi => by
+    have ne : ¬ b = b' := by
+      intro e
+      have h1 : memB b' ids = true := and_left' hi
+      rw [← e, hb] at h1
+      exact Bool.noConfusion h1
+    show Sem.upd (brun N h).bars b' _ b = []
+    rw [Race.upd_other _ _ ne]
+    exact bars_nil N hb h (and_right' hi)
+
+theorem not_blocked_of {N : Nat} {ids : List Nat} {h : List (EventN V)} (hi : idsOK ids h = true)
+    {t : Nat} (hb : blockedB (brun N h) ids t = false) : ¬ Race.Blocked (brun N h) t := by
+  intro hbl
+  match hbl with
+  | ⟨b, a, ha, ht, hw⟩ =>
+    cases hm : memB b ids with
+    | false =>
+      rw [bars_nil N hm h hi] at ha
+      exact ha
+    | true =>
+      have h1 : anyL (fun a : Race.Arrival => a.wait && decide (a.tid = t)) ((brun N h).bars b) = true :=
+        anyL_of ha (by rw [hw, decide_eq_true' ht]; rfl)
+      have h2 := anyL_of (p := fun b => anyL (fun a : Race.Arrival => a.wait && decide (a.tid = t))
+        ((brun N h).bars b)) (in_of_memB hm) h1
+      have h3 : blockedB (brun N h) ids t = true := h2
+      rw [hb] at h3
+      exact Bool.noConfusion h3
+
+/-- `NotBlocked`, decided over the ids `ids`. -/
+def notBlockedB (N : Nat) (ids : List Nat) : List (EventN V) → Bool
+  | [] => true
+  | EventN.act t _ :: h => notBlockedB N ids h && !blockedB (brun N h) ids t
+  | EventN.bar t _ _ :: h => notBlockedB N ids h && !blockedB (brun N h) ids t
+  | EventN.complete _ _ :: h => notBlockedB N ids h
+
+theorem not_true {b : Bool} (h : (!b) = true) : b = false := by
+  cases b with
+  | true => cases h
+  | false => rfl
+
+theorem notBlocked_of {N : Nat} {ids : List Nat} : ∀ (h : List (EventN V)), idsOK ids h = true →
+    notBlockedB N ids h = true → NotBlocked N h
+  | [], _, _ => trivial
+  | EventN.act t A :: h, hi, hn => by
+    refine ⟨notBlocked_of h hi (and_left' hn), fun u hu => ?_⟩
+    have e : t = u := hu
+    rw [← e]
+    exact not_blocked_of hi (not_true (and_right' hn))
+  | EventN.bar t b w :: h, hi, hn => by
+    refine ⟨notBlocked_of h (and_right' hi) (and_left' hn), fun u hu => ?_⟩
+    have e : t = u := hu
+    rw [← e]
+    exact not_blocked_of (and_right' hi) (not_true (and_right' hn))
+  | EventN.complete b m :: h, hi, hn =>
+    ⟨notBlocked_of h (and_right' hi) hn, fun u hu => False.elim hu⟩
+
+def evEq : Ev → Ev → Bool
+  | Ev.arr b w, Ev.arr b' w' => decide (b = b') && decide (w = w')
+  | Ev.loc, Ev.loc => true
+  | _, _ => false
+
+theorem evEq_spec : ∀ {a a' : Ev}, evEq a a' = true → a = a'
+  | Ev.arr b w, Ev.arr b' w', h => by
+    rw [of_decide_eq_true' (and_left' h), of_decide_eq_true' (and_right' h)]
+  | Ev.loc, Ev.loc, _ => rfl
+  | Ev.arr _ _, Ev.loc, h => Bool.noConfusion h
+  | Ev.loc, Ev.arr _ _, h => Bool.noConfusion h
+
+/-- `FromAct`, decided. -/
+def fromActB (act : Nat → Nat → Ev) : List (EventN V) → Bool
+  | [] => true
+  | EventN.act t _ :: h => fromActB act h && evEq (act t (nEv t h)) Ev.loc
+  | EventN.bar t b w :: h => fromActB act h && evEq (act t (nEv t h)) (Ev.arr b w)
+  | EventN.complete _ _ :: h => fromActB act h
+
+theorem fromAct_of (act : Nat → Nat → Ev) : ∀ (h : List (EventN V)), fromActB act h = true →
+    FromAct act h
+  | [], _ => trivial
+  | EventN.act t A :: h, hb => ⟨fromAct_of act h (and_left' hb), evEq_spec (and_right' hb)⟩
+  | EventN.bar t b w :: h, hb => ⟨fromAct_of act h (and_left' hb), evEq_spec (and_right' hb)⟩
+  | EventN.complete b m :: h, hb => fromAct_of act h hb
+
+/-- `KthInst`, decided. -/
+def kthB (act : Nat → Nat → Ev) : List (EventN V) → Bool
+  | [] => true
+  | EventN.act _ _ :: h => kthB act h
+  | EventN.bar _ _ _ :: h => kthB act h
+  | EventN.complete b m :: h => kthB act h &&
+      allL (fun p : Nat × Nat => allL (fun q : Nat × Nat =>
+        decide (ac act b p.1 p.2 = ac act b q.1 q.2)) (takeL m (pendI h b))) (takeL m (pendI h b))
+
+theorem kth_of (act : Nat → Nat → Ev) : ∀ (h : List (EventN V)), kthB act h = true →
+    KthInst act h
+  | [], _ => trivial
+  | EventN.act t A :: h, hb => kth_of act h hb
+  | EventN.bar t b w :: h, hb => kth_of act h hb
+  | EventN.complete b m :: h, hb => by
+    have h2 : allL (fun p : Nat × Nat => allL (fun q : Nat × Nat =>
+        decide (ac act b p.1 p.2 = ac act b q.1 q.2)) (takeL m (pendI h b)))
+        (takeL m (pendI h b)) = true := and_right' hb
+    refine ⟨kth_of act h (and_left' hb), fun p q hp hq => ?_⟩
+    have h3 : allL (fun q : Nat × Nat => decide (ac act b p.1 p.2 = ac act b q.1 q.2))
+        (takeL m (pendI h b)) = true :=
+      allL_spec (p := fun p : Nat × Nat => allL (fun q : Nat × Nat =>
+        decide (ac act b p.1 p.2 = ac act b q.1 q.2)) (takeL m (pendI h b))) h2 hp
+    exact of_decide_eq_true' (allL_spec
+      (p := fun q : Nat × Nat => decide (ac act b p.1 p.2 = ac act b q.1 q.2)) h3 hq)
+
+end Dec
+
+/-! ## Not vacuous: a producer and a consumer, check (3) consulted once
+
+Thread 0 (producer): `bar.arrive 1; bar.sync 2; bar.arrive 1`.  Thread 1 (consumer):
+`bar.sync 1; bar.arrive 2; bar.sync 1`.  Counts 2.  The executor's history `exH`: 0 arrives at 1,
+1 waits at 1, id 1 completes (waiter 1); 1 arrives at 2, 0 waits at 2, id 2 completes (waiter 0,
+which learns 1's arrival); 0 arrives at 1 again: check (3) asks whether the epoch of waiter 1's
+event after the first completion (its `bar.arrive 2`) is ordered before thread 0: it is,
+through id 2.  Then 1 waits at 1 and id 1 completes. -/
+
+def exAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 1 false
+  | 0, 1 => Ev.arr 2 true
+  | 0, 2 => Ev.arr 1 false
+  | 1, 0 => Ev.arr 1 true
+  | 1, 1 => Ev.arr 2 false
+  | 1, 2 => Ev.arr 1 true
+  | _, _ => Ev.loc
+
+/-- The executor's history (latest event first). -/
+def exH : List (EventN Nat) :=
+  [EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 false,
+   EventN.complete 2 2, EventN.bar 0 2 true, EventN.bar 1 2 false,
+   EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 false]
+
+theorem exH_fromAct : FromAct exAct exH := fromAct_of exAct exH rfl
+
+theorem exH_notBlocked : NotBlocked 2 exH := notBlocked_of (ids := [1, 2]) exH rfl rfl
+
+theorem exH_kth : KthInst exAct exH := kth_of exAct exH rfl
+
+theorem exH_covers : Covers exAct exH := by
+  intro t i b w h
+  match t, i, h with
+  | 0, 0, _ => exact (by decide : 0 < nEv 0 exH)
+  | 0, 1, _ => exact (by decide : 1 < nEv 0 exH)
+  | 0, 2, _ => exact (by decide : 2 < nEv 0 exH)
+  | 1, 0, _ => exact (by decide : 0 < nEv 1 exH)
+  | 1, 1, _ => exact (by decide : 1 < nEv 1 exH)
+  | 1, 2, _ => exact (by decide : 2 < nEv 1 exH)
+  | 0, i + 3, h => exact Ev.noConfusion h
+  | 1, i + 3, h => exact Ev.noConfusion h
+  | t + 2, i, h => exact Ev.noConfusion h
+
+/-- The Rust's check (3) with the clocks passes on `exH`; at thread 0's second arrival at 1 it
+is consulted: the witness is waiter 1 of the first instance and its event 3 (`bar.arrive 2`). -/
+theorem exH_rust3 : RustCheck3 2 exAct exH := by
+  refine rust3_cons trivial (rust3_cons (head3_none rfl) (rust3_cons ?_ (rust3_cons trivial
+    (rust3_cons (head3_none rfl) (rust3_cons (head3_none rfl) (rust3_cons trivial
+    (rust3_cons (head3_none rfl) (rust3_cons (head3_none rfl) (rust3_nil 2 exAct)))))))))
+  refine head3_one 0 rfl ⟨2, [EventN.bar 1 1 true, EventN.bar 0 1 false], 1, 0,
+    Or.inr (Or.inr (Or.inr (Or.inl rfl))), Or.inl rfl, Or.inr (Or.inl rfl), rfl, 3,
+    (brun 2 [EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 false]).clocks.vc 1 1,
+    Or.inr (Or.inr (Or.inl ⟨rfl, rfl, rfl⟩)), Or.inr (Or.inr (Or.inl ⟨rfl, rfl, rfl⟩)), rfl⟩
+
+theorem exAct_memb : Memb exAct (fun _ => [0, 1]) := by
+  intro t i b wt h
+  cases t with
+  | zero => exact Or.inl rfl
+  | succ t =>
+    cases t with
+    | zero => exact Or.inr (Or.inl rfl)
+    | succ t => exact Ev.noConfusion h
+
+/-- So, from the clocks: `Check3` for the producer and consumer. -/
+theorem exAct_check3 : Check3 exAct :=
+  check3_of_rust exH_fromAct exH_notBlocked exH_kth exH_covers exH_rust3
+
+/-- And every valid schedule of them is `Once` at every id. -/
+theorem exAct_once (h : List Nat) (hv : Valid exAct (fun _ => 2) h) :
+    OnceAll exAct (fun _ => 2) h :=
+  once_of_rust (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exH_fromAct exH_notBlocked
+    exH_kth exH_covers exH_rust3 h hv
+
+/-- A valid schedule other than the executor's (the consumer's arrival at 2 before the
+producer's first arrival at 1): the conclusion is about it too. -/
+theorem exAct_valid : Valid exAct (fun _ => 2) [1, 0, 0, 1, 0, 1] := valid_of_validB _ _ _ rfl
+
 end Members
 end Kcert
