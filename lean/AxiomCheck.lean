@@ -711,3 +711,10 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.exAct_check3
 #print axioms Kcert.Members.exAct_once
 #print axioms Kcert.Members.exAct_valid
+#print axioms Kcert.Members.drain_run
+#print axioms Kcert.Members.kthInst_of_drain
+#print axioms Kcert.Members.check3_of_members
+#print axioms Kcert.Members.once_of_members
+#print axioms Kcert.Members.drain2_of
+#print axioms Kcert.Members.exH_drain
+#print axioms Kcert.Members.exAct_once2

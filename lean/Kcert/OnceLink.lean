@@ -714,6 +714,363 @@ theorem kth_of (act : Nat → Nat → Ev) : ∀ (h : List (EventN V)), kthB act 
 
 end Dec
 
+/-! ## `KthInst` from the members check (2) on the history
+
+The Rust's check (2) (`resolve_barriers`): the threads of every instance of `b` are the members
+`S b` (the first instance's sorted threads), none twice.  Over the history: every completion
+of `b` drains each member exactly once and no other thread (`Drain2`).  With `FromAct` and
+`Memb` (only members arrive at `b`), this gives `KthInst`: the pending arrivals are in arrival
+order, so each drained arrival is its thread's first pending one, whose number is the number of
+completions so far (`PosOK`). -/
+
+section Drain
+
+variable {V : Type}
+
+/-- How many entries of thread `u`. -/
+def cntP (u : Nat) : List (Nat × Nat) → Nat
+  | [] => 0
+  | x :: l => if x.1 = u then cntP u l + 1 else cntP u l
+
+/-- Check (2) over the history: every completion of `b` drains each member of `S b` once and
+no other thread. -/
+def Drain2 (S : Nat → List Nat) : List (EventN V) → Prop
+  | [] => True
+  | EventN.act _ _ :: h => Drain2 S h
+  | EventN.bar _ _ _ :: h => Drain2 S h
+  | EventN.complete b m :: h => Drain2 S h ∧
+      ∀ u, cntP u (takeL m (pendI h b)) = cond (memB u (S b)) 1 0
+
+def bmp (c : Nat → Nat) (v : Nat) : Nat → Nat := fun u => if v = u then c u + 1 else c u
+
+/-- The pending list (oldest first) has each entry's arrival number `c` of its thread, `c`
+counting up along the list. -/
+def PosOK (act : Nat → Nat → Ev) (b : Nat) : (Nat → Nat) → List (Nat × Nat) → Prop
+  | _, [] => True
+  | c, x :: l => ac act b x.1 x.2 = c x.1 ∧ PosOK act b (bmp c x.1) l
+
+theorem posOK_snoc {act : Nat → Nat → Ev} {b u i : Nat} :
+    ∀ (l : List (Nat × Nat)) (c : Nat → Nat), PosOK act b c l →
+      ac act b u i = c u + cntP u l → PosOK act b c (snocL l (u, i))
+  | [], c, _, ha => ⟨ha, trivial⟩
+  | (v, j) :: l, c, hp, ha => by
+    refine ⟨hp.1, posOK_snoc l (bmp c v) hp.2 ?_⟩
+    rw [ha]
+    show c u + (if v = u then cntP u l + 1 else cntP u l) = (if v = u then c u + 1 else c u) + cntP u l
+    cases Nat.decEq v u with
+    | isTrue e =>
+      rw [if_pos' e, if_pos' e, Nat.add_assoc, Nat.add_comm 1 (cntP u l), ← Nat.add_assoc]
+    | isFalse e => rw [if_neg' e, if_neg' e]
+
+theorem posOK_congr {act : Nat → Nat → Ev} {b : Nat} :
+    ∀ (l : List (Nat × Nat)) (c c' : Nat → Nat), PosOK act b c l →
+      (∀ y, In y l → c y.1 = c' y.1) → PosOK act b c' l
+  | [], _, _, _, _ => trivial
+  | (v, j) :: l, c, c', hp, hc => by
+    refine ⟨by rw [← hc (v, j) (Or.inl rfl)]; exact hp.1, posOK_congr l (bmp c v) (bmp c' v) hp.2 ?_⟩
+    intro y hy
+    show (if v = y.1 then c y.1 + 1 else c y.1) = (if v = y.1 then c' y.1 + 1 else c' y.1)
+    rw [hc y (Or.inr hy)]
+
+theorem cntP_pos {y : Nat × Nat} : ∀ {l : List (Nat × Nat)}, In y l → 0 < cntP y.1 l
+  | [], hy => False.elim hy
+  | x :: l, hy => by
+    show 0 < (if x.1 = y.1 then cntP y.1 l + 1 else cntP y.1 l)
+    cases Nat.decEq x.1 y.1 with
+    | isTrue e => rw [if_pos' e]; exact Nat.zeroLtSucc _
+    | isFalse e =>
+      rw [if_neg' e]
+      cases hy with
+      | inl ex => rw [ex] at e; exact False.elim (e rfl)
+      | inr hy => exact cntP_pos hy
+
+theorem cntP_le_cons (u : Nat) (x : Nat × Nat) (l : List (Nat × Nat)) :
+    cntP u l ≤ cntP u (x :: l) := by
+  show cntP u l ≤ (if x.1 = u then cntP u l + 1 else cntP u l)
+  cases Nat.decEq x.1 u with
+  | isTrue e => rw [if_pos' e]; exact Nat.leSucc _
+  | isFalse e => rw [if_neg' e]; exact Nat.leRefl _
+
+/-- Drained entries of distinct threads all carry their thread's current number. -/
+theorem posOK_take {act : Nat → Nat → Ev} {b : Nat} :
+    ∀ (m : Nat) (l : List (Nat × Nat)) (c : Nat → Nat), PosOK act b c l →
+      (∀ u, cntP u (takeL m l) ≤ 1) → ∀ y, In y (takeL m l) → ac act b y.1 y.2 = c y.1
+  | 0, _, _, _, _, y, hy => False.elim hy
+  | _ + 1, [], _, _, _, y, hy => False.elim hy
+  | m + 1, (v, j) :: l, c, hp, h1, y, hy => by
+    cases hy with
+    | inl e => rw [← e]; exact hp.1
+    | inr hy =>
+      have ne : ¬ v = y.1 := by
+        intro e
+        have l1 : 0 < cntP y.1 (takeL m l) := cntP_pos hy
+        have l2 : cntP v (takeL (m + 1) ((v, j) :: l)) = cntP v (takeL m l) + 1 := by
+          show (if v = v then cntP v (takeL m l) + 1 else cntP v (takeL m l)) = _
+          rw [if_pos' rfl]
+        have l3 := h1 v
+        rw [l2, e] at l3
+        exact Nat.ltIrrefl _ (Nat.ltOfLtOfLe (Nat.succLeSucc l1) l3)
+      have r := posOK_take m l (bmp c v) hp.2
+        (fun u => Nat.leTrans (cntP_le_cons u (v, j) (takeL m l)) (h1 u)) y hy
+      rw [r]
+      show (if v = y.1 then c y.1 + 1 else c y.1) = c y.1
+      rw [if_neg' ne]
+
+/-- What stays pending after the drain carries the numbers counted past the drained ones. -/
+theorem posOK_drop {act : Nat → Nat → Ev} {b : Nat} :
+    ∀ (m : Nat) (l : List (Nat × Nat)) (c : Nat → Nat), PosOK act b c l →
+      PosOK act b (fun u => c u + cntP u (takeL m l)) (dropL m l)
+  | 0, l, c, hp => hp
+  | _ + 1, [], _, _ => trivial
+  | m + 1, (v, j) :: l, c, hp => by
+    have r := posOK_drop m l (bmp c v) hp.2
+    refine posOK_congr (dropL m l) _ _ r (fun y _ => ?_)
+    show (if v = y.1 then c y.1 + 1 else c y.1) + cntP y.1 (takeL m l) =
+      c y.1 + (if v = y.1 then cntP y.1 (takeL m l) + 1 else cntP y.1 (takeL m l))
+    cases Nat.decEq v y.1 with
+    | isTrue e =>
+      rw [if_pos' e, if_pos' e, Nat.add_assoc, Nat.add_comm 1 (cntP y.1 (takeL m l)),
+        ← Nat.add_assoc]
+    | isFalse e => rw [if_neg' e, if_neg' e]
+
+theorem cntP_split (u : Nat) : ∀ (m : Nat) (l : List (Nat × Nat)),
+    cntP u l = cntP u (takeL m l) + cntP u (dropL m l)
+  | 0, l => (Nat.zero_add _).symm
+  | _ + 1, [] => rfl
+  | m + 1, x :: l => by
+    show (if x.1 = u then cntP u l + 1 else cntP u l) =
+      (if x.1 = u then cntP u (takeL m l) + 1 else cntP u (takeL m l)) + cntP u (dropL m l)
+    rw [cntP_split u m l]
+    cases Nat.decEq x.1 u with
+    | isTrue e =>
+      rw [if_pos' e, if_pos' e, Nat.add_assoc, Nat.add_comm (cntP u (dropL m l)) 1,
+        ← Nat.add_assoc]
+    | isFalse e => rw [if_neg' e, if_neg' e]
+
+theorem cntP_snoc_self (t i : Nat) : ∀ (l : List (Nat × Nat)),
+    cntP t (snocL l (t, i)) = cntP t l + 1
+  | [] => by
+    show (if t = t then cntP t [] + 1 else cntP t []) = 0 + 1
+    rw [if_pos' rfl]
+    rfl
+  | x :: l => by
+    show (if x.1 = t then cntP t (snocL l (t, i)) + 1 else cntP t (snocL l (t, i))) =
+      (if x.1 = t then cntP t l + 1 else cntP t l) + 1
+    rw [cntP_snoc_self t i l]
+    cases Nat.decEq x.1 t with
+    | isTrue e => rw [if_pos' e, if_pos' e]
+    | isFalse e => rw [if_neg' e, if_neg' e]
+
+theorem cntP_snoc_other {t u i : Nat} : ∀ (l : List (Nat × Nat)), ¬ t = u →
+    cntP u (snocL l (t, i)) = cntP u l
+  | [], ne => by
+    show (if t = u then cntP u [] + 1 else cntP u []) = 0
+    rw [if_neg' ne]
+    rfl
+  | x :: l, ne => by
+    show (if x.1 = u then cntP u (snocL l (t, i)) + 1 else cntP u (snocL l (t, i))) =
+      (if x.1 = u then cntP u l + 1 else cntP u l)
+    rw [cntP_snoc_other l ne]
+
+theorem in_snoc_cases {x y : Nat × Nat} {l : List (Nat × Nat)} (h : In x (snocL l y)) :
+    In x l ∨ y = x := Race.in_snocL h
+
+/-- The invariant at one id. -/
+def DInv (act : Nat → Nat → Ev) (S : Nat → List Nat) (h : List (EventN V)) (b : Nat) : Prop :=
+  ∃ n, PosOK act b (fun _ => n) (pendI h b) ∧ (∀ y, In y (pendI h b) → Mem y.1 (S b)) ∧
+    ∀ u, Mem u (S b) → ac act b u (nEv u h) = n + cntP u (pendI h b)
+
+theorem dInv_of_eq {act : Nat → Nat → Ev} {S : Nat → List Nat} {h : List (EventN V)} {b : Nat}
+    {l : List (Nat × Nat)} (e : pendI h b = l)
+    (hx : ∃ n, PosOK act b (fun _ => n) l ∧ (∀ y, In y l → Mem y.1 (S b)) ∧
+      ∀ u, Mem u (S b) → ac act b u (nEv u h) = n + cntP u l) : DInv act S h b := by
+  rw [← e] at hx
+  exact hx
+
+theorem ac_loc {act : Nat → Nat → Ev} {b t i : Nat} (h : act t i = Ev.loc) :
+    ac act b t (i + 1) = ac act b t i := by
+  show cond (arrAt b (act t i)) (ac act b t i + 1) (ac act b t i) = ac act b t i
+  rw [h]; rfl
+
+theorem ac_other {act : Nat → Nat → Ev} {b b' t i : Nat} {w : Bool} (h : act t i = Ev.arr b' w)
+    (ne : ¬ b' = b) : ac act b t (i + 1) = ac act b t i := by
+  show cond (arrAt b (act t i)) (ac act b t i + 1) (ac act b t i) = ac act b t i
+  rw [h]
+  show cond (decide (b' = b)) (ac act b t i + 1) (ac act b t i) = ac act b t i
+  rw [decide_eq_false' ne]; rfl
+
+theorem nEv_self_act (t : Nat) (A : Sem.Act V) (h : List (EventN V)) :
+    nEv t (EventN.act t A :: h) = nEv t h + 1 := by
+  show (if t = t then nEv t h + 1 else nEv t h) = _
+  rw [if_pos' rfl]
+
+theorem nEv_other_act {t u : Nat} (A : Sem.Act V) (h : List (EventN V)) (ne : ¬ t = u) :
+    nEv u (EventN.act t A :: h) = nEv u h := by
+  show (if t = u then nEv u h + 1 else nEv u h) = _
+  rw [if_neg' ne]
+
+theorem nEv_self_bar (t b : Nat) (w : Bool) (h : List (EventN V)) :
+    nEv t (EventN.bar t b w :: h) = nEv t h + 1 := by
+  show (if t = t then nEv t h + 1 else nEv t h) = _
+  rw [if_pos' rfl]
+
+theorem nEv_other_bar {t u : Nat} (b : Nat) (w : Bool) (h : List (EventN V)) (ne : ¬ t = u) :
+    nEv u (EventN.bar t b w :: h) = nEv u h := by
+  show (if t = u then nEv u h + 1 else nEv u h) = _
+  rw [if_neg' ne]
+
+/-- **Check (2) on the history gives `KthInst`.** -/
+theorem drain_run {act : Nat → Nat → Ev} {S : Nat → List Nat} (hM : Memb act S) :
+    ∀ (h : List (EventN V)), FromAct act h → Drain2 S h → KthInst act h ∧ ∀ b, DInv act S h b
+  | [], _, _ => ⟨trivial, fun b => ⟨0, trivial, fun y hy => False.elim hy, fun u _ => rfl⟩⟩
+  | EventN.act t A :: h, hf, hd => by
+    have ih := drain_run hM h hf.1 hd
+    refine ⟨ih.1, fun b => ?_⟩
+    match ih.2 b with
+    | ⟨n, hp, hm, hc⟩ =>
+      refine ⟨n, hp, hm, fun u hu => ?_⟩
+      show ac act b u (nEv u (EventN.act t A :: h)) = n + cntP u (pendI h b)
+      cases Nat.decEq t u with
+      | isTrue e =>
+        rw [← e, nEv_self_act, ac_loc hf.2, hc t (by rw [e]; exact hu)]
+      | isFalse e => rw [nEv_other_act A h e]; exact hc u hu
+  | EventN.bar t b w :: h, hf, hd => by
+    have ih := drain_run hM h hf.1 hd
+    refine ⟨ih.1, fun b' => ?_⟩
+    have htS : Mem t (S b) := hM t (nEv t h) b w hf.2
+    match ih.2 b' with
+    | ⟨n, hp, hm, hc⟩ =>
+      cases Nat.decEq b' b with
+      | isTrue eb =>
+        rw [eb] at hp hm hc
+        rw [eb]
+        have hpe : pendI (EventN.bar t b w :: h) b = snocL (pendI h b) (t, nEv t h) := by
+          show Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b = _
+          rw [Race.upd_same]
+        refine dInv_of_eq hpe ⟨n, posOK_snoc (pendI h b) (fun _ => n) hp (hc t htS), fun y hy => ?_, fun u hu => ?_⟩
+        · cases in_snoc_cases hy with
+          | inl hy => exact hm y hy
+          | inr e => rw [← e]; exact htS
+        · cases Nat.decEq t u with
+          | isTrue e =>
+            rw [← e, nEv_self_bar, ac_arr hf.2, hc t htS]
+            rw [← e] at hu
+            show n + cntP t (pendI h b) + 1 = n + cntP t (snocL (pendI h b) (t, nEv t h))
+            rw [cntP_snoc_self]
+            rfl
+          | isFalse e =>
+            rw [nEv_other_bar b w h e, hc u hu, cntP_snoc_other (pendI h b) e]
+      | isFalse eb =>
+        have hpe : pendI (EventN.bar t b w :: h) b' = pendI h b' := by
+          show Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b' = _
+          rw [Race.upd_other _ _ eb]
+        refine dInv_of_eq hpe ⟨n, hp, hm, fun u hu => ?_⟩
+        cases Nat.decEq t u with
+        | isTrue e =>
+          rw [← e, nEv_self_bar, ac_other hf.2 (fun x => eb (Eq.symm x)), hc t (by rw [e]; exact hu)]
+        | isFalse e => rw [nEv_other_bar b w h e]; exact hc u hu
+  | EventN.complete b m :: h, hf, hd => by
+    have ih := drain_run hM h hf hd.1
+    match ih.2 b with
+    | ⟨n, hp, hm, hc⟩ =>
+      have h1 : ∀ u, cntP u (takeL m (pendI h b)) ≤ 1 := by
+        intro u
+        rw [hd.2 u]
+        cases memB u (S b) with
+        | true => exact Nat.leRefl _
+        | false => exact Nat.zeroLe _
+      have same := posOK_take m (pendI h b) (fun _ => n) hp h1
+      refine ⟨⟨ih.1, fun p q hp' hq' => by rw [same p hp', same q hq']⟩, fun b' => ?_⟩
+      cases Nat.decEq b' b with
+      | isFalse eb =>
+        have hpe : pendI (EventN.complete b m :: h) b' = pendI h b' := by
+          show Sem.upd (pendI h) b (dropL m (pendI h b)) b' = _
+          rw [Race.upd_other _ _ eb]
+        match ih.2 b' with
+        | ⟨n', hp', hm', hc'⟩ => exact dInv_of_eq hpe ⟨n', hp', hm', hc'⟩
+      | isTrue eb =>
+        rw [eb]
+        have hpe : pendI (EventN.complete b m :: h) b = dropL m (pendI h b) := by
+          show Sem.upd (pendI h) b (dropL m (pendI h b)) b = _
+          rw [Race.upd_same]
+        have one : ∀ u, Mem u (S b) → cntP u (takeL m (pendI h b)) = 1 := by
+          intro u hu
+          rw [hd.2 u, memB_of_mem (S b) hu]
+          rfl
+        refine dInv_of_eq hpe ⟨n + 1, posOK_congr _ _ _ (posOK_drop m (pendI h b) (fun _ => n) hp)
+          (fun y hy => ?_), fun y hy => hm y (Race.in_dropL m hy), fun u hu => ?_⟩
+        · show n + cntP y.1 (takeL m (pendI h b)) = n + 1
+          rw [one y.1 (hm y (Race.in_dropL m hy))]
+        · show ac act b u (nEv u h) = n + 1 + cntP u (dropL m (pendI h b))
+          rw [hc u hu, cntP_split u m (pendI h b), one u hu, Nat.add_assoc]
+
+/-- **Check (2) on the executor's history gives `KthInst`** (with `FromAct` and `Memb`). -/
+theorem kthInst_of_drain {act : Nat → Nat → Ev} {S : Nat → List Nat} (hM : Memb act S)
+    {H : List (EventN V)} (hf : FromAct act H) (hd : Drain2 S H) : KthInst act H :=
+  (drain_run hM H hf hd).1
+
+/-- **`Check3` from the Rust's checks (2) and (3) on the executor's history**: as
+`check3_of_rust`, with `KthInst` derived from check (2) (`Drain2`) and `Memb`. -/
+theorem check3_of_members {act : Nat → Nat → Ev} {S : Nat → List Nat} {N : Nat}
+    {H : List (EventN V)} (hM : Memb act S) (hf : FromAct act H) (hw : NotBlocked N H)
+    (hd : Drain2 S H) (hcov : Covers act H) (hr : RustCheck3 N act H) : Check3 act :=
+  check3_of_rust hf hw (kthInst_of_drain hM hf hd) hcov hr
+
+/-- Hence every valid schedule is `Once` at every id. -/
+theorem once_of_members {act : Nat → Nat → Ev} {N : Nat} {H : List (EventN V)} (m : Nat → Nat)
+    (S : Nat → List Nat) (hM : Memb act S) (hSz : Sized m S)
+    (hf : FromAct act H) (hw : NotBlocked N H) (hd : Drain2 S H) (hcov : Covers act H)
+    (hr : RustCheck3 N act H) : ∀ (h : List Nat), Valid act m h → OnceAll act m h :=
+  once_all act m S hM hSz (check3_of_members hM hf hw hd hcov hr)
+
+theorem cntP_ex {u : Nat} : ∀ {l : List (Nat × Nat)}, 0 < cntP u l → ∃ x, In x l ∧ x.1 = u
+  | [], h => False.elim (Nat.notLtZero _ h)
+  | x :: l, h => by
+    cases Nat.decEq x.1 u with
+    | isTrue e => exact ⟨x, Or.inl rfl, e⟩
+    | isFalse e =>
+      have h' : 0 < (if x.1 = u then cntP u l + 1 else cntP u l) := h
+      rw [if_neg' e] at h'
+      match cntP_ex h' with
+      | ⟨y, hy, ey⟩ => exact ⟨y, Or.inr hy, ey⟩
+
+/-- The drained list holds each member of `Sb` once and nothing else, decided. -/
+def drainOKB (Sb : List Nat) (D : List (Nat × Nat)) : Bool :=
+  allL (fun x : Nat × Nat => memB x.1 Sb) D && allL (fun s => decide (cntP s D = 1)) Sb
+
+theorem drainOK_spec {Sb : List Nat} {D : List (Nat × Nat)} (hb : drainOKB Sb D = true) (u : Nat) :
+    cntP u D = cond (memB u Sb) 1 0 := by
+  cases hm : memB u Sb with
+  | true =>
+    exact of_decide_eq_true' (allL_spec (p := fun s => decide (cntP s D = 1)) (and_right' hb)
+      (in_of_memB hm))
+  | false =>
+    cases hc : cntP u D with
+    | zero => rfl
+    | succ k =>
+      have hpos : 0 < cntP u D := by rw [hc]; exact Nat.zeroLtSucc _
+      match cntP_ex hpos with
+      | ⟨x, hx, ex⟩ =>
+        have r : memB x.1 Sb = true :=
+          allL_spec (p := fun x : Nat × Nat => memB x.1 Sb) (and_left' hb) hx
+        rw [ex, hm] at r
+        exact Bool.noConfusion r
+
+/-- `Drain2`, decided. -/
+def drain2B (S : Nat → List Nat) : List (EventN V) → Bool
+  | [] => true
+  | EventN.act _ _ :: h => drain2B S h
+  | EventN.bar _ _ _ :: h => drain2B S h
+  | EventN.complete b m :: h => drain2B S h && drainOKB (S b) (takeL m (pendI h b))
+
+theorem drain2_of (S : Nat → List Nat) : ∀ (h : List (EventN V)), drain2B S h = true → Drain2 S h
+  | [], _ => trivial
+  | EventN.act t A :: h, hb => drain2_of S h hb
+  | EventN.bar t b w :: h, hb => drain2_of S h hb
+  | EventN.complete b m :: h, hb => ⟨drain2_of S h (and_left' hb), drainOK_spec (and_right' hb)⟩
+
+end Drain
+
 /-! ## Not vacuous: a producer and a consumer, check (3) consulted once
 
 Thread 0 (producer): `bar.arrive 1; bar.sync 2; bar.arrive 1`.  Thread 1 (consumer):
@@ -786,6 +1143,15 @@ theorem exAct_once (h : List Nat) (hv : Valid exAct (fun _ => 2) h) :
     OnceAll exAct (fun _ => 2) h :=
   once_of_rust (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exH_fromAct exH_notBlocked
     exH_kth exH_covers exH_rust3 h hv
+
+/-- Check (2) on the executor's history: each completion drains threads 0 and 1 once. -/
+theorem exH_drain : Drain2 (fun _ => [0, 1]) exH := drain2_of _ exH rfl
+
+/-- The same conclusion with `KthInst` derived from check (2). -/
+theorem exAct_once2 (h : List Nat) (hv : Valid exAct (fun _ => 2) h) :
+    OnceAll exAct (fun _ => 2) h :=
+  once_of_members (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exH_fromAct exH_notBlocked
+    exH_drain exH_covers exH_rust3 h hv
 
 /-- A valid schedule other than the executor's (the consumer's arrival at 2 before the
 producer's first arrival at 1): the conclusion is about it too. -/
