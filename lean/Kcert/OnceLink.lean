@@ -25,7 +25,15 @@ own history (`Race.ordered_iff_hb`).  This file links the two.
   epoch of `y`'s event after it (`(y, j + 1)`, `Seg`) is `ordered` before `t`.
 * `check3_of_rust`: `RustCheck3` on a history holding every action of `act` (`Covers`) gives
   `Members.Check3 act`; `once_of_rust`: hence `Members.once_all`: every valid schedule of `act`
-  is `Once` at every id, and matched by `k`-th arrivals (`matching_of_rust`).
+  is `Once` at every id, and matched by `k`-th arrivals (`matching_of_rust`).* `kthInst_of_drain`: check (2) over the history (`Drain2`: every completion of `b` drains each
+  member of `S b` once and no other thread) with `FromAct` and `Memb` gives `KthInst`;
+  `check3_of_members`, `once_of_members`: the above without the `KthInst` hypothesis.
+* Decision procedures for the hypotheses on a concrete history and the example `exH`
+  (`exAct_check3`, `exAct_once`, `exAct_once2`).
+
+Modelling assumptions (not proved): `RustCheck3` reads `cta.completed` as the completion that
+drained the previous `bar.arrive`, and the recorded epoch `seen` as the epoch of the waiter's
+next event; `Drain2` has no clearing of the members record.
 -/
 
 namespace Kcert
