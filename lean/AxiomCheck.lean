@@ -718,3 +718,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.drain2_of
 #print axioms Kcert.Members.exH_drain
 #print axioms Kcert.Members.exAct_once2
+#print axioms Kcert.Members.pend_fwd
+#print axioms Kcert.Members.memb_of_drain
+#print axioms Kcert.Members.once_of_checks
+#print axioms Kcert.Members.exH_end
+#print axioms Kcert.Members.exAct_once3

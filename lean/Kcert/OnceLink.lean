@@ -1077,6 +1077,109 @@ theorem drain2_of (S : Nat → List Nat) : ∀ (h : List (EventN V)), drain2B S 
   | EventN.bar t b w :: h, hb => drain2_of S h hb
   | EventN.complete b m :: h, hb => ⟨drain2_of S h (and_left' hb), drainOK_spec (and_right' hb)⟩
 
+/-! ### `Memb` from check (2), when nothing stays pending -/
+
+theorem mem_of_memB {x : Nat} : ∀ {l : List Nat}, memB x l = true → Mem x l
+  | [], h => Bool.noConfusion h
+  | y :: l, h => by
+    have h' : (decide (y = x) || memB x l) = true := h
+    cases hd : decide (y = x) with
+    | true => exact Or.inl (of_decide_eq_true' hd)
+    | false => rw [hd] at h'; exact Or.inr (mem_of_memB h')
+
+theorem in_take_or_drop {α : Type} {x : α} : ∀ (m : Nat) (l : List α), In x l →
+    In x (takeL m l) ∨ In x (dropL m l)
+  | 0, l, h => Or.inr h
+  | _ + 1, [], h => False.elim h
+  | m + 1, y :: l, h => by
+    cases h with
+    | inl e => exact Or.inl (Or.inl e)
+    | inr h =>
+      cases in_take_or_drop m l h with
+      | inl h' => exact Or.inl (Or.inr h')
+      | inr h' => exact Or.inr h'
+
+/-- A pending arrival at a point of the run is a member's, or still pending at the end. -/
+theorem pend_fwd {S : Nat → List Nat} : ∀ (H : List (EventN V)), Drain2 S H →
+    ∀ l, Sfx l H → ∀ b x, In x (pendI l b) → Mem x.1 (S b) ∨ In x (pendI H b)
+  | [], _, l, hs, b, x, hx => by
+    have e : l = [] := hs
+    rw [e] at hx
+    exact False.elim hx
+  | e :: H, hd, l, hs, b, x, hx => by
+    cases hs with
+    | inl el => rw [el] at hx; exact Or.inr hx
+    | inr hs =>
+      have hd' : Drain2 S H := by
+        cases e with
+        | act t A => exact hd
+        | bar t b' w => exact hd
+        | complete b' m => exact hd.1
+      cases pend_fwd H hd' l hs b x hx with
+      | inl hm => exact Or.inl hm
+      | inr hx =>
+        cases e with
+        | act t A => exact Or.inr hx
+        | bar t b' w =>
+          refine Or.inr ?_
+          show In x (Sem.upd (pendI H) b' (snocL (pendI H b') (t, nEv t H)) b)
+          cases Nat.decEq b b' with
+          | isTrue eb => rw [eb, Race.upd_same]; rw [eb] at hx; exact Race.in_snocL_left hx
+          | isFalse eb => rw [Race.upd_other _ _ eb]; exact hx
+        | complete b' m =>
+          cases Nat.decEq b b' with
+          | isFalse eb =>
+            refine Or.inr ?_
+            show In x (Sem.upd (pendI H) b' (dropL m (pendI H b')) b)
+            rw [Race.upd_other _ _ eb]; exact hx
+          | isTrue eb =>
+            rw [eb] at hx
+            cases in_take_or_drop m (pendI H b') hx with
+            | inr hx' =>
+              refine Or.inr ?_
+              show In x (Sem.upd (pendI H) b' (dropL m (pendI H b')) b)
+              rw [eb, Race.upd_same]; exact hx'
+            | inl hx' =>
+              refine Or.inl ?_
+              have c1 := hd.2 x.1
+              have c2 : 0 < cntP x.1 (takeL m (pendI H b')) := cntP_pos hx'
+              rw [eb]
+              cases hm : memB x.1 (S b') with
+              | true => exact mem_of_memB hm
+              | false =>
+                rw [c1, hm] at c2
+                exact False.elim (Nat.ltIrrefl 0 c2)
+
+/-- **`Memb` from check (2)**: if the executor's run holds every arrival (`Covers`), follows
+`act`, passes check (2) (`Drain2`) and leaves nothing pending at any id (otherwise the executor
+reports a deadlock or a `bar.arrive` that never completes), only members of `S b` arrive at
+`b`. -/
+theorem memb_of_drain {act : Nat → Nat → Ev} {S : Nat → List Nat} {H : List (EventN V)}
+    (hf : FromAct act H) (hd : Drain2 S H) (hcov : Covers act H)
+    (hend : ∀ b, pendI H b = []) : Memb act S := by
+  intro t i b wt ha
+  match find_ev H i (hcov t i b wt ha) with
+  | ⟨e, h, hs, hac, hn⟩ =>
+    have hf1 : FromAct act (e :: h) := sfx_pres fromAct_tail H _ hs hf
+    have hact' : act t (nEv t h) = Ev.arr b wt := by rw [hn]; exact ha
+    have ee : e = EventN.bar t b wt := ev_bar hf1 hac hact'
+    rw [ee] at hs
+    have hx : In (t, i) (pendI (EventN.bar t b wt :: h) b) := by
+      show In (t, i) (Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b)
+      rw [Race.upd_same, hn]
+      exact Race.in_snocL_self (t, i) (pendI h b)
+    cases pend_fwd H hd _ hs b (t, i) hx with
+    | inl hm => exact hm
+    | inr hx' => rw [hend b] at hx'; exact False.elim hx'
+
+/-- `Check3` and `Once` from the executor's checks (2) and (3) and its run alone (plus `Sized`). -/
+theorem once_of_checks {act : Nat → Nat → Ev} {N : Nat} {H : List (EventN V)} (m : Nat → Nat)
+    (S : Nat → List Nat) (hSz : Sized m S)
+    (hf : FromAct act H) (hw : NotBlocked N H) (hd : Drain2 S H) (hcov : Covers act H)
+    (hend : ∀ b, pendI H b = []) (hr : RustCheck3 N act H) :
+    ∀ (h : List Nat), Valid act m h → OnceAll act m h :=
+  once_of_members m S (memb_of_drain hf hd hcov hend) hSz hf hw hd hcov hr
+
 end Drain
 
 /-! ## Not vacuous: a producer and a consumer, check (3) consulted once
@@ -1160,6 +1263,41 @@ theorem exAct_once2 (h : List Nat) (hv : Valid exAct (fun _ => 2) h) :
     OnceAll exAct (fun _ => 2) h :=
   once_of_members (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exH_fromAct exH_notBlocked
     exH_drain exH_covers exH_rust3 h hv
+
+/-- Nothing stays pending at the end of `exH`. -/
+theorem exH_end : ∀ b, pendI exH b = [] := by
+  intro b
+  show Sem.upd _ 1 (dropL 2 _) b = []
+  cases Nat.decEq b 1 with
+  | isTrue e => rw [e, Race.upd_same]; rfl
+  | isFalse e =>
+    rw [Race.upd_other _ _ e]
+    show Sem.upd _ 1 _ b = []
+    rw [Race.upd_other _ _ e]
+    show Sem.upd _ 1 _ b = []
+    rw [Race.upd_other _ _ e]
+    show Sem.upd _ 2 (dropL 2 _) b = []
+    cases Nat.decEq b 2 with
+    | isTrue e2 => rw [e2, Race.upd_same]; rfl
+    | isFalse e2 =>
+      rw [Race.upd_other _ _ e2]
+      show Sem.upd _ 2 _ b = []
+      rw [Race.upd_other _ _ e2]
+      show Sem.upd _ 2 _ b = []
+      rw [Race.upd_other _ _ e2]
+      show Sem.upd _ 1 (dropL 2 _) b = []
+      rw [Race.upd_other _ _ e]
+      show Sem.upd _ 1 _ b = []
+      rw [Race.upd_other _ _ e]
+      show Sem.upd _ 1 _ b = []
+      rw [Race.upd_other _ _ e]
+      rfl
+
+/-- `Once` from the checks on `exH` alone (`Memb` derived, `Sized` given). -/
+theorem exAct_once3 (h : List Nat) (hv : Valid exAct (fun _ => 2) h) :
+    OnceAll exAct (fun _ => 2) h :=
+  once_of_checks (fun _ => 2) (fun _ => [0, 1]) pc_sized exH_fromAct exH_notBlocked exH_drain
+    exH_covers exH_end exH_rust3 h hv
 
 /-- A valid schedule other than the executor's (the consumer's arrival at 2 before the
 producer's first arrival at 1): the conclusion is about it too. -/
