@@ -28,6 +28,8 @@ own history (`Race.ordered_iff_hb`).  This file links the two.
   is `Once` at every id, and matched by `k`-th arrivals (`matching_of_rust`).* `kthInst_of_drain`: check (2) over the history (`Drain2`: every completion of `b` drains each
   member of `S b` once and no other thread) with `FromAct` and `Memb` gives `KthInst`;
   `check3_of_members`, `once_of_members`: the above without the `KthInst` hypothesis.
+* `memb_of_drain`: `Memb` from check (2) when nothing stays pending at the end;
+  `once_of_checks`: `Once` from `Sized` and the executor's run and checks.
 * Decision procedures for the hypotheses on a concrete history and the example `exH`
   (`exAct_check3`, `exAct_once`, `exAct_once2`).
 
