@@ -723,3 +723,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.once_of_checks
 #print axioms Kcert.Members.exH_end
 #print axioms Kcert.Members.exAct_once3
+#print axioms Kcert.Members.two_pending
+#print axioms Kcert.Members.pend_track
+#print axioms Kcert.Members.prev_drained
+#print axioms Kcert.Members.exH_noOverfull
+#print axioms Kcert.Members.exH_prev

@@ -1182,6 +1182,176 @@ theorem once_of_checks {act : Nat → Nat → Ev} {N : Nat} {H : List (EventN V)
     ∀ (h : List Nat), Valid act m h → OnceAll act m h :=
   once_of_members m S (memb_of_drain hf hd hcov hend) hSz hf hw hd hcov hr
 
+/-! ### The previous arrival is drained before the next one (checks (1) and (2)) -/
+
+/-- Check (1) over the history: no completion finds more arrivals pending than its count. -/
+def NoOverfull : List (EventN V) → Prop
+  | [] => True
+  | EventN.act _ _ :: h => NoOverfull h
+  | EventN.bar _ _ _ :: h => NoOverfull h
+  | EventN.complete b m :: h => NoOverfull h ∧ lenL (pendI h b) ≤ m
+
+theorem cntP_two {x y : Nat × Nat} (hxy : ¬ x = y) (e : x.1 = y.1) :
+    ∀ {l : List (Nat × Nat)}, In x l → In y l → 2 ≤ cntP x.1 l
+  | [], hx, _ => False.elim hx
+  | z :: l, hx, hy => by
+    have up : 2 ≤ cntP x.1 l → 2 ≤ cntP x.1 (z :: l) :=
+      fun h2 => Nat.leTrans h2 (cntP_le_cons x.1 z l)
+    cases hx with
+    | inl ezx =>
+      cases hy with
+      | inl ezy => exact False.elim (hxy (Eq.trans (Eq.symm ezx) ezy))
+      | inr hy =>
+        have c1 : 0 < cntP y.1 l := cntP_pos hy
+        show 2 ≤ (if z.1 = x.1 then cntP x.1 l + 1 else cntP x.1 l)
+        rw [if_pos' (by rw [ezx]), e]
+        exact Nat.succLeSucc c1
+    | inr hx =>
+      cases hy with
+      | inl ezy =>
+        have c1 : 0 < cntP x.1 l := cntP_pos hx
+        show 2 ≤ (if z.1 = x.1 then cntP x.1 l + 1 else cntP x.1 l)
+        rw [if_pos' (by rw [ezy]; exact Eq.symm e)]
+        exact Nat.succLeSucc c1
+      | inr hy => exact up (cntP_two hxy e hx hy)
+
+theorem lt_of_in_drop {α : Type} {x : α} : ∀ (m : Nat) (l : List α), In x (dropL m l) → m < lenL l
+  | 0, [], h => False.elim h
+  | 0, _ :: l, _ => Nat.zeroLtSucc _
+  | _ + 1, [], h => False.elim h
+  | m + 1, _ :: l, h => Nat.succLeSucc (lt_of_in_drop m l h)
+
+/-- Two pending arrivals of one thread at one id stay pending to the end, under checks (1) and
+(2): a completion taking one and not the other is over-full, one taking both has the thread
+twice. -/
+theorem two_pending {S : Nat → List Nat} {x y : Nat × Nat} (hxy : ¬ x = y) (e : x.1 = y.1) :
+    ∀ (H : List (EventN V)), Drain2 S H → NoOverfull H → ∀ l, Sfx l H → ∀ b,
+      In x (pendI l b) → In y (pendI l b) → In x (pendI H b) ∧ In y (pendI H b)
+  | [], _, _, l, hs, b, hx, _ => by
+    have el : l = [] := hs
+    rw [el] at hx
+    exact False.elim hx
+  | ev :: H, hd, ho, l, hs, b, hx, hy => by
+    cases hs with
+    | inl el => rw [el] at hx hy; exact ⟨hx, hy⟩
+    | inr hs =>
+      cases ev with
+      | act t A => exact two_pending hxy e H hd ho l hs b hx hy
+      | bar t b' w =>
+        have r := two_pending hxy e H hd ho l hs b hx hy
+        show In x (Sem.upd (pendI H) b' (snocL (pendI H b') (t, nEv t H)) b) ∧
+          In y (Sem.upd (pendI H) b' (snocL (pendI H b') (t, nEv t H)) b)
+        cases Nat.decEq b b' with
+        | isTrue eb =>
+          rw [eb, Race.upd_same]; rw [eb] at r
+          exact ⟨Race.in_snocL_left r.1, Race.in_snocL_left r.2⟩
+        | isFalse eb => rw [Race.upd_other _ _ eb]; exact r
+      | complete b' m =>
+        have r := two_pending hxy e H hd.1 ho.1 l hs b hx hy
+        show In x (Sem.upd (pendI H) b' (dropL m (pendI H b')) b) ∧
+          In y (Sem.upd (pendI H) b' (dropL m (pendI H b')) b)
+        cases Nat.decEq b b' with
+        | isFalse eb => rw [Race.upd_other _ _ eb]; exact r
+        | isTrue eb =>
+          rw [eb, Race.upd_same]; rw [eb] at r
+          have over : ∀ z, In z (dropL m (pendI H b')) → False := fun z hz =>
+            Nat.ltIrrefl _ (Nat.ltOfLtOfLe (lt_of_in_drop m _ hz) ho.2)
+          cases in_take_or_drop m (pendI H b') r.1 with
+          | inl tx =>
+            cases in_take_or_drop m (pendI H b') r.2 with
+            | inl ty =>
+              have c2 := cntP_two hxy e tx ty
+              rw [hd.2 x.1] at c2
+              cases hm : memB x.1 (S b') with
+              | true => rw [hm] at c2; exact False.elim (Nat.ltIrrefl _ c2)
+              | false => rw [hm] at c2; exact False.elim (Nat.notSuccLeZero _ c2)
+            | inr dy => exact False.elim (over y dy)
+          | inr dx => exact False.elim (over x dx)
+
+/-- An arrival pending at a point of `h` is pending at `h`'s end or drained by a completion in
+`h`. -/
+theorem pend_track {x : Nat × Nat} {b : Nat} : ∀ (h : List (EventN V)) (l : List (EventN V)),
+    Sfx l h → In x (pendI l b) →
+    In x (pendI h b) ∨ ∃ m hc, Sfx (EventN.complete b m :: hc) h ∧ In x (takeL m (pendI hc b))
+  | [], l, hs, hx => by
+    have el : l = [] := hs
+    rw [el] at hx
+    exact False.elim hx
+  | ev :: h, l, hs, hx => by
+    cases hs with
+    | inl el => rw [el] at hx; exact Or.inl hx
+    | inr hs =>
+      have up : (∃ m hc, Sfx (EventN.complete b m :: hc) h ∧ In x (takeL m (pendI hc b))) →
+          ∃ m hc, Sfx (EventN.complete b m :: hc) (ev :: h) ∧ In x (takeL m (pendI hc b)) :=
+        fun r => match r with
+          | ⟨m, hc, hs', hin⟩ => ⟨m, hc, Or.inr hs', hin⟩
+      cases pend_track h l hs hx with
+      | inr r => exact Or.inr (up r)
+      | inl r =>
+        cases ev with
+        | act t A => exact Or.inl r
+        | bar t b' w =>
+          refine Or.inl ?_
+          show In x (Sem.upd (pendI h) b' (snocL (pendI h b') (t, nEv t h)) b)
+          cases Nat.decEq b b' with
+          | isTrue eb => rw [eb, Race.upd_same]; rw [eb] at r; exact Race.in_snocL_left r
+          | isFalse eb => rw [Race.upd_other _ _ eb]; exact r
+        | complete b' m =>
+          cases Nat.decEq b b' with
+          | isFalse eb =>
+            refine Or.inl ?_
+            show In x (Sem.upd (pendI h) b' (dropL m (pendI h b')) b)
+            rw [Race.upd_other _ _ eb]; exact r
+          | isTrue eb =>
+            rw [eb] at r
+            cases in_take_or_drop m (pendI h b') r with
+            | inl t1 =>
+              rw [eb]
+              exact Or.inr ⟨m, h, Or.inl rfl, t1⟩
+            | inr d1 =>
+              refine Or.inl ?_
+              show In x (Sem.upd (pendI h) b' (dropL m (pendI h b')) b)
+              rw [eb, Race.upd_same]; exact d1
+
+/-- **The previous arrival has completed before the next one**, from checks (1) and (2) and
+nothing pending at the end: when `t` arrives at `b` (history `h` before), each earlier arrival
+`(t, i)` of `t` at `b` was drained by a completion of `b` in `h`.  (So the Rust's
+`cta.completed` entry read at the next arrival comes from a completion that drained `t`'s
+previous arrival.) -/
+theorem prev_drained {act : Nat → Nat → Ev} {S : Nat → List Nat} {H : List (EventN V)}
+    (hf : FromAct act H) (hd : Drain2 S H) (ho : NoOverfull H) (hend : ∀ b, pendI H b = [])
+    {t b : Nat} {w' : Bool} {h : List (EventN V)} (hs : Sfx (EventN.bar t b w' :: h) H)
+    {i : Nat} {w0 : Bool} (hi : i < nEv t h) (ha : act t i = Ev.arr b w0) :
+    ∃ m hc, Sfx (EventN.complete b m :: hc) h ∧ In (t, i) (takeL m (pendI hc b)) := by
+  have hfh : FromAct act h := sfx_pres fromAct_tail H h (sfx_tail hs) hf
+  match find_ev h i hi with
+  | ⟨e, h0, hs0, hac, hn⟩ =>
+    have hf1 : FromAct act (e :: h0) := sfx_pres fromAct_tail h _ hs0 hfh
+    have hact' : act t (nEv t h0) = Ev.arr b w0 := by rw [hn]; exact ha
+    have ee : e = EventN.bar t b w0 := ev_bar hf1 hac hact'
+    rw [ee] at hs0
+    have hx : In (t, i) (pendI (EventN.bar t b w0 :: h0) b) := by
+      show In (t, i) (Sem.upd (pendI h0) b (snocL (pendI h0 b) (t, nEv t h0)) b)
+      rw [Race.upd_same, hn]
+      exact Race.in_snocL_self (t, i) (pendI h0 b)
+    cases pend_track h _ hs0 hx with
+    | inr r => exact r
+    | inl r =>
+      have hne : ¬ (t, i) = (t, nEv t h) := fun e' =>
+        Nat.ltIrrefl _ (by have l := hi; rw [(Prod.mk.inj e').2] at l; exact l)
+      have hx2 : In (t, i) (pendI (EventN.bar t b w' :: h) b) := by
+        show In (t, i) (Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b)
+        rw [Race.upd_same]
+        exact Race.in_snocL_left r
+      have hy2 : In (t, nEv t h) (pendI (EventN.bar t b w' :: h) b) := by
+        show In (t, nEv t h) (Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b)
+        rw [Race.upd_same]
+        exact Race.in_snocL_self (t, nEv t h) (pendI h b)
+      have both := two_pending hne rfl H hd ho _ hs b hx2 hy2
+      have z := both.1
+      rw [hend b] at z
+      exact False.elim z
+
 end Drain
 
 /-! ## Not vacuous: a producer and a consumer, check (3) consulted once
@@ -1300,6 +1470,18 @@ theorem exAct_once3 (h : List Nat) (hv : Valid exAct (fun _ => 2) h) :
     OnceAll exAct (fun _ => 2) h :=
   once_of_checks (fun _ => 2) (fun _ => [0, 1]) pc_sized exH_fromAct exH_notBlocked exH_drain
     exH_covers exH_end exH_rust3 h hv
+
+theorem exH_noOverfull : NoOverfull exH :=
+  ⟨⟨⟨trivial, Nat.leRefl 2⟩, Nat.leRefl 2⟩, Nat.leRefl 2⟩
+
+/-- At the producer's second arrival at 1, its first arrival there has been drained (by the
+first completion of id 1). -/
+theorem exH_prev : ∃ m, ∃ hc : List (EventN Nat), Sfx (EventN.complete 1 m :: hc)
+    ([EventN.complete 2 2, EventN.bar 0 2 true, EventN.bar 1 2 false,
+     EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 false] : List (EventN Nat)) ∧
+    In (0, 0) (takeL m (pendI hc 1)) :=
+  prev_drained exH_fromAct exH_drain exH_noOverfull exH_end (w' := false)
+    (Or.inr (Or.inr (Or.inl rfl))) (by decide : 0 < 2) (rfl : exAct 0 0 = Ev.arr 1 false)
 
 /-- A valid schedule other than the executor's (the consumer's arrival at 2 before the
 producer's first arrival at 1): the conclusion is about it too. -/
