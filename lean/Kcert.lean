@@ -30,6 +30,7 @@ import Kcert.GridSafe
 import Kcert.Bounds
 import Kcert.CpAsync
 import Kcert.OnceCheck
+import Kcert.OnceLink
 import Kcert.Warp
 import Kcert.WarpDefer
 import Kcert.Provenance

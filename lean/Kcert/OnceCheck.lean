@@ -64,8 +64,10 @@ The model (namespace `Kcert.Members`):
   `Once` and matched by `k`-th arrivals under its own member sets); example `seg_pre`,
   `seg_post`.
 
-Not linked: `HB` here and the executor's vector clocks (`Named.lean`), `Valid` histories and
-`Sem` schedules; one clearing per run in the segment theorems.
+`HB` here and the executor's vector clocks (`Named.lean`) are linked in `OnceLink.lean`
+(`check3_of_rust`, under the hypothesis that the executor's instances are the `k`-th
+arrivals).  Not linked: `Valid` histories and `Sem` schedules; one clearing per run in the
+segment theorems.
 -/
 
 namespace Kcert
