@@ -1855,7 +1855,8 @@ impl Machine<'_> {
                         return Err(ExecError::Unsupported {
                             line,
                             what: format!(
-                                "ld.param of bytes {offset}..{} of a pointer parameter",
+                                "ld.param of bytes {offset}..{} of a pointer parameter (part of \
+                                 an address)",
                                 offset + u32::from(bytes)
                             ),
                         });
