@@ -90,20 +90,23 @@ pub(super) fn addr_op(line: Line) -> ExecError {
     }
 }
 
-/// Whether an address of region `base` keeps its meaning in `bits` bits: 64-bit addresses
-/// always; 32-bit ones only for shared and local variables, whose addresses are 32-bit.
-fn addr_fits(base: u32, bits: u8) -> bool {
-    bits >= 64 || (bits == 32 && base & Base::VAR != 0 && base & Base::SCRATCH == 0)
+/// Whether an address of region `base` whose bits are `bits` keeps its meaning in a
+/// `width`-bit operation: 64-bit ones always; 32-bit ones only for a shared or local variable
+/// addressed in its own space (32-bit there), not through a generic window.
+fn addr_fits(base: u32, bits: u64, width: u8) -> bool {
+    width >= 64
+        || (width == 32 && base & Base::VAR != 0 && base & Base::SCRATCH == 0 && bits >> 32 == 0)
 }
 
-/// `base + bits` truncated to `width` bits, if the address survives that (see [`addr_fits`]).
-fn addr_in(base: u32, bits: u64, width: u8, line: Line) -> Result<Val, ExecError> {
-    if !addr_fits(base, width) {
+/// The address `result`, computed in `width` bits from an address of region `base` whose
+/// bits were `bits`, if the address survives that (see [`addr_fits`]).
+fn addr_in(base: u32, bits: u64, result: u64, width: u8, line: Line) -> Result<Val, ExecError> {
+    if !addr_fits(base, bits, width) {
         return Err(addr_op(line));
     }
     Ok(Val::Addr {
         base,
-        bits: m(bits, width),
+        bits: m(result, width),
     })
 }
 
@@ -1198,7 +1201,9 @@ impl Machine<'_> {
                     for (i, s) in srcs.iter().enumerate() {
                         let v = match self.read(&cta.threads[t], &ids, *s, line)? {
                             Val::Bits(b) => Val::Bits(m(b, (eb * 8) as u8)),
-                            Val::Addr { base, bits } => addr_in(base, bits, (eb * 8) as u8, line)?,
+                            Val::Addr { base, bits } => {
+                                addr_in(base, bits, bits, (eb * 8) as u8, line)?
+                            }
                             Val::Undef => return Err(err_undef(line, "a store")),
                             Val::Cond(_) => {
                                 return Err(ExecError::Unsupported {
@@ -1558,14 +1563,14 @@ impl Machine<'_> {
                 let v = match (op, x, y) {
                     (IntOp::Add, Val::Addr { base, bits }, Val::Bits(o))
                     | (IntOp::Add, Val::Bits(o), Val::Addr { base, bits }) => {
-                        addr_in(base, bits.wrapping_add(o), ty.bits, line)?
+                        addr_in(base, bits, bits.wrapping_add(o), ty.bits, line)?
                     }
                     (IntOp::Sub, Val::Addr { base, bits }, Val::Bits(o)) => {
-                        addr_in(base, bits.wrapping_sub(o), ty.bits, line)?
+                        addr_in(base, bits, bits.wrapping_sub(o), ty.bits, line)?
                     }
                     // The distance between two addresses of one region: a plain integer.
                     (IntOp::Sub, Val::Addr { base, bits: p }, Val::Addr { base: b2, bits: q })
-                        if base == b2 && addr_fits(base, ty.bits) =>
+                        if base == b2 && addr_fits(base, p | q, ty.bits) =>
                     {
                         Val::Bits(m(p.wrapping_sub(q), ty.bits))
                     }
@@ -1646,7 +1651,7 @@ impl Machine<'_> {
                         MadMode::Wide => ((p as u64).wrapping_add(bits), ty.bits * 2),
                         MadMode::Hi => return Err(addr_op(line)),
                     };
-                    th.regs[dst as usize] = addr_in(base, r, width, line)?;
+                    th.regs[dst as usize] = addr_in(base, bits, r, width, line)?;
                     return Ok(());
                 }
                 let cv = int!(c);
@@ -1946,8 +1951,8 @@ impl Machine<'_> {
                         return Ok(x);
                     }
                     // `cvt.u64.u32` / `cvt.u32.u64` of a shared or local address.
-                    Val::Addr { base, bits } if addr_fits(base, a.bits) => {
-                        return addr_in(base, wide(bits, a) as u64, b.bits, line);
+                    Val::Addr { base, bits } if addr_fits(base, bits, a.bits) => {
+                        return addr_in(base, bits, wide(bits, a) as u64, b.bits, line);
                     }
                     _ => {}
                 }
