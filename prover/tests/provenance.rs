@@ -157,6 +157,9 @@ fn operations_whose_result_depends_on_the_layout_are_refused() {
         // A shuffle of an address to another lane, a guard or a barrier id from one.
         "mov.u32 %r5, sa;\n    shfl.sync.idx.b32 %r6, %r5, 0, 31, -1;",
         "mov.u32 %r5, sa;\n    bar.sync %r5;",
+        // A shared address compared with, or subtracted from, its own generic form.
+        "mov.u64 %rd5, sa;\n    cvta.shared.u64 %rd6, %rd5;\n    setp.lt.u64 %p1, %rd5, %rd6;",
+        "mov.u64 %rd5, sa;\n    cvta.shared.u64 %rd6, %rd5;\n    sub.s64 %rd7, %rd6, %rd5;",
         // A generic (window) address truncated to 32 bits.
         "mov.u64 %rd5, sa;\n    cvta.shared.u64 %rd6, %rd5;\n    cvt.u32.u64 %r5, %rd6;",
         // Storing an address to global memory.

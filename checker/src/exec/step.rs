@@ -98,6 +98,13 @@ fn addr_fits(base: u32, bits: u64, width: u8) -> bool {
         || (width == 32 && base & Base::VAR != 0 && base & Base::SCRATCH == 0 && bits >> 32 == 0)
 }
 
+/// Whether two addresses of region `base` are seen the same way: for a variable, both in its
+/// own space or both through the same generic window (the window's place is ours, not the
+/// hardware's, so comparing across it would depend on the layout).
+fn same_view(base: u32, p: u64, q: u64) -> bool {
+    base & Base::VAR == 0 || p >> 56 == q >> 56
+}
+
 /// The address `result`, computed in `width` bits from an address of region `base` whose
 /// bits were `bits`, if the address survives that (see [`addr_fits`]).
 fn addr_in(base: u32, bits: u64, result: u64, width: u8, line: Line) -> Result<Val, ExecError> {
@@ -731,7 +738,7 @@ impl Machine<'_> {
             Ty::Int(it) => {
                 let (a, b) = match (a, b) {
                     (Val::Addr { base, bits: x }, Val::Addr { base: b2, bits: y })
-                        if base == b2 =>
+                        if base == b2 && same_view(base, x, y) =>
                     {
                         (Val::Bits(x), Val::Bits(y))
                     }
@@ -1570,7 +1577,9 @@ impl Machine<'_> {
                     }
                     // The distance between two addresses of one region: a plain integer.
                     (IntOp::Sub, Val::Addr { base, bits: p }, Val::Addr { base: b2, bits: q })
-                        if base == b2 && addr_fits(base, p | q, ty.bits) =>
+                        if base == b2
+                            && same_view(base, p, q)
+                            && addr_fits(base, p | q, ty.bits) =>
                     {
                         Val::Bits(m(p.wrapping_sub(q), ty.bits))
                     }
