@@ -212,7 +212,8 @@ impl PairRun {
             | Val::Pair(..)
             | Val::Word { .. }
             | Val::Pending
-            | Val::Frag(_) => Err(format!("element {element} holds no number")),
+            | Val::Frag(_)
+            | Val::Addr { .. } => Err(format!("element {element} holds no number")),
         }
     }
 }

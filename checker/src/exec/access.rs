@@ -2,6 +2,7 @@
 
 use super::memory::{LOCAL_WINDOW, LoadMiss, SHARED_WINDOW, TENSOR_STRIDE, WINDOW_BYTES};
 use super::race::Epoch;
+use super::value::Base;
 use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
 use crate::spec::Role;
@@ -19,6 +20,43 @@ pub(super) enum Access {
         ty: crate::lower::Ty,
         cta_scope: bool,
     },
+}
+
+/// The address of an access: its bits in the executor's layout and the region it was derived
+/// from ([`Val::Addr`]'s `base`; `None`: from no region). The bits only say where the access
+/// lands in our layout; the region says where it may land.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ptr {
+    pub bits: u64,
+    pub base: Option<u32>,
+}
+
+impl Ptr {
+    #[inline(always)]
+    pub fn new(bits: u64, base: u32) -> Ptr {
+        Ptr {
+            bits,
+            base: Some(base),
+        }
+    }
+
+    /// An address derived from no region: every access through it is a finding.
+    #[inline(always)]
+    pub fn plain(bits: u64) -> Ptr {
+        Ptr { bits, base: None }
+    }
+
+    /// `n` bytes further, in the same region.
+    #[inline(always)]
+    pub fn plus(self, n: u64) -> Ptr {
+        self.with_bits(self.bits.wrapping_add(n))
+    }
+
+    /// Other bits derived from the same region by adding an offset.
+    #[inline(always)]
+    pub fn with_bits(self, bits: u64) -> Ptr {
+        Ptr { bits, ..self }
+    }
 }
 
 /// Where an address points.
@@ -102,6 +140,80 @@ impl Machine<'_> {
         }
     }
 
+    /// Whether an access at `offset` of `target` (already inside that target) lies in the
+    /// region `base` its address was derived from: the same tensor, or the bytes of the same
+    /// variable. An address derived from no region, or from a scratch pointer, is never legal.
+    #[inline]
+    fn within_origin(
+        &self,
+        base: Option<u32>,
+        target: Option<Target>,
+        offset: u64,
+        width: u64,
+    ) -> bool {
+        let Some(base) = base else {
+            return false;
+        };
+        if base & Base::SCRATCH != 0 {
+            return false;
+        }
+        if base & Base::VAR == 0 {
+            return target == Some(Target::Tensor(base as usize));
+        }
+        let Some(v) = self.prog.vars.get((base & !Base::VAR) as usize) else {
+            return false;
+        };
+        let want = match v.space {
+            Space::Shared => Target::Shared,
+            _ => Target::Local,
+        };
+        let size = v.bytes.unwrap_or(u64::from(self.spec.dynamic_shared));
+        target == Some(want)
+            && offset
+                .checked_sub(v.offset)
+                .and_then(|o| o.checked_add(width))
+                .is_some_and(|end| end <= size)
+    }
+
+    /// The name, start (in our layout, as seen through an access in space `asked` at `addr`)
+    /// and size of region `base`, for a finding.
+    fn origin(&self, base: u32, asked: Space, addr: u64) -> (String, u64, u64) {
+        if base & Base::SCRATCH != 0 {
+            let p = (base & !Base::SCRATCH) as usize;
+            let name = self.prog.params.get(p).map_or("?", |p| p.name.as_str());
+            let start = self.param_bits.get(p).copied().unwrap_or(0);
+            return (format!("unbound pointer parameter {name}"), start, 0);
+        }
+        if base & Base::VAR == 0 {
+            let k = base as usize;
+            return match self.tensors.get(k) {
+                Some(t) => (
+                    format!("tensor {}", t.name),
+                    (k as u64 + 1) * TENSOR_STRIDE,
+                    t.region.bytes,
+                ),
+                None => ("?".into(), 0, 0),
+            };
+        }
+        let Some(v) = self.prog.vars.get((base & !Base::VAR) as usize) else {
+            return ("?".into(), 0, 0);
+        };
+        let window = match v.space {
+            Space::Shared => SHARED_WINDOW,
+            _ => LOCAL_WINDOW,
+        };
+        // A generic address of a variable is its window plus its offset.
+        let generic = asked == Space::Generic
+            && (window..window.saturating_add(WINDOW_BYTES)).contains(&addr);
+        let start = v.offset + if generic { window } else { 0 };
+        let size = v.bytes.unwrap_or(u64::from(self.spec.dynamic_shared));
+        (
+            format!("{} variable {}", v.space.name(), v.name),
+            start,
+            size,
+        )
+    }
+
     /// Site of an earlier access, from its epoch.
     fn epoch_site(&self, e: &Epoch, action: &str) -> super::Site {
         let g = self.spec.grid;
@@ -116,11 +228,16 @@ impl Machine<'_> {
     /// up front. It returns exactly what the general path would (no cells, no shadow: see the
     /// comment there on unwritten `in` tensors).
     #[inline]
-    fn input_leaf(&self, space: Space, addr: u64, width: u64, kind: Access) -> Option<Val> {
+    fn input_leaf(&self, space: Space, ptr: Ptr, width: u64, kind: Access) -> Option<Val> {
         if !matches!(kind, Access::Load) || !matches!(space, Space::Global | Space::Generic) {
             return None;
         }
+        let addr = ptr.bits;
         let k = (addr / TENSOR_STRIDE).checked_sub(1)?;
+        // Derived from this very tensor (a tensor's base is its index).
+        if ptr.base != Some(k as u32) {
+            return None;
+        }
         let tm = self.tensors.get(usize::try_from(k).ok()?)?;
         let base = tm.input_base?;
         let offset = addr % TENSOR_STRIDE;
@@ -200,15 +317,15 @@ impl Machine<'_> {
         cta: &mut Cta,
         t: usize,
         space: Space,
-        addr: u64,
+        ptr: Ptr,
         width: u64,
         kind: Access,
         pc: u32,
     ) -> Result<Val, ExecError> {
-        if let Some(v) = self.input_leaf(space, addr, width, kind) {
+        if let Some(v) = self.input_leaf(space, ptr, width, kind) {
             return Ok(v);
         }
-        self.access_general(cta, t, space, addr, width, kind, pc)
+        self.access_general(cta, t, space, ptr, width, kind, pc)
     }
 
     /// [`Machine::access`] past its input-leaf shortcut.
@@ -219,12 +336,14 @@ impl Machine<'_> {
         cta: &mut Cta,
         t: usize,
         space: Space,
-        addr: u64,
+        ptr: Ptr,
         width: u64,
         kind: Access,
         pc: u32,
     ) -> Result<Val, ExecError> {
         let line = self.prog.insts[pc as usize].line;
+        let addr = ptr.bits;
+        let asked = space;
         let (target, offset, space) = self.resolve(space, addr);
         let tid = cta.threads[t].tid;
         let store = match kind {
@@ -244,21 +363,39 @@ impl Machine<'_> {
             None => 0,
         };
         let inside = target.is_some() && offset.checked_add(width).is_some_and(|e| e <= bytes);
-        if !inside {
-            let location = self.describe(target, space, addr, offset);
+        let legal = inside && self.within_origin(ptr.base, target, offset, width);
+        if !legal {
+            let mut location = self.describe(target, space, addr, offset);
             let site = self.site(cta.id, tid, pc, format!("{verb} {width} bytes"));
+            let detail = match ptr.base {
+                None => "the address is not derived from a tensor parameter or a variable".into(),
+                Some(base) => {
+                    let (name, start, size) = self.origin(base, asked, addr);
+                    let o = addr.wrapping_sub(start) as i64;
+                    // Where it lands in our layout means nothing unless that is its own tensor.
+                    if !(base & Base::VAR == 0 && target == Some(Target::Tensor(base as usize))) {
+                        location = format!("{name} + {o} bytes");
+                    }
+                    format!(
+                        "{width} bytes at offset {o} are not inside the {size} bytes of {name}, \
+                         the region the address was derived from"
+                    )
+                }
+            };
             self.report(Finding {
                 kind: FindingKind::OutOfBounds,
                 location: Some(location),
                 space: Some(space),
                 sites: vec![site],
-                detail: format!(
-                    "access outside the {} bytes of its {} region",
-                    bytes,
-                    space.name()
-                ),
+                detail,
             });
             return Ok(Val::Bits(0));
+        }
+        if let (Some(Target::Tensor(_)), Some(Val::Addr { .. })) = (target, store) {
+            return Err(ExecError::Unsupported {
+                line,
+                what: "storing an address to global memory".into(),
+            });
         }
         // Reads of an `in` tensor nobody has written need neither cells nor race shadows: a
         // race on it needs a write, and every write to an `in` tensor is itself a finding.

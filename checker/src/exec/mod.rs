@@ -169,12 +169,12 @@ pub(crate) enum Collective {
     },
     /// `ldmatrix`: the row address this lane supplies.
     Ldmatrix {
-        addr: u64,
+        addr: access::Ptr,
     },
     /// `wmma.load`/`wmma.store`: the matrix address and stride this lane supplies (PTX requires
     /// them equal across the warp); zero for `wmma.mma`.
     Wmma {
-        addr: u64,
+        addr: access::Ptr,
         stride: u64,
     },
 }
@@ -259,6 +259,9 @@ pub(crate) struct Machine<'a> {
     pub tensors: Vec<TensorMem>,
     /// Parameter values as bit patterns (tensor bases, scalars, scratch pointers).
     pub param_bits: Vec<u64>,
+    /// The region a pointer parameter's value is the start of ([`value::Base`]); `None` for
+    /// scalars.
+    pub param_base: Vec<Option<u32>>,
     pub arena: TermArena,
     pub findings: Vec<Finding>,
     seen: HashSet<(FindingKind, Vec<Line>)>,
@@ -408,6 +411,7 @@ impl<'a> Machine<'a> {
         }
         let mut tensors = Vec::new();
         let mut param_bits = Vec::new();
+        let mut param_base = Vec::new();
         for (i, (b, p)) in spec.params.iter().zip(&prog.params).enumerate() {
             let want = match b {
                 Binding::Tensor(_) | Binding::Scratch => 8,
@@ -420,6 +424,11 @@ impl<'a> Machine<'a> {
                 )));
             }
             let ordinal = tensors.len() as u64;
+            param_base.push(match b {
+                Binding::Tensor(_) => Some(ordinal as u32),
+                Binding::Scratch => Some(value::Base::SCRATCH | i as u32),
+                Binding::Scalar { .. } => None,
+            });
             param_bits.push(match b {
                 Binding::Tensor(t) => {
                     let data = match (mode, t.role) {
@@ -471,6 +480,7 @@ impl<'a> Machine<'a> {
             config,
             tensors,
             param_bits,
+            param_base,
             arena: TermArena::new(),
             findings: Vec::new(),
             seen: HashSet::new(),

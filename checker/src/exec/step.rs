@@ -1,6 +1,8 @@
 //! The semantics of each core-IR operation: one match in [`Machine::run_thread`].
 
+use super::access::Ptr;
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
+use super::value::Base;
 use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val, WarpWait};
 use crate::lower::*;
 use crate::ptx::Line;
@@ -74,6 +76,45 @@ pub(super) fn fragment(line: Line) -> ExecError {
                unspecified, so the result would depend on one"
             .into(),
     }
+}
+
+/// An address used other than by adding an integer offset, subtracting or comparing two
+/// addresses of one region, copying it or accessing memory through it: the result would
+/// depend on where memory is placed (see [`Val::Addr`]).
+pub(super) fn addr_op(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "arithmetic on an address other than adding an offset: its result would depend \
+               on where memory is placed"
+            .into(),
+    }
+}
+
+/// Whether an address of region `base` whose bits are `bits` keeps its meaning in a
+/// `width`-bit operation: 64-bit ones always; 32-bit ones only for a shared or local variable
+/// addressed in its own space (32-bit there), not through a generic window.
+fn addr_fits(base: u32, bits: u64, width: u8) -> bool {
+    width >= 64
+        || (width == 32 && base & Base::VAR != 0 && base & Base::SCRATCH == 0 && bits >> 32 == 0)
+}
+
+/// Whether two addresses of region `base` are seen the same way: for a variable, both in its
+/// own space or both through the same generic window (the window's place is ours, not the
+/// hardware's, so comparing across it would depend on the layout).
+fn same_view(base: u32, p: u64, q: u64) -> bool {
+    base & Base::VAR == 0 || p >> 56 == q >> 56
+}
+
+/// The address `result`, computed in `width` bits from an address of region `base` whose
+/// bits were `bits`, if the address survives that (see [`addr_fits`]).
+fn addr_in(base: u32, bits: u64, result: u64, width: u8, line: Line) -> Result<Val, ExecError> {
+    if !addr_fits(base, bits, width) {
+        return Err(addr_op(line));
+    }
+    Ok(Val::Addr {
+        base,
+        bits: m(result, width),
+    })
 }
 
 pub(super) fn data_int(line: Line) -> ExecError {
@@ -157,7 +198,7 @@ fn bits_of(th: &Thread, ids: &Ids, s: Src) -> Option<u64> {
         },
         Src::Imm(v) => Some(v),
         Src::Special(sp) => Some(u64::from(ids.special(sp))),
-        Src::NotReg(_) => None,
+        Src::NotReg(_) | Src::Var(_) => None,
     }
 }
 
@@ -175,7 +216,7 @@ fn fast_int(th: &mut Thread, ids: &Ids, op: &Op) -> bool {
             b,
         } => {
             let (Some(x), Some(y)) = (bits_of(th, ids, a), bits_of(th, ids, b)) else {
-                return false;
+                return fast_addr(th, ids, op, ty, dst, a, b);
             };
             let r = match op {
                 IntOp::Add => x.wrapping_add(y),
@@ -208,6 +249,32 @@ fn fast_int(th: &mut Thread, ids: &Ids, op: &Op) -> bool {
         }
         _ => false,
     }
+}
+
+/// `add`/`sub` of a 64-bit address and a concrete offset register or literal, as
+/// [`Machine::pure`] computes it; `false` for every other case (which `pure` handles).
+#[inline(always)]
+fn fast_addr(th: &mut Thread, ids: &Ids, op: IntOp, ty: IntTy, dst: Reg, a: Src, b: Src) -> bool {
+    if ty.bits != 64 {
+        return false;
+    }
+    let Src::Reg(ra) = a else {
+        return false;
+    };
+    let Val::Addr { base, bits } = th.regs[ra as usize] else {
+        // `add offset, address` is rare: `pure` takes it.
+        return false;
+    };
+    let Some(o) = bits_of(th, ids, b) else {
+        return false;
+    };
+    let bits = match op {
+        IntOp::Add => bits.wrapping_add(o),
+        IntOp::Sub => bits.wrapping_sub(o),
+        _ => return false,
+    };
+    th.regs[dst as usize] = Val::Addr { base, bits };
+    true
 }
 
 /// `bfi.bN`: `b` with bits `pos..pos+len` replaced by the low `len` bits of `a`; `pos` and
@@ -403,6 +470,7 @@ impl Machine<'_> {
                     .into(),
             }),
             Val::Undef => Err(err_undef(line, "mov (pack)")),
+            Val::Addr { .. } => Err(addr_op(line)),
             _ => Err(packed(line)),
         }
     }
@@ -436,6 +504,7 @@ impl Machine<'_> {
             Val::Word { .. } => return Err(word(line)),
             Val::Pending => return Err(pending(line)),
             Val::Frag(_) => return Err(fragment(line)),
+            Val::Addr { .. } => return Err(addr_op(line)),
         };
         self.mk(node)
     }
@@ -450,6 +519,7 @@ impl Machine<'_> {
         match v {
             Val::Bits(b) => Ok(b),
             Val::Undef => Err(err_undef(line, "an integer operation")),
+            Val::Addr { .. } => Err(addr_op(line)),
             _ => Err(data_int(line)),
         }
     }
@@ -664,7 +734,16 @@ impl Machine<'_> {
 
     fn setp(&mut self, cmp: Cmp, ty: Ty, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
         match ty {
+            // Two addresses into one region compare as their offsets do (the same start).
             Ty::Int(it) => {
+                let (a, b) = match (a, b) {
+                    (Val::Addr { base, bits: x }, Val::Addr { base: b2, bits: y })
+                        if base == b2 && same_view(base, x, y) =>
+                    {
+                        (Val::Bits(x), Val::Bits(y))
+                    }
+                    _ => (a, b),
+                };
                 let (x, y) = (wide(Self::int(a, line)?, it), wide(Self::int(b, line)?, it));
                 Ok(Val::Bits(u64::from(cmp_holds(cmp, x.cmp(&y)))))
             }
@@ -714,6 +793,7 @@ impl Machine<'_> {
         let undef = || err_undef(line, "a predicate operation");
         Ok(match (op, a, b) {
             (_, Val::Undef, _) | (_, _, Val::Undef) => return Err(undef()),
+            (_, Val::Addr { .. }, _) | (_, _, Val::Addr { .. }) => return Err(addr_op(line)),
             (BoolOp::And, Val::Bits(x), Val::Bits(y)) => Val::Bits(x & y & 1),
             (BoolOp::Or, Val::Bits(x), Val::Bits(y)) => Val::Bits((x | y) & 1),
             (BoolOp::Xor, Val::Bits(x), Val::Bits(y)) => Val::Bits((x ^ y) & 1),
@@ -760,6 +840,7 @@ impl Machine<'_> {
             },
             Src::Imm(v) => Val::Bits(v),
             Src::Special(sp) => Val::Bits(u64::from(ids.special(sp))),
+            Src::Var(i) => self.var_addr(i, line)?,
             Src::NotReg(r) => match th.regs[r as usize] {
                 Val::Bits(b) => Val::Bits(!b & 1),
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
@@ -768,7 +849,20 @@ impl Machine<'_> {
                 Val::Term(_) | Val::Pair(..) | Val::Word { .. } => return Err(data_int(line)),
                 Val::Pending => return Err(pending(line)),
                 Val::Frag(_) => return Err(fragment(line)),
+                Val::Addr { .. } => return Err(addr_op(line)),
             },
+        })
+    }
+
+    /// The address of variable `i`: the start of its own region.
+    fn var_addr(&self, i: u32, line: Line) -> Result<Val, ExecError> {
+        let v = self.prog.vars.get(i as usize).ok_or(ExecError::Invalid {
+            line,
+            msg: format!("variable {i} is not declared"),
+        })?;
+        Ok(Val::Addr {
+            base: Base::VAR | i,
+            bits: v.offset,
         })
     }
 
@@ -814,6 +908,7 @@ impl Machine<'_> {
                     }
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
+                    Val::Addr { .. } => return Err(addr_op(line)),
                 },
             };
             if let Some(cond) = data_guard {
@@ -905,8 +1000,10 @@ impl Machine<'_> {
                 } => {
                     let th = &cta.threads[t];
                     let av = self.read(th, &ids, *a, line)?;
-                    if av == Val::Undef {
-                        return Err(err_undef(line, "shfl"));
+                    match av {
+                        Val::Undef => return Err(err_undef(line, "shfl")),
+                        Val::Addr { .. } => return Err(addr_op(line)),
+                        _ => {}
                     }
                     let bv = Self::int(self.read(th, &ids, *b, line)?, line)? as u32;
                     let cv = Self::int(self.read(th, &ids, *c, line)?, line)? as u32;
@@ -938,6 +1035,7 @@ impl Machine<'_> {
                             });
                         }
                         Val::Undef => return Err(err_undef(line, "vote")),
+                        Val::Addr { .. } => return Err(addr_op(line)),
                         _ => return Err(data_int(line)),
                     };
                     let mv = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
@@ -1014,7 +1112,10 @@ impl Machine<'_> {
                     th.warp_wait = Some(WarpWait {
                         pc,
                         mask: u32::MAX,
-                        what: Collective::Wmma { addr: 0, stride: 0 },
+                        what: Collective::Wmma {
+                            addr: Ptr::plain(0),
+                            stride: 0,
+                        },
                     });
                     return Ok(());
                 }
@@ -1048,7 +1149,7 @@ impl Machine<'_> {
                         Ty::Int(i) => i.bits,
                         Ty::Float(f) => f.bits(),
                     }) / 8;
-                    if !self.aligned(cta, t, base, width, pc, *space) {
+                    if !self.aligned(cta, t, base.bits, width, pc, *space) {
                         continue;
                     }
                     let val = match self.read(&cta.threads[t], &ids, *src, line)? {
@@ -1074,7 +1175,7 @@ impl Machine<'_> {
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
                     let eb = u64::from(*elem_bytes);
-                    if !self.aligned(cta, t, base, eb * dsts.len() as u64, pc, *space) {
+                    if !self.aligned(cta, t, base.bits, eb * dsts.len() as u64, pc, *space) {
                         continue;
                     }
                     for (i, d) in dsts.iter().enumerate() {
@@ -1082,7 +1183,7 @@ impl Machine<'_> {
                             cta,
                             t,
                             *space,
-                            base.wrapping_add(i as u64 * eb),
+                            base.plus(i as u64 * eb),
                             eb,
                             super::access::Access::Load,
                             pc,
@@ -1101,12 +1202,15 @@ impl Machine<'_> {
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
                     let eb = u64::from(*elem_bytes);
-                    if !self.aligned(cta, t, base, eb * srcs.len() as u64, pc, *space) {
+                    if !self.aligned(cta, t, base.bits, eb * srcs.len() as u64, pc, *space) {
                         continue;
                     }
                     for (i, s) in srcs.iter().enumerate() {
                         let v = match self.read(&cta.threads[t], &ids, *s, line)? {
                             Val::Bits(b) => Val::Bits(m(b, (eb * 8) as u8)),
+                            Val::Addr { base, bits } => {
+                                addr_in(base, bits, bits, (eb * 8) as u8, line)?
+                            }
                             Val::Undef => return Err(err_undef(line, "a store")),
                             Val::Cond(_) => {
                                 return Err(ExecError::Unsupported {
@@ -1120,7 +1224,7 @@ impl Machine<'_> {
                             cta,
                             t,
                             *space,
-                            base.wrapping_add(i as u64 * eb),
+                            base.plus(i as u64 * eb),
                             eb,
                             super::access::Access::Store(v),
                             pc,
@@ -1165,13 +1269,18 @@ impl Machine<'_> {
         Ok(true)
     }
 
+    /// The address operand `[base + offset]` with the region it was derived from, if any.
     #[inline(always)]
-    fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<u64, ExecError> {
-        // A concrete base is what `read` then `int` accept; they also report the other cases.
-        match bits_of(th, ids, a.base) {
-            Some(b) => Ok(b.wrapping_add(a.offset as u64)),
-            None => self.address_general(th, ids, a, line),
+    fn address(&mut self, th: &Thread, ids: &Ids, a: &Addr, line: Line) -> Result<Ptr, ExecError> {
+        let off = a.offset as u64;
+        if let Src::Reg(r) = a.base {
+            match th.regs[r as usize] {
+                Val::Addr { base, bits } => return Ok(Ptr::new(bits.wrapping_add(off), base)),
+                Val::Bits(b) => return Ok(Ptr::plain(b.wrapping_add(off))),
+                _ => {}
+            }
         }
+        self.address_general(th, ids, a, line)
     }
 
     #[inline(never)]
@@ -1181,9 +1290,12 @@ impl Machine<'_> {
         ids: &Ids,
         a: &Addr,
         line: Line,
-    ) -> Result<u64, ExecError> {
-        let base = self.read(th, ids, a.base, line)?;
-        Ok(Self::int(base, line)?.wrapping_add(a.offset as u64))
+    ) -> Result<Ptr, ExecError> {
+        let off = a.offset as u64;
+        Ok(match self.read(th, ids, a.base, line)? {
+            Val::Addr { base, bits } => Ptr::new(bits.wrapping_add(off), base),
+            v => Ptr::plain(Self::int(v, line)?.wrapping_add(off)),
+        })
     }
 
     /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
@@ -1354,6 +1466,7 @@ impl Machine<'_> {
                             acc |= m(b, piece_bits) << (i as u32 * u32::from(piece_bits))
                         }
                         Val::Undef => return Err(err_undef(line, "mov (pack)")),
+                        Val::Addr { .. } => return Err(addr_op(line)),
                         _ => {
                             return Err(ExecError::Unsupported {
                                 line,
@@ -1389,6 +1502,7 @@ impl Machine<'_> {
                         return Ok(());
                     }
                     Val::Undef => return Err(err_undef(line, "mov (unpack)")),
+                    Val::Addr { .. } => return Err(addr_op(line)),
                     _ => {
                         return Err(ExecError::Unsupported {
                             line,
@@ -1448,6 +1562,30 @@ impl Machine<'_> {
                     return Err(data_int(line));
                 };
                 (dst, Val::Term(self.exp2_of_rounded_exponent(j, line)?))
+            }
+            Op::Int { op, ty, dst, a, b }
+                if matches!(rd!(a), Val::Addr { .. }) || matches!(rd!(b), Val::Addr { .. }) =>
+            {
+                let (x, y) = (rd!(a), rd!(b));
+                let v = match (op, x, y) {
+                    (IntOp::Add, Val::Addr { base, bits }, Val::Bits(o))
+                    | (IntOp::Add, Val::Bits(o), Val::Addr { base, bits }) => {
+                        addr_in(base, bits, bits.wrapping_add(o), ty.bits, line)?
+                    }
+                    (IntOp::Sub, Val::Addr { base, bits }, Val::Bits(o)) => {
+                        addr_in(base, bits, bits.wrapping_sub(o), ty.bits, line)?
+                    }
+                    // The distance between two addresses of one region: a plain integer.
+                    (IntOp::Sub, Val::Addr { base, bits: p }, Val::Addr { base: b2, bits: q })
+                        if base == b2
+                            && same_view(base, p, q)
+                            && addr_fits(base, p | q, ty.bits) =>
+                    {
+                        Val::Bits(m(p.wrapping_sub(q), ty.bits))
+                    }
+                    _ => return Err(addr_op(line)),
+                };
+                (dst, v)
             }
             Op::Int { op, ty, dst, a, b } => {
                 let (x, y) = (int!(a), int!(b));
@@ -1515,6 +1653,16 @@ impl Machine<'_> {
                 c,
             } => {
                 let p = wide(int!(a), ty) * wide(int!(b), ty);
+                // `mad.wide.s32 %rd, %r, 4, %rd_ptr`: an address plus a product of integers.
+                if let Val::Addr { base, bits } = rd!(c) {
+                    let (r, width) = match mode {
+                        MadMode::Lo => ((p as u64).wrapping_add(bits), ty.bits),
+                        MadMode::Wide => ((p as u64).wrapping_add(bits), ty.bits * 2),
+                        MadMode::Hi => return Err(addr_op(line)),
+                    };
+                    th.regs[dst as usize] = addr_in(base, bits, r, width, line)?;
+                    return Ok(());
+                }
                 let cv = int!(c);
                 let r = match mode {
                     MadMode::Lo => m((p as u64).wrapping_add(cv), ty.bits),
@@ -1651,6 +1799,7 @@ impl Machine<'_> {
                     }
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
+                    Val::Addr { .. } => return Err(addr_op(line)),
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1713,29 +1862,52 @@ impl Machine<'_> {
                         ),
                     });
                 }
-                (dst, Val::Bits(m(p >> (offset * 8), bytes * 8)))
+                match self.param_base[param as usize] {
+                    // A tensor (or scratch) pointer: only the whole of it is an address.
+                    Some(base) if offset == 0 && bytes == 8 => (dst, Val::Addr { base, bits: p }),
+                    Some(_) => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what: format!(
+                                "ld.param of bytes {offset}..{} of a pointer parameter (part of \
+                                 an address)",
+                                offset + u32::from(bytes)
+                            ),
+                        });
+                    }
+                    None => (dst, Val::Bits(m(p >> (offset * 8), bytes * 8))),
+                }
             }
-            Op::VarAddr { dst, offset, .. } => (dst, Val::Bits(offset)),
+            Op::VarAddr { dst, var } => (dst, self.var_addr(var, line)?),
             Op::Cvta {
                 to_generic,
                 space,
                 dst,
                 src,
             } => {
-                let x = int!(src);
                 let window = match space {
                     Space::Shared => SHARED_WINDOW,
                     Space::Local => LOCAL_WINDOW,
                     _ => 0,
                 };
-                (
-                    dst,
-                    Val::Bits(if to_generic {
+                let conv = |x: u64| {
+                    if to_generic {
                         x.wrapping_add(window)
                     } else {
                         x.wrapping_sub(window)
-                    }),
-                )
+                    }
+                };
+                // A window conversion keeps the region: the offset is unchanged.
+                match rd!(src) {
+                    Val::Addr { base, bits } => (
+                        dst,
+                        Val::Addr {
+                            base,
+                            bits: conv(bits),
+                        },
+                    ),
+                    x => (dst, Val::Bits(conv(Self::int(x, line)?))),
+                }
             }
             Op::Bra { .. }
             | Op::AtomAdd { .. }
@@ -1786,6 +1958,10 @@ impl Machine<'_> {
                             || (a.bits == 32 && !a.signed && b.bits == 64) =>
                     {
                         return Ok(x);
+                    }
+                    // `cvt.u64.u32` / `cvt.u32.u64` of a shared or local address.
+                    Val::Addr { base, bits } if addr_fits(base, bits, a.bits) => {
+                        return addr_in(base, bits, wide(bits, a) as u64, b.bits, line);
                     }
                     _ => {}
                 }

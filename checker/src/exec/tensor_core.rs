@@ -6,7 +6,7 @@
 //! as a chain of fused multiply-adds in `k` order (any order denotes the same real number; this
 //! one is what a naive loop over `k` builds, so such pairs are often congruent).
 
-use super::access::Access;
+use super::access::{Access, Ptr};
 use super::{Collective, Cta, ExecError, Machine, Mode, Val, WarpWait};
 use crate::lower::{FloatTy, MmaShape, Op, Space};
 use crate::ptx::Line;
@@ -14,11 +14,11 @@ use crate::ptx::Line;
 /// One `cp.async` in flight: the source values read at issue, to be stored at completion.
 #[derive(Debug, Clone)]
 pub(crate) struct AsyncCopy {
-    dst: u64,
+    dst: Ptr,
     /// `(byte offset, width, value, read from the source)`; bytes past the source size are
     /// zero.
     chunks: Vec<(u64, u64, Val, bool)>,
-    src: u64,
+    src: Ptr,
     pc: u32,
 }
 
@@ -229,7 +229,7 @@ impl Machine<'_> {
         let pc = waits[0].1.pc;
         let addr = |lane: usize| match waits[lane].1.what {
             Collective::Ldmatrix { addr } => addr,
-            _ => 0,
+            _ => Ptr::plain(0),
         };
         // mats[m][row][col]
         let mut mats = vec![[[Val::Undef; 8]; 8]; dsts.len()];
@@ -237,7 +237,7 @@ impl Machine<'_> {
             for (r, row) in mat.iter_mut().enumerate() {
                 let lane = 8 * m + r;
                 let (th, base) = (waits[lane].0, addr(lane));
-                if !self.aligned(cta, th, base, 16, pc, space) {
+                if !self.aligned(cta, th, base.bits, 16, pc, space) {
                     continue;
                 }
                 for (col, slot) in row.iter_mut().enumerate() {
@@ -245,7 +245,7 @@ impl Machine<'_> {
                         cta,
                         th,
                         space,
-                        base.wrapping_add(2 * col as u64),
+                        base.plus(2 * col as u64),
                         2,
                         Access::Load,
                         pc,
@@ -278,8 +278,8 @@ impl Machine<'_> {
         &mut self,
         cta: &mut Cta,
         t: usize,
-        dst: u64,
-        src: u64,
+        dst: Ptr,
+        src: Ptr,
         bytes: u64,
         src_bytes: u64,
         pc: u32,
@@ -291,12 +291,12 @@ impl Machine<'_> {
                 msg: format!("cp.async source size {src_bytes} exceeds the copy size {bytes}"),
             });
         }
-        if !self.aligned(cta, t, dst, bytes, pc, Space::Shared)
-            || !self.aligned(cta, t, src, bytes, pc, Space::Global)
+        if !self.aligned(cta, t, dst.bits, bytes, pc, Space::Shared)
+            || !self.aligned(cta, t, src.bits, bytes, pc, Space::Global)
         {
             return Ok(());
         }
-        let w = self.element_bytes(src).min(bytes);
+        let w = self.element_bytes(src.bits).min(bytes);
         if !src_bytes.is_multiple_of(w) {
             return Err(unsupported(
                 line,
@@ -307,7 +307,7 @@ impl Machine<'_> {
         for off in (0..bytes).step_by(w as usize) {
             let from_source = off < src_bytes;
             let v = if from_source {
-                self.access(cta, t, Space::Global, src + off, w, Access::Load, pc)?
+                self.access(cta, t, Space::Global, src.plus(off), w, Access::Load, pc)?
             } else {
                 Val::Bits(0)
             };
@@ -315,7 +315,8 @@ impl Machine<'_> {
         }
         let tid = cta.threads[t].linear;
         for &(off, w, _, from_source) in &chunks {
-            if let (true, Some((k, granules))) = (from_source, self.tensor_granules(src + off, w)) {
+            let at = src.plus(off).bits;
+            if let (true, Some((k, granules))) = (from_source, self.tensor_granules(at, w)) {
                 for gi in granules {
                     cta.inflight.entry((k, gi)).or_insert((tid, pc, 0)).2 += 1;
                 }
@@ -326,7 +327,7 @@ impl Machine<'_> {
                 cta,
                 t,
                 Space::Shared,
-                dst + off,
+                dst.plus(off),
                 w,
                 Access::Store(Val::Pending),
                 pc,
@@ -371,9 +372,10 @@ impl Machine<'_> {
             };
             for copy in group {
                 for (off, w, v, from_source) in copy.chunks {
-                    if let (true, Some((k, granules))) =
-                        (from_source, self.tensor_granules(copy.src + off, w))
-                    {
+                    if let (true, Some((k, granules))) = (
+                        from_source,
+                        self.tensor_granules(copy.src.plus(off).bits, w),
+                    ) {
                         for gi in granules {
                             if let Some(e) = cta.inflight.get_mut(&(k, gi)) {
                                 e.2 -= 1;
@@ -388,7 +390,7 @@ impl Machine<'_> {
                             cta,
                             t,
                             Space::Global,
-                            copy.src + off,
+                            copy.src.plus(off),
                             w,
                             Access::Load,
                             copy.pc,
@@ -407,15 +409,16 @@ impl Machine<'_> {
                     // The destination must still be the copy's: a store that landed there
                     // while the copy was in flight (by this thread, or by one ordered after the
                     // issue) is unordered with the copy's write on the hardware.
-                    let here = cta.shared.load(copy.dst + off, w);
-                    if here != Ok(Val::Pending) && cta.shared.contains(copy.dst + off, w) {
+                    let at = copy.dst.plus(off).bits;
+                    let here = cta.shared.load(at, w);
+                    if here != Ok(Val::Pending) && cta.shared.contains(at, w) {
                         let tid = cta.threads[t].tid;
                         let first = self.site(cta.id, tid, copy.pc, "starts a cp.async".into());
                         let second =
                             self.site(cta.id, tid, pc, "completes it at cp.async.wait".into());
                         self.report(super::Finding {
                             kind: super::FindingKind::DataRace,
-                            location: Some(format!("shared[{:#x}]", copy.dst + off)),
+                            location: Some(format!("shared[{at:#x}]")),
                             space: Some(Space::Shared),
                             sites: vec![first, second],
                             detail: "the destination was written while the cp.async was in \
@@ -427,7 +430,7 @@ impl Machine<'_> {
                         cta,
                         t,
                         Space::Shared,
-                        copy.dst + off,
+                        copy.dst.plus(off),
                         w,
                         Access::Store(v),
                         pc,

@@ -39,6 +39,25 @@ pub enum Val {
     /// (and `mov`, which copies the handle) may use it; a kernel built that way computes the
     /// same result under every layout (see `exec::wmma`).
     Frag(FragRef),
+    /// A concrete address in the executor's layout (`bits`, what [`Val::Bits`] would hold)
+    /// known to be "start of region `base` + an offset `o` computed from non-address integers
+    /// only" (see [`Base`]). Why this is sound: `bits == start_k + o (mod 2^64)` in our
+    /// layout and `o` does not depend on where memory is placed, so on the hardware the same
+    /// value is `H_k + o`, and checking `o` against region `k` checks the real access.
+    /// Hence only `Addr + integer` keeps the base; every operation whose result would depend
+    /// on the layout is refused, never turned into `Bits`.
+    Addr { base: u32, bits: u64 },
+}
+
+/// The regions an [`Val::Addr`] can come from, encoded in its `base`: tensor `k` (an index
+/// into the machine's tensors) is `k`; variable `i` of [`crate::lower::Program::vars`] is
+/// `VAR | i`; an unbound (scratch) pointer parameter `p`, which has no bytes, is
+/// `SCRATCH | p`.
+pub struct Base;
+
+impl Base {
+    pub const VAR: u32 = 1 << 30;
+    pub const SCRATCH: u32 = 1 << 31;
 }
 
 /// Register `slot` of lane `lane`'s share of fragment `id` (an index into the run's fragments).

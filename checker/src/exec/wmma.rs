@@ -14,7 +14,7 @@
 //! value by all of them (benign among themselves, while every later access must be ordered after
 //! each of them). A race that some layout would have is therefore never missed.
 
-use super::access::Access;
+use super::access::{Access, Ptr};
 use super::value::FragRef;
 use super::{Cta, ExecError, Finding, FindingKind, Machine, Val, WarpWait};
 use crate::lower::{FloatTy, FragRole, MatLayout, Op, Reg, Space};
@@ -82,10 +82,17 @@ impl Machine<'_> {
                 let bytes = u64::from(ty.bits() / 8);
                 let frag_bytes = 4 * dsts.len() as u64;
                 let mut elems = vec![Val::Undef; DIM * DIM];
-                if self.rows_aligned(cta, waits[0].0, (p, stride, bytes), frag_bytes, pc, space) {
+                if self.rows_aligned(
+                    cta,
+                    waits[0].0,
+                    (p.bits, stride, bytes),
+                    frag_bytes,
+                    pc,
+                    space,
+                ) {
                     for (i, slot) in elems.iter_mut().enumerate() {
                         let (r, c) = ((i / DIM) as u64, (i % DIM) as u64);
-                        let a = element_address(p, layout, stride, bytes, r, c);
+                        let a = p.with_bits(element_address(p.bits, layout, stride, bytes, r, c));
                         for (th, _) in waits {
                             *slot = self.access(cta, *th, space, a, bytes, Access::Load, pc)?;
                         }
@@ -134,7 +141,7 @@ impl Machine<'_> {
                         "wmma.store of registers that are not one f32 accumulator fragment".into(),
                     )
                 })?;
-                if !self.rows_aligned(cta, waits[0].0, (p, stride, 4), 32, pc, space) {
+                if !self.rows_aligned(cta, waits[0].0, (p.bits, stride, 4), 32, pc, space) {
                     return Ok(());
                 }
                 for (i, v) in elems.into_iter().enumerate() {
@@ -143,7 +150,7 @@ impl Machine<'_> {
                         continue;
                     }
                     let (r, c) = ((i / DIM) as u64, (i % DIM) as u64);
-                    let a = element_address(p, layout, stride, 4, r, c);
+                    let a = p.with_bits(element_address(p.bits, layout, stride, 4, r, c));
                     for (th, _) in waits {
                         self.access(cta, *th, space, a, 4, Access::Store(v), pc)?;
                     }
@@ -167,10 +174,10 @@ impl Machine<'_> {
     }
 
     /// The matrix address and stride, which PTX requires to be the same in every lane.
-    fn uniform_address(waits: &[(usize, WarpWait)], line: Line) -> Result<(u64, u64), ExecError> {
+    fn uniform_address(waits: &[(usize, WarpWait)], line: Line) -> Result<(Ptr, u64), ExecError> {
         let of = |w: &WarpWait| match w.what {
             super::Collective::Wmma { addr, stride } => (addr, stride),
-            _ => (0, 0),
+            _ => (Ptr::plain(0), 0),
         };
         let first = of(&waits[0].1);
         if waits.iter().any(|(_, w)| of(w) != first) {

@@ -120,7 +120,7 @@ impl Ctx<'_> {
             (Operand::Float(FloatLit::F32(b)), Kind::Bits(32)) => Src::Imm(u64::from(*b)),
             (Operand::Float(FloatLit::F64(b)), Kind::Bits(64)) => Src::Imm(*b),
             (Operand::Symbol(name), Kind::Bits(_)) => match self.scope.vars.get(name) {
-                Some(VarRef::Space(_, off)) => Src::Imm(*off),
+                Some(VarRef::Space(_, var)) => Src::Var(*var),
                 Some(VarRef::Param(_)) => {
                     return Err(unsupported(
                         self.line,
@@ -152,7 +152,7 @@ impl Ctx<'_> {
             AddressBase::Reg(name) => Src::Reg(self.reg_named(name)?),
             AddressBase::Absolute(v) => Src::Imm(*v as u64),
             AddressBase::Symbol(name) => match self.scope.vars.get(name) {
-                Some(VarRef::Space(sp, off)) if *sp == space => Src::Imm(*off),
+                Some(VarRef::Space(sp, var)) if *sp == space => Src::Var(*var),
                 Some(VarRef::Space(sp, _)) => {
                     return Err(unsupported(
                         self.line,
@@ -522,10 +522,9 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             })
         }
         (_, Operand::Symbol(name)) => match cx.scope.vars.get(name) {
-            Some(VarRef::Space(space, offset)) => Ok(Op::VarAddr {
+            Some(VarRef::Space(_, var)) => Ok(Op::VarAddr {
                 dst: cx.dst(0)?,
-                space: *space,
-                offset: *offset,
+                var: *var,
             }),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },

@@ -27,6 +27,8 @@ pub enum Src {
     Special(Special),
     /// A predicate register read negated (`!%p`).
     NotReg(Reg),
+    /// The address of variable [`Program::vars`]`[i]` in its own space (a symbol operand).
+    Var(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,11 +354,10 @@ pub enum Op {
         offset: u32,
         bytes: u8,
     },
-    /// The address of a variable, in its own space (`mov.u32 %r, smem;`).
+    /// The address of variable [`Program::vars`]`[var]`, in its own space (`mov.u32 %r, smem;`).
     VarAddr {
         dst: Reg,
-        space: Space,
-        offset: u64,
+        var: u32,
     },
     /// `cvta`: generic <-> space-specific addresses.
     Cvta {
@@ -531,6 +532,18 @@ pub struct RegInfo {
     pub float: Option<FloatTy>,
 }
 
+/// A `.shared` or `.local` variable: one region that addresses derived from it must stay in.
+/// All `.extern .shared` declarations name one variable, the dynamic area (`bytes: None`:
+/// the launch's dynamic shared size).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarInfo {
+    pub name: String,
+    pub space: Space,
+    /// Where the executor places it in its space (not where ptxas does).
+    pub offset: u64,
+    pub bytes: Option<u64>,
+}
+
 /// An entry parameter's name and size in bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamInfo {
@@ -544,6 +557,7 @@ pub struct Program {
     pub name: String,
     pub regs: Vec<RegInfo>,
     pub params: Vec<ParamInfo>,
+    pub vars: Vec<VarInfo>,
     pub insts: Vec<Inst>,
     /// Bytes of static `.shared` variables; dynamic shared memory starts at `dynamic_shared_offset`.
     pub static_shared: u64,

@@ -45,7 +45,8 @@ pub(crate) fn invalid(line: Line, msg: impl Into<String>) -> LowerError {
 /// Where a named variable lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum VarRef {
-    Space(Space, u64),
+    /// Index into [`Program::vars`].
+    Space(Space, u32),
     Param(u32),
     /// Module `.global`/`.const` data: not modeled yet, rejected where used.
     Unmodeled(StateSpace),
@@ -102,6 +103,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     let mut shared_end = 0u64;
     let mut local_end = 0u64;
     let mut dynamic: Vec<&ptx::VarDecl> = Vec::new();
+    let mut vars: Vec<VarInfo> = Vec::new();
     let fn_vars = func.body.iter().filter_map(|s| match s {
         Statement::Var(v) => Some(v),
         _ => None,
@@ -131,7 +133,15 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 } else {
                     Space::Local
                 };
-                scope.vars.insert(v.name.clone(), VarRef::Space(space, off));
+                let idx =
+                    u32::try_from(vars.len()).map_err(|_| invalid(v.line, "too many variables"))?;
+                vars.push(VarInfo {
+                    name: v.name.clone(),
+                    space,
+                    offset: off,
+                    bytes: Some(size),
+                });
+                scope.vars.insert(v.name.clone(), VarRef::Space(space, idx));
             }
             StateSpace::SharedCluster => {
                 return Err(unsupported(v.line, "`.shared::cluster` variables"));
@@ -153,11 +163,24 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         .max()
         .unwrap_or(16);
     let dynamic_shared_offset = shared_end.div_ceil(dyn_align) * dyn_align;
-    for v in &dynamic {
-        scope.vars.insert(
-            v.name.clone(),
-            VarRef::Space(Space::Shared, dynamic_shared_offset),
-        );
+    if let Some(first) = dynamic.first() {
+        let idx =
+            u32::try_from(vars.len()).map_err(|_| invalid(first.line, "too many variables"))?;
+        vars.push(VarInfo {
+            name: dynamic
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join("/"),
+            space: Space::Shared,
+            offset: dynamic_shared_offset,
+            bytes: None,
+        });
+        for v in &dynamic {
+            scope
+                .vars
+                .insert(v.name.clone(), VarRef::Space(Space::Shared, idx));
+        }
     }
 
     // Registers.
@@ -247,6 +270,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         name: func.name.clone(),
         regs: scope.reg_info,
         params,
+        vars,
         insts,
         static_shared: shared_end,
         dynamic_shared_offset,
