@@ -117,6 +117,8 @@ fn offsets_differences_and_comparisons_within_one_region_are_kept() {
         "add.s64 %rd5, %rd1, 128;\n    sub.s64 %rd6, %rd5, %rd9;\n    sub.s64 %rd9, %rd5, %rd6;",
         // Comparing two addresses of x; selp and mov copy addresses.
         "add.s64 %rd5, %rd1, 128;\n    setp.lt.u64 %p1, %rd9, %rd5;\n    selp.b64 %rd9, %rd9, %rd1, %p1;",
+        // Equality is exact even outside the region (offsets equal mod 2^64).
+        "sub.s64 %rd5, %rd1, %rd3;\n    setp.eq.u64 %p1, %rd5, %rd1;",
         "mov.b64 %rd5, %rd9;\n    mov.b64 %rd9, %rd5;",
         // A spill to local memory and back, whole.
         "mov.u64 %rd5, depot;\n    st.local.u64 [%rd5], %rd9;\n    ld.local.u64 %rd9, [%rd5];",
@@ -147,6 +149,10 @@ fn operations_whose_result_depends_on_the_layout_are_refused() {
         // Comparing an address with a plain integer (a null check, a crafted bound).
         "setp.eq.u64 %p1, %rd9, 0;",
         "setp.lt.u64 %p1, %rd9, %rd3;",
+        // An ordered comparison with an address outside its region: x - 8 < x wraps around
+        // 2^64 in some layouts and not in others (Lean: Provenance.cmp_branch_differs).
+        "sub.s64 %rd5, %rd1, %rd3;\n    setp.lt.u64 %p1, %rd5, %rd1;",
+        "add.s64 %rd5, %rd1, 132;\n    setp.gt.u64 %p1, %rd5, %rd9;",
         // Conversions: to a float, truncating a global address, halves.
         "cvt.rn.f32.u64 %f2, %rd9;",
         "cvt.u32.u64 %r5, %rd9;",

@@ -175,6 +175,13 @@ impl Machine<'_> {
                 .is_some_and(|end| end <= size)
     }
 
+    /// Whether an address of region `base` lies between the region's start and its end
+    /// (inclusive), where its offset is the same on every layout.
+    pub(super) fn in_region(&self, base: u32, bits: u64) -> bool {
+        let (_, start, size) = self.origin(base, Space::Generic, bits);
+        bits.wrapping_sub(start) <= size
+    }
+
     /// The name, start (in our layout, as seen through an access in space `asked` at `addr`)
     /// and size of region `base`, for a finding.
     fn origin(&self, base: u32, asked: Space, addr: u64) -> (String, u64, u64) {

@@ -734,12 +734,24 @@ impl Machine<'_> {
 
     fn setp(&mut self, cmp: Cmp, ty: Ty, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
         match ty {
-            // Two addresses into one region compare as their offsets do (the same start).
+            // Two addresses into one region compare as their offsets do (the same start):
+            // equality always; order only while both lie in the region (its end included), since
+            // an address outside may wrap around 2^64 in our layout and not on the hardware, or
+            // the other way round (Lean: `Provenance.cmp_branch_differs`, `lt_indep`).
             Ty::Int(it) => {
                 let (a, b) = match (a, b) {
                     (Val::Addr { base, bits: x }, Val::Addr { base: b2, bits: y })
                         if base == b2 && same_view(base, x, y) =>
                     {
+                        let ordered = !matches!(cmp, Cmp::Eq | Cmp::Ne);
+                        if ordered && !(self.in_region(base, x) && self.in_region(base, y)) {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "an ordered comparison of an address outside its region: \
+                                       the result depends on where memory is placed"
+                                    .into(),
+                            });
+                        }
                         (Val::Bits(x), Val::Bits(y))
                     }
                     _ => (a, b),
