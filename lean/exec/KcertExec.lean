@@ -834,6 +834,82 @@ def treeSizes (dnodes : Array DNode) (cap : Nat) : Array Nat := do
     i := i + 1
   sz
 
+
+/-! ## Debugging the proved model (`KCERT_LEAN_MODEL_DEBUG`) -/
+
+def fnName : Func → String
+  | Func.ex2 => "ex2" | Func.rcp => "rcp" | Func.sqrt => "sqrt" | Func.rsqrt => "rsqrt"
+  | Func.lg2 => "lg2" | Func.sin => "sin" | Func.cos => "cos" | Func.tanh => "tanh"
+  | Func.abs => "abs"
+
+def cmpName : CmpOp → String
+  | CmpOp.eq => "eq" | CmpOp.ne => "ne" | CmpOp.lt => "lt" | CmpOp.le => "le"
+  | CmpOp.gt => "gt" | CmpOp.ge => "ge"
+
+partial def showT (d : Nat) : Term Dy → String
+  | Term.const k => "(" ++ toString k.1 ++ "*2^" ++ toString k.2 ++ ")"
+  | Term.negInf => "-inf"
+  | Term.posInf => "+inf"
+  | Term.input t i => "in" ++ toString t ++ "[" ++ toString i ++ "]"
+  | t => if d == 0 then "..." else match t with
+    | Term.add a b => "(" ++ showT (d-1) a ++ " + " ++ showT (d-1) b ++ ")"
+    | Term.sub a b => "(" ++ showT (d-1) a ++ " - " ++ showT (d-1) b ++ ")"
+    | Term.mul a b => "(" ++ showT (d-1) a ++ " * " ++ showT (d-1) b ++ ")"
+    | Term.div a b => "(" ++ showT (d-1) a ++ " / " ++ showT (d-1) b ++ ")"
+    | Term.fma a b c => "fma(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ", " ++ showT (d-1) c ++ ")"
+    | Term.neg a => "-(" ++ showT (d-1) a ++ ")"
+    | Term.max a b => "max(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.min a b => "min(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.app f a => fnName f ++ "(" ++ showT (d-1) a ++ ")"
+    | Term.cmp o a b => cmpName o ++ "(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.select c a b => "sel(" ++ showT (d-1) c ++ ", " ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.and a b => "and(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.or a b => "or(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.not a => "not(" ++ showT (d-1) a ++ ")"
+    | _ => "?"
+
+def showXV : Option (XV Dy × Tab Dy Dy) → String
+  | none => "FAIL"
+  | some (XV.ninf, _) => "-inf"
+  | some (XV.pinf, _) => "+inf"
+  | some (XV.frac v, T) => "frac (" ++ toString v.1.length ++ " num monomials, " ++
+      toString v.2.length ++ " den monomials, den coefficients " ++
+      toString (v.2.map (fun e => e.1)) ++ ", den positive " ++
+      toString (positive dyOps (tabPos dyOps T) v.2) ++ ")"
+
+def kids : Term Dy → List (Term Dy)
+  | Term.add a b => [a, b] | Term.sub a b => [a, b] | Term.mul a b => [a, b]
+  | Term.div a b => [a, b] | Term.fma a b c => [a, b, c] | Term.neg a => [a]
+  | Term.max a b => [a, b] | Term.min a b => [a, b] | Term.app _ a => [a]
+  | Term.cmp _ a b => [a, b] | Term.select c a b => [c, a, b]
+  | Term.and a b => [a, b] | Term.or a b => [a, b] | Term.not a => [a]
+  | _ => []
+
+/-- The smallest failing subterm: descend into the first child whose own normalization fails. -/
+partial def diagnose (m : Nat → Option Nat) (t : Term Dy) : IO Unit := do
+  let r : Option (XV Dy × Tab Dy Dy) := normX dyOps m t []
+  match r with
+  | some _ => IO.eprintln ("  normalizes: " ++ showXV r)
+  | none =>
+    match (kids t).find? (fun c => (normX dyOps m c [] : Option (XV Dy × Tab Dy Dy)).isNone) with
+    | some c => diagnose m c
+    | none =>
+      IO.eprintln ("  smallest failing subterm: " ++ showT 6 t)
+      for c in kids t do
+        IO.eprintln ("    child " ++ showT 4 c ++ " => " ++ showXV (normX dyOps m c []))
+
+def debugElem (run : Run Dy) (o e : Nat) : IO Unit := do
+  IO.eprintln ("model debug, output " ++ toString o ++ " element " ++ toString e)
+  match run.ref o e, run.opt o e with
+  | some a, some b =>
+    IO.eprintln ("ref: " ++ showT 8 a)
+    IO.eprintln ("opt: " ++ showT 8 b)
+    IO.eprintln "ref side:"
+    diagnose run.inputs a
+    IO.eprintln "opt side:"
+    diagnose run.inputs b
+  | _, _ => IO.eprintln "  element missing"
+
 /-- What the proved model (`Rules.fieldNormalizeX`, through `checkElem`) said about the
 `FieldNormalize` elements small enough to unfold: elements replayed, elements over the budget,
 and the first element it rejected (the DAG port's verdict stands; this is a measurement). -/
@@ -873,6 +949,8 @@ def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run :
         | some a, some b =>
           if sizes.getD a (budget + 1) + sizes.getD b (budget + 1) ≤ budget then
             let ok := checkElem dyOps run Rule.fieldNormalize s.output e
+            if !ok && (← IO.getEnv "KCERT_LEAN_MODEL_DEBUG").isSome then
+              debugElem run s.output e
             let t ← tally.get
             let fr := match t.firstReject with
               | some f => some f
