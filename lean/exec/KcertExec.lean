@@ -18,7 +18,11 @@ computes with the same operations.
 
 Terms are rebuilt as `Term` trees that share subtrees in memory (each node is built once, from
 already built children), but the rules recurse over trees: their work grows with the size of
-the unfolded tree, not of the DAG.
+the unfolded tree, not of the DAG.  So a `FieldNormalize` element is decided by the proved
+model (`checkElem`, `Rules.fieldNormalizeX`) when its two unfolded trees have at most
+`KCERT_LEAN_MODEL_BUDGET` nodes together (default 2000; 0: never), and by the DAG port of the
+Rust normalizer below otherwise.  `KCERT_LEAN_MODEL_DEBUG=1` prints, for an element the proved
+model rejects, its smallest failing subterm or its two normal forms.
 -/
 
 namespace Kcert.Exec
@@ -912,7 +916,7 @@ def debugElem (run : Run Dy) (o e : Nat) : IO Unit := do
 
 /-- What the proved model (`Rules.fieldNormalizeX`, through `checkElem`) said about the
 `FieldNormalize` elements small enough to unfold: elements replayed, elements over the budget,
-and the first element it rejected (the DAG port's verdict stands; this is a measurement). -/
+and the first element it rejected (its verdict is the element's verdict). -/
 structure ModelTally where
   replayed : Nat := 0
   skipped : Nat := 0
@@ -924,8 +928,10 @@ def ruleName : Rule → String
   | Rule.fieldNormalize => "FieldNormalize"
 
 /-- The rules of every step, in order (Rust: `check`'s `work` list replayed by one `Replay`):
-`Congruent` and `RingNormalize` by the model (`checkElem`), `FieldNormalize` by the DAG
-normalizer above, one for the whole certificate.  `none` if all hold, else the first failure. -/
+`Congruent` and `RingNormalize` by the model (`checkElem`), `FieldNormalize` by the model
+(`checkElem`, `fieldNormalizeX`) for elements whose unfolded trees have at most `budget` nodes
+together, by the DAG normalizer above (one for the whole certificate) for larger ones.  `none`
+if all hold, else the first failure. -/
 def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run : Run Dy)
     (claims : List Nat) (steps : List Step) (budget : Nat) (tally : IO.Ref ModelTally) :
     IO (Option String) := do
@@ -947,7 +953,11 @@ def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run :
       | Rule.fieldNormalize =>
         match rt.getD e none, ot.getD e none with
         | some a, some b =>
+          let inf := p.infs.getD a false || p.infs.getD b false
+          let infNote := if inf then " (a term contains an infinity)" else ""
+          let tA ← IO.monoMsNow
           if sizes.getD a (budget + 1) + sizes.getD b (budget + 1) ≤ budget then
+            -- Within the budget the verdict is the proved model's (`checkElem`, `fieldNormalizeX`).
             let ok := checkElem dyOps run Rule.fieldNormalize s.output e
             if !ok && (← IO.getEnv "KCERT_LEAN_MODEL_DEBUG").isSome then
               debugElem run s.output e
@@ -956,18 +966,21 @@ def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run :
               | some f => some f
               | none => if ok then none else some e
             tally.set { replayed := t.replayed + 1, skipped := t.skipped, firstReject := fr }
+            if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
+              IO.eprintln ("element " ++ toString e ++ " (proved model): " ++
+                toString ((← IO.monoMsNow) - tA) ++ " ms")
+            if !ok then return bad ("the proved model fieldNormalizeX rejects it" ++ infNote)
           else
+            -- Above the budget: the DAG port of the Rust normalizer.
             let t ← tally.get
             tally.set { t with skipped := t.skipped + 1 }
-          let tA ← IO.monoMsNow
-          let r ← norm.fieldNormalizeIn a b
-          if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
-            IO.eprintln ("element " ++ toString e ++ ": " ++ toString ((← IO.monoMsNow) - tA) ++ " ms")
-          match r with
-          | none => pure ()
-          | some msg =>
-            let inf := p.infs.getD a false || p.infs.getD b false
-            return bad (msg ++ (if inf then " (a term contains an infinity)" else ""))
+            let r ← norm.fieldNormalizeIn a b
+            if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
+              IO.eprintln ("element " ++ toString e ++ " (DAG port): " ++
+                toString ((← IO.monoMsNow) - tA) ++ " ms")
+            match r with
+            | none => pure ()
+            | some msg => return bad (msg ++ infNote)
         | _, _ => return bad "element is not written"
       | r =>
         if !checkElem dyOps run r s.output e then return bad "the model rule fails"
@@ -1024,11 +1037,12 @@ def main (args : List String) : IO UInt32 := do
       if !p.ended then fail "missing `end` (truncated file)"
       let t1 ← IO.monoMsNow
       let run ← toRun p
-      -- `KCERT_LEAN_MODEL_BUDGET`: unfolded tree size up to which `FieldNormalize` elements are
-      -- also replayed by the proved model (0: never).
+      -- `KCERT_LEAN_MODEL_BUDGET`: unfolded tree size (both terms together) up to which
+      -- `FieldNormalize` elements are decided by the proved model (default 2000; 0: never,
+      -- every element by the DAG port).
       let budget ← match (← IO.getEnv "KCERT_LEAN_MODEL_BUDGET") with
         | some b => nat b
-        | none => pure 0
+        | none => pure 2000
       let tally ← IO.mkRef ({} : ModelTally)
       let claims := p.claims.toList
       let steps := p.steps.toList
