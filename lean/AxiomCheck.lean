@@ -24,6 +24,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.monoNN_nn
 #print axioms Kcert.Rules.positiveAll_sound
 #print axioms Kcert.Rules.positive_pos
+#print axioms Kcert.Rules.fpolyEval_dropZero
 #print axioms Kcert.Rules.entryPosOf_sound
 #print axioms Kcert.Rules.good_pos
 #print axioms Kcert.Rules.rsqrt_inv

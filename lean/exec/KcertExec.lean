@@ -18,7 +18,11 @@ computes with the same operations.
 
 Terms are rebuilt as `Term` trees that share subtrees in memory (each node is built once, from
 already built children), but the rules recurse over trees: their work grows with the size of
-the unfolded tree, not of the DAG.
+the unfolded tree, not of the DAG.  So a `FieldNormalize` element is decided by the proved
+model (`checkElem`, `Rules.fieldNormalizeX`) when its two unfolded trees have at most
+`KCERT_LEAN_MODEL_BUDGET` nodes together (default 2000; 0: never), and by the DAG port of the
+Rust normalizer below otherwise.  `KCERT_LEAN_MODEL_DEBUG=1` prints, for an element the proved
+model rejects, its smallest failing subterm or its two normal forms.
 -/
 
 namespace Kcert.Exec
@@ -834,9 +838,85 @@ def treeSizes (dnodes : Array DNode) (cap : Nat) : Array Nat := do
     i := i + 1
   sz
 
+
+/-! ## Debugging the proved model (`KCERT_LEAN_MODEL_DEBUG`) -/
+
+def fnName : Func → String
+  | Func.ex2 => "ex2" | Func.rcp => "rcp" | Func.sqrt => "sqrt" | Func.rsqrt => "rsqrt"
+  | Func.lg2 => "lg2" | Func.sin => "sin" | Func.cos => "cos" | Func.tanh => "tanh"
+  | Func.abs => "abs"
+
+def cmpName : CmpOp → String
+  | CmpOp.eq => "eq" | CmpOp.ne => "ne" | CmpOp.lt => "lt" | CmpOp.le => "le"
+  | CmpOp.gt => "gt" | CmpOp.ge => "ge"
+
+partial def showT (d : Nat) : Term Dy → String
+  | Term.const k => "(" ++ toString k.1 ++ "*2^" ++ toString k.2 ++ ")"
+  | Term.negInf => "-inf"
+  | Term.posInf => "+inf"
+  | Term.input t i => "in" ++ toString t ++ "[" ++ toString i ++ "]"
+  | t => if d == 0 then "..." else match t with
+    | Term.add a b => "(" ++ showT (d-1) a ++ " + " ++ showT (d-1) b ++ ")"
+    | Term.sub a b => "(" ++ showT (d-1) a ++ " - " ++ showT (d-1) b ++ ")"
+    | Term.mul a b => "(" ++ showT (d-1) a ++ " * " ++ showT (d-1) b ++ ")"
+    | Term.div a b => "(" ++ showT (d-1) a ++ " / " ++ showT (d-1) b ++ ")"
+    | Term.fma a b c => "fma(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ", " ++ showT (d-1) c ++ ")"
+    | Term.neg a => "-(" ++ showT (d-1) a ++ ")"
+    | Term.max a b => "max(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.min a b => "min(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.app f a => fnName f ++ "(" ++ showT (d-1) a ++ ")"
+    | Term.cmp o a b => cmpName o ++ "(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.select c a b => "sel(" ++ showT (d-1) c ++ ", " ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.and a b => "and(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.or a b => "or(" ++ showT (d-1) a ++ ", " ++ showT (d-1) b ++ ")"
+    | Term.not a => "not(" ++ showT (d-1) a ++ ")"
+    | _ => "?"
+
+def showXV : Option (XV Dy × Tab Dy Dy) → String
+  | none => "FAIL"
+  | some (XV.ninf, _) => "-inf"
+  | some (XV.pinf, _) => "+inf"
+  | some (XV.frac v, T) => "frac (" ++ toString v.1.length ++ " num monomials, " ++
+      toString v.2.length ++ " den monomials, den coefficients " ++
+      toString (v.2.map (fun e => e.1)) ++ ", den positive " ++
+      toString (positive dyOps (tabPos dyOps T) v.2) ++ ")"
+
+def kids : Term Dy → List (Term Dy)
+  | Term.add a b => [a, b] | Term.sub a b => [a, b] | Term.mul a b => [a, b]
+  | Term.div a b => [a, b] | Term.fma a b c => [a, b, c] | Term.neg a => [a]
+  | Term.max a b => [a, b] | Term.min a b => [a, b] | Term.app _ a => [a]
+  | Term.cmp _ a b => [a, b] | Term.select c a b => [c, a, b]
+  | Term.and a b => [a, b] | Term.or a b => [a, b] | Term.not a => [a]
+  | _ => []
+
+/-- The smallest failing subterm: descend into the first child whose own normalization fails. -/
+partial def diagnose (m : Nat → Option Nat) (t : Term Dy) : IO Unit := do
+  let r : Option (XV Dy × Tab Dy Dy) := normX dyOps m t []
+  match r with
+  | some _ => IO.eprintln ("  normalizes: " ++ showXV r)
+  | none =>
+    match (kids t).find? (fun c => (normX dyOps m c [] : Option (XV Dy × Tab Dy Dy)).isNone) with
+    | some c => diagnose m c
+    | none =>
+      IO.eprintln ("  smallest failing subterm: " ++ showT 6 t)
+      for c in kids t do
+        IO.eprintln ("    child " ++ showT 4 c ++ " => " ++ showXV (normX dyOps m c []))
+
+def debugElem (run : Run Dy) (o e : Nat) : IO Unit := do
+  IO.eprintln ("model debug, output " ++ toString o ++ " element " ++ toString e)
+  match run.ref o e, run.opt o e with
+  | some a, some b =>
+    IO.eprintln ("ref: " ++ showT 8 a)
+    IO.eprintln ("opt: " ++ showT 8 b)
+    IO.eprintln "ref side:"
+    diagnose run.inputs a
+    IO.eprintln "opt side:"
+    diagnose run.inputs b
+  | _, _ => IO.eprintln "  element missing"
+
 /-- What the proved model (`Rules.fieldNormalizeX`, through `checkElem`) said about the
 `FieldNormalize` elements small enough to unfold: elements replayed, elements over the budget,
-and the first element it rejected (the DAG port's verdict stands; this is a measurement). -/
+and the first element it rejected (its verdict is the element's verdict). -/
 structure ModelTally where
   replayed : Nat := 0
   skipped : Nat := 0
@@ -848,8 +928,10 @@ def ruleName : Rule → String
   | Rule.fieldNormalize => "FieldNormalize"
 
 /-- The rules of every step, in order (Rust: `check`'s `work` list replayed by one `Replay`):
-`Congruent` and `RingNormalize` by the model (`checkElem`), `FieldNormalize` by the DAG
-normalizer above, one for the whole certificate.  `none` if all hold, else the first failure. -/
+`Congruent` and `RingNormalize` by the model (`checkElem`), `FieldNormalize` by the model
+(`checkElem`, `fieldNormalizeX`) for elements whose unfolded trees have at most `budget` nodes
+together, by the DAG normalizer above (one for the whole certificate) for larger ones.  `none`
+if all hold, else the first failure. -/
 def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run : Run Dy)
     (claims : List Nat) (steps : List Step) (budget : Nat) (tally : IO.Ref ModelTally) :
     IO (Option String) := do
@@ -871,25 +953,34 @@ def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run :
       | Rule.fieldNormalize =>
         match rt.getD e none, ot.getD e none with
         | some a, some b =>
+          let inf := p.infs.getD a false || p.infs.getD b false
+          let infNote := if inf then " (a term contains an infinity)" else ""
+          let tA ← IO.monoMsNow
           if sizes.getD a (budget + 1) + sizes.getD b (budget + 1) ≤ budget then
+            -- Within the budget the verdict is the proved model's (`checkElem`, `fieldNormalizeX`).
             let ok := checkElem dyOps run Rule.fieldNormalize s.output e
+            if !ok && (← IO.getEnv "KCERT_LEAN_MODEL_DEBUG").isSome then
+              debugElem run s.output e
             let t ← tally.get
             let fr := match t.firstReject with
               | some f => some f
               | none => if ok then none else some e
             tally.set { replayed := t.replayed + 1, skipped := t.skipped, firstReject := fr }
+            if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
+              IO.eprintln ("element " ++ toString e ++ " (proved model): " ++
+                toString ((← IO.monoMsNow) - tA) ++ " ms")
+            if !ok then return bad ("the proved model fieldNormalizeX rejects it" ++ infNote)
           else
+            -- Above the budget: the DAG port of the Rust normalizer.
             let t ← tally.get
             tally.set { t with skipped := t.skipped + 1 }
-          let tA ← IO.monoMsNow
-          let r ← norm.fieldNormalizeIn a b
-          if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
-            IO.eprintln ("element " ++ toString e ++ ": " ++ toString ((← IO.monoMsNow) - tA) ++ " ms")
-          match r with
-          | none => pure ()
-          | some msg =>
-            let inf := p.infs.getD a false || p.infs.getD b false
-            return bad (msg ++ (if inf then " (a term contains an infinity)" else ""))
+            let r ← norm.fieldNormalizeIn a b
+            if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
+              IO.eprintln ("element " ++ toString e ++ " (DAG port): " ++
+                toString ((← IO.monoMsNow) - tA) ++ " ms")
+            match r with
+            | none => pure ()
+            | some msg => return bad (msg ++ infNote)
         | _, _ => return bad "element is not written"
       | r =>
         if !checkElem dyOps run r s.output e then return bad "the model rule fails"
@@ -946,11 +1037,12 @@ def main (args : List String) : IO UInt32 := do
       if !p.ended then fail "missing `end` (truncated file)"
       let t1 ← IO.monoMsNow
       let run ← toRun p
-      -- `KCERT_LEAN_MODEL_BUDGET`: unfolded tree size up to which `FieldNormalize` elements are
-      -- also replayed by the proved model (0: never).
+      -- `KCERT_LEAN_MODEL_BUDGET`: unfolded tree size (both terms together) up to which
+      -- `FieldNormalize` elements are decided by the proved model (default 2000; 0: never,
+      -- every element by the DAG port).
       let budget ← match (← IO.getEnv "KCERT_LEAN_MODEL_BUDGET") with
         | some b => nat b
-        | none => pure 0
+        | none => pure 2000
       let tally ← IO.mkRef ({} : ModelTally)
       let claims := p.claims.toList
       let steps := p.steps.toList

@@ -207,10 +207,20 @@ def anyStrict (P : Nat → Bool) : FPoly C → Bool
   | [] => false
   | e :: p => monoAllPos P e.2.1 || anyStrict P p
 
+/-- The monomials whose coefficient is not zero-tested (Rust: a canonical `Poly` has no zero
+terms; the model's collected polynomials keep a monomial whose coefficients cancelled, and the
+constant `0` is the monomial `0·1`). -/
+def dropZero : FPoly C → FPoly C
+  | [] => []
+  | e :: p => cond (ops.isZero e.1) (dropZero p) (e :: dropZero p)
+
 /-- Rust `positive`, given the positive atoms `P` (Rust `atom_pos`): every monomial a positive
 coefficient times `2^E` times a product in which every variable that is not a positive atom
-occurs to an even power, and some monomial of positive atoms only. -/
-def positive (P : Nat → Bool) (p : FPoly C) : Bool := positiveAll ops P p && anyStrict P p
+occurs to an even power, and some monomial of positive atoms only; monomials with a
+zero-tested coefficient are left out first (`dropZero`), as the Rust's canonical polynomials
+have none. -/
+def positive (P : Nat → Bool) (p : FPoly C) : Bool :=
+  positiveAll ops P (dropZero ops p) && anyStrict P (dropZero ops p)
 
 end FieldModel
 
@@ -377,6 +387,22 @@ theorem monoAllPos_pos (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (m : 
   | nil => exact pos_one
   | cons v m ih => exact pos_mul _ _ (varPos_pos P σ hP v (and_left' h)) (ih (and_right' h))
 
+/-- Leaving out zero-tested monomials does not change the value. -/
+theorem fpolyEval_dropZero (σ : Env α) (p : FPoly C) :
+    fpolyEval cc σ (dropZero ops p) = fpolyEval cc σ p := by
+  induction p with
+  | nil => rfl
+  | cons e p ih =>
+    have h1 : dropZero ops (e :: p) = cond (ops.isZero e.1) (dropZero ops p)
+        (e :: dropZero ops p) := rfl
+    have h2 : fpolyEval cc σ (e :: p) = cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p := rfl
+    rw [h1, h2]
+    cases hz : ops.isZero e.1
+    · rw [cond_false']
+      show cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ (dropZero ops p) = _
+      rw [ih]
+    · rw [cond_true', ih, cc.isZero_sound e.1 hz, zero_mul, zero_add]
+
 /-- A polynomial passing `positiveAll` is `nn` (each term: a positive coefficient, an `nn`
 monomial, a positive power of two), and `pos` if moreover some monomial is of positive atoms
 only (that term is `pos`, the others `nn`). -/
@@ -405,8 +431,9 @@ theorem positiveAll_sound (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (p
 /-- A `positive` polynomial denotes a positive element, wherever the atoms `P` marks are
 positive. -/
 theorem positive_pos (P : Nat → Bool) (σ : Env α) (hP : PosEnv P σ) (p : FPoly C)
-    (h : positive ops P p = true) : pos (fpolyEval cc σ p) :=
-  (positiveAll_sound cc P σ hP p (and_left' h)).2 (and_right' h)
+    (h : positive ops P p = true) : pos (fpolyEval cc σ p) := by
+  rw [← fpolyEval_dropZero cc σ p]
+  exact (positiveAll_sound cc P σ hP (dropZero ops p) (and_left' h)).2 (and_right' h)
 
 /-- ... hence never zero: a denominator that passes the test never divides by zero. -/
 theorem positive_ne_zero (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (p : FPoly C)
