@@ -62,11 +62,7 @@ role = "out"
 "#;
 
 fn symbolic(text: &str) -> Result<(), String> {
-    let (_dir, inst) = common::instance("e.ptx", text, SPEC);
-    inst?
-        .run(Mode::Symbolic, &Inputs::default(), &Config::default())
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    common::run_symbolic("e.ptx", text, SPEC).map(|_| ())
 }
 
 #[test]

@@ -5,8 +5,6 @@
 //! placed. (Hand-written PTX, a few instructions per case; kernels/misc/ptr_offset_param* and
 //! smem_two_arrays* run nvcc's real output.)
 
-use kcert_checker::exec::{Config, Inputs, Mode};
-
 mod common;
 
 /// Runs `body` between a prologue that leaves `%rd1` = x, `%rd2` = out, `%rd3` = the scalar
@@ -64,10 +62,7 @@ kind = "scalar"
 dtype = "u64"
 value = 8
 "#;
-    let (_dir, inst) = common::instance("k.ptx", &text, spec);
-    let o = inst?
-        .run(Mode::Symbolic, &Inputs::default(), &Config::default())
-        .map_err(|e| e.to_string())?;
+    let o = common::run_symbolic("k.ptx", &text, spec)?;
     Ok(o.findings.iter().map(|f| f.kind.name()).collect())
 }
 

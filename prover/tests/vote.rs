@@ -2,7 +2,7 @@
 //! tensor data is refused (its result would be a data-dependent bit mask). (Hand-written PTX,
 //! five instructions around one vote; kernels/dtype/rowsum_vote* run nvcc's real output.)
 
-use kcert_checker::exec::{Config, Inputs, Mode, Val};
+use kcert_checker::exec::Val;
 
 mod common;
 
@@ -52,10 +52,7 @@ dtype = "u32"
 shape = [32]
 role = "out"
 "#;
-    let (_dir, inst) = common::instance("v.ptx", &text, spec);
-    let o = inst?
-        .run(Mode::Symbolic, &Inputs::default(), &Config::default())
-        .map_err(|e| e.to_string())?;
+    let o = common::run_symbolic("v.ptx", &text, spec)?;
     match o.findings.first() {
         Some(f) => Err(f.to_string()),
         None => Ok((0..32)

@@ -1,6 +1,7 @@
 //! What the tests with hand-written PTX share: a kernel instance built from a PTX text and a
 //! spec text in a private scratch directory that lives as long as the instance is used.
 
+use kcert_checker::exec::{Config, Inputs, Mode, Outcome};
 use kcert_checker::instance::Instance;
 use kcert_checker::spec::KernelSpec;
 use std::path::PathBuf;
@@ -27,4 +28,14 @@ pub fn instance(file: &str, ptx: &str, spec: &str) -> (Scratch, Result<Instance,
         Scratch(dir),
         Instance::from_spec(spec).map_err(|e| e.to_string()),
     )
+}
+
+/// The symbolic run of that instance with default inputs and limits; a kernel that does not
+/// lower or a refused run as its error text.
+#[allow(dead_code)] // not every test file that includes this module runs symbolically
+pub fn run_symbolic(file: &str, ptx: &str, spec: &str) -> Result<Outcome, String> {
+    let (_dir, inst) = instance(file, ptx, spec);
+    inst?
+        .run(Mode::Symbolic, &Inputs::default(), &Config::default())
+        .map_err(|e| e.to_string())
 }
