@@ -218,6 +218,14 @@ pub(crate) struct Thread {
     async_groups: std::collections::VecDeque<Vec<tensor_core::AsyncCopy>>,
 }
 
+impl Thread {
+    /// Blocks the thread at a warp collective until `resolve_warps` completes it.
+    fn wait_collective(&mut self, pc: u32, mask: u32, what: Collective) {
+        self.status = Status::Warp;
+        self.warp_wait = Some(WarpWait { pc, mask, what });
+    }
+}
+
 struct Arrival {
     tid: u32,
     pc: u32,

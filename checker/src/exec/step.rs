@@ -3,7 +3,7 @@
 use super::access::Ptr;
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
 use super::value::Base;
-use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val, WarpWait};
+use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val};
 use crate::lower::*;
 use crate::ptx::Line;
 use crate::term::{CmpOp, Dyadic, Func, Node, TermId};
@@ -993,12 +993,7 @@ impl Machine<'_> {
                 Op::WarpSync { mask } => {
                     let th = &mut cta.threads[t];
                     let mask = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
-                        pc,
-                        mask,
-                        what: Collective::WarpSync,
-                    });
+                    th.wait_collective(pc, mask, Collective::WarpSync);
                     return Ok(());
                 }
                 Op::Shfl {
@@ -1021,11 +1016,10 @@ impl Machine<'_> {
                     let cv = Self::int(self.read(th, &ids, *c, line)?, line)? as u32;
                     let mv = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
                     let th = &mut cta.threads[t];
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
+                    th.wait_collective(
                         pc,
-                        mask: mv,
-                        what: Collective::Shfl {
+                        mv,
+                        Collective::Shfl {
                             mode: *mode,
                             a: av,
                             b: bv,
@@ -1033,7 +1027,7 @@ impl Machine<'_> {
                             dst: *dst,
                             dst_pred: *dst_pred,
                         },
-                    });
+                    );
                     return Ok(());
                 }
                 Op::Vote { mode, dst, p, mask } => {
@@ -1052,16 +1046,15 @@ impl Machine<'_> {
                     };
                     let mv = Self::int(self.read(th, &ids, *mask, line)?, line)? as u32;
                     let th = &mut cta.threads[t];
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
+                    th.wait_collective(
                         pc,
-                        mask: mv,
-                        what: Collective::Vote {
+                        mv,
+                        Collective::Vote {
                             mode: *mode,
                             p: pv,
                             dst: *dst,
                         },
-                    });
+                    );
                     return Ok(());
                 }
                 Op::Mma { a, b, c, .. } => {
@@ -1081,27 +1074,21 @@ impl Machine<'_> {
                         };
                     }
                     let th = &mut cta.threads[t];
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
+                    th.wait_collective(
                         pc,
-                        mask: u32::MAX,
-                        what: Collective::Mma {
+                        u32::MAX,
+                        Collective::Mma {
                             a: fa,
                             b: fb,
                             c: fc,
                         },
-                    });
+                    );
                     return Ok(());
                 }
                 Op::Ldmatrix { addr, .. } => {
                     let a = self.address(&cta.threads[t], &ids, addr, line)?;
                     let th = &mut cta.threads[t];
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
-                        pc,
-                        mask: u32::MAX,
-                        what: Collective::Ldmatrix { addr: a },
-                    });
+                    th.wait_collective(pc, u32::MAX, Collective::Ldmatrix { addr: a });
                     return Ok(());
                 }
                 Op::WmmaLoad { addr, stride, .. } | Op::WmmaStore { addr, stride, .. } => {
@@ -1109,26 +1096,20 @@ impl Machine<'_> {
                     let a = self.address(th, &ids, addr, line)?;
                     let s = Self::int(self.read(th, &ids, *stride, line)?, line)?;
                     let th = &mut cta.threads[t];
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
-                        pc,
-                        mask: u32::MAX,
-                        what: Collective::Wmma { addr: a, stride: s },
-                    });
+                    th.wait_collective(pc, u32::MAX, Collective::Wmma { addr: a, stride: s });
                     return Ok(());
                 }
                 Op::WmmaMma { .. } => {
                     // The fragments are read from the registers at completion (the lanes wait).
                     let th = &mut cta.threads[t];
-                    th.status = Status::Warp;
-                    th.warp_wait = Some(WarpWait {
+                    th.wait_collective(
                         pc,
-                        mask: u32::MAX,
-                        what: Collective::Wmma {
+                        u32::MAX,
+                        Collective::Wmma {
                             addr: Ptr::plain(0),
                             stride: 0,
                         },
-                    });
+                    );
                     return Ok(());
                 }
                 Op::CpAsync {
