@@ -304,23 +304,21 @@ impl Machine<'_> {
             ));
         }
         let mut chunks = Vec::with_capacity((bytes / w) as usize);
+        let tid = cta.threads[t].linear;
         for off in (0..bytes).step_by(w as usize) {
             let from_source = off < src_bytes;
             let v = if from_source {
+                // Read now, and held until the wait (see `Cta::inflight`).
+                if let Some((k, granules)) = self.tensor_granules(src.plus(off).bits, w) {
+                    for gi in granules {
+                        cta.inflight.entry((k, gi)).or_insert((tid, pc, 0)).2 += 1;
+                    }
+                }
                 self.access(cta, t, Space::Global, src.plus(off), w, Access::Load, pc)?
             } else {
                 Val::Bits(0)
             };
             chunks.push((off, w, v, from_source));
-        }
-        let tid = cta.threads[t].linear;
-        for &(off, w, _, from_source) in &chunks {
-            let at = src.plus(off).bits;
-            if let (true, Some((k, granules))) = (from_source, self.tensor_granules(at, w)) {
-                for gi in granules {
-                    cta.inflight.entry((k, gi)).or_insert((tid, pc, 0)).2 += 1;
-                }
-            }
         }
         for &(off, w, ..) in &chunks {
             self.access(
