@@ -34,3 +34,4 @@ import Kcert.OnceLink
 import Kcert.Warp
 import Kcert.WarpDefer
 import Kcert.Provenance
+import Kcert.SoloEv
