@@ -173,10 +173,13 @@ fn operations_whose_result_depends_on_the_layout_are_refused() {
 
 #[test]
 fn partial_reloads_of_a_spilled_address_are_refused() {
-    let e = refused(
-        "mov.u64 %rd5, depot;\n    st.local.u64 [%rd5], %rd9;\n    ld.local.u32 %r5, [%rd5];",
-    );
-    assert!(e.contains("load"), "{e}");
+    // The low and the high word: each is part of the address, and the message says so.
+    for offset in ["", "+4"] {
+        let e = refused(&format!(
+            "mov.u64 %rd5, depot;\n    st.local.u64 [%rd5], %rd9;\n    ld.local.u32 %r5, [%rd5{offset}];"
+        ));
+        assert!(e.contains("part of a stored address"), "{offset}: {e}");
+    }
 }
 
 #[test]

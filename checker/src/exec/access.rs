@@ -469,6 +469,8 @@ impl Machine<'_> {
             }
             Access::Load | Access::AtomicAdd { .. } => region.load(offset, width),
         };
+        let part_of_address =
+            matches!(result, Err(LoadMiss::Shape)) && region.holds_address(offset);
         if let Some((earlier, was_write)) = conflict {
             let location = self.describe(target, space, addr, offset);
             let first = self.epoch_site(&earlier, if was_write { "writes" } else { "reads" });
@@ -516,6 +518,15 @@ impl Machine<'_> {
                 Val::Bits(0)
             }
             Ok(v) => v,
+            Err(LoadMiss::Shape) if part_of_address => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "{width}-byte load of part of a stored address (addresses are tracked \
+                         whole: a pointer must be reloaded with the width it was stored with)"
+                    ),
+                });
+            }
             Err(LoadMiss::Shape) if width == 4 && g == 2 => {
                 // Two halves stored apart (data beside a constant, e.g. a zero fill).
                 let region = match target {

@@ -178,6 +178,14 @@ impl Region {
         }
     }
 
+    /// Whether the granule at `offset` holds part of a stored address, so that a load of
+    /// another shape there can say so (addresses are kept whole, never split into bits).
+    pub fn holds_address(&self, offset: u64) -> bool {
+        self.cells
+            .get(offset / self.granule)
+            .is_some_and(|c| matches!(c.val, Val::Addr { .. }))
+    }
+
     /// Loads `width` bytes at a granule-aligned `offset`.
     pub fn load(&self, offset: u64, width: u64) -> Result<Val, LoadMiss> {
         let g = self.granule;
