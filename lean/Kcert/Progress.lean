@@ -315,5 +315,159 @@ theorem no_deadlock (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → Li
     (hw : Within E N h) : ∃ H', Suf h H' ∧ Complete act m E N H' :=
   no_deadlock_n act m S hM hSz h3 hC (rem E h N) h rfl hv hw
 
+/-! ## Not vacuous: the producer and consumer of `OnceLink.lean`
+
+`exAct` (thread 0: `bar.arrive 1; bar.sync 2; bar.arrive 1`, thread 1: `bar.sync 1;
+bar.arrive 2; bar.sync 1`, counts 2; `Check3` from the Rust's clocks, `exAct_check3`), with an
+exit as action 3 (`Ev.loc`): `E t = 4`.  A complete schedule: `exAct_valid`'s, then both exit. -/
+
+def exFull : List Nat := [1, 0, 1, 0, 0, 1, 0, 1]
+
+theorem lt2_of_mem : ∀ (l : List Nat), allB (fun t => decide (t < 2)) l = true →
+    ∀ t, Mem t l → t < 2
+  | [], _, t, hm => False.elim hm
+  | x :: l, hb, t, hm => by
+    cases hm with
+    | inl e => rw [← e]; exact of_decide_eq_true' (and_left' hb)
+    | inr hm' => exact lt2_of_mem l (and_right' hb) t hm'
+
+theorem cnt_zero_of {t : Nat} : ∀ (l : List Nat), ¬ Mem t l → cnt t l = 0
+  | [], _ => rfl
+  | u :: l, hn => by
+    have ne : ¬ u = t := fun e => hn (Or.inl e)
+    rw [cnt_other ne l]
+    exact cnt_zero_of l (fun hm => hn (Or.inr hm))
+
+/-- `Within` for two threads, decided. -/
+theorem within2 {E : Nat → Nat} {l : List Nat} (hb : allB (fun t => decide (t < 2)) l = true)
+    (h0 : cnt 0 l ≤ E 0) (h1 : cnt 1 l ≤ E 1) : Within E 2 l := by
+  refine ⟨lt2_of_mem l hb, ?_⟩
+  intro t
+  cases t with
+  | zero => exact h0
+  | succ t =>
+    cases t with
+    | zero => exact h1
+    | succ t =>
+      have hn : ¬ Mem (t + 2) l := fun hm =>
+        Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc (lt2_of_mem l hb _ hm)))
+      rw [cnt_zero_of l hn]
+      exact Nat.zeroLe _
+
+theorem ex_complete : Complete exAct (fun _ => 2) (fun _ => 4) 2 exFull := by
+  refine ⟨valid_of_validB _ _ _ rfl, within2 rfl (by decide) (by decide), ?_⟩
+  intro t hl
+  cases t with
+  | zero => rfl
+  | succ t =>
+    cases t with
+    | zero => rfl
+    | succ t => exact False.elim (Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hl)))
+
+/-- In every valid schedule of the producer and consumer where one of them has not exited,
+one that has not exited can step. -/
+theorem ex_progress (h : List Nat) (hv : Valid exAct (fun _ => 2) h) {t0 : Nat} (ht0 : t0 < 2)
+    (hnd : cnt t0 h < 4) : ∃ t, t < 2 ∧ cnt t h < 4 ∧ Valid exAct (fun _ => 2) (t :: h) :=
+  progress exAct (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exAct_check3 ex_complete h hv
+    ht0 hnd
+
+/-- And every valid schedule of them extends to one where both exit. -/
+theorem ex_no_deadlock (h : List Nat) (hv : Valid exAct (fun _ => 2) h)
+    (hw : Within (fun _ => 4) 2 h) :
+    ∃ H', Suf h H' ∧ Complete exAct (fun _ => 2) (fun _ => 4) 2 H' :=
+  no_deadlock exAct (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exAct_check3 ex_complete
+    h hv hw
+
+/-! ## `Check3` is needed
+
+Thread 0: `bar.arrive 0; bar.arrive 0; exit`; thread 1: `bar.sync 0; bar.sync 0; exit`; count 2,
+members `[0, 1]`.  In the schedule `dlH` (0 arrives, 1 waits, the instance completes; 1 waits
+again, 0 arrives again, it completes; both exit) every thread ends.  In `dlh` thread 0 arrives
+twice before thread 1 arrives: its two arrivals fill the first instance alone, thread 0 exits,
+thread 1 waits at 0 for a partner that never comes.  Check (3) fails: thread 0's second arrival
+at 0 is not ordered after any waiter of its first instance. -/
+
+def dlAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 0 false
+  | 0, 1 => Ev.arr 0 false
+  | 1, 0 => Ev.arr 0 true
+  | 1, 1 => Ev.arr 0 true
+  | _, _ => Ev.loc
+
+def dlH : List Nat := [1, 0, 0, 1, 1, 0]
+
+def dlh : List Nat := [0, 1, 0, 0]
+
+theorem dl_memb : Memb dlAct (fun _ => [0, 1]) := by
+  intro t i b wt h
+  cases t with
+  | zero => exact Or.inl rfl
+  | succ t =>
+    cases t with
+    | zero => exact Or.inr (Or.inl rfl)
+    | succ t => exact Ev.noConfusion h
+
+theorem dl_complete : Complete dlAct (fun _ => 2) (fun _ => 3) 2 dlH := by
+  refine ⟨valid_of_validB _ _ _ rfl, within2 rfl (by decide) (by decide), ?_⟩
+  intro t hl
+  cases t with
+  | zero => rfl
+  | succ t =>
+    cases t with
+    | zero => rfl
+    | succ t => exact False.elim (Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hl)))
+
+theorem dl_valid : Valid dlAct (fun _ => 2) dlh := valid_of_validB _ _ _ rfl
+
+theorem dl_within : Within (fun _ => 3) 2 dlh := within2 rfl (by decide) (by decide)
+
+/-- Thread 0 never waits. -/
+theorem dl0_nowait : ∀ j b, ¬ dlAct 0 j = Ev.arr b true
+  | 0, b, h => Bool.noConfusion (arr_w h)
+  | 1, b, h => Bool.noConfusion (arr_w h)
+  | j + 2, b, h => Ev.noConfusion h
+
+/-- Every happens-before chain into thread 0 starts in thread 0. -/
+theorem dl_hb0 {e1 e2 : Nat × Nat} (hb : HB dlAct e1 e2) : e2.1 = 0 → e1.1 = 0 := by
+  have edge : ∀ {a c : Nat × Nat}, Edge dlAct a c → c.1 = 0 → a.1 = 0 := by
+    intro a c he
+    cases he with
+    | po t i => exact fun e => e
+    | bar x i y j b wx hx hy hac =>
+      intro e
+      have e' : y = 0 := e
+      rw [e'] at hy
+      exact False.elim (dl0_nowait j b hy)
+  induction hb with
+  | edge he => exact edge he
+  | step _ he ih => exact fun e => ih (edge he e)
+
+theorem dl_not_check3 : ¬ Check3 dlAct := by
+  intro h3
+  match h3 0 0 1 0 false rfl rfl (Nat.ltSuccSelf 0) rfl with
+  | ⟨y, j, hy, _, hhb⟩ =>
+    have ey : y = 0 := dl_hb0 hhb rfl
+    rw [ey] at hy
+    exact dl0_nowait j 0 hy
+
+/-- **A stuck schedule without `Check3`**: in the valid `dlh`, thread 1 has not ended, and no
+thread below 2 that has not ended can step (thread 0 has ended; thread 1 waits at the
+instance its partner will never join).  The program has a complete schedule (`dl_complete`),
+satisfies `Memb` and `Sized`; what fails is `Check3` (`dl_not_check3`). -/
+theorem dl_stuck : cnt 1 dlh < 3 ∧ ∀ t, t < 2 → cnt t dlh < 3 → ¬ Valid dlAct (fun _ => 2) (t :: dlh) := by
+  refine ⟨by decide, ?_⟩
+  intro t hl hlt hv
+  cases t with
+  | zero => exact Nat.ltIrrefl 3 hlt
+  | succ t =>
+    cases t with
+    | zero =>
+      have hp : Pending 1 (left 2 (fun _ => 0) [] (arrs dlAct 0 dlh)) := by
+        have e : left 2 (fun _ => 0) [] (arrs dlAct 0 dlh) = [(1, 0)] := rfl
+        rw [e]
+        exact ⟨(1, 0), Or.inl rfl, rfl⟩
+      exact hv.2 0 0 rfl rfl hp
+    | succ t => exact Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hl))
+
 end Members
 end Kcert
