@@ -315,6 +315,52 @@ theorem no_deadlock (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → Li
     (hw : Within E N h) : ∃ H', Suf h H' ∧ Complete act m E N H' :=
   no_deadlock_n act m S hM hSz h3 hC (rem E h N) h rfl hv hw
 
+/-! ## Nothing left pending at the end, in every complete schedule -/
+
+theorem cnt_zero_of {t : Nat} : ∀ (l : List Nat), ¬ Mem t l → cnt t l = 0
+  | [], _ => rfl
+  | u :: l, hn => by
+    have ne : ¬ u = t := fun e => hn (Or.inl e)
+    rw [cnt_other ne l]
+    exact cnt_zero_of l (fun hm => hn (Or.inr hm))
+
+/-- Two complete schedules (same `E`, `N`) have every thread do equally many actions. -/
+theorem complete_cnt {act : Nat → Nat → Ev} {m : Nat → Nat} {E : Nat → Nat} {N : Nat}
+    {H1 H2 : List Nat} (hC1 : Complete act m E N H1) (hC2 : Complete act m E N H2) :
+    ∀ t, cnt t H1 = cnt t H2 := by
+  intro t
+  cases Nat.ltOrGe t N with
+  | inl hl => rw [hC1.2.2 t hl, hC2.2.2 t hl]
+  | inr hge =>
+    have n1 : ¬ Mem t H1 := fun hm => Nat.notSuccLeSelf t (Nat.leTrans (hC1.2.1.1 t hm) hge)
+    have n2 : ¬ Mem t H2 := fun hm => Nat.notSuccLeSelf t (Nat.leTrans (hC2.2.1.1 t hm) hge)
+    rw [cnt_zero_of H1 n1, cnt_zero_of H2 n2]
+
+/-- **Leftovers are schedule independent**: if one complete schedule leaves no arrival pending
+at `b` (the Rust reports a deadlock, "bar.arrive on a barrier that never completes", when the
+executor's run leaves one), no complete schedule does. -/
+theorem complete_left {act : Nat → Nat → Ev} {m : Nat → Nat} {E : Nat → Nat} {N : Nat}
+    {H1 H2 : List Nat} (hC1 : Complete act m E N H1) (hC2 : Complete act m E N H2) (b : Nat)
+    (h0 : left (m b) (fun _ => 0) [] (arrs act b H1) = []) :
+    left (m b) (fun _ => 0) [] (arrs act b H2) = [] := by
+  have hcnt : ∀ t, cnt t (arrs act b H1) = cnt t (arrs act b H2) := by
+    intro t
+    rw [cnt_arrs act b t H1, cnt_arrs act b t H2, complete_cnt hC1 hC2 t]
+  exact left_nil_of_cnt hcnt (fun _ => 0) (fun _ => 0) h0
+
+/-- **No deadlock, with nothing left pending**: under the hypotheses of `no_deadlock`, if the
+complete schedule `H` leaves nothing pending at any id, every valid history within `E`, `N`
+extends to a complete schedule that leaves nothing pending at any id. -/
+theorem no_deadlock_left (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) {E : Nat → Nat} {N : Nat}
+    {H : List Nat} (hC : Complete act m E N H)
+    (hL : ∀ b, left (m b) (fun _ => 0) [] (arrs act b H) = []) (h : List Nat)
+    (hv : Valid act m h) (hw : Within E N h) :
+    ∃ H', Suf h H' ∧ Complete act m E N H' ∧
+      ∀ b, left (m b) (fun _ => 0) [] (arrs act b H') = [] :=
+  match no_deadlock act m S hM hSz h3 hC h hv hw with
+  | ⟨H', hs, hC'⟩ => ⟨H', hs, hC', fun b => complete_left hC hC' b (hL b)⟩
+
 /-! ## Not vacuous: the producer and consumer of `OnceLink.lean`
 
 `exAct` (thread 0: `bar.arrive 1; bar.sync 2; bar.arrive 1`, thread 1: `bar.sync 1;
@@ -330,13 +376,6 @@ theorem lt2_of_mem : ∀ (l : List Nat), allB (fun t => decide (t < 2)) l = true
     cases hm with
     | inl e => rw [← e]; exact of_decide_eq_true' (and_left' hb)
     | inr hm' => exact lt2_of_mem l (and_right' hb) t hm'
-
-theorem cnt_zero_of {t : Nat} : ∀ (l : List Nat), ¬ Mem t l → cnt t l = 0
-  | [], _ => rfl
-  | u :: l, hn => by
-    have ne : ¬ u = t := fun e => hn (Or.inl e)
-    rw [cnt_other ne l]
-    exact cnt_zero_of l (fun hm => hn (Or.inr hm))
 
 /-- `Within` for two threads, decided. -/
 theorem within2 {E : Nat → Nat} {l : List Nat} (hb : allB (fun t => decide (t < 2)) l = true)
@@ -377,6 +416,22 @@ theorem ex_no_deadlock (h : List Nat) (hv : Valid exAct (fun _ => 2) h)
     ∃ H', Suf h H' ∧ Complete exAct (fun _ => 2) (fun _ => 4) 2 H' :=
   no_deadlock exAct (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exAct_check3 ex_complete
     h hv hw
+
+/-- The complete schedule leaves nothing pending (as the executor's run, which would report a
+`bar.arrive` that never completes). -/
+theorem ex_left : ∀ b, left ((fun _ => 2) b) (fun _ => 0) [] (arrs exAct b exFull) = []
+  | 0 => rfl
+  | 1 => rfl
+  | 2 => rfl
+  | _ + 3 => rfl
+
+/-- So every valid schedule of them extends to one where both exit and nothing is pending. -/
+theorem ex_no_deadlock_left (h : List Nat) (hv : Valid exAct (fun _ => 2) h)
+    (hw : Within (fun _ => 4) 2 h) :
+    ∃ H', Suf h H' ∧ Complete exAct (fun _ => 2) (fun _ => 4) 2 H' ∧
+      ∀ b, left ((fun _ => 2) b) (fun _ => 0) [] (arrs exAct b H') = [] :=
+  no_deadlock_left exAct (fun _ => 2) (fun _ => [0, 1]) exAct_memb pc_sized exAct_check3
+    ex_complete ex_left h hv hw
 
 /-! ## `Check3` is needed
 
