@@ -31,12 +31,19 @@ The model has no exit, so the end is a parameter: `E t` is the number of thread 
   (`all_ge`, `H'` being `Once` by `once_all`); each member has arrived in `h` at least as often
   as in `H'`, and `u` equally often; so in `h` too `u` has nothing pending (`not_pend`).
 * Not vacuous: `exAct` (the producer and consumer of `OnceLink.lean`, `Check3` from the Rust's
-  clocks, `exAct_check3`), with an exit each: `ex_complete`, `ex_progress`, `ex_no_deadlock`.
+  clocks, `exAct_check3`), with an exit each: `ex_complete`, `ex_progress`, `ex_no_deadlock`,
+  `ex_left`, `ex_no_deadlock_left`.
 * `Check3` is needed: `dlAct` (thread 0: `bar.arrive 0; bar.arrive 0; exit`, thread 1:
   `bar.sync 0; bar.sync 0; exit`, count 2) has a complete schedule (`dl_complete`) and
   satisfies `Memb`, `Sized`, but not `Check3` (`dl_not_check3`); in the valid schedule `dlh`
   (thread 0 arrives twice, filling the first instance alone, then exits; thread 1 waits) thread
   1 is not done and no thread can step (`dl_stuck`).
+* `complete_cnt`, `complete_left`: two complete schedules have every thread do equally many
+  actions, so equally many arrivals at each id; if one leaves nothing pending at `b` (as the
+  executor's run must, or the Rust reports "bar.arrive on a barrier that never completes"), so
+  does the other (no `Check3` needed).  `no_deadlock_left`: `no_deadlock` with that.
+* A complete schedule is needed: `ncAct` (thread 0 `bar.sync 0` with count 2, thread 1 never
+  arrives) satisfies `Memb`, `Sized`, `Check3`, and `nch` is stuck (`nc_stuck`).
 * Not linked here: `Sem` schedules and `Valid` histories (a `Sem` state where no thread can step
   gives such an `h`), and where `E` and a complete schedule come from (the executor's run).
 -/
@@ -522,6 +529,57 @@ theorem dl_stuck : cnt 1 dlh < 3 ∧ ∀ t, t < 2 → cnt t dlh < 3 → ¬ Valid
         rw [e]
         exact ⟨(1, 0), Or.inl rfl, rfl⟩
       exact hv.2 0 0 rfl rfl hp
+    | succ t => exact Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hl))
+
+/-! ## A complete schedule is needed
+
+Thread 0: `bar.sync 0; exit`; thread 1: a local action and exit; count 2, members `[0, 1]`
+(thread 1 never arrives).  `Memb`, `Sized` and `Check3` (no `bar.arrive`) hold, but in the
+valid `nch` thread 1 has ended and thread 0 cannot step.  So `progress` without a complete
+schedule is false (the Rust's executor reports this deadlock on its own run; that no complete
+schedule exists here is not stated as a theorem). -/
+
+def ncAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 0 true
+  | _, _ => Ev.loc
+
+def nch : List Nat := [1, 1, 0]
+
+theorem nc_memb : Memb ncAct (fun _ => [0, 1]) := by
+  intro t i b wt h
+  cases t with
+  | zero => exact Or.inl rfl
+  | succ t => exact Ev.noConfusion h
+
+theorem nc_check3 : Check3 ncAct := by
+  apply check3_sync ncAct
+  intro t i b h
+  cases t with
+  | zero =>
+    cases i with
+    | zero => exact Bool.noConfusion (arr_w h)
+    | succ i => exact Ev.noConfusion h
+  | succ t => exact Ev.noConfusion h
+
+theorem nc_valid : Valid ncAct (fun _ => 2) nch := valid_of_validB _ _ _ rfl
+
+theorem nc_within : Within (fun _ => 2) 2 nch := within2 rfl (by decide) (by decide)
+
+/-- **A stuck schedule without a complete one**: `Memb`, `Sized`, `Check3` hold, thread 0 has
+not ended in the valid `nch`, and no thread below 2 that has not ended can step. -/
+theorem nc_stuck : cnt 0 nch < 2 ∧ ∀ t, t < 2 → cnt t nch < 2 → ¬ Valid ncAct (fun _ => 2) (t :: nch) := by
+  refine ⟨by decide, ?_⟩
+  intro t hl hlt hv
+  cases t with
+  | zero =>
+    have hp : Pending 0 (left 2 (fun _ => 0) [] (arrs ncAct 0 nch)) := by
+      have e : left 2 (fun _ => 0) [] (arrs ncAct 0 nch) = [(0, 0)] := rfl
+      rw [e]
+      exact ⟨(0, 0), Or.inl rfl, rfl⟩
+    exact hv.2 0 0 rfl rfl hp
+  | succ t =>
+    cases t with
+    | zero => exact Nat.ltIrrefl 2 hlt
     | succ t => exact Nat.notSuccLeZero t (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hl))
 
 end Members
