@@ -740,8 +740,13 @@ impl Machine<'_> {
             // the other way round (Lean: `Provenance.cmp_branch_differs`, `lt_indep`).
             Ty::Int(it) => {
                 let (a, b) = match (a, b) {
+                    // In fewer bits than the address has (ptxas refuses such operands; this
+                    // keeps the lowering's leniency from deciding a layout-dependent order).
                     (Val::Addr { base, bits: x }, Val::Addr { base: b2, bits: y })
-                        if base == b2 && same_view(base, x, y) =>
+                        if base == b2
+                            && same_view(base, x, y)
+                            && addr_fits(base, x, it.bits)
+                            && addr_fits(base, y, it.bits) =>
                     {
                         let ordered = !matches!(cmp, Cmp::Eq | Cmp::Ne);
                         if ordered && !(self.in_region(base, x) && self.in_region(base, y)) {
