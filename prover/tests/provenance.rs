@@ -168,6 +168,15 @@ fn operations_whose_result_depends_on_the_layout_are_refused() {
         "mov.u64 %rd5, sa;\n    cvta.shared.u64 %rd6, %rd5;\n    cvt.u32.u64 %r5, %rd6;",
         // Storing an address to global memory.
         "st.global.u64 [%rd2], %rd1;",
+        // A 32-bit shared address that wrapped below 0, widened: 2^32 - 16 + sa here, sa - 16
+        // where sa sits at 16 or more (Lean: Provenance2.zext_eq_differs, sext_eq_differs).
+        "mov.u32 %r5, sa;\n    sub.u32 %r6, %r5, 16;\n    cvt.u64.u32 %rd5, %r6;",
+        "mov.u32 %r5, sa;\n    add.u32 %r6, %r5, 2147483640;\n    cvt.s64.s32 %rd5, %r6;",
+        // Moving an address between its own space and a generic window by arithmetic with
+        // kcert's window constant, not cvta (Lean: Provenance2.window_const_eq_differs).
+        "mov.u64 %rd5, sa;\n    add.s64 %rd7, %rd5, 9151314442816847872;",
+        "mov.u64 %rd5, sa;\n    cvta.shared.u64 %rd6, %rd5;\n    sub.s64 %rd7, %rd6, 9151314442816847872;",
+        "mov.u32 %r5, sa;\n    cvt.u64.u32 %rd5, %r5;\n    mov.u64 %rd6, 9151314442816847872;\n    mad.lo.s64 %rd7, %rd6, 1, %rd5;",
     ] {
         let e = refused(body);
         assert!(e.contains("address"), "{body}: {e}");
@@ -199,10 +208,25 @@ fn accesses_outside_the_region_of_origin_are_out_of_bounds() {
     );
     // Past the end of x by one element.
     assert_eq!(run("add.s64 %rd9, %rd9, 4;"), Ok(vec!["out_of_bounds"]));
-    // sa + 128 + 4 t is sb[t] in kcert's layout: outside sa.
-    assert_eq!(shared("add.s32 %r9, %r4, 128;"), Ok(vec!["out_of_bounds"]));
-    // sb - 4 + 4 t: before sb (sa[t - 1] in kcert's layout).
-    assert_eq!(shared("sub.s32 %r9, %r6, 4;"), Ok(vec!["out_of_bounds"]));
+    // Read in the shared space: sa + 128 + 4 t is sb[t] in kcert's layout, outside sa; sb - 4
+    // + 4 t is before sb (sa[t - 1] in kcert's layout).
+    for (var, step) in [
+        ("sa", "add.s32 %r9, %r6, 128;"),
+        ("sb", "sub.s32 %r9, %r6, 4;"),
+    ] {
+        let body = format!(
+            "mov.u32 %r5, {var};\n    shl.b32 %r3, %r1, 2;\n    add.s32 %r6, %r5, %r3;\n    \
+             {step}\n    ld.shared.f32 %f2, [%r9];"
+        );
+        // (Also an uninitialized read for the lanes that land in the other, unwritten array.)
+        let found = run(&body).unwrap_or_else(|e| panic!("{var}: {step}: {e}"));
+        assert!(found.contains(&"out_of_bounds"), "{var}: {step}: {found:?}");
+    }
+    // Widened to 64 bits first they are refused: outside its region a 32-bit address may
+    // have wrapped around 2^32 on the hardware (sb at 0) and not here, or the other way round.
+    for step in ["add.s32 %r9, %r4, 128;", "sub.s32 %r9, %r6, 4;"] {
+        assert!(shared(step).is_err_and(|e| e.contains("address")), "{step}");
+    }
     // x + 4 t plus the distance from x's start to the shared window (in kcert's layout):
     // bits that read as sa[t].
     assert_eq!(

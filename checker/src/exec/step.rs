@@ -107,14 +107,16 @@ fn same_view(base: u32, p: u64, q: u64) -> bool {
 
 /// The address `result`, computed in `width` bits from an address of region `base` whose
 /// bits were `bits`, if the address survives that (see [`addr_fits`]).
+/// The view (own space or generic window) is read off the bits elsewhere ([`same_view`], the
+/// access's window test), so arithmetic must not move an address from one view to another: on
+/// the hardware the windows sit elsewhere, and `sa + 0x7f00...` is not `cvta.shared(sa)`
+/// (Lean: `Provenance2.window_const_eq_differs`). Only `cvta` changes the view.
 fn addr_in(base: u32, bits: u64, result: u64, width: u8, line: Line) -> Result<Val, ExecError> {
-    if !addr_fits(base, bits, width) {
+    let result = m(result, width);
+    if !addr_fits(base, bits, width) || !same_view(base, bits, result) {
         return Err(addr_op(line));
     }
-    Ok(Val::Addr {
-        base,
-        bits: m(result, width),
-    })
+    Ok(Val::Addr { base, bits: result })
 }
 
 pub(super) fn data_int(line: Line) -> ExecError {
@@ -268,12 +270,16 @@ fn fast_addr(th: &mut Thread, ids: &Ids, op: IntOp, ty: IntTy, dst: Reg, a: Src,
     let Some(o) = bits_of(th, ids, b) else {
         return false;
     };
-    let bits = match op {
+    let result = match op {
         IntOp::Add => bits.wrapping_add(o),
         IntOp::Sub => bits.wrapping_sub(o),
         _ => return false,
     };
-    th.regs[dst as usize] = Val::Addr { base, bits };
+    if !same_view(base, bits, result) {
+        // `pure` refuses it with its message.
+        return false;
+    }
+    th.regs[dst as usize] = Val::Addr { base, bits: result };
     true
 }
 
@@ -1957,8 +1963,14 @@ impl Machine<'_> {
                     {
                         return Ok(x);
                     }
-                    // `cvt.u64.u32` / `cvt.u32.u64` of a shared or local address.
-                    Val::Addr { base, bits } if addr_fits(base, bits, a.bits) => {
+                    // `cvt.u64.u32` / `cvt.u32.u64` of a shared or local address. Widening
+                    // only from inside the region: a 32-bit address that wrapped around 2^32
+                    // widens to a value that depends on where the variable sits (Lean:
+                    // `Provenance2.zext_eq_differs`, `sext_eq_differs`; `zext_exact`).
+                    Val::Addr { base, bits }
+                        if addr_fits(base, bits, a.bits)
+                            && (b.bits <= a.bits || self.in_region(base, bits)) =>
+                    {
                         return addr_in(base, bits, wide(bits, a) as u64, b.bits, line);
                     }
                     _ => {}
