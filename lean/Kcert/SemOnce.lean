@@ -1,0 +1,622 @@
+import Kcert.SoloEv
+import Kcert.Bounds
+
+/-!
+# Named barriers, `Sem` side: every schedule is a valid history of the solo sequences
+
+(Header filled in below.)
+-/
+
+namespace Kcert
+namespace Members
+
+/-! ## Lists -/
+
+theorem left_sn (m t : Nat) : ∀ (w : List Nat) (c : Nat → Nat) (p : List Arr),
+    ∃ x, left m c p (sn w t) =
+      (if len ((t, x) :: left m c p w) = m then [] else (t, x) :: left m c p w)
+  | [], c, p => by
+    refine ⟨c t, ?_⟩
+    show (if len ((t, c t) :: p) = m then left m (upd c t) [] []
+      else left m (upd c t) ((t, c t) :: p) []) =
+      (if len ((t, c t) :: p) = m then [] else (t, c t) :: p)
+    cases Nat.decEq (len ((t, c t) :: p)) m with
+    | isTrue e => rw [if_pos' e]; rw [if_pos' e]; rfl
+    | isFalse e => rw [if_neg' e]; rw [if_neg' e]; rfl
+  | v :: w, c, p => by
+    show ∃ x, (if len ((v, c v) :: p) = m then left m (upd c v) [] (sn w t)
+      else left m (upd c v) ((v, c v) :: p) (sn w t)) =
+      (if len ((t, x) :: (if len ((v, c v) :: p) = m then left m (upd c v) [] w
+        else left m (upd c v) ((v, c v) :: p) w)) = m then []
+       else (t, x) :: (if len ((v, c v) :: p) = m then left m (upd c v) [] w
+        else left m (upd c v) ((v, c v) :: p) w))
+    cases Nat.decEq (len ((v, c v) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e, if_pos' e]
+      exact left_sn m t w (upd c v) []
+    | isFalse e =>
+      rw [if_neg' e, if_neg' e]
+      exact left_sn m t w (upd c v) ((v, c v) :: p)
+
+theorem len_left_lt {m : Nat} (h0 : 0 < m) : ∀ (w : List Nat) (c : Nat → Nat) (p : List Arr),
+    len p < m → len (left m c p w) < m
+  | [], c, p, hp => hp
+  | v :: w, c, p, hp => by
+    show len (if len ((v, c v) :: p) = m then left m (upd c v) [] w
+      else left m (upd c v) ((v, c v) :: p) w) < m
+    cases Nat.decEq (len ((v, c v) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e]
+      exact len_left_lt h0 w (upd c v) [] h0
+    | isFalse e =>
+      rw [if_neg' e]
+      exact len_left_lt h0 w (upd c v) ((v, c v) :: p) (Nat.ltOfLeOfNe hp e)
+
+theorem not_pending_nil (t : Nat) : ¬ Pending t [] := fun h => match h with | ⟨_, ha, _⟩ => ha
+
+theorem pending_cons {t : Nat} (a : Arr) {p : List Arr} (h : Pending t p) : Pending t (a :: p) :=
+  match h with
+  | ⟨b, hb, e⟩ => ⟨b, Or.inr hb, e⟩
+
+theorem pending_cons_ne {t u x : Nat} {p : List Arr} (h : Pending t ((u, x) :: p))
+    (hne : ¬ u = t) : Pending t p :=
+  match h with
+  | ⟨b, hb, e⟩ => by
+    cases hb with
+    | inl e' => rw [← e'] at e; exact False.elim (hne e)
+    | inr hb' => exact ⟨b, hb', e⟩
+
+theorem pending_self (u x : Nat) (p : List Arr) : Pending u ((u, x) :: p) :=
+  ⟨(u, x), Or.inl rfl, rfl⟩
+
+theorem cnt_cons_self (u : Nat) (h : List Nat) : cnt u (u :: h) = cnt u h + 1 := by
+  show (if u = u then cnt u h + 1 else cnt u h) = cnt u h + 1
+  rw [if_pos' rfl]
+
+theorem cnt_cons_ne {u t : Nat} (h : List Nat) (hne : ¬ u = t) : cnt t (u :: h) = cnt t h := by
+  show (if u = t then cnt t h + 1 else cnt t h) = cnt t h
+  rw [if_neg' hne]
+
+theorem arrs_loc (act : Nat → Nat → Ev) (b u : Nat) (h : List Nat)
+    (e : act u (cnt u h) = Ev.loc) : arrs act b (u :: h) = arrs act b h := by
+  show cond (arrAt b (act u (cnt u h))) (sn (arrs act b h) u) (arrs act b h) = arrs act b h
+  rw [e]
+  rfl
+
+theorem arrs_other (act : Nat → Nat → Ev) {b c u : Nat} {w : Bool} (h : List Nat)
+    (e : act u (cnt u h) = Ev.arr c w) (hcb : ¬ c = b) : arrs act b (u :: h) = arrs act b h := by
+  show cond (arrAt b (act u (cnt u h))) (sn (arrs act b h) u) (arrs act b h) = arrs act b h
+  rw [e]
+  show cond (decide (c = b)) (sn (arrs act b h) u) (arrs act b h) = arrs act b h
+  rw [decide_eq_false' hcb]
+  rfl
+
+theorem arrs_same (act : Nat → Nat → Ev) {b u : Nat} {w : Bool} (h : List Nat)
+    (e : act u (cnt u h) = Ev.arr b w) : arrs act b (u :: h) = sn (arrs act b h) u := by
+  show cond (arrAt b (act u (cnt u h))) (sn (arrs act b h) u) (arrs act b h) = _
+  rw [e, arrAt_arr]
+  rfl
+
+/-- A thread that arrives at the end of a `Once` schedule had nothing pending before. -/
+theorem once_sn_np {m t : Nat} : ∀ (w : List Nat) (c : Nat → Nat) (p : List Arr),
+    OnceG m c p (sn w t) → ¬ Pending t (left m c p w)
+  | [], c, p, h => h.1
+  | v :: w, c, p, h => by
+    have h' : ¬ Pending v p ∧
+        (if len ((v, c v) :: p) = m then OnceG m (upd c v) [] (sn w t)
+         else OnceG m (upd c v) ((v, c v) :: p) (sn w t)) := h
+    show ¬ Pending t (if len ((v, c v) :: p) = m then left m (upd c v) [] w
+      else left m (upd c v) ((v, c v) :: p) w)
+    have h2 := h'.2
+    cases Nat.decEq (len ((v, c v) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e] at h2
+      rw [if_pos' e]
+      exact once_sn_np w (upd c v) [] h2
+    | isFalse e =>
+      rw [if_neg' e] at h2
+      rw [if_neg' e]
+      exact once_sn_np w (upd c v) ((v, c v) :: p) h2
+
+
+/-! ## Schedules of `Sem` and the invariant -/
+
+section Sched
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- A schedule of `Sem` from `s0`: the thread ids of the steps, latest first, and the state
+reached. -/
+inductive Sched (prog : Sem.Prog V) (N : Nat) (s0 : Sem.CState V) :
+    List Nat → Sem.CState V → Prop where
+  | nil : Sched prog N s0 [] s0
+  | cons {h : List Nat} {s s' : Sem.CState V} (t : Nat) :
+      Sched prog N s0 h s → Sem.StepT prog N t s s' → Sched prog N s0 (t :: h) s'
+
+theorem sched_of_reach_gen (prog : Sem.Prog V) (N : Nat) (s0 : Sem.CState V) {s u : Sem.CState V}
+    (hr : Sem.Reach prog N s u) : ∀ h, Sched prog N s0 h s → ∃ h', Sched prog N s0 h' u := by
+  induction hr with
+  | refl s => intro h hs; exact ⟨h, hs⟩
+  | step hst _ ih =>
+    intro h hs
+    match hst with
+    | ⟨t, ht⟩ => exact ih (t :: h) (Sched.cons t hs ht)
+
+/-- **Every reachable state comes with a schedule.** -/
+theorem sched_of_reach (prog : Sem.Prog V) (N : Nat) {s0 s : Sem.CState V}
+    (hr : Sem.Reach prog N s0 s) : ∃ h, Sched prog N s0 h s :=
+  sched_of_reach_gen prog N s0 hr [] Sched.nil
+
+/-- And every schedule reaches its state. -/
+theorem reach_of_sched (prog : Sem.Prog V) (N : Nat) {s0 : Sem.CState V} {h : List Nat}
+    {s : Sem.CState V} (hs : Sched prog N s0 h s) : Sem.Reach prog N s0 s := by
+  induction hs with
+  | nil => exact Sem.Reach.refl s0
+  | cons t _ hst ih => exact Sem.reach_snoc prog N ih ⟨t, hst⟩
+
+/-- Every solo arrival at `b` has count `m b`, and `0 < m b`. -/
+def CountsAt (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (m : Nat → Nat) : Prop :=
+  ∀ t i b n w pc, Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = m b ∧ 0 < m b
+
+end Sched
+
+/-- The arrivals pending at `b` after the history `h`. -/
+def pendAt (act : Nat → Nat → Ev) (m : Nat → Nat) (b : Nat) (h : List Nat) : List Arr :=
+  left (m b) (fun _ => 0) [] (arrs act b h)
+
+/-- What a thread's status says about its arrivals: waiting at `b` exactly when its last action
+was a waiting arrival at `b` still pending; running, with nothing pending of its last action if
+that was a waiting arrival. -/
+def ThOk (act : Nat → Nat → Ev) (m : Nat → Nat) (h : List Nat) (t : Nat) (st : Sem.Status) :
+    Prop :=
+  (∀ b, st = Sem.Status.bar b →
+    ∃ j, cnt t h = j + 1 ∧ act t j = Ev.arr b true ∧ Pending t (pendAt act m b h)) ∧
+  (st = Sem.Status.run → ∀ j b, cnt t h = j + 1 → act t j = Ev.arr b true →
+    ¬ Pending t (pendAt act m b h))
+
+section Inv
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- The invariant of a schedule `h` reaching `s`: `h` is a valid history of the solo sequences;
+at every barrier the arrivals of `Sem` are the pending ones of `OnceCheck`; every thread
+`t < N` has done `cnt t h` actions, its state is related to its solo state number `cnt t h`,
+and its status is as `ThOk` says. -/
+def HInv (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat) (h : List Nat)
+    (s : Sem.CState V) : Prop :=
+  Valid (soloEv prog regs0 m0) m h ∧
+  (∀ b, Sem.arrivals N b s = len (pendAt (soloEv prog regs0 m0) m b h)) ∧
+  ∀ t, t < N → Sem.TRel R t (s.th t) (Sem.solo prog regs0 m0 t (cnt t h)) ∧
+    ThOk (soloEv prog regs0 m0) m h t (s.th t).status
+
+theorem effOther_na (A : Sem.Act V) (f : Bool) (t : Sem.TState V)
+    (hna : ∀ b n w pc, A = Sem.Act.arrive b n w pc → False) : Sem.effOther A f t = t := by
+  cases A with
+  | arrive b n w pc => exact False.elim (hna b n w pc rfl)
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | exit => rfl
+
+theorem newT_na (A : Sem.Act V) (f : Bool) (t : Sem.TState V) (mem : Nat → V)
+    (hna : ∀ b n w pc, A = Sem.Act.arrive b n w pc → False) (b : Nat)
+    (e : (Sem.newT A f t mem).status = Sem.Status.bar b) : False := by
+  cases A with
+  | arrive b' n w pc => exact hna b' n w pc rfl
+  | compute pc r => cases e
+  | read a r pc => cases e
+  | write a v pc => cases e
+  | atomAdd a v pc => cases e
+  | exit => cases e
+
+theorem evOf_na (A : Sem.Act V) (hna : ∀ b n w pc, A = Sem.Act.arrive b n w pc → False) :
+    evOf A = Ev.loc := by
+  cases A with
+  | arrive b n w pc => exact False.elim (hna b n w pc rfl)
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | exit => rfl
+
+theorem na_of_rel {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A' : Sem.Act V}
+    (hrel : Sem.ActRel R r r' A A') (hna : ∀ b n w pc, A = Sem.Act.arrive b n w pc → False) :
+    ∀ b n w pc, A' = Sem.Act.arrive b n w pc → False := by
+  intro b n w pc e
+  rw [e] at hrel
+  cases A with
+  | arrive b' n' w' pc' => exact hna b' n' w' pc' rfl
+  | compute pc r => exact hrel
+  | read a r pc => exact hrel
+  | write a v pc => exact hrel
+  | atomAdd a v pc => exact hrel
+  | exit => exact hrel
+
+theorem waiting_relAt_self (b : Nat) (t : Sem.TState V) :
+    Sem.waiting b (Sem.relAt b t).status = false := by
+  show Sem.waiting b (cond (Sem.waiting b t.status) { t with status := Sem.Status.run } t).status
+    = false
+  cases hw : Sem.waiting b t.status with
+  | true => rfl
+  | false => exact hw
+
+theorem relAt_cases (b : Nat) (t : Sem.TState V) :
+    (Sem.relAt b t = t ∧ Sem.waiting b t.status = false) ∨
+      (t.status = Sem.Status.bar b ∧ (Sem.relAt b t).status = Sem.Status.run) := by
+  cases hw : Sem.waiting b t.status with
+  | false =>
+    refine Or.inl ⟨?_, rfl⟩
+    show cond (Sem.waiting b t.status) { t with status := Sem.Status.run } t = t
+    rw [hw]
+    rfl
+  | true =>
+    refine Or.inr ⟨Sem.status_of_waiting hw, ?_⟩
+    show (cond (Sem.waiting b t.status) { t with status := Sem.Status.run } t).status = _
+    rw [hw]
+    rfl
+
+theorem countAt_zero (b : Nat) (th : Nat → Sem.TState V) :
+    ∀ N, (∀ k, k < N → Sem.waiting b (th k).status = false) → Sem.countAt b th N = 0 := by
+  intro N
+  induction N with
+  | zero => intro _; rfl
+  | succ N ih =>
+    intro h
+    show Sem.countAt b th N + cond (Sem.waiting b (th N).status) 1 0 = 0
+    rw [ih (fun k hk => h k (Nat.leStep hk)), h N (Nat.leRefl (N + 1))]
+    rfl
+
+theorem arrivals_same (N b : Nat) {s s' : Sem.CState V} (hs : Sem.Same s s') :
+    Sem.arrivals N b s = Sem.arrivals N b s' := by
+  show Sem.countAt b s.th N + s.arr b = Sem.countAt b s'.th N + s'.arr b
+  rw [Sem.countAt_congr b s.th s'.th (fun k => by rw [hs.1 k]) N, hs.2.2 b]
+
+theorem thOk_step {act : Nat → Nat → Ev} {m : Nat → Nat} {h h' : List Nat} {t b : Nat}
+    {st : Sem.Status} (hT : ThOk act m h t st) (hc : cnt t h' = cnt t h)
+    (hother : ∀ c, ¬ c = b → pendAt act m c h' = pendAt act m c h)
+    (hbar : st = Sem.Status.bar b → Pending t (pendAt act m b h) → Pending t (pendAt act m b h'))
+    (hrun : st = Sem.Status.run → ¬ Pending t (pendAt act m b h) →
+      ¬ Pending t (pendAt act m b h')) :
+    ThOk act m h' t st := by
+  refine ⟨?_, ?_⟩
+  · intro c hst
+    match hT.1 c hst with
+    | ⟨j, hj, ha, hp⟩ =>
+      refine ⟨j, by rw [hc]; exact hj, ha, ?_⟩
+      cases Nat.decEq c b with
+      | isTrue e => rw [e]; rw [e] at hp; rw [e] at hst; exact hbar hst hp
+      | isFalse e => rw [hother c e]; exact hp
+  · intro hst j c hj ha
+    rw [hc] at hj
+    have hnp := hT.2 hst j c hj ha
+    cases Nat.decEq c b with
+    | isTrue e => rw [e]; rw [e] at hnp; exact hrun hst hnp
+    | isFalse e => rw [hother c e]; exact hnp
+
+end Inv
+
+
+/-! ## One step keeps the invariant -/
+
+section Step
+
+variable {V : Type} [Sem.AccAdd V]
+
+theorem hinv_common (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) {h : List Nat} {s : Sem.CState V} {u : Nat} (hu : u < N)
+    (hr : (s.th u).status = Sem.Status.run) (H : HInv prog N regs0 m0 R m h s) :
+    Valid (soloEv prog regs0 m0) m (u :: h) ∧
+    Sem.ActRel (R u) (s.th u).regs (Sem.solo prog regs0 m0 u (cnt u h)).regs
+      (Sem.act prog u s) (Sem.soloAct prog regs0 m0 u (cnt u h)) ∧
+    ∀ t, t < N → Sem.TRel R t ((Sem.next prog N u s).th t)
+      (Sem.solo prog regs0 m0 t (cnt t (u :: h))) := by
+  have hT : Sem.TRel R u (s.th u) (Sem.solo prog regs0 m0 u (cnt u h)) := (H.2.2 u hu).1
+  have hrel : Sem.ActRel (R u) (s.th u).regs (Sem.solo prog regs0 m0 u (cnt u h)).regs
+      (Sem.act prog u s) (Sem.soloAct prog regs0 m0 u (cnt u h)) :=
+    Sem.actRel_of_trel prog hind hT
+  refine ⟨⟨H.1, (H.2.2 u hu).2.2 hr⟩, hrel, ?_⟩
+  intro t ht
+  cases Nat.decEq u t with
+  | isTrue e =>
+    rw [← e, cnt_cons_self, Sem.next_th_self]
+    exact Sem.trel_newT _ false s.mem m0 hrel hT
+  | isFalse e =>
+    rw [cnt_cons_ne h e, Sem.next_th_other prog N u s (fun e' => e (Eq.symm e'))]
+    exact Sem.trel_effOther _ _ (H.2.2 t ht).1
+
+theorem hinv_next_na (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) {h : List Nat} {s : Sem.CState V} {u : Nat} (hu : u < N)
+    (hr : (s.th u).status = Sem.Status.run) (H : HInv prog N regs0 m0 R m h s)
+    (hna : ∀ b n w pc, Sem.act prog u s = Sem.Act.arrive b n w pc → False) :
+    HInv prog N regs0 m0 R m (u :: h) (Sem.next prog N u s) := by
+  match hinv_common prog N regs0 m0 R m hind hu hr H with
+  | ⟨hvalid, hrel, htrel⟩ =>
+    have hev : soloEv prog regs0 m0 u (cnt u h) = Ev.loc := evOf_na _ (na_of_rel hrel hna)
+    have hpend : ∀ c, pendAt (soloEv prog regs0 m0) m c (u :: h) =
+        pendAt (soloEv prog regs0 m0) m c h := by
+      intro c
+      show left (m c) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) c (u :: h)) =
+        left (m c) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) c h)
+      rw [arrs_loc _ c u h hev]
+    refine ⟨hvalid, ?_, ?_⟩
+    · intro b
+      rw [hpend b, ← H.2.1 b]
+      have hsb : ¬ Sem.SameBar (Sem.act prog u s) (Sem.Act.arrive b 0 false 0 : Sem.Act V) :=
+        Sem.not_sameBar_na _ _ hna
+      show Sem.countAt b (Sem.next prog N u s).th N + (Sem.next prog N u s).arr b =
+        Sem.countAt b s.th N + s.arr b
+      rw [Sem.countAt_next prog N u s hsb hr, Sem.next_arr, Sem.arrEff_other _ _ _ hsb]
+    · intro t ht
+      refine ⟨htrel t ht, ?_⟩
+      cases Nat.decEq u t with
+      | isTrue e =>
+        rw [← e, Sem.next_th_self]
+        refine ⟨fun b hb => False.elim (newT_na _ _ _ _ hna b hb), ?_⟩
+        intro _ j b hj ha
+        rw [cnt_cons_self] at hj
+        have ej : cnt u h = j := Nat.succ.inj hj
+        rw [← ej, hev] at ha
+        exact Ev.noConfusion ha
+      | isFalse e =>
+        rw [Sem.next_th_other prog N u s (fun e' => e (Eq.symm e')), effOther_na _ _ _ hna]
+        exact thOk_step (b := 0) (H.2.2 t ht).2 (cnt_cons_ne h e) (fun c _ => hpend c)
+          (fun _ hp => by rw [hpend 0]; exact hp) (fun _ hp => by rw [hpend 0]; exact hp)
+
+
+theorem hinv_next_arr (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hC : CountsAt prog regs0 m0 m) {h : List Nat}
+    {s : Sem.CState V} {u : Nat} (hu : u < N)
+    (hr : (s.th u).status = Sem.Status.run) (H : HInv prog N regs0 m0 R m h s)
+    {b n : Nat} {w : Bool} {pc : Nat} (hA : Sem.act prog u s = Sem.Act.arrive b n w pc) :
+    HInv prog N regs0 m0 R m (u :: h) (Sem.next prog N u s) := by
+  match hinv_common prog N regs0 m0 R m hind hu hr H with
+  | ⟨hvalid, hrel, htrel⟩ =>
+    have hA0 : Sem.soloAct prog regs0 m0 u (cnt u h) = Sem.Act.arrive b n w pc := by
+      rw [hA] at hrel
+      exact Sem.actRel_arrive hrel
+    have hev : soloEv prog regs0 m0 u (cnt u h) = Ev.arr b w := by
+      show evOf (Sem.soloAct prog regs0 m0 u (cnt u h)) = Ev.arr b w
+      rw [hA0]
+      rfl
+    have hcm := hC u (cnt u h) b n w pc hA0
+    have hlt : len (pendAt (soloEv prog regs0 m0) m b h) < m b :=
+      len_left_lt hcm.2 _ _ _ hcm.2
+    have harr : Sem.arrivals N b s = len (pendAt (soloEv prog regs0 m0) m b h) := H.2.1 b
+    have hpb : ∃ x, pendAt (soloEv prog regs0 m0) m b (u :: h) =
+        (if len ((u, x) :: pendAt (soloEv prog regs0 m0) m b h) = m b then []
+         else (u, x) :: pendAt (soloEv prog regs0 m0) m b h) := by
+      show ∃ x, left (m b) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) b (u :: h)) = _
+      rw [arrs_same _ h hev]
+      exact left_sn (m b) u _ _ _
+    have hpc : ∀ c, ¬ c = b → pendAt (soloEv prog regs0 m0) m c (u :: h) =
+        pendAt (soloEv prog regs0 m0) m c h := by
+      intro c hc
+      show left (m c) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) c (u :: h)) =
+        left (m c) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) c h)
+      rw [arrs_other _ h hev (fun e => hc (Eq.symm e))]
+    have harrc : ∀ c, ¬ c = b →
+        Sem.arrivals N c (Sem.next prog N u s) = Sem.arrivals N c s := by
+      intro c hc
+      have hsb : ¬ Sem.SameBar (Sem.act prog u s) (Sem.Act.arrive c 0 false 0 : Sem.Act V) := by
+        rw [hA]
+        exact fun e => hc (Eq.symm e)
+      show Sem.countAt c (Sem.next prog N u s).th N + (Sem.next prog N u s).arr c =
+        Sem.countAt c s.th N + s.arr c
+      rw [Sem.countAt_next prog N u s hsb hr, Sem.next_arr, Sem.arrEff_other _ _ _ hsb]
+    have hf : Sem.firesA N (Sem.act prog u s) s =
+        decide (m b ≤ len (pendAt (soloEv prog regs0 m0) m b h) + 1) := by
+      rw [hA]
+      show decide (n ≤ Sem.arrivals N b s + 1) = _
+      rw [harr, hcm.1]
+    match hpb with
+    | ⟨x, hx⟩ =>
+      cases Nat.decEq (len (pendAt (soloEv prog regs0 m0) m b h) + 1) (m b) with
+      | isTrue efull =>
+        have hP' : pendAt (soloEv prog regs0 m0) m b (u :: h) = [] := by
+          rw [hx]
+          exact if_pos' efull
+        have hf1 : Sem.firesA N (Sem.act prog u s) s = true := by
+          rw [hf]
+          apply decide_eq_true'
+          rw [efull]
+          exact Nat.leRefl _
+        refine ⟨hvalid, ?_, ?_⟩
+        · intro c
+          cases Nat.decEq c b with
+          | isFalse hc => rw [harrc c hc, hpc c hc]; exact H.2.1 c
+          | isTrue hc =>
+            rw [hc, hP']
+            have h1 : Sem.countAt b (Sem.next prog N u s).th N = 0 := by
+              apply countAt_zero b _ N
+              intro k _
+              cases Nat.decEq k u with
+              | isTrue ek => rw [ek, Sem.next_th_self, hf1, hA]; rfl
+              | isFalse ek =>
+                rw [Sem.next_th_other prog N u s ek, hf1, hA]
+                exact waiting_relAt_self b _
+            have h2 : (Sem.next prog N u s).arr b = 0 := by
+              rw [Sem.next_arr, hf1, hA]
+              show Sem.upd s.arr b (Sem.arrNew true w (s.arr b)) b = 0
+              rw [Sem.upd_same]
+              rfl
+            show Sem.countAt b (Sem.next prog N u s).th N + (Sem.next prog N u s).arr b = 0
+            rw [h1, h2]
+        · intro t ht
+          refine ⟨htrel t ht, ?_⟩
+          cases Nat.decEq u t with
+          | isTrue e =>
+            rw [← e, Sem.next_th_self, hf1, hA]
+            refine ⟨fun c hc => False.elim (Sem.run_ne_bar hc), fun _ j c hj ha => ?_⟩
+            rw [cnt_cons_self] at hj
+            have ej : cnt u h = j := Nat.succ.inj hj
+            rw [← ej, hev] at ha
+            have ecb : b = c := arr_b ha
+            rw [← ecb, hP']
+            exact not_pending_nil u
+          | isFalse e =>
+            have e' : ¬ t = u := fun e' => e (Eq.symm e')
+            rw [Sem.next_th_other prog N u s e', hf1, hA]
+            show ThOk (soloEv prog regs0 m0) m (u :: h) t (Sem.relAt b (s.th t)).status
+            cases relAt_cases b (s.th t) with
+            | inl hk =>
+              rw [hk.1]
+              apply thOk_step (b := b) (H.2.2 t ht).2 (cnt_cons_ne h e) hpc
+              · intro hst _
+                have h3 := hk.2
+                rw [hst] at h3
+                have h4 : decide (b = b) = false := h3
+                exact False.elim (of_decide_eq_false' h4 rfl)
+              · intro _ _
+                rw [hP']
+                exact not_pending_nil t
+            | inr hk =>
+              rw [hk.2]
+              refine ⟨fun c hc => False.elim (Sem.run_ne_bar hc), fun _ j c hj ha => ?_⟩
+              rw [cnt_cons_ne h e] at hj
+              cases Nat.decEq c b with
+              | isTrue ec => rw [ec, hP']; exact not_pending_nil t
+              | isFalse ec =>
+                match (H.2.2 t ht).2.1 b hk.1 with
+                | ⟨j', hj', ha', _⟩ =>
+                  have ejj : j' = j := Nat.succ.inj (Eq.trans (Eq.symm hj') hj)
+                  rw [ejj, ha] at ha'
+                  exact False.elim (ec (arr_b ha'))
+      | isFalse enf =>
+        have hP' : pendAt (soloEv prog regs0 m0) m b (u :: h) =
+            (u, x) :: pendAt (soloEv prog regs0 m0) m b h := by
+          rw [hx]
+          exact if_neg' enf
+        have hf0 : Sem.firesA N (Sem.act prog u s) s = false := by
+          rw [hf]
+          exact decide_eq_false' (fun hle => enf (Nat.leAntisymm hlt hle))
+        refine ⟨hvalid, ?_, ?_⟩
+        · intro c
+          cases Nat.decEq c b with
+          | isFalse hc => rw [harrc c hc, hpc c hc]; exact H.2.1 c
+          | isTrue hc =>
+            rw [hc, hP', Sem.arrivals_arrive prog N u s hu hr hA hf0, harr]
+            rfl
+        · intro t ht
+          refine ⟨htrel t ht, ?_⟩
+          cases Nat.decEq u t with
+          | isTrue e =>
+            rw [← e, Sem.next_th_self, hf0, hA]
+            cases w with
+            | true =>
+              refine ⟨fun c hc => ?_, fun hc => False.elim (Sem.run_ne_bar (Eq.symm hc))⟩
+              have bi : b = c := Sem.bar_inj hc
+              refine ⟨cnt u h, cnt_cons_self u h, ?_, ?_⟩
+              · rw [← bi]; exact hev
+              · rw [← bi, hP']; exact pending_self u x _
+            | false =>
+              refine ⟨fun c hc => False.elim (Sem.run_ne_bar hc), fun _ j c hj ha => ?_⟩
+              rw [cnt_cons_self] at hj
+              have ej : cnt u h = j := Nat.succ.inj hj
+              rw [← ej, hev] at ha
+              exact False.elim (Bool.noConfusion (arr_w ha))
+          | isFalse e =>
+            have e' : ¬ t = u := fun e' => e (Eq.symm e')
+            rw [Sem.next_th_other prog N u s e', hf0, Sem.effOther_false]
+            apply thOk_step (b := b) (H.2.2 t ht).2 (cnt_cons_ne h e) hpc
+            · intro _ hp
+              rw [hP']
+              exact pending_cons _ hp
+            · intro _ hnp
+              rw [hP']
+              exact fun hp => hnp (pending_cons_ne hp e)
+
+
+theorem hinv_next (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hC : CountsAt prog regs0 m0 m) {h : List Nat}
+    {s : Sem.CState V} {u : Nat} (hu : u < N)
+    (hr : (s.th u).status = Sem.Status.run) (H : HInv prog N regs0 m0 R m h s) :
+    HInv prog N regs0 m0 R m (u :: h) (Sem.next prog N u s) := by
+  cases hA : Sem.act prog u s with
+  | arrive b n w pc => exact hinv_next_arr prog N regs0 m0 R m hind hC hu hr H hA
+  | compute pc r =>
+    exact hinv_next_na prog N regs0 m0 R m hind hu hr H
+      (fun b' n' w' pc' e => Sem.Act.noConfusion (Eq.trans (Eq.symm hA) e))
+  | read a r pc =>
+    exact hinv_next_na prog N regs0 m0 R m hind hu hr H
+      (fun b' n' w' pc' e => Sem.Act.noConfusion (Eq.trans (Eq.symm hA) e))
+  | write a v pc =>
+    exact hinv_next_na prog N regs0 m0 R m hind hu hr H
+      (fun b' n' w' pc' e => Sem.Act.noConfusion (Eq.trans (Eq.symm hA) e))
+  | atomAdd a v pc =>
+    exact hinv_next_na prog N regs0 m0 R m hind hu hr H
+      (fun b' n' w' pc' e => Sem.Act.noConfusion (Eq.trans (Eq.symm hA) e))
+  | exit =>
+    exact hinv_next_na prog N regs0 m0 R m hind hu hr H
+      (fun b' n' w' pc' e => Sem.Act.noConfusion (Eq.trans (Eq.symm hA) e))
+
+theorem hinv_same (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat) {h : List Nat}
+    {s s' : Sem.CState V} (hs : Sem.Same s s') (H : HInv prog N regs0 m0 R m h s) :
+    HInv prog N regs0 m0 R m h s' := by
+  refine ⟨H.1, fun b => by rw [← arrivals_same N b hs]; exact H.2.1 b, ?_⟩
+  intro t ht
+  rw [← hs.1 t]
+  exact H.2.2 t ht
+
+theorem hinv_init (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) :
+    HInv prog N regs0 m0 R m [] (Sem.init regs0 m1) := by
+  refine ⟨trivial, ?_, ?_⟩
+  · intro b
+    show Sem.countAt b (Sem.init regs0 m1).th N + 0 = 0
+    rw [countAt_zero b (Sem.init regs0 m1).th N (fun k _ => rfl)]
+  · intro t _
+    refine ⟨⟨rfl, hR0 t⟩, fun c hc => False.elim (Sem.run_ne_bar hc), ?_⟩
+    intro _ j c hj
+    exact False.elim (Nat.noConfusion hj)
+
+/-- **Every schedule of `Sem` from the launch keeps the invariant** (data independence,
+one count `m b > 0` per barrier id in the solo traces). -/
+theorem hinv_sched (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) {h : List Nat} {s : Sem.CState V}
+    (hs : Sched prog N (Sem.init regs0 m1) h s) : HInv prog N regs0 m0 R m h s := by
+  induction hs with
+  | nil => exact hinv_init prog N regs0 m0 m1 R m hR0
+  | cons t _ hst ih =>
+    exact hinv_same prog N regs0 m0 R m (Sem.same_symm hst.2.2)
+      (hinv_next prog N regs0 m0 R m hind hC hst.1 hst.2.1 ih)
+
+/-- **Every `Sem` schedule is a valid history of the solo sequences.**  From the launch (any
+initial memory `m1`; the solo traces read `m0`), every reachable state `s` is reached by a
+schedule `h` (thread ids, latest first) such that: `h` is `Valid` for `soloEv`; at every
+barrier id the arrivals of `Sem` are as many as `OnceCheck`'s pending ones; every thread
+`t < N` has done `cnt t h` actions, its state is related (same `pc`, related registers) to its
+solo state number `cnt t h`; it waits at `b` exactly when its last action was a waiting arrival
+at `b` still pending; and if it runs, `t :: h` is valid too. -/
+theorem valid_of_reach (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) {s : Sem.CState V}
+    (hr : Sem.Reach prog N (Sem.init regs0 m1) s) :
+    ∃ h, Sched prog N (Sem.init regs0 m1) h s ∧
+      Valid (soloEv prog regs0 m0) m h ∧
+      (∀ b, Sem.arrivals N b s = len (pendAt (soloEv prog regs0 m0) m b h)) ∧
+      ∀ t, t < N → Sem.TRel R t (s.th t) (Sem.solo prog regs0 m0 t (cnt t h)) ∧
+        (∀ b, (s.th t).status = Sem.Status.bar b →
+          ∃ j, cnt t h = j + 1 ∧ soloEv prog regs0 m0 t j = Ev.arr b true ∧
+            Pending t (left (m b) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) b h))) ∧
+        ((s.th t).status = Sem.Status.run → Valid (soloEv prog regs0 m0) m (t :: h)) := by
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+    refine ⟨h, hs, H.1, H.2.1, fun t ht => ⟨(H.2.2 t ht).1, (H.2.2 t ht).2.1,
+      fun hrun => ⟨H.1, (H.2.2 t ht).2.2 hrun⟩⟩⟩
+
+end Step
+
+end Members
+end Kcert
