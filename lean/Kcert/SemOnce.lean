@@ -618,5 +618,81 @@ theorem valid_of_reach (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
 
 end Step
 
+/-! ## Races: conflicting next actions are unordered by happens-before -/
+
+section Race
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- In a schedule keeping the invariant, nothing that has not happened happens before the next
+action of a running thread: if `y` runs and `x ≠ y`, then `(x, cnt x h)` (not yet done) does not
+happen before `(y, cnt y h)` (done in `y :: h`, which is valid). -/
+theorem not_hb_next (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0))
+    {h : List Nat} {s : Sem.CState V} (H : HInv prog N regs0 m0 R m h s) {x y : Nat}
+    (hxy : ¬ y = x) (hy : y < N) (hry : (s.th y).status = Sem.Status.run) :
+    ¬ HB (soloEv prog regs0 m0) (x, cnt x h) (y, cnt y h) := by
+  intro hb
+  have hv : Valid (soloEv prog regs0 m0) m (y :: h) := ⟨H.1, (H.2.2 y hy).2.2 hry⟩
+  have ho := once_all (soloEv prog regs0 m0) m S hM hSz h3 (y :: h) hv
+  have hdone : cnt y h < cnt y (y :: h) := by
+    rw [cnt_cons_self]
+    exact Nat.ltSuccSelf _
+  have r : cnt x h < cnt x (y :: h) := hb_done (soloEv prog regs0 m0) m S hM hSz hv ho hb hdone
+  rw [cnt_cons_ne h hxy] at r
+  exact Nat.ltIrrefl _ r
+
+/-- **Conflicting next actions of two running threads are conflicting solo actions that
+happens-before does not order.**  With `i = cnt x h`, `j = cnt y h` (how many actions each has
+done): `Conflict (soloAct x i) (soloAct y j)` (data independence: same kinds and addresses),
+and neither `HB (x, i) (y, j)` nor `HB (y, j) (x, i)`. -/
+theorem race_unordered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat) (S : Nat → List Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0))
+    {h : List Nat} {s : Sem.CState V} (hs : Sched prog N (Sem.init regs0 m1) h s) {x y : Nat}
+    (hxy : x ≠ y) (hx : x < N) (hy : y < N) (hrx : (s.th x).status = Sem.Status.run)
+    (hry : (s.th y).status = Sem.Status.run)
+    (hc : Sem.Conflict (Sem.act prog x s) (Sem.act prog y s)) :
+    Sem.Conflict (Sem.soloAct prog regs0 m0 x (cnt x h)) (Sem.soloAct prog regs0 m0 y (cnt y h)) ∧
+    ¬ HB (soloEv prog regs0 m0) (x, cnt x h) (y, cnt y h) ∧
+    ¬ HB (soloEv prog regs0 m0) (y, cnt y h) (x, cnt x h) := by
+  have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+  have rx := Sem.actRel_of_trel prog hind (H.2.2 x hx).1
+  have ry := Sem.actRel_of_trel prog hind (H.2.2 y hy).1
+  exact ⟨Sem.conflict_rel rx ry hc,
+    not_hb_next prog N regs0 m0 R m S hM hSz h3 H (fun e => hxy (Eq.symm e)) hy hry,
+    not_hb_next prog N regs0 m0 R m S hM hSz h3 H hxy hx hrx⟩
+
+/-- Every two conflicting solo actions of different threads below `N` are ordered by
+happens-before, one way or the other. -/
+def Ordered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∀ x y i j, x ≠ y → x < N → y < N →
+    Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j) →
+    HB (soloEv prog regs0 m0) (x, i) (y, j) ∨ HB (soloEv prog regs0 m0) (y, j) (x, i)
+
+/-- **Race freedom of every schedule from the happens-before order of the solo sequences.**
+Under data independence, one count `m b > 0` per barrier id (`CountsAt`), the Rust's barrier
+checks (`Memb`, `Sized`, `Check3`), if every two conflicting solo actions of different threads
+are HB-ordered, no reachable state of `Sem` from the launch (any initial memory) has a race. -/
+theorem raceFree_of_ordered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (S : Nat → List Nat) (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0))
+    (hord : Ordered prog N regs0 m0) : Sem.RaceFree prog N (Sem.init regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj hc
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    match race_unordered prog N regs0 m0 m1 R m S hind hR0 hC hM hSz h3 hs hij hi hj hri hrj hc with
+    | ⟨hc', n1, n2⟩ =>
+      cases hord i j (cnt i h) (cnt j h) hij hi hj hc' with
+      | inl e => exact n1 e
+      | inr e => exact n2 e
+
+end Race
+
 end Members
 end Kcert
