@@ -694,5 +694,145 @@ theorem raceFree_of_ordered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat �
 
 end Race
 
+/-! ## Barriers fit: one count per id, two free places -/
+
+section Fit
+
+variable {V : Type} [Sem.AccAdd V]
+
+theorem barFits_of (N : Nat) (r : Sem.CState V) (A B : Sem.Act V)
+    (H : ∀ b n wa pa n' wb pb, A = Sem.Act.arrive b n wa pa → B = Sem.Act.arrive b n' wb pb →
+      n = n' ∧ Sem.arrivals N b r + 2 ≤ n) :
+    Sem.BarFits N r A B := by
+  cases A with
+  | arrive b n wa pa =>
+    cases B with
+    | arrive c n' wb pb =>
+      intro e
+      exact H b n wa pa n' wb pb rfl (by rw [e])
+    | compute _ _ => trivial
+    | read _ _ _ => trivial
+    | write _ _ _ => trivial
+    | atomAdd _ _ _ => trivial
+    | exit => trivial
+  | compute _ _ => trivial
+  | read _ _ _ => trivial
+  | write _ _ _ => trivial
+  | atomAdd _ _ _ => trivial
+  | exit => trivial
+
+/-- **Two running threads about to arrive at one id leave two free places.**  If only one were
+free (`m b - 1` arrivals pending), the first of the two to arrive would complete the instance;
+before it, neither had an arrival pending (`Once` in `i :: h` and `j :: h`), so both had
+arrived `K` times (`pend`); after it every member has arrived equally often (`pend`, nothing
+pending), yet `i` has `K + 1` arrivals and `j` still `K`. -/
+theorem two_places (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0))
+    {h : List Nat} {s : Sem.CState V} (H : HInv prog N regs0 m0 R m h s) {i j b : Nat}
+    {wa wb : Bool} (hij : ¬ i = j) (hi : i < N) (hj : j < N)
+    (hri : (s.th i).status = Sem.Status.run) (hrj : (s.th j).status = Sem.Status.run)
+    (hei : soloEv prog regs0 m0 i (cnt i h) = Ev.arr b wa)
+    (hej : soloEv prog regs0 m0 j (cnt j h) = Ev.arr b wb) :
+    len (pendAt (soloEv prog regs0 m0) m b h) + 2 ≤ m b := by
+  have hiS : Mem i (S b) := hM i (cnt i h) b wa hei
+  have hjS : Mem j (S b) := hM j (cnt j h) b wb hej
+  have hsz := hSz b
+  have h0 : 0 < m b := by rw [← hsz.1]; exact len_pos hiS
+  have hvi : Valid (soloEv prog regs0 m0) m (i :: h) := ⟨H.1, (H.2.2 i hi).2.2 hri⟩
+  have hvj : Valid (soloEv prog regs0 m0) m (j :: h) := ⟨H.1, (H.2.2 j hj).2.2 hrj⟩
+  have hoi : Once (m b) (sn (arrs (soloEv prog regs0 m0) b h) i) := by
+    have t := once_all (soloEv prog regs0 m0) m S hM hSz h3 (i :: h) hvi b
+    rw [arrs_same (soloEv prog regs0 m0) h hei] at t
+    exact t
+  have hoj : Once (m b) (sn (arrs (soloEv prog regs0 m0) b h) j) := by
+    have t := once_all (soloEv prog regs0 m0) m S hM hSz h3 (j :: h) hvj b
+    rw [arrs_same (soloEv prog regs0 m0) h hej] at t
+    exact t
+  have ho : Once (m b) (arrs (soloEv prog regs0 m0) b h) :=
+    once_all (soloEv prog regs0 m0) m S hM hSz h3 h H.1 b
+  have npi : ¬ Pending i (pendAt (soloEv prog regs0 m0) m b h) := once_sn_np _ _ _ hoi
+  have npj : ¬ Pending j (pendAt (soloEv prog regs0 m0) m b h) := once_sn_np _ _ _ hoj
+  have hlt : len (pendAt (soloEv prog regs0 m0) m b h) < m b := len_left_lt h0 _ _ _ h0
+  cases Nat.decEq (len (pendAt (soloEv prog regs0 m0) m b h) + 1) (m b) with
+  | isFalse enf => exact Nat.ltOfLeOfNe hlt enf
+  | isTrue efull =>
+    apply False.elim
+    match pend hsz.1 hsz.2 h0 (only_arrs (soloEv prog regs0 m0) S hM b h) ho with
+    | ⟨K, _, _, _, hN⟩ =>
+      have ci : cnt i (arrs (soloEv prog regs0 m0) b h) = K := hN i hiS npi
+      have cj : cnt j (arrs (soloEv prog regs0 m0) b h) = K := hN j hjS npj
+      match left_sn (m b) i (arrs (soloEv prog regs0 m0) b h) (fun _ => 0) [] with
+      | ⟨x, hx⟩ =>
+        have hl0 : left (m b) (fun _ => 0) [] (sn (arrs (soloEv prog regs0 m0) b h) i) = [] := by
+          rw [hx]
+          exact if_pos' efull
+        have hw' : ∀ t, Mem t (sn (arrs (soloEv prog regs0 m0) b h) i) → Mem t (S b) := by
+          have t := only_arrs (soloEv prog regs0 m0) S hM b (i :: h)
+          rw [arrs_same (soloEv prog regs0 m0) h hei] at t
+          exact t
+        match pend hsz.1 hsz.2 h0 hw' hoi with
+        | ⟨K', _, _, _, hN'⟩ =>
+          have ci' := hN' i hiS (by rw [hl0]; exact not_pending_nil i)
+          have cj' := hN' j hjS (by rw [hl0]; exact not_pending_nil j)
+          rw [cnt_sn_eq, ci] at ci'
+          rw [cnt_sn_ne hij, cj] at cj'
+          rw [← cj'] at ci'
+          have e2 : K + 1 ≤ K := by rw [ci']; exact Nat.leRefl K
+          exact Nat.notSuccLeSelf K e2
+
+/-- **Barriers fit in every schedule.**  Under data independence, one count `m b > 0` per
+barrier id in the solo traces (`CountsAt`), and the Rust's barrier checks (`Memb`, `Sized`,
+`Check3`), `Sem.BarriersFit` holds from the launch (any initial memory): two running threads
+about to arrive at one id use the same count `m b`, and at least two places are free there. -/
+theorem barriersFit_of_once (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (S : Nat → List Nat) (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0)) :
+    Sem.BarriersFit prog N (Sem.init regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+    apply barFits_of
+    intro b n wa pa n' wb pb hA hB
+    have rx := (hinv_common prog N regs0 m0 R m hind hi hri H).2.1
+    have ry := (hinv_common prog N regs0 m0 R m hind hj hrj H).2.1
+    rw [hA] at rx
+    rw [hB] at ry
+    have hA0 := Sem.actRel_arrive rx
+    have hB0 := Sem.actRel_arrive ry
+    have c1 := hC _ _ _ _ _ _ hA0
+    have c2 := hC _ _ _ _ _ _ hB0
+    have hei : soloEv prog regs0 m0 i (cnt i h) = Ev.arr b wa := by
+      show evOf (Sem.soloAct prog regs0 m0 i (cnt i h)) = Ev.arr b wa
+      rw [hA0]
+      rfl
+    have hej : soloEv prog regs0 m0 j (cnt j h) = Ev.arr b wb := by
+      show evOf (Sem.soloAct prog regs0 m0 j (cnt j h)) = Ev.arr b wb
+      rw [hB0]
+      rfl
+    refine ⟨Eq.trans c1.1 (Eq.symm c2.1), ?_⟩
+    rw [H.2.1 b, c1.1]
+    exact two_places prog N regs0 m0 R m S hM hSz h3 H hij hi hj hri hrj hei hej
+
+/-- **Confluence from the named-barrier checks**: under the hypotheses of
+`barriersFit_of_once` and `Ordered` (every two conflicting solo actions of different threads
+are HB-ordered), any two complete executions from the launch end in the same state. -/
+theorem confluence_of_once (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (S : Nat → List Nat) (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0))
+    (hord : Ordered prog N regs0 m0) {t1 t2 : Sem.CState V}
+    (h1 : Sem.Reach prog N (Sem.init regs0 m1) t1) (h2 : Sem.Reach prog N (Sem.init regs0 m1) t2)
+    (f1 : Sem.Final N t1) (f2 : Sem.Final N t2) : Sem.Same t1 t2 :=
+  Sem.confluence prog N
+    (raceFree_of_ordered prog N regs0 m0 m1 R m S hind hR0 hC hM hSz h3 hord)
+    (barriersFit_of_once prog N regs0 m0 m1 R m S hind hR0 hC hM hSz h3) h1 h2 f1 f2
+
+end Fit
+
 end Members
 end Kcert
