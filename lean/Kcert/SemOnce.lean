@@ -4,7 +4,26 @@ import Kcert.Bounds
 /-!
 # Named barriers, `Sem` side: every schedule is a valid history of the solo sequences
 
-(Header filled in below.)
+The link between `Semantics.lean`'s interleavings (`Sem.StepT`, any barrier ids, counts, and
+`bar.arrive`) and `OnceCheck.lean`'s valid histories of fixed per-thread sequences, the
+sequences being the solo traces' barrier views `SoloEv.soloEv` (namespace `Kcert.Members`).
+
+* `Sched prog N s0 h s`: `s` is reached from `s0` by steps of the threads `h` (latest first);
+  `sched_of_reach`, `reach_of_sched`: the same as `Sem.Reach`.
+* Hypotheses: `Sem.DataIndep prog R` with `R i 0 (regs0 i) (regs0 i)`; `CountsAt` (every solo
+  arrival at `b` has count `m b > 0`); for the race and barrier theorems also `Memb`, `Sized`,
+  `Check3` of `soloEv` (what the Rust's barrier checks give, derived elsewhere).
+* `valid_of_reach` (invariant `HInv`, `hinv_sched`): every reachable state from the launch has a
+  schedule `h` that is `Valid`; `Sem.arrivals` at each id is the number of pending arrivals of
+  `OnceCheck` (`pendAt`: both complete an instance eagerly at its count); thread `t < N` has
+  done `cnt t h` actions and is `TRel`-related to its solo state `cnt t h`; waiting at `b` is
+  having a still pending waiting arrival at `b` as last action (`ThOk`); a running `t` has
+  `t :: h` valid.
+* `race_unordered`: conflicting next actions of two running threads are conflicting solo actions
+  `(x, cnt x h)`, `(y, cnt y h)` that `HB` does not order either way; `raceFree_of_ordered`: if
+  `HB` orders every two conflicting solo actions (`Ordered`), `Sem.RaceFree`.
+* `barriersFit_of_once`: `Sem.BarriersFit` (`two_places`: two running threads about to arrive
+  at one id leave two free places, from `Once` and `pend`); `confluence_of_once`.
 -/
 
 namespace Kcert
