@@ -815,3 +815,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.two_places
 #print axioms Kcert.Members.barriersFit_of_once
 #print axioms Kcert.Members.confluence_of_once
+#print axioms Kcert.Members.SemOnceEx.ex_dataIndep
+#print axioms Kcert.Members.SemOnceEx.ex_counts
+#print axioms Kcert.Members.SemOnceEx.ex_memb
+#print axioms Kcert.Members.SemOnceEx.ex_check3
+#print axioms Kcert.Members.SemOnceEx.ex_ordered
+#print axioms Kcert.Members.SemOnceEx.ex_raceFree
+#print axioms Kcert.Members.SemOnceEx.ex_fit
+#print axioms Kcert.Members.SemOnceEx.ex_confluence

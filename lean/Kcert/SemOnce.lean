@@ -24,6 +24,9 @@ sequences being the solo traces' barrier views `SoloEv.soloEv` (namespace `Kcert
   `HB` orders every two conflicting solo actions (`Ordered`), `Sem.RaceFree`.
 * `barriersFit_of_once`: `Sem.BarriersFit` (`two_places`: two running threads about to arrive
   at one id leave two free places, from `Once` and `pend`); `confluence_of_once`.
+* Not vacuous (`SemOnceEx`): a producer and a consumer with `bar.arrive`/`bar.sync` at ids 1
+  and 2, two stores and two loads of one address, meet every hypothesis (`ex_check3` is
+  consulted at the producer's second `bar.arrive 1`); `ex_raceFree`, `ex_fit`, `ex_confluence`.
 -/
 
 namespace Kcert
@@ -852,6 +855,379 @@ theorem confluence_of_once (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat �
     (barriersFit_of_once prog N regs0 m0 m1 R m S hind hR0 hC hM hSz h3) h1 h2 f1 f2
 
 end Fit
+
+/-! ## Not vacuous: a producer and a consumer with `bar.arrive`
+
+Thread 0: store to 0; `bar.arrive 1, 2`; `bar.sync 2, 2`; store to 0; `bar.arrive 1, 2`; exit.
+Thread 1: `bar.sync 1, 2`; load from 0; `bar.arrive 2, 2`; `bar.sync 1, 2`; load from 0; exit.
+Every hypothesis is proved (`ex_dataIndep`, `ex_counts`, `ex_memb`, `pc_sized`, `ex_check3`,
+`ex_ordered`), so `raceFree_of_ordered`, `barriersFit_of_once`, `confluence_of_once` apply. -/
+
+namespace SemOnceEx
+
+variable {V : Type} [Sem.AccAdd V]
+
+def exProg : Sem.Prog V := fun t pc regs =>
+  match t, pc with
+  | 0, 0 => Sem.Act.write 0 (regs 0) 1
+  | 0, 1 => Sem.Act.arrive 1 2 false 2
+  | 0, 2 => Sem.Act.arrive 2 2 true 3
+  | 0, 3 => Sem.Act.write 0 (regs 0) 4
+  | 0, 4 => Sem.Act.arrive 1 2 false 5
+  | 1, 0 => Sem.Act.arrive 1 2 true 1
+  | 1, 1 => Sem.Act.read 0 0 2
+  | 1, 2 => Sem.Act.arrive 2 2 false 3
+  | 1, 3 => Sem.Act.arrive 1 2 true 4
+  | 1, 4 => Sem.Act.read 0 0 5
+  | _, _ => Sem.Act.exit
+
+def exR : Nat → Nat → (Nat → V) → (Nat → V) → Prop := fun _ _ _ _ => True
+
+theorem ex_dataIndep : Sem.DataIndep (exProg : Sem.Prog V) exR := by
+  intro i pc regs regs' _
+  match i, pc with
+  | 0, 0 => exact ⟨rfl, rfl, trivial⟩
+  | 0, 1 => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+  | 0, 2 => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+  | 0, 3 => exact ⟨rfl, rfl, trivial⟩
+  | 0, 4 => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+  | 0, k + 5 => exact trivial
+  | 1, 0 => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+  | 1, 1 => exact ⟨rfl, rfl, rfl, fun _ _ => trivial⟩
+  | 1, 2 => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+  | 1, 3 => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+  | 1, 4 => exact ⟨rfl, rfl, rfl, fun _ _ => trivial⟩
+  | 1, k + 5 => exact trivial
+  | t + 2, pc => exact trivial
+
+theorem ex_counts_prog : ∀ (t pc : Nat) (regs : Nat → V) (b n : Nat) (w : Bool) (pc' : Nat),
+    (exProg : Sem.Prog V) t pc regs = Sem.Act.arrive b n w pc' → n = 2
+  | 0, 0, _, _, _, _, _, h => Sem.Act.noConfusion h
+  | 0, 1, _, _, _, _, _, h => Sem.Act.noConfusion h (fun _ e _ _ => Eq.symm e)
+  | 0, 2, _, _, _, _, _, h => Sem.Act.noConfusion h (fun _ e _ _ => Eq.symm e)
+  | 0, 3, _, _, _, _, _, h => Sem.Act.noConfusion h
+  | 0, 4, _, _, _, _, _, h => Sem.Act.noConfusion h (fun _ e _ _ => Eq.symm e)
+  | 0, k + 5, _, _, _, _, _, h => Sem.Act.noConfusion h
+  | 1, 0, _, _, _, _, _, h => Sem.Act.noConfusion h (fun _ e _ _ => Eq.symm e)
+  | 1, 1, _, _, _, _, _, h => Sem.Act.noConfusion h
+  | 1, 2, _, _, _, _, _, h => Sem.Act.noConfusion h (fun _ e _ _ => Eq.symm e)
+  | 1, 3, _, _, _, _, _, h => Sem.Act.noConfusion h (fun _ e _ _ => Eq.symm e)
+  | 1, 4, _, _, _, _, _, h => Sem.Act.noConfusion h
+  | 1, k + 5, _, _, _, _, _, h => Sem.Act.noConfusion h
+  | t + 2, _, _, _, _, _, _, h => Sem.Act.noConfusion h
+
+
+theorem ex_counts (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    CountsAt (exProg : Sem.Prog V) regs0 m0 (fun _ => 2) :=
+  fun t _ b n w pc h => ⟨ex_counts_prog t _ _ b n w pc h, Nat.zeroLtSucc 1⟩
+
+theorem pc_step (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat)
+    (h : (Sem.solo (exProg : Sem.Prog V) regs0 m0 i k).pc = k)
+    (hA : ∀ regs, (Sem.newT ((exProg : Sem.Prog V) i k regs) false
+      (Sem.solo exProg regs0 m0 i k) m0).pc = k + 1) :
+    (Sem.solo (exProg : Sem.Prog V) regs0 m0 i (k + 1)).pc = k + 1 := by
+  show (Sem.newT ((exProg : Sem.Prog V) i (Sem.solo exProg regs0 m0 i k).pc
+    (Sem.solo exProg regs0 m0 i k).regs) false (Sem.solo exProg regs0 m0 i k) m0).pc = k + 1
+  rw [h]
+  exact hA _
+
+theorem pc05 (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    (Sem.solo (exProg : Sem.Prog V) regs0 m0 0 5).pc = 5 :=
+  pc_step regs0 m0 0 4 (pc_step regs0 m0 0 3 (pc_step regs0 m0 0 2 (pc_step regs0 m0 0 1
+    (pc_step regs0 m0 0 0 rfl (fun _ => rfl)) (fun _ => rfl)) (fun _ => rfl)) (fun _ => rfl))
+    (fun _ => rfl)
+
+theorem pc15 (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    (Sem.solo (exProg : Sem.Prog V) regs0 m0 1 5).pc = 5 :=
+  pc_step regs0 m0 1 4 (pc_step regs0 m0 1 3 (pc_step regs0 m0 1 2 (pc_step regs0 m0 1 1
+    (pc_step regs0 m0 1 0 rfl (fun _ => rfl)) (fun _ => rfl)) (fun _ => rfl)) (fun _ => rfl))
+    (fun _ => rfl)
+
+/-- Past `pc` 5 a solo trace of thread 0 or 1 stays at its `exit`. -/
+theorem solo_end (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat)
+    (h5 : (Sem.solo (exProg : Sem.Prog V) regs0 m0 i 5).pc = 5)
+    (hx : ∀ regs, (exProg : Sem.Prog V) i 5 regs = Sem.Act.exit) :
+    ∀ k, (Sem.solo (exProg : Sem.Prog V) regs0 m0 i (5 + k)).pc = 5
+  | 0 => h5
+  | k + 1 => by
+    show (Sem.newT ((exProg : Sem.Prog V) i (Sem.solo exProg regs0 m0 i (5 + k)).pc
+      (Sem.solo exProg regs0 m0 i (5 + k)).regs) false (Sem.solo exProg regs0 m0 i (5 + k)) m0).pc = 5
+    rw [solo_end regs0 m0 i h5 hx k, hx]
+    exact solo_end regs0 m0 i h5 hx k
+
+theorem act_end (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat)
+    (h5 : (Sem.solo (exProg : Sem.Prog V) regs0 m0 i 5).pc = 5)
+    (hx : ∀ regs, (exProg : Sem.Prog V) i 5 regs = Sem.Act.exit) (k : Nat) :
+    Sem.soloAct (exProg : Sem.Prog V) regs0 m0 i (5 + k) = Sem.Act.exit := by
+  show (exProg : Sem.Prog V) i (Sem.solo exProg regs0 m0 i (5 + k)).pc
+    (Sem.solo exProg regs0 m0 i (5 + k)).regs = Sem.Act.exit
+  rw [solo_end regs0 m0 i h5 hx k]
+  exact hx _
+
+theorem act0_end (regs0 : Nat → Nat → V) (m0 : Nat → V) (k : Nat) :
+    Sem.soloAct (exProg : Sem.Prog V) regs0 m0 0 (5 + k) = Sem.Act.exit :=
+  act_end regs0 m0 0 (pc05 regs0 m0) (fun _ => rfl) k
+
+theorem act1_end (regs0 : Nat → Nat → V) (m0 : Nat → V) (k : Nat) :
+    Sem.soloAct (exProg : Sem.Prog V) regs0 m0 1 (5 + k) = Sem.Act.exit :=
+  act_end regs0 m0 1 (pc15 regs0 m0) (fun _ => rfl) k
+
+theorem lt5_false {k : Nat} (hi : k + 5 < 5) : False :=
+  Nat.notSuccLeSelf 4 (Nat.leTrans (Nat.leAddLeft 5 k) (Nat.leOfLtSucc hi))
+
+theorem ev0_lt (regs0 : Nat → Nat → V) (m0 : Nat → V) : ∀ i, i < 5 → ∀ b w,
+    soloEv (exProg : Sem.Prog V) regs0 m0 0 i = Ev.arr b w →
+    (i = 1 ∧ b = 1 ∧ w = false) ∨ (i = 2 ∧ b = 2 ∧ w = true) ∨ (i = 4 ∧ b = 1 ∧ w = false)
+  | 0, _, b, w, h => Ev.noConfusion h
+  | 1, _, b, w, h => Or.inl ⟨rfl, Eq.symm (arr_b h), Eq.symm (arr_w h)⟩
+  | 2, _, b, w, h => Or.inr (Or.inl ⟨rfl, Eq.symm (arr_b h), Eq.symm (arr_w h)⟩)
+  | 3, _, b, w, h => Ev.noConfusion h
+  | 4, _, b, w, h => Or.inr (Or.inr ⟨rfl, Eq.symm (arr_b h), Eq.symm (arr_w h)⟩)
+  | k + 5, hi, _, _, _ => False.elim (lt5_false hi)
+
+theorem ev1_lt (regs0 : Nat → Nat → V) (m0 : Nat → V) : ∀ i, i < 5 → ∀ b w,
+    soloEv (exProg : Sem.Prog V) regs0 m0 1 i = Ev.arr b w →
+    (i = 0 ∧ b = 1 ∧ w = true) ∨ (i = 2 ∧ b = 2 ∧ w = false) ∨ (i = 3 ∧ b = 1 ∧ w = true)
+  | 0, _, b, w, h => Or.inl ⟨rfl, Eq.symm (arr_b h), Eq.symm (arr_w h)⟩
+  | 1, _, b, w, h => Ev.noConfusion h
+  | 2, _, b, w, h => Or.inr (Or.inl ⟨rfl, Eq.symm (arr_b h), Eq.symm (arr_w h)⟩)
+  | 3, _, b, w, h => Or.inr (Or.inr ⟨rfl, Eq.symm (arr_b h), Eq.symm (arr_w h)⟩)
+  | 4, _, b, w, h => Ev.noConfusion h
+  | k + 5, hi, _, _, _ => False.elim (lt5_false hi)
+
+/-- Past its exit, thread `i`'s solo barrier view is `loc`. -/
+theorem ev_end {regs0 : Nat → Nat → V} {m0 : Nat → V} {i j : Nat} (hj : 5 ≤ j)
+    (hend : ∀ k, Sem.soloAct (exProg : Sem.Prog V) regs0 m0 i (5 + k) = Sem.Act.exit) :
+    soloEv (exProg : Sem.Prog V) regs0 m0 i j = Ev.loc := by
+  match Nat.le.dest hj with
+  | ⟨k, e⟩ =>
+    rw [← e]
+    show evOf (Sem.soloAct (exProg : Sem.Prog V) regs0 m0 i (5 + k)) = Ev.loc
+    rw [hend k]
+    rfl
+
+theorem ev0 (regs0 : Nat → Nat → V) (m0 : Nat → V) (i b : Nat) (w : Bool)
+    (h : soloEv (exProg : Sem.Prog V) regs0 m0 0 i = Ev.arr b w) :
+    (i = 1 ∧ b = 1 ∧ w = false) ∨ (i = 2 ∧ b = 2 ∧ w = true) ∨ (i = 4 ∧ b = 1 ∧ w = false) := by
+  cases Nat.ltOrGe i 5 with
+  | inl hi => exact ev0_lt regs0 m0 i hi b w h
+  | inr hi =>
+    rw [ev_end hi (act0_end regs0 m0)] at h
+    exact Ev.noConfusion h
+
+theorem ev1 (regs0 : Nat → Nat → V) (m0 : Nat → V) (i b : Nat) (w : Bool)
+    (h : soloEv (exProg : Sem.Prog V) regs0 m0 1 i = Ev.arr b w) :
+    (i = 0 ∧ b = 1 ∧ w = true) ∨ (i = 2 ∧ b = 2 ∧ w = false) ∨ (i = 3 ∧ b = 1 ∧ w = true) := by
+  cases Nat.ltOrGe i 5 with
+  | inl hi => exact ev1_lt regs0 m0 i hi b w h
+  | inr hi =>
+    rw [ev_end hi (act1_end regs0 m0)] at h
+    exact Ev.noConfusion h
+
+/-- A memory access. -/
+def isMem : Sem.Act V → Bool
+  | Sem.Act.read _ _ _ => true
+  | Sem.Act.write _ _ _ => true
+  | Sem.Act.atomAdd _ _ _ => true
+  | Sem.Act.compute _ _ => false
+  | Sem.Act.arrive _ _ _ _ => false
+  | Sem.Act.exit => false
+
+theorem conflict_memL {A B : Sem.Act V} (hc : Sem.Conflict A B) : isMem A = true := by
+  cases A with
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | compute pc r => exact False.elim hc
+  | arrive b n w pc => exact False.elim hc
+  | exit => exact False.elim hc
+
+theorem conflict_mem {A B : Sem.Act V} (hc : Sem.Conflict A B) :
+    isMem A = true ∧ isMem B = true :=
+  ⟨conflict_memL hc, conflict_memL (Sem.conflict_symm _ _ hc)⟩
+
+theorem mem_end {regs0 : Nat → Nat → V} {m0 : Nat → V} {i j : Nat} (hj : 5 ≤ j)
+    (hend : ∀ k, Sem.soloAct (exProg : Sem.Prog V) regs0 m0 i (5 + k) = Sem.Act.exit)
+    (h : isMem (Sem.soloAct (exProg : Sem.Prog V) regs0 m0 i j) = true) : False := by
+  match Nat.le.dest hj with
+  | ⟨k, e⟩ =>
+    rw [← e, hend k] at h
+    exact Bool.noConfusion h
+
+theorem mem0_lt (regs0 : Nat → Nat → V) (m0 : Nat → V) : ∀ i, i < 5 →
+    isMem (Sem.soloAct (exProg : Sem.Prog V) regs0 m0 0 i) = true → i = 0 ∨ i = 3
+  | 0, _, _ => Or.inl rfl
+  | 1, _, h => Bool.noConfusion h
+  | 2, _, h => Bool.noConfusion h
+  | 3, _, _ => Or.inr rfl
+  | 4, _, h => Bool.noConfusion h
+  | k + 5, hi, _ => False.elim (lt5_false hi)
+
+theorem mem1_lt (regs0 : Nat → Nat → V) (m0 : Nat → V) : ∀ i, i < 5 →
+    isMem (Sem.soloAct (exProg : Sem.Prog V) regs0 m0 1 i) = true → i = 1 ∨ i = 4
+  | 0, _, h => Bool.noConfusion h
+  | 1, _, _ => Or.inl rfl
+  | 2, _, h => Bool.noConfusion h
+  | 3, _, h => Bool.noConfusion h
+  | 4, _, _ => Or.inr rfl
+  | k + 5, hi, _ => False.elim (lt5_false hi)
+
+theorem mem0 (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat)
+    (h : isMem (Sem.soloAct (exProg : Sem.Prog V) regs0 m0 0 i) = true) : i = 0 ∨ i = 3 := by
+  cases Nat.ltOrGe i 5 with
+  | inl hi => exact mem0_lt regs0 m0 i hi h
+  | inr hi => exact False.elim (mem_end hi (act0_end regs0 m0) h)
+
+theorem mem1 (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat)
+    (h : isMem (Sem.soloAct (exProg : Sem.Prog V) regs0 m0 1 i) = true) : i = 1 ∨ i = 4 := by
+  cases Nat.ltOrGe i 5 with
+  | inl hi => exact mem1_lt regs0 m0 i hi h
+  | inr hi => exact False.elim (mem_end hi (act1_end regs0 m0) h)
+
+theorem hbA (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    HB (soloEv (exProg : Sem.Prog V) regs0 m0) (0, 0) (1, 1) :=
+  HB.step (HB.edge (Edge.po 0 0)) (Edge.bar 0 1 1 0 1 false rfl rfl rfl)
+
+theorem hbB (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    HB (soloEv (exProg : Sem.Prog V) regs0 m0) (1, 1) (0, 3) :=
+  HB.step (HB.edge (Edge.po 1 1)) (Edge.bar 1 2 0 2 2 false rfl rfl rfl)
+
+theorem hbC (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    HB (soloEv (exProg : Sem.Prog V) regs0 m0) (0, 3) (1, 4) :=
+  HB.step (HB.edge (Edge.po 0 3)) (Edge.bar 0 4 1 3 1 false rfl rfl rfl)
+
+theorem hbD (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    HB (soloEv (exProg : Sem.Prog V) regs0 m0) (0, 0) (1, 4) :=
+  HB.step (HB.step (HB.step (hbA regs0 m0) (Edge.po 1 1)) (Edge.po 1 2)) (Edge.po 1 3)
+
+theorem hbE (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    HB (soloEv (exProg : Sem.Prog V) regs0 m0) (1, 1) (0, 4) :=
+  HB.step (hbB regs0 m0) (Edge.po 0 3)
+
+theorem two_lt_false {x : Nat} (h : x + 2 < 2) : False :=
+  Nat.notSuccLeSelf 1 (Nat.leTrans (Nat.leAddLeft 2 x) (Nat.leOfLtSucc h))
+
+theorem ex_memb (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    Memb (soloEv (exProg : Sem.Prog V) regs0 m0) (fun _ => [0, 1]) := by
+  intro t i b wt h
+  match t, h with
+  | 0, _ => exact Or.inl rfl
+  | 1, _ => exact Or.inr (Or.inl rfl)
+  | t + 2, h => exact Ev.noConfusion h
+
+theorem ex_check3 (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    Check3 (soloEv (exProg : Sem.Prog V) regs0 m0) := by
+  intro t i i' b wt' h1 h2 hlt _
+  match t, h1, h2 with
+  | 0, h1, h2 =>
+    cases ev0 regs0 m0 i b false h1 with
+    | inl c1 =>
+      cases ev0 regs0 m0 i' b wt' h2 with
+      | inl c2 =>
+        rw [c1.1, c2.1] at hlt
+        exact False.elim (Nat.ltIrrefl 1 hlt)
+      | inr c2 =>
+        cases c2 with
+        | inl c2 =>
+          rw [c1.2.1] at c2
+          exact False.elim (one_ne_two c2.2.1)
+        | inr c2 =>
+          rw [c2.1, c1.2.1, c1.1]
+          exact ⟨1, 0, rfl, rfl, hbE regs0 m0⟩
+    | inr c1 =>
+      cases c1 with
+      | inl c1 => exact False.elim (Bool.noConfusion c1.2.2)
+      | inr c1 =>
+        cases ev0 regs0 m0 i' b wt' h2 with
+        | inl c2 =>
+          rw [c1.1, c2.1] at hlt
+          exact False.elim ((by decide : ¬ (4 < 1)) hlt)
+        | inr c2 =>
+          cases c2 with
+          | inl c2 =>
+            rw [c1.2.1] at c2
+            exact False.elim (one_ne_two c2.2.1)
+          | inr c2 =>
+            rw [c1.1, c2.1] at hlt
+            exact False.elim (Nat.ltIrrefl 4 hlt)
+  | 1, h1, h2 =>
+    cases ev1 regs0 m0 i b false h1 with
+    | inl c1 => exact False.elim (Bool.noConfusion c1.2.2)
+    | inr c1 =>
+      cases c1 with
+      | inl c1 =>
+        cases ev1 regs0 m0 i' b wt' h2 with
+        | inl c2 =>
+          rw [c1.2.1] at c2
+          exact False.elim (two_ne_one c2.2.1)
+        | inr c2 =>
+          cases c2 with
+          | inl c2 =>
+            rw [c1.1, c2.1] at hlt
+            exact False.elim (Nat.ltIrrefl 2 hlt)
+          | inr c2 =>
+            rw [c1.2.1] at c2
+            exact False.elim (two_ne_one c2.2.1)
+      | inr c1 => exact False.elim (Bool.noConfusion c1.2.2)
+  | t + 2, h1, _ => exact Ev.noConfusion h1
+
+theorem ex_ordered (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    Ordered (exProg : Sem.Prog V) 2 regs0 m0 := by
+  intro x y i j hxy hx hy hc
+  have hm := conflict_mem hc
+  match x, y, hxy, hx, hy, hm with
+  | 0, 0, hxy, _, _, _ => exact False.elim (hxy rfl)
+  | 1, 1, hxy, _, _, _ => exact False.elim (hxy rfl)
+  | 0, 1, _, _, _, hm =>
+    cases mem0 regs0 m0 i hm.1 with
+    | inl ei =>
+      cases mem1 regs0 m0 j hm.2 with
+      | inl ej => rw [ei, ej]; exact Or.inl (hbA regs0 m0)
+      | inr ej => rw [ei, ej]; exact Or.inl (hbD regs0 m0)
+    | inr ei =>
+      cases mem1 regs0 m0 j hm.2 with
+      | inl ej => rw [ei, ej]; exact Or.inr (hbB regs0 m0)
+      | inr ej => rw [ei, ej]; exact Or.inl (hbC regs0 m0)
+  | 1, 0, _, _, _, hm =>
+    cases mem1 regs0 m0 i hm.1 with
+    | inl ei =>
+      cases mem0 regs0 m0 j hm.2 with
+      | inl ej => rw [ei, ej]; exact Or.inr (hbA regs0 m0)
+      | inr ej => rw [ei, ej]; exact Or.inl (hbB regs0 m0)
+    | inr ei =>
+      cases mem0 regs0 m0 j hm.2 with
+      | inl ej => rw [ei, ej]; exact Or.inr (hbD regs0 m0)
+      | inr ej => rw [ei, ej]; exact Or.inr (hbC regs0 m0)
+  | x + 2, _, _, hx, _, _ => exact False.elim (two_lt_false hx)
+  | _, y + 2, _, _, hy, _ => exact False.elim (two_lt_false hy)
+
+/-- **Not vacuous.**  A producer (thread 0: store to 0; `bar.arrive 1, 2`; `bar.sync 2, 2`; store
+to 0; `bar.arrive 1, 2`; exit) and a consumer (thread 1: `bar.sync 1, 2`; load from 0;
+`bar.arrive 2, 2`; `bar.sync 1, 2`; load from 0; exit), any values, registers and memory: every
+schedule from the launch is race free, barriers fit, and any two complete executions end in
+the same state.  The producer's second store is ordered after the consumer's first load through
+id 2, and `Check3` holds at the producer's second `bar.arrive 1` through the consumer's wait
+(`hbE`). -/
+theorem ex_raceFree (regs0 : Nat → Nat → V) (m1 : Nat → V) :
+    Sem.RaceFree (exProg : Sem.Prog V) 2 (Sem.init regs0 m1) :=
+  raceFree_of_ordered exProg 2 regs0 m1 m1 exR (fun _ => 2) (fun _ => [0, 1]) ex_dataIndep
+    (fun _ => trivial) (ex_counts regs0 m1) (ex_memb regs0 m1) pc_sized (ex_check3 regs0 m1)
+    (ex_ordered regs0 m1)
+
+theorem ex_fit (regs0 : Nat → Nat → V) (m1 : Nat → V) :
+    Sem.BarriersFit (exProg : Sem.Prog V) 2 (Sem.init regs0 m1) :=
+  barriersFit_of_once exProg 2 regs0 m1 m1 exR (fun _ => 2) (fun _ => [0, 1]) ex_dataIndep
+    (fun _ => trivial) (ex_counts regs0 m1) (ex_memb regs0 m1) pc_sized (ex_check3 regs0 m1)
+
+theorem ex_confluence (regs0 : Nat → Nat → V) (m1 : Nat → V) {t1 t2 : Sem.CState V}
+    (h1 : Sem.Reach (exProg : Sem.Prog V) 2 (Sem.init regs0 m1) t1)
+    (h2 : Sem.Reach (exProg : Sem.Prog V) 2 (Sem.init regs0 m1) t2)
+    (f1 : Sem.Final 2 t1) (f2 : Sem.Final 2 t2) : Sem.Same t1 t2 :=
+  confluence_of_once exProg 2 regs0 m1 m1 exR (fun _ => 2) (fun _ => [0, 1]) ex_dataIndep
+    (fun _ => trivial) (ex_counts regs0 m1) (ex_memb regs0 m1) pc_sized (ex_check3 regs0 m1)
+    (ex_ordered regs0 m1) h1 h2 f1 f2
+
+end SemOnceEx
 
 end Members
 end Kcert
