@@ -823,3 +823,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.SemOnceEx.ex_raceFree
 #print axioms Kcert.Members.SemOnceEx.ex_fit
 #print axioms Kcert.Members.SemOnceEx.ex_confluence
+#print axioms Kcert.Members.ordered_of_exits
+#print axioms Kcert.Members.raceFree_of_orderedTo

@@ -21,7 +21,8 @@ sequences being the solo traces' barrier views `SoloEv.soloEv` (namespace `Kcert
   `t :: h` valid.
 * `race_unordered`: conflicting next actions of two running threads are conflicting solo actions
   `(x, cnt x h)`, `(y, cnt y h)` that `HB` does not order either way; `raceFree_of_ordered`: if
-  `HB` orders every two conflicting solo actions (`Ordered`), `Sem.RaceFree`.
+  `HB` orders every two conflicting solo actions (`Ordered`), `Sem.RaceFree`;
+  `raceFree_of_orderedTo`: enough for the actions before each thread's exit (`OrderedTo`).
 * `barriersFit_of_once`: `Sem.BarriersFit` (`two_places`: two running threads about to arrive
   at one id leave two free places, from `Once` and `pend`); `confluence_of_once`.
 * Not vacuous (`SemOnceEx`): a producer and a consumer with `bar.arrive`/`bar.sync` at ids 1
@@ -713,6 +714,51 @@ theorem raceFree_of_ordered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat �
       cases hord i j (cnt i h) (cnt j h) hij hi hj hc' with
       | inl e => exact n1 e
       | inr e => exact n2 e
+
+
+/-- The same for the actions before the threads' exits: thread `t`'s solo action `E t` is its
+`exit`, and every two conflicting solo actions of different threads below `N`, each before its
+thread's exit, are HB-ordered (what the race check covers on a run where every thread exits). -/
+def OrderedTo (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (E : Nat → Nat) : Prop :=
+  ∀ x y i j, x ≠ y → x < N → y < N → i < E x → j < E y →
+    Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j) →
+    HB (soloEv prog regs0 m0) (x, i) (y, j) ∨ HB (soloEv prog regs0 m0) (y, j) (x, i)
+
+theorem conflict_exit_left (B : Sem.Act V) (h : Sem.Conflict (Sem.Act.exit : Sem.Act V) B) :
+    False := h
+
+/-- Past its exit a thread's solo actions conflict with nothing, so `OrderedTo` gives
+`Ordered`. -/
+theorem ordered_of_exits (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (E : Nat → Nat) (hE : ∀ t, t < N → Sem.soloAct prog regs0 m0 t (E t) = Sem.Act.exit)
+    (h : OrderedTo prog N regs0 m0 E) : Ordered prog N regs0 m0 := by
+  intro x y i j hxy hx hy hc
+  cases Nat.ltOrGe i (E x) with
+  | inr hi =>
+    match Nat.le.dest hi with
+    | ⟨d, e⟩ =>
+      rw [← e, Race.soloAct_exit prog regs0 m0 x (E x) (hE x hx) d] at hc
+      exact False.elim (conflict_exit_left _ hc)
+  | inl hi =>
+    cases Nat.ltOrGe j (E y) with
+    | inr hj =>
+      match Nat.le.dest hj with
+      | ⟨d, e⟩ =>
+        rw [← e, Race.soloAct_exit prog regs0 m0 y (E y) (hE y hy) d] at hc
+        exact False.elim (conflict_exit_left _ (Sem.conflict_symm _ _ hc))
+    | inl hj => exact h x y i j hxy hx hy hi hj hc
+
+/-- `raceFree_of_ordered` with the order demanded only before the exits. -/
+theorem raceFree_of_orderedTo (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (S : Nat → List Nat) (E : Nat → Nat) (hind : Sem.DataIndep prog R)
+    (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hC : CountsAt prog regs0 m0 m)
+    (hM : Memb (soloEv prog regs0 m0) S) (hSz : Sized m S) (h3 : Check3 (soloEv prog regs0 m0))
+    (hE : ∀ t, t < N → Sem.soloAct prog regs0 m0 t (E t) = Sem.Act.exit)
+    (hord : OrderedTo prog N regs0 m0 E) : Sem.RaceFree prog N (Sem.init regs0 m1) :=
+  raceFree_of_ordered prog N regs0 m0 m1 R m S hind hR0 hC hM hSz h3
+    (ordered_of_exits prog N regs0 m0 E hE hord)
 
 end Race
 
