@@ -825,3 +825,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.SemOnceEx.ex_confluence
 #print axioms Kcert.Members.ordered_of_exits
 #print axioms Kcert.Members.raceFree_of_orderedTo
+#print axioms Kcert.Members.bar_iff

@@ -639,6 +639,32 @@ theorem valid_of_reach (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
     refine ⟨h, hs, H.1, H.2.1, fun t ht => ⟨(H.2.2 t ht).1, (H.2.2 t ht).2.1,
       fun hrun => ⟨H.1, (H.2.2 t ht).2.2 hrun⟩⟩⟩
 
+
+/-- **Waiting is exactly a pending waiting arrival**: in a state reached by a schedule keeping
+the invariant, a thread `t < N` that has not exited waits at `b` iff its last action was a
+waiting arrival at `b` still pending in `OnceCheck`'s sense. -/
+theorem bar_iff (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat) {h : List Nat}
+    {s : Sem.CState V} (H : HInv prog N regs0 m0 R m h s) {t : Nat} (ht : t < N) (b : Nat)
+    (hne : (s.th t).status = Sem.Status.exited → False) :
+    (s.th t).status = Sem.Status.bar b ↔
+      ∃ j, cnt t h = j + 1 ∧ soloEv prog regs0 m0 t j = Ev.arr b true ∧
+        Pending t (left (m b) (fun _ => 0) [] (arrs (soloEv prog regs0 m0) b h)) := by
+  have T := (H.2.2 t ht).2
+  refine ⟨T.1 b, ?_⟩
+  intro ex
+  match ex with
+  | ⟨j, hj, ha, hp⟩ =>
+    cases hs : (s.th t).status with
+    | run => exact False.elim (T.2 hs j b hj ha hp)
+    | exited => exact False.elim (hne hs)
+    | bar c =>
+      match T.1 c hs with
+      | ⟨j', hj', ha', _⟩ =>
+        have ejj : j' = j := Nat.succ.inj (Eq.trans (Eq.symm hj') hj)
+        rw [ejj, ha] at ha'
+        rw [arr_b ha']
+
 end Step
 
 /-! ## Races: conflicting next actions are unordered by happens-before -/
