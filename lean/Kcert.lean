@@ -36,3 +36,4 @@ import Kcert.WarpDefer
 import Kcert.Provenance
 import Kcert.SoloEv
 import Kcert.Progress
+import Kcert.SemOnce
