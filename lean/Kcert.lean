@@ -34,5 +34,6 @@ import Kcert.OnceLink
 import Kcert.Warp
 import Kcert.WarpDefer
 import Kcert.Provenance
+import Kcert.Provenance2
 import Kcert.SoloEv
 import Kcert.Progress
