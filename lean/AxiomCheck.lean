@@ -851,3 +851,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.Provenance2.exGen_ty
 #print axioms Kcert.Provenance2.window_const_accepted
 #print axioms Kcert.Provenance2.window_const_eq_differs
+#print axioms Kcert.Provenance2.sext_exact
+#print axioms Kcert.Provenance2.sext_eq_differs

@@ -20,7 +20,8 @@ equality and unsigned order.  This file treats the rules it left open:
    the 32-bit rule: zero extension (`cvt.u64.u32`) of a 32-bit address is not a ring
    homomorphism, so an address that wrapped in 32 bits gives different 64-bit values in
    different layouts (`zext_eq_differs`); zero extension of an address inside its region is
-   exact (`zext_exact`).
+   exact (`zext_exact`).  The same for sign extension across `2^31` (`sext_eq_differs`,
+   `sext_exact`).
 3. Windows.  `VEx` adds views: an address of region `r` seen through view `w` (`0`: its own
    space; `w ≥ 1`: a generic window) is `Wb w + L r + off` with the window base `Wb w`
    layout dependent (`vaddr_eval`); `cvta` adds (`toGen`) or subtracts (`toOwn`) it.  Within
@@ -252,6 +253,37 @@ theorem zext_eq_differs : zextChain 0 ≠ word64.ofNat 0 ∧ zextChain 1024 = wo
 
 /-- The executor's value of `%rd6` is `2^32`, outside `sa` (a 128-byte variable at 0). -/
 theorem zextChain_exec : word64.toNat (zextChain 0) = 4294967296 := by decide
+
+/-! ### Sign extension of a 32-bit address -/
+
+/-- Sign extension of a 32-bit value to 64 bits (`cvt.s64.s32`; Rust `sext(v, 32)` read as
+`u64`): values from `2^31` on get the high word `0xffff_ffff`. -/
+def sext32 (x : Nat) : Nat := if x < 2147483648 then x else x + 18446744069414584320
+
+/-- (2) Sign extension of a 32-bit address inside its region in `A` is `L r + p`, one offset,
+in every layout with the region (end included) below `2^31`. -/
+theorem sext_exact (A size : Nat → Nat) (G : Nat → W32 → W32 → W32) (ρ : Nat → W32) {e : Ex}
+    {r : Nat} (h : HasTy e (Ty.addr r)) (hin : Inside word32 A size r 0 (eval word32 G A ρ e)) :
+    ∃ p, p ≤ size r ∧ ∀ L : Nat → Nat, L r + size r < 2147483648 →
+      sext32 (word32.toNat (eval word32 G L ρ e)) = L r + p :=
+  match zext_exact word32 G A size ρ h hin with
+  | ⟨p, hp, _, hall⟩ =>
+    ⟨p, hp, fun L hL => by
+      have hL' : L r + size r < word32.M := Nat.ltOfLtOfLe hL (by decide)
+      rw [hall L hL']
+      exact if_pos' (Nat.ltOfLeOfLt (Nat.addLeAddLeft hp _) hL)⟩
+
+/-- `mov.u32 %r5, sa; add.u32 %r6, %r5, 2^31 - 8; cvt.s64.s32 %rd5, %r6;
+sub.s64 %rd6, %rd5, %rd8` with `%rd8 = 2^31 - 8` (plain), `sa` at `s`: the value of `%rd6`. -/
+def sextChain (s : Nat) : W64 :=
+  word64.add
+    (word64.ofNat (sext32 (word32.toNat (word32.add (word32.ofNat s) (word32.ofNat 2147483640)))))
+    (word64.neg (word64.ofNat 2147483640))
+
+/-- The same gap with sign extension: `setp.eq.u64 %p1, %rd6, sa` is true with `sa` at 0 (the
+executor's layout) and false with `sa` at 1024, where `sa + 2^31 - 8` crosses `2^31`. -/
+theorem sext_eq_differs : sextChain 0 = word64.ofNat 0 ∧ sextChain 1024 ≠ word64.ofNat 1024 :=
+  ⟨ZM.ext (by decide), fun h => absurd (congrArg ZM.val h) (by decide)⟩
 
 /-! ## 3. Windows -/
 
