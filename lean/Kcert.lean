@@ -34,6 +34,7 @@ import Kcert.OnceLink
 import Kcert.Warp
 import Kcert.WarpDefer
 import Kcert.Provenance
+import Kcert.Provenance2
 import Kcert.SoloEv
 import Kcert.Progress
 import Kcert.SemOnce
