@@ -798,3 +798,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.prev_drained
 #print axioms Kcert.Members.exH_noOverfull
 #print axioms Kcert.Members.exH_prev
+#print axioms Kcert.Race.rel_pw
+#print axioms Kcert.Race.bInv_bar
+#print axioms Kcert.Race.bInv_complete
+#print axioms Kcert.Race.canonN_good
+#print axioms Kcert.Race.canonRunN_notBlocked
+#print axioms Kcert.Race.canonRunN_fromSolo
+#print axioms Kcert.Race.canonRunN_fromAct
+#print axioms Kcert.Race.canonRunN_fromActB
+#print axioms Kcert.Race.lt_nEv_of_finished
+#print axioms Kcert.Race.canonN_holds
+#print axioms Kcert.Race.canonN_covers

@@ -35,3 +35,4 @@ import Kcert.Warp
 import Kcert.WarpDefer
 import Kcert.Provenance
 import Kcert.SoloEv
+import Kcert.ScheduleNamed

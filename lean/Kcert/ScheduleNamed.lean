@@ -1,0 +1,757 @@
+import Kcert.Compat
+import Kcert.Semantics
+import Kcert.Schedule
+import Kcert.Named
+import Kcert.OnceLink
+import Kcert.SoloEv
+
+/-!
+# The executor's schedule with named barriers, as a function of the solo traces
+
+Rust: `checker/src/exec/mod.rs` (`run_cta`, `resolve_barriers`) and `exec/step.rs`
+(`run_thread`, `Op::Bar`).  `Schedule.lean` models `run_cta` for whole-CTA `bar.sync` only
+(`Race.canon`); this file models it for named barriers, partial counts and `bar.arrive`, over
+the solo traces (`Sem.soloAct`), producing a history of `Named.lean`'s `EventN`.
+
+The model (namespace `Kcert.Race`); the executor's state is read off the history:
+
+* a thread's next action is its solo action number `nEv t h` (how many events it performed);
+* `pw h b`: the pending arrivals at `b` as (thread, waits) (Rust `cta.bars[b]`, without rows);
+  `pendI h b` (`OnceLink.lean`) the same as (thread, action index);
+* `blk t h`: thread `t` is blocked (Rust `Status::Bar`): set by its `bar.sync`, cleared when a
+  completion drains a waiting arrival of `t`;
+* `tRunN t f h` (`run_thread`, fuel `f`): while its next action is not `exit`, push it
+  (`evN`: an arrival `Act.arrive b n w pc` is `EventN.bar t b w`, any other action
+  `EventN.act t A`); stop after a `bar.sync` (`w = true`); a `bar.arrive` goes on;
+* `passN F n h`: `for t in 0..n { if ready { run_thread } }` (ready: not blocked);
+* `resolveN B h`: for each id `b < B` in ascending order (Rust iterates `cta.bars` in key
+  order), if some arrival is pending and at least as many as the first arrival's count `n`
+  (`firstCnt`), push `EventN.complete b n` (drain the first `n`, release their waiters);
+* `canonN N B F r h`: at most `r` passes; after a pass, stop if every thread's next action is
+  `exit` (`allExited`); otherwise resolve, and stop if nothing happened in the pass and the
+  resolution (Rust `report_stuck`), else go on.  `canonRunN N B F`: from the launch, `F`
+  passes, fuel `F` per thread per pass.  `FinishedN`: every thread below `N` at its `exit`.
+
+Simplifications (see the README): the count of an arrival is the solo action's `n` (Rust
+`first.count.unwrap_or(n)`); ids are `0 .. B-1`; exits are not events (a thread whose next
+action is `exit` is exited); fuel is per thread per pass (Rust `max_steps_per_thread` is per
+thread); the findings (divergence, members, check (3)) are not part of the run.
+-/
+
+namespace Kcert
+namespace Race
+
+open Sem (Act)
+open Members (nEv FromAct PosAt pendI KthInst Covers soloEv evOf Ev)
+
+section Defs
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- The pending arrivals at each id as (thread, waits), like `brun`'s lists without rows. -/
+def pw : List (EventN V) → Nat → List (Nat × Bool)
+  | [] => fun _ => []
+  | EventN.act _ _ :: h => pw h
+  | EventN.bar t b w :: h => Sem.upd (pw h) b (snocL (pw h b) (t, w))
+  | EventN.complete b m :: h => Sem.upd (pw h) b (dropL m (pw h b))
+
+/-- How many waiting arrivals of `t` a list holds. -/
+def cntW (t : Nat) : List (Nat × Bool) → Nat
+  | [] => 0
+  | p :: l => cond (p.2 && decide (p.1 = t)) (cntW t l + 1) (cntW t l)
+
+/-- Thread `t` is blocked (Rust `Status::Bar`): its `bar.sync` sets it, a completion that
+drains a waiting arrival of `t` clears it (Rust: `waiters` become `Ready`). -/
+def blk (t : Nat) : List (EventN V) → Bool
+  | [] => false
+  | EventN.act _ _ :: h => blk t h
+  | EventN.bar u _ w :: h => (w && decide (u = t)) || blk t h
+  | EventN.complete b m :: h => !decide (0 < cntW t (takeL m (pw h b))) && blk t h
+
+def isExitA : Act V → Bool
+  | Act.exit => true
+  | _ => false
+
+/-- A `bar.sync`: the thread stops after it. -/
+def halts : Act V → Bool
+  | Act.arrive _ _ w _ => w
+  | _ => false
+
+/-- The event of thread `t` performing `A`. -/
+def evN (t : Nat) : Act V → EventN V
+  | Act.arrive b _ w _ => EventN.bar t b w
+  | Act.compute pc g => EventN.act t (Act.compute pc g)
+  | Act.read a r pc => EventN.act t (Act.read a r pc)
+  | Act.write a v pc => EventN.act t (Act.write a v pc)
+  | Act.atomAdd a v pc => EventN.act t (Act.atomAdd a v pc)
+  | Act.exit => EventN.act t Act.exit
+
+/-- The count of an arrival (the solo action's `n`). -/
+def cntOf (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (p : Nat × Nat) : Nat :=
+  match Sem.soloAct prog regs0 m0 p.1 p.2 with
+  | Act.arrive _ n _ _ => n
+  | _ => 0
+
+/-- The count of the first pending arrival (Rust `first.count`). -/
+def firstCnt (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    List (Nat × Nat) → Nat
+  | [] => 0
+  | p :: _ => cntOf prog regs0 m0 p
+
+/-- `run_thread` for thread `t`, fuel `f`. -/
+def tRunN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (t : Nat) :
+    Nat → List (EventN V) → List (EventN V)
+  | 0, h => h
+  | f + 1, h =>
+    cond (isExitA (Sem.soloAct prog regs0 m0 t (nEv t h))) h
+      (cond (halts (Sem.soloAct prog regs0 m0 t (nEv t h)))
+        (evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) :: h)
+        (tRunN prog regs0 m0 t f (evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) :: h)))
+
+/-- One pass `for t in 0..n`: run each thread that is not blocked. -/
+def passN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (F : Nat) :
+    Nat → List (EventN V) → List (EventN V)
+  | 0, h => h
+  | n + 1, h =>
+    cond (blk n (passN prog regs0 m0 F n h)) (passN prog regs0 m0 F n h)
+      (tRunN prog regs0 m0 n F (passN prog regs0 m0 F n h))
+
+/-- Complete id `b` if it has its count of pending arrivals. -/
+def resolveOne (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (b : Nat)
+    (h : List (EventN V)) : List (EventN V) :=
+  cond (decide (0 < lenL (pendI h b)) &&
+      decide (firstCnt prog regs0 m0 (pendI h b) ≤ lenL (pendI h b)))
+    (EventN.complete b (firstCnt prog regs0 m0 (pendI h b)) :: h) h
+
+/-- `resolve_barriers` over the ids `0 .. B-1`, ascending. -/
+def resolveN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) :
+    Nat → List (EventN V) → List (EventN V)
+  | 0, h => h
+  | b + 1, h => resolveOne prog regs0 m0 b (resolveN prog regs0 m0 b h)
+
+/-- Every thread below `N` has `exit` as its next action. -/
+def allExited (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N : Nat)
+    (h : List (EventN V)) : Bool :=
+  allB (fun t => isExitA (Sem.soloAct prog regs0 m0 t (nEv t h))) N
+
+/-- `run_cta` with named barriers: at most `r` passes from history `h`. -/
+def canonN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N B F : Nat) :
+    Nat → List (EventN V) → List (EventN V)
+  | 0, h => h
+  | r + 1, h =>
+    cond (allExited prog regs0 m0 N (passN prog regs0 m0 F N h)) (passN prog regs0 m0 F N h)
+      (cond (decide (lenL (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)) = lenL h))
+        (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h))
+        (canonN prog regs0 m0 N B F r (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h))))
+
+/-- The run from the launch: `F` passes, fuel `F` per thread per pass. -/
+def canonRunN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N B F : Nat) :
+    List (EventN V) :=
+  canonN prog regs0 m0 N B F F []
+
+/-- The run finished: every thread below `N` reached its `exit`. -/
+def FinishedN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N B F : Nat) : Bool :=
+  allExited prog regs0 m0 N (canonRunN prog regs0 m0 N B F)
+
+/-- The per-thread sequences of the threads below `N` (`soloEv`, local beyond `N`). -/
+def soloEvB (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N t i : Nat) : Ev :=
+  cond (decide (t < N)) (soloEv prog regs0 m0 t i) Ev.loc
+
+/-- Event `e` of thread `t` pushed on `h` is its next solo action, not an exit. -/
+def SoloAt (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N t : Nat)
+    (e : EventN V) (h : List (EventN V)) : Prop :=
+  t < N ∧ isExitA (Sem.soloAct prog regs0 m0 t (nEv t h)) = false ∧
+    evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) = e
+
+/-- The history is made of the solo traces of the threads below `N`. -/
+def FromSolo (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N : Nat) :
+    List (EventN V) → Prop
+  | [] => True
+  | EventN.act t A :: h => FromSolo prog regs0 m0 N h ∧ SoloAt prog regs0 m0 N t (EventN.act t A) h
+  | EventN.bar t b w :: h => FromSolo prog regs0 m0 N h ∧ SoloAt prog regs0 m0 N t (EventN.bar t b w) h
+  | EventN.complete _ _ :: h => FromSolo prog regs0 m0 N h
+
+end Defs
+
+section Pend
+
+variable {V : Type}
+
+/-- An executor arrival and a (thread, waits) entry agree. -/
+def RA (a : Arrival) (p : Nat × Bool) : Prop := a.tid = p.1 ∧ a.wait = p.2
+
+/-- `pw` is `brun`'s arrival lists without the rows. -/
+theorem rel_pw (N : Nat) : ∀ (h : List (EventN V)) (b : Nat), Rel2 RA ((brun N h).bars b) (pw h b)
+  | [], b => trivial
+  | EventN.act t A :: h, b => rel_pw N h b
+  | EventN.bar t b0 w :: h, b => by
+    cases w with
+    | true =>
+      show Rel2 RA (Sem.upd (brun N h).bars b0
+          (snocL ((brun N h).bars b0) ⟨t, true, (brun N h).clocks.row t⟩) b)
+        (Sem.upd (pw h) b0 (snocL (pw h b0) (t, true)) b)
+      cases Nat.decEq b b0 with
+      | isTrue e =>
+        rw [e, upd_same, upd_same]
+        exact rel2_snoc ⟨rfl, rfl⟩ (rel_pw N h b0)
+      | isFalse e => rw [upd_other _ _ e, upd_other _ _ e]; exact rel_pw N h b
+    | false =>
+      show Rel2 RA (Sem.upd (brun N h).bars b0
+          (snocL ((brun N h).bars b0) ⟨t, false, ((brun N h).clocks.arrive t).1⟩) b)
+        (Sem.upd (pw h) b0 (snocL (pw h b0) (t, false)) b)
+      cases Nat.decEq b b0 with
+      | isTrue e =>
+        rw [e, upd_same, upd_same]
+        exact rel2_snoc ⟨rfl, rfl⟩ (rel_pw N h b0)
+      | isFalse e => rw [upd_other _ _ e, upd_other _ _ e]; exact rel_pw N h b
+  | EventN.complete b0 m :: h, b => by
+    show Rel2 RA (Sem.upd (brun N h).bars b0 (dropL m ((brun N h).bars b0)) b)
+      (Sem.upd (pw h) b0 (dropL m (pw h b0)) b)
+    cases Nat.decEq b b0 with
+    | isTrue e =>
+      rw [e, upd_same, upd_same]
+      exact rel2_drop m (rel_pw N h b0)
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e]; exact rel_pw N h b
+
+/-- A blocked thread has a waiting arrival in `pw`. -/
+theorem pw_of_blocked {N : Nat} {h : List (EventN V)} {t : Nat} (hb : Blocked (brun N h) t) :
+    ∃ b, In (t, true) (pw h b) :=
+  match hb with
+  | ⟨b, a, ha, ht, hw⟩ =>
+    match rel2_inL (rel_pw N h b) ha with
+    | ⟨p, hp, hr⟩ => by
+      cases p with
+      | mk p1 p2 =>
+        have e1 : p1 = t := Eq.trans (Eq.symm hr.1) ht
+        have e2 : p2 = true := Eq.trans (Eq.symm hr.2) hw
+        rw [e1, e2] at hp
+        exact ⟨b, hp⟩
+
+theorem cntW_pos_of_in {t : Nat} : ∀ {l : List (Nat × Bool)}, In (t, true) l → 0 < cntW t l
+  | [], hi => False.elim hi
+  | p :: l, hi => by
+    cases hi with
+    | inl e =>
+      rw [e]
+      show 0 < cond (true && decide (t = t)) (cntW t l + 1) (cntW t l)
+      rw [decide_eq_true' (rfl : t = t)]
+      exact Nat.succPos _
+    | inr hi =>
+      have ih := cntW_pos_of_in hi
+      show 0 < cond (p.2 && decide (p.1 = t)) (cntW t l + 1) (cntW t l)
+      cases p.2 && decide (p.1 = t) with
+      | true => exact Nat.succPos _
+      | false => exact ih
+
+theorem in_of_cntW_pos {t : Nat} : ∀ {l : List (Nat × Bool)}, 0 < cntW t l → In (t, true) l
+  | [], hc => False.elim (Nat.ltIrrefl 0 hc)
+  | p :: l, hc => by
+    cases p with
+    | mk p1 p2 =>
+      have d : cntW t ((p1, p2) :: l) = cond (p2 && decide (p1 = t)) (cntW t l + 1) (cntW t l) :=
+        rfl
+      rw [d] at hc
+      cases p2 with
+      | false => exact Or.inr (in_of_cntW_pos hc)
+      | true =>
+        cases Nat.decEq p1 t with
+        | isTrue e => rw [e]; exact Or.inl rfl
+        | isFalse e =>
+          rw [decide_eq_false' e] at hc
+          exact Or.inr (in_of_cntW_pos hc)
+
+theorem cntW_zero_of {t : Nat} {l : List (Nat × Bool)} (h : ¬ In (t, true) l) : cntW t l = 0 := by
+  cases hc : cntW t l with
+  | zero => rfl
+  | succ n =>
+    have : 0 < cntW t l := by rw [hc]; exact Nat.succPos n
+    exact False.elim (h (in_of_cntW_pos this))
+
+theorem cntW_snoc (t : Nat) (p : Nat × Bool) : ∀ (l : List (Nat × Bool)),
+    cntW t (snocL l p) = cntW t l + cntW t [p]
+  | [] => by show cntW t [p] = 0 + cntW t [p]; rw [Nat.zero_add]
+  | q :: l => by
+    have ih := cntW_snoc t p l
+    show cond (q.2 && decide (q.1 = t)) (cntW t (snocL l p) + 1) (cntW t (snocL l p)) =
+      cond (q.2 && decide (q.1 = t)) (cntW t l + 1) (cntW t l) + cntW t [p]
+    rw [ih]
+    cases q.2 && decide (q.1 = t) with
+    | true => show cntW t l + cntW t [p] + 1 = cntW t l + 1 + cntW t [p]; rw [Nat.add_right_comm]
+    | false => rfl
+
+theorem cntW_split (t : Nat) : ∀ (m : Nat) (l : List (Nat × Bool)),
+    cntW t (takeL m l) + cntW t (dropL m l) = cntW t l
+  | 0, l => Nat.zero_add _
+  | m + 1, [] => rfl
+  | m + 1, q :: l => by
+    have ih := cntW_split t m l
+    show cond (q.2 && decide (q.1 = t)) (cntW t (takeL m l) + 1) (cntW t (takeL m l)) +
+      cntW t (dropL m l) = cond (q.2 && decide (q.1 = t)) (cntW t l + 1) (cntW t l)
+    cases q.2 && decide (q.1 = t) with
+    | true => show cntW t (takeL m l) + 1 + cntW t (dropL m l) = cntW t l + 1; rw [Nat.add_right_comm, ih]
+    | false => exact ih
+
+theorem add_zero_left {a b : Nat} (h : a + b = 0) : a = 0 := by
+  cases a with
+  | zero => rfl
+  | succ a => rw [Nat.succ_add] at h; cases h
+
+theorem add_zero_right {a b : Nat} (h : a + b = 0) : b = 0 := by
+  cases b with
+  | zero => rfl
+  | succ b => cases h
+
+theorem add_one_pos {a b : Nat} (h : a + b = 1) (hb : 0 < b) : a = 0 ∧ b = 1 := by
+  cases b with
+  | zero => exact False.elim (Nat.ltIrrefl 0 hb)
+  | succ b =>
+    have h' : a + b = 0 := Nat.succ.inj h
+    rw [add_zero_left h', add_zero_right h']
+    exact ⟨rfl, rfl⟩
+
+end Pend
+
+section BInvS
+
+variable {V : Type}
+
+/-- The executor's bookkeeping of blocked threads: a thread with a pending waiting arrival is
+blocked, and it has exactly one, at one id. -/
+def BInv (h : List (EventN V)) : Prop :=
+  ∀ t b, In (t, true) (pw h b) → blk t h = true ∧ cntW t (pw h b) = 1 ∧
+    ∀ b', ¬ b' = b → cntW t (pw h b') = 0
+
+theorem bInv_nil : BInv ([] : List (EventN V)) := fun _ _ hin => False.elim hin
+
+theorem bInv_act {h : List (EventN V)} (hI : BInv h) (u : Nat) (A : Act V) :
+    BInv (EventN.act u A :: h) := hI
+
+theorem notin_of_blk {h : List (EventN V)} (hI : BInv h) {u : Nat} (hb : blk u h = false) :
+    ∀ b, ¬ In (u, true) (pw h b) := fun b hin => by
+  have := (hI u b hin).1
+  rw [hb] at this
+  cases this
+
+theorem not_blocked_of_blk {N : Nat} {h : List (EventN V)} (hI : BInv h) {u : Nat}
+    (hb : blk u h = false) : ¬ Blocked (brun N h) u := fun hB =>
+  match pw_of_blocked hB with
+  | ⟨b, hin⟩ => notin_of_blk hI hb b hin
+
+theorem cntW_one_other {t u : Nat} (w : Bool) (ne : ¬ u = t) : cntW t [(u, w)] = 0 := by
+  show cond (w && decide (u = t)) (0 + 1) 0 = 0
+  rw [decide_eq_false' ne]
+  cases w <;> rfl
+
+theorem bInv_bar {h : List (EventN V)} (hI : BInv h) {u b0 : Nat} {w : Bool}
+    (hu : ∀ b, ¬ In (u, true) (pw h b)) : BInv (EventN.bar u b0 w :: h) := by
+  intro t b hin
+  have epw : ∀ b', pw (EventN.bar u b0 w :: h) b' =
+      Sem.upd (pw h) b0 (snocL (pw h b0) (u, w)) b' := fun _ => rfl
+  have eblk : blk t (EventN.bar u b0 w :: h) = ((w && decide (u = t)) || blk t h) := rfl
+  rw [epw] at hin
+  cases Nat.decEq u t with
+  | isTrue e =>
+    rw [← e] at hin
+    rw [← e]
+    have hb : b = b0 := by
+      cases Nat.decEq b b0 with
+      | isTrue e2 => exact e2
+      | isFalse e2 =>
+        rw [upd_other _ _ e2] at hin
+        exact False.elim (hu b hin)
+    rw [hb] at hin
+    rw [hb]
+    rw [upd_same] at hin
+    have hw : w = true := by
+      cases in_snocL hin with
+      | inl h1 => exact False.elim (hu b0 h1)
+      | inr h2 => exact (Prod.mk.inj h2).2
+    subst hw
+    refine ⟨?_, ?_, fun b' hb' => ?_⟩
+    · show ((true && decide (u = u)) || blk u h) = true
+      rw [decide_eq_true' (rfl : u = u)]; rfl
+    · rw [epw, upd_same, cntW_snoc, cntW_zero_of (hu b0)]
+      show 0 + cond (true && decide (u = u)) (0 + 1) 0 = 1
+      rw [decide_eq_true' (rfl : u = u)]; rfl
+    · rw [epw, upd_other _ _ hb']
+      exact cntW_zero_of (hu b')
+  | isFalse ne =>
+    have hin0 : In (t, true) (pw h b) := by
+      cases Nat.decEq b b0 with
+      | isTrue e2 =>
+        rw [e2, upd_same] at hin
+        rw [e2]
+        cases in_snocL hin with
+        | inl h1 => exact h1
+        | inr h2 => exact False.elim (ne (Prod.mk.inj h2).1)
+      | isFalse e2 =>
+        rw [upd_other _ _ e2] at hin
+        exact hin
+    have cnt : ∀ b', cntW t (pw (EventN.bar u b0 w :: h) b') = cntW t (pw h b') := by
+      intro b'
+      rw [epw]
+      cases Nat.decEq b' b0 with
+      | isTrue e2 => rw [e2, upd_same, cntW_snoc, cntW_one_other w ne]; rfl
+      | isFalse e2 => rw [upd_other _ _ e2]
+    match hI t b hin0 with
+    | ⟨h1, h2, h3⟩ =>
+      refine ⟨?_, ?_, fun b' hb' => ?_⟩
+      · rw [eblk, decide_eq_false' ne, h1]; cases w <;> rfl
+      · rw [cnt]; exact h2
+      · rw [cnt]; exact h3 b' hb'
+
+theorem bInv_complete {h : List (EventN V)} (hI : BInv h) (b0 m : Nat) :
+    BInv (EventN.complete b0 m :: h) := by
+  intro t b hin
+  have epw : ∀ b', pw (EventN.complete b0 m :: h) b' =
+      Sem.upd (pw h) b0 (dropL m (pw h b0)) b' := fun _ => rfl
+  have eblk : blk t (EventN.complete b0 m :: h) =
+      (!decide (0 < cntW t (takeL m (pw h b0))) && blk t h) := rfl
+  rw [epw] at hin
+  have hin0 : In (t, true) (pw h b) := by
+    cases Nat.decEq b b0 with
+    | isTrue e2 =>
+      rw [e2, upd_same] at hin
+      rw [e2]
+      exact in_dropL m hin
+    | isFalse e2 =>
+      rw [upd_other _ _ e2] at hin
+      exact hin
+  have split := cntW_split t m (pw h b0)
+  match hI t b hin0 with
+  | ⟨h1, h2, h3⟩ =>
+    have key : cntW t (takeL m (pw h b0)) = 0 ∧ (b = b0 → cntW t (dropL m (pw h b0)) = 1) ∧
+        (¬ b = b0 → cntW t (dropL m (pw h b0)) = 0) := by
+      cases Nat.decEq b b0 with
+      | isTrue e2 =>
+        rw [e2, upd_same] at hin
+        rw [e2] at h2
+        rw [h2] at split
+        have r := add_one_pos split (cntW_pos_of_in hin)
+        exact ⟨r.1, fun _ => r.2, fun n => False.elim (n e2)⟩
+      | isFalse e2 =>
+        have z := h3 b0 (fun x => e2 (Eq.symm x))
+        rw [z] at split
+        exact ⟨add_zero_left split, fun x => False.elim (e2 x), fun _ => add_zero_right split⟩
+    refine ⟨?_, ?_, fun b' hb' => ?_⟩
+    · rw [eblk, key.1, h1, decide_eq_false' (Nat.ltIrrefl 0)]; rfl
+    · rw [epw]
+      cases Nat.decEq b b0 with
+      | isTrue e2 => rw [e2, upd_same]; exact key.2.1 e2
+      | isFalse e2 => rw [upd_other _ _ e2]; exact h2
+    · rw [epw]
+      cases Nat.decEq b' b0 with
+      | isTrue e2 =>
+        rw [e2, upd_same]
+        exact key.2.2 (fun x => hb' (Eq.trans e2 (Eq.symm x)))
+      | isFalse e2 => rw [upd_other _ _ e2]; exact h3 b' hb'
+
+end BInvS
+
+section Good
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- The invariant of the run: blocked threads do nothing, the bookkeeping of blocked threads
+holds, and the history is made of the solo traces. -/
+def GoodN (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N : Nat)
+    (h : List (EventN V)) : Prop :=
+  NotBlocked N h ∧ BInv h ∧ FromSolo prog regs0 m0 N h
+
+theorem goodN_nil (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (N : Nat) :
+    GoodN prog regs0 m0 N [] := ⟨trivial, bInv_nil, trivial⟩
+
+theorem good_act {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {h : List (EventN V)} (hG : GoodN prog regs0 m0 N h) {t : Nat} {B : Act V}
+    (hb : blk t h = false) (hs : SoloAt prog regs0 m0 N t (EventN.act t B) h) :
+    GoodN prog regs0 m0 N (EventN.act t B :: h) :=
+  ⟨⟨hG.1, fun t' e => by rw [← e]; exact not_blocked_of_blk hG.2.1 hb⟩, bInv_act hG.2.1 t B,
+    ⟨hG.2.2, hs⟩⟩
+
+theorem good_bar {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {h : List (EventN V)} (hG : GoodN prog regs0 m0 N h) {t b : Nat} {w : Bool}
+    (hb : blk t h = false) (hs : SoloAt prog regs0 m0 N t (EventN.bar t b w) h) :
+    GoodN prog regs0 m0 N (EventN.bar t b w :: h) :=
+  ⟨⟨hG.1, fun t' e => by rw [← e]; exact not_blocked_of_blk hG.2.1 hb⟩,
+    bInv_bar hG.2.1 (notin_of_blk hG.2.1 hb), ⟨hG.2.2, hs⟩⟩
+
+theorem good_complete {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {h : List (EventN V)} (hG : GoodN prog regs0 m0 N h) (b m : Nat) :
+    GoodN prog regs0 m0 N (EventN.complete b m :: h) :=
+  ⟨⟨hG.1, fun t' e => False.elim e⟩, bInv_complete hG.2.1 b m, hG.2.2⟩
+
+/-- Pushing a thread's next solo action keeps the invariant. -/
+theorem good_push {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {h : List (EventN V)} (hG : GoodN prog regs0 m0 N h) {t : Nat} (ht : t < N)
+    (hb : blk t h = false) :
+    ∀ A, Sem.soloAct prog regs0 m0 t (nEv t h) = A → isExitA A = false →
+      GoodN prog regs0 m0 N (evN t A :: h) := by
+  intro A hA hx
+  have hs : SoloAt prog regs0 m0 N t (evN t A) h := ⟨ht, by rw [hA]; exact hx, by rw [hA]⟩
+  cases A with
+  | arrive b n w pc => exact good_bar hG hb hs
+  | compute pc g => exact good_act hG hb hs
+  | read a r pc => exact good_act hG hb hs
+  | write a v pc => exact good_act hG hb hs
+  | atomAdd a v pc => exact good_act hG hb hs
+  | exit => cases hx
+
+theorem blk_push (t : Nat) (h : List (EventN V)) :
+    ∀ A : Act V, halts A = false → blk t (evN t A :: h) = blk t h := by
+  intro A hh
+  cases A with
+  | arrive b n w pc =>
+    have hw : w = false := hh
+    subst hw
+    rfl
+  | compute pc g => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | exit => rfl
+
+theorem tRunN_good {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {t : Nat} (ht : t < N) : ∀ (f : Nat) (h : List (EventN V)), GoodN prog regs0 m0 N h →
+      blk t h = false → GoodN prog regs0 m0 N (tRunN prog regs0 m0 t f h) := by
+  intro f
+  induction f with
+  | zero => intro h hG _; exact hG
+  | succ f ih =>
+    intro h hG hb
+    show GoodN prog regs0 m0 N
+      (cond (isExitA (Sem.soloAct prog regs0 m0 t (nEv t h))) h
+        (cond (halts (Sem.soloAct prog regs0 m0 t (nEv t h)))
+          (evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) :: h)
+          (tRunN prog regs0 m0 t f (evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) :: h))))
+    have hG' := good_push hG ht hb _ rfl
+    cases hx : isExitA (Sem.soloAct prog regs0 m0 t (nEv t h)) with
+    | true => exact hG
+    | false =>
+      cases hh : halts (Sem.soloAct prog regs0 m0 t (nEv t h)) with
+      | true => exact hG' hx
+      | false =>
+        apply ih _ (hG' hx)
+        rw [blk_push t h _ hh]
+        exact hb
+
+theorem passN_good {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    (F : Nat) (h : List (EventN V)) (hG : GoodN prog regs0 m0 N h) :
+    ∀ n, n ≤ N → GoodN prog regs0 m0 N (passN prog regs0 m0 F n h) := by
+  intro n
+  induction n with
+  | zero => intro _; exact hG
+  | succ n ih =>
+    intro hn
+    have g := ih (Nat.leOfLt hn)
+    show GoodN prog regs0 m0 N (cond (blk n (passN prog regs0 m0 F n h))
+      (passN prog regs0 m0 F n h) (tRunN prog regs0 m0 n F (passN prog regs0 m0 F n h)))
+    cases hb : blk n (passN prog regs0 m0 F n h) with
+    | true => exact g
+    | false => exact tRunN_good hn F _ g hb
+
+theorem resolveN_good {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat} :
+    ∀ (B : Nat) (h : List (EventN V)), GoodN prog regs0 m0 N h →
+      GoodN prog regs0 m0 N (resolveN prog regs0 m0 B h) := by
+  intro B
+  induction B with
+  | zero => intro h hG; exact hG
+  | succ b ih =>
+    intro h hG
+    have g := ih h hG
+    show GoodN prog regs0 m0 N (resolveOne prog regs0 m0 b (resolveN prog regs0 m0 b h))
+    show GoodN prog regs0 m0 N (cond (decide (0 < lenL (pendI (resolveN prog regs0 m0 b h) b)) &&
+      decide (firstCnt prog regs0 m0 (pendI (resolveN prog regs0 m0 b h) b) ≤
+        lenL (pendI (resolveN prog regs0 m0 b h) b)))
+      (EventN.complete b (firstCnt prog regs0 m0 (pendI (resolveN prog regs0 m0 b h) b)) ::
+        resolveN prog regs0 m0 b h) (resolveN prog regs0 m0 b h))
+    cases decide (0 < lenL (pendI (resolveN prog regs0 m0 b h) b)) &&
+      decide (firstCnt prog regs0 m0 (pendI (resolveN prog regs0 m0 b h) b) ≤
+        lenL (pendI (resolveN prog regs0 m0 b h) b)) with
+    | true => exact good_complete g _ _
+    | false => exact g
+
+theorem canonN_good {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} (N B F : Nat) :
+    ∀ (r : Nat) (h : List (EventN V)), GoodN prog regs0 m0 N h →
+      GoodN prog regs0 m0 N (canonN prog regs0 m0 N B F r h) := by
+  intro r
+  induction r with
+  | zero => intro h hG; exact hG
+  | succ r ih =>
+    intro h hG
+    have g1 := passN_good F h hG N (Nat.leRefl N)
+    have g2 := resolveN_good B _ g1
+    show GoodN prog regs0 m0 N
+      (cond (allExited prog regs0 m0 N (passN prog regs0 m0 F N h)) (passN prog regs0 m0 F N h)
+        (cond (decide (lenL (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)) = lenL h))
+          (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h))
+          (canonN prog regs0 m0 N B F r (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)))))
+    cases allExited prog regs0 m0 N (passN prog regs0 m0 F N h) with
+    | true => exact g1
+    | false =>
+      cases decide (lenL (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)) = lenL h) with
+      | true => exact g2
+      | false => exact ih _ g2
+
+theorem canonRunN_good (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (N B F : Nat) : GoodN prog regs0 m0 N (canonRunN prog regs0 m0 N B F) :=
+  canonN_good N B F F [] (goodN_nil prog regs0 m0 N)
+
+/-- **Blocked threads do nothing** in the run: `Named.lean`'s `NotBlocked` holds for the
+history of every run (finished or not), so `checkN_sound` and `ordered_iff_hb` apply. -/
+theorem canonRunN_notBlocked (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (N B F : Nat) : NotBlocked N (canonRunN prog regs0 m0 N B F) :=
+  (canonRunN_good prog regs0 m0 N B F).1
+
+/-- The run's history is made of the solo traces of the threads below `N`. -/
+theorem canonRunN_fromSolo (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (N B F : Nat) : FromSolo prog regs0 m0 N (canonRunN prog regs0 m0 N B F) :=
+  (canonRunN_good prog regs0 m0 N B F).2.2
+
+theorem evOf_of_act {t : Nat} {A : Act V} : ∀ {B : Act V}, evN t B = EventN.act t A → evOf B = Ev.loc
+  | Act.arrive b n w pc, e => EventN.noConfusion e
+  | Act.compute pc g, _ => rfl
+  | Act.read a r pc, _ => rfl
+  | Act.write a v pc, _ => rfl
+  | Act.atomAdd a v pc, _ => rfl
+  | Act.exit, _ => rfl
+
+theorem evOf_of_bar {t b : Nat} {w : Bool} : ∀ {B : Act V}, evN t B = EventN.bar t b w →
+    evOf B = Ev.arr b w
+  | Act.arrive b' n w' pc, e => by
+    have e' : EventN.bar t b' w' = (EventN.bar t b w : EventN V) := e
+    injection e' with e1 e2 e3
+    rw [e2, e3]; rfl
+  | Act.compute pc g, e => EventN.noConfusion e
+  | Act.read a r pc, e => EventN.noConfusion e
+  | Act.write a v pc, e => EventN.noConfusion e
+  | Act.atomAdd a v pc, e => EventN.noConfusion e
+  | Act.exit, e => EventN.noConfusion e
+
+theorem soloEvB_lt {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N t : Nat}
+    (ht : t < N) (i : Nat) : soloEvB prog regs0 m0 N t i = soloEv prog regs0 m0 t i := by
+  show cond (decide (t < N)) (soloEv prog regs0 m0 t i) Ev.loc = _
+  rw [decide_eq_true' ht]; rfl
+
+/-- A history made of the solo traces follows `soloEv` (`OnceLink.lean`'s `FromAct`), and
+`soloEvB` (the threads below `N`). -/
+theorem fromAct_of_fromSolo {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N : Nat} : ∀ (h : List (EventN V)), FromSolo prog regs0 m0 N h →
+      FromAct (soloEv prog regs0 m0) h ∧ FromAct (soloEvB prog regs0 m0 N) h
+  | [], _ => ⟨trivial, trivial⟩
+  | EventN.act t A :: h, ⟨hf, ht, _, he⟩ =>
+    have r := fromAct_of_fromSolo h hf
+    have e : soloEv prog regs0 m0 t (nEv t h) = Ev.loc := evOf_of_act he
+    ⟨⟨r.1, e⟩, ⟨r.2, by rw [soloEvB_lt ht]; exact e⟩⟩
+  | EventN.bar t b w :: h, ⟨hf, ht, _, he⟩ =>
+    have r := fromAct_of_fromSolo h hf
+    have e : soloEv prog regs0 m0 t (nEv t h) = Ev.arr b w := evOf_of_bar he
+    ⟨⟨r.1, e⟩, ⟨r.2, by rw [soloEvB_lt ht]; exact e⟩⟩
+  | EventN.complete b m :: h, hf => fromAct_of_fromSolo h hf
+
+theorem canonRunN_fromAct (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (N B F : Nat) : FromAct (soloEv prog regs0 m0) (canonRunN prog regs0 m0 N B F) :=
+  (fromAct_of_fromSolo _ (canonRunN_fromSolo prog regs0 m0 N B F)).1
+
+theorem canonRunN_fromActB (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (N B F : Nat) : FromAct (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F) :=
+  (fromAct_of_fromSolo _ (canonRunN_fromSolo prog regs0 m0 N B F)).2
+
+end Good
+
+section Holds
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (Sfx sfx_pres fromAct_tail kthInst_tail notBlocked_tail find_ev posAt_fun hb_link)
+
+theorem fromSolo_tail {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    (e : EventN V) (l : List (EventN V)) (h : FromSolo prog regs0 m0 N (e :: l)) :
+    FromSolo prog regs0 m0 N l := by
+  cases e with
+  | act t A => exact h.1
+  | bar t b w => exact h.1
+  | complete b m => exact h
+
+theorem isExitA_true {A : Act V} (h : isExitA A = true) : A = Act.exit := by
+  cases A with
+  | exit => rfl
+  | arrive b n w pc => cases h
+  | compute pc g => cases h
+  | read a r pc => cases h
+  | write a v pc => cases h
+  | atomAdd a v pc => cases h
+
+theorem isExitA_of_arr {A : Act V} {b : Nat} {w : Bool} (h : evOf A = Ev.arr b w) :
+    isExitA A = false := by
+  cases A with
+  | exit => exact Ev.noConfusion h
+  | arrive b n w pc => rfl
+  | compute pc g => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+
+/-- In a finished run, every solo action of a thread below `N` that is not `exit` comes before
+the thread's position: it was performed. -/
+theorem lt_nEv_of_finished {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (hfin : FinishedN prog regs0 m0 N B F = true) {t i : Nat} (ht : t < N)
+    (hi : isExitA (Sem.soloAct prog regs0 m0 t i) = false) :
+    i < nEv t (canonRunN prog regs0 m0 N B F) := by
+  have hx := isExitA_true (allB_of hfin t ht)
+  cases Nat.ltOrGe i (nEv t (canonRunN prog regs0 m0 N B F)) with
+  | inl hl => exact hl
+  | inr hge =>
+    match Nat.le.dest hge with
+    | ⟨d, hd⟩ =>
+      have e := soloAct_exit prog regs0 m0 t _ hx d
+      rw [hd] at e
+      rw [e] at hi
+      cases hi
+
+/-- **The history holds every solo action up to the exit** (the analogue of
+`canon_holdsAccesses`): if the run finished, every solo action `i` of a thread `t < N` that is
+not `exit` is performed in the run, as the event `evN t (soloAct t i)` pushed on a point `h`
+of the run where `t` had performed `i` events. -/
+theorem canonN_holds {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (hfin : FinishedN prog regs0 m0 N B F = true) {t i : Nat} (ht : t < N)
+    (hi : isExitA (Sem.soloAct prog regs0 m0 t i) = false) :
+    ∃ e h, Sfx (e :: h) (canonRunN prog regs0 m0 N B F) ∧
+      e = evN t (Sem.soloAct prog regs0 m0 t i) ∧ nEv t h = i := by
+  match find_ev _ i (lt_nEv_of_finished hfin ht hi) with
+  | ⟨e, h, hs, ha, hn⟩ =>
+    have hf : FromSolo prog regs0 m0 N (e :: h) :=
+      sfx_pres fromSolo_tail _ _ hs (canonRunN_fromSolo prog regs0 m0 N B F)
+    refine ⟨e, h, hs, ?_, hn⟩
+    rw [← hn]
+    cases e with
+    | act u A =>
+      have eu : u = t := ha
+      subst eu
+      exact Eq.symm hf.2.2.2
+    | bar u b w =>
+      have eu : u = t := ha
+      subst eu
+      exact Eq.symm hf.2.2.2
+    | complete b m => exact False.elim ha
+
+/-- **`Covers`**: a finished run holds every arrival of the threads below `N`
+(`OnceLink.lean`'s hypothesis of `check3_of_rust` and `memb_of_drain`, for `soloEvB`). -/
+theorem canonN_covers {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (hfin : FinishedN prog regs0 m0 N B F = true) :
+    Covers (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F) := by
+  intro t i b w ha
+  cases Nat.decLt t N with
+  | isTrue ht =>
+    rw [soloEvB_lt ht] at ha
+    exact lt_nEv_of_finished hfin ht (isExitA_of_arr ha)
+  | isFalse ht =>
+    have e : soloEvB prog regs0 m0 N t i = Ev.loc := by
+      show cond (decide (t < N)) (soloEv prog regs0 m0 t i) Ev.loc = Ev.loc
+      rw [decide_eq_false' ht]; rfl
+    rw [e] at ha
+    exact Ev.noConfusion ha
+
+end Holds
+
+end Race
+end Kcert
