@@ -809,3 +809,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.lt_nEv_of_finished
 #print axioms Kcert.Race.canonN_holds
 #print axioms Kcert.Race.canonN_covers
+#print axioms Kcert.Race.sfx_total
+#print axioms Kcert.Race.ordered_side
+#print axioms Kcert.Race.canonN_ordered

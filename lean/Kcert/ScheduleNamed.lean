@@ -753,5 +753,157 @@ theorem canonN_covers {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat 
 
 end Holds
 
+section Ordered
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (Sfx sfx_pres fromAct_tail kthInst_tail notBlocked_tail find_ev posAt_fun hb_link)
+
+theorem sfx_refl : ∀ (l : List (EventN V)), Sfx l l
+  | [] => rfl
+  | _ :: _ => Or.inl rfl
+
+/-- Two points of one run: one is a point of the other. -/
+theorem sfx_total : ∀ {H l1 l2 : List (EventN V)}, Sfx l1 H → Sfx l2 H → Sfx l1 l2 ∨ Sfx l2 l1
+  | [], l1, l2, h1, h2 => by
+    have e1 : l1 = [] := h1
+    have e2 : l2 = [] := h2
+    rw [e1, e2]; exact Or.inl rfl
+  | e :: H, l1, l2, h1, h2 => by
+    cases h1 with
+    | inl e1 => rw [e1]; exact Or.inr h2
+    | inr h1 =>
+      cases h2 with
+      | inl e2 => rw [e2]; exact Or.inl (Or.inr h1)
+      | inr h2 => exact sfx_total h1 h2
+
+theorem actAt_of_sfx {x : Nat} {A : Act V} {h1 : List (EventN V)} :
+    ∀ {h2 : List (EventN V)}, Sfx (EventN.act x A :: h1) h2 → ActAt h2 (lenL h1) x A
+  | [], hs => List.noConfusion (hs : EventN.act x A :: h1 = [])
+  | e :: h2, hs => by
+    cases hs with
+    | inl e1 => rw [← e1]; exact Or.inl ⟨rfl, rfl, rfl⟩
+    | inr hs =>
+      have ih := actAt_of_sfx hs
+      cases e with
+      | act t B => exact Or.inr ih
+      | bar t b w => exact ih
+      | complete b m => exact ih
+
+theorem seg_of_sfx (N : Nat) {x : Nat} {e : EventN V} {h1 : List (EventN V)} (ha : Actor e x) :
+    ∀ {h2 : List (EventN V)}, Sfx (e :: h1) h2 →
+      Seg N h2 (lenL h1) x ((brun N h1).clocks.vc x x)
+  | [], hs => List.noConfusion (hs : e :: h1 = [])
+  | e' :: h2, hs => by
+    cases hs with
+    | inl e1 =>
+      rw [← e1]; exact Or.inl ⟨rfl, ha, rfl⟩
+    | inr hs => exact Or.inr (seg_of_sfx N ha hs)
+
+theorem posAt_of_sfx {x : Nat} {e : EventN V} {h1 : List (EventN V)} (ha : Actor e x) :
+    ∀ {h2 : List (EventN V)}, Sfx (e :: h1) h2 → PosAt h2 (lenL h1) x (nEv x h1)
+  | [], hs => List.noConfusion (hs : e :: h1 = [])
+  | e' :: h2, hs => by
+    cases hs with
+    | inl e1 =>
+      rw [← e1]; exact Or.inl ⟨rfl, ha, rfl⟩
+    | inr hs => exact Or.inr (posAt_of_sfx ha hs)
+
+/-- A conflicting action is a memory access: its event is an `EventN.act`, and it is not
+`exit`. -/
+theorem conflict_left {A B : Act V} (hc : Sem.Conflict A B) (t : Nat) :
+    evN t A = EventN.act t A ∧ isExitA A = false := by
+  cases A with
+  | read a r pc => exact ⟨rfl, rfl⟩
+  | write a v pc => exact ⟨rfl, rfl⟩
+  | atomAdd a v pc => exact ⟨rfl, rfl⟩
+  | compute pc g => cases B <;> exact False.elim hc
+  | arrive b n w pc => cases B <;> exact False.elim hc
+  | exit => cases B <;> exact False.elim hc
+
+theorem conflict_right {A B : Act V} (hc : Sem.Conflict A B) (t : Nat) :
+    evN t B = EventN.act t B ∧ isExitA B = false := by
+  cases B with
+  | read a r pc => exact ⟨rfl, rfl⟩
+  | write a v pc => exact ⟨rfl, rfl⟩
+  | atomAdd a v pc => exact ⟨rfl, rfl⟩
+  | compute pc g => exact False.elim (conflict_compute hc)
+  | arrive b n w pc => exact False.elim (conflict_arrive hc)
+  | exit => exact False.elim (conflict_exit hc)
+
+theorem notUC_tail (e : EventN V) (l : List (EventN V)) (h : ¬ UnorderedConflict (e :: l)) :
+    ¬ UnorderedConflict l := fun hu => h (unorderedConflict_mono hu e)
+
+/-- One side: the earlier of two conflicting events happens before the later one. -/
+theorem ordered_side {N : Nat} {act : Nat → Nat → Ev} {H : List (EventN V)}
+    (hf : FromAct act H) (hw : NotBlocked N H) (hk : KthInst act H) (hu : ¬ UnorderedConflict H)
+    {x y : Nat} {A B : Act V} {h1 h2 : List (EventN V)} (hxy : ¬ x = y)
+    (hcf : Sem.Conflict A B) (hs1 : Sfx (EventN.act x A :: h1) h2)
+    (hs2 : Sfx (EventN.act y B :: h2) H) :
+    Members.HB act (x, nEv x h1) (y, nEv y h2) := by
+  have hf2 : FromAct act h2 := fromAct_tail _ _ (sfx_pres fromAct_tail H _ hs2 hf)
+  have hw2 : NotBlocked N h2 := notBlocked_tail _ _ (sfx_pres notBlocked_tail H _ hs2 hw)
+  have hk2 : KthInst act h2 := kthInst_tail _ _ (sfx_pres kthInst_tail H _ hs2 hk)
+  have hu2 : ¬ UnorderedConflict (EventN.act y B :: h2) :=
+    sfx_pres (P := fun l => ¬ UnorderedConflict l) notUC_tail H _ hs2 hu
+  have hact : ActAt h2 (lenL h1) x A := actAt_of_sfx hs1
+  have hseg : Seg N h2 (lenL h1) x ((brun N h1).clocks.vc x x) :=
+    seg_of_sfx N (rfl : Actor (EventN.act x A) x) hs1
+  have hpos : PosAt h2 (lenL h1) x (nEv x h1) := posAt_of_sfx (rfl : Actor (EventN.act x A) x) hs1
+  have nn : ¬ ¬ HB h2 (lenL h1) y :=
+    fun hnb => hu2 (Or.inr ⟨x, A, lenL h1, hact, hxy, hcf, hnb⟩)
+  have hiff := ordered_iff_hb hw2 hseg (j := y)
+  have hhb : HB h2 (lenL h1) y := by
+    cases hord : (brun N h2).clocks.ordered ⟨x, (brun N h1).clocks.vc x x⟩ y with
+    | true => exact hiff.1 hord
+    | false =>
+      apply False.elim
+      apply nn
+      intro hb
+      have t := hiff.2 hb
+      rw [hord] at t
+      cases t
+  match hb_link hf2 hw2 hk2 hhb with
+  | ⟨u, i, hp, hb⟩ =>
+    have e := posAt_fun hp hpos
+    rw [e.1, e.2] at hb
+    exact hb
+
+/-- **Conflicting solo actions are ordered by happens-before** (`OnceCheck.lean`'s
+`Members.HB` over `soloEv`): if the run finishes, every completion drains arrivals with one
+arrival number (`KthInst`, what check (2) gives: `kthInst_of_drain`, or decided on the history
+by `kthB`), and the race check reports nothing over the run's history, then any two
+conflicting solo actions `(x, i)`, `(y, j)` of different threads below `N` are ordered one way
+or the other. -/
+theorem canonN_ordered {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hk : KthInst (soloEv prog regs0 m0) (canonRunN prog regs0 m0 N B F))
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    {x y i j : Nat} (hx : x < N) (hy : y < N) (hxy : ¬ x = y)
+    (hcf : Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j)) :
+    Members.HB (soloEv prog regs0 m0) (x, i) (y, j) ∨
+      Members.HB (soloEv prog regs0 m0) (y, j) (x, i) := by
+  have hw := canonRunN_notBlocked prog regs0 m0 N B F
+  have hf := canonRunN_fromAct prog regs0 m0 N B F
+  have hu := checkN_sound hw hc
+  have cl := conflict_left hcf x
+  have cr := conflict_right hcf y
+  match canonN_holds hfin hx cl.2, canonN_holds hfin hy cr.2 with
+  | ⟨e1, h1, hs1, ee1, hn1⟩, ⟨e2, h2, hs2, ee2, hn2⟩ =>
+    rw [ee1, cl.1] at hs1
+    rw [ee2, cr.1] at hs2
+    rw [← hn1, ← hn2]
+    cases sfx_total hs1 hs2 with
+    | inl s12 =>
+      cases s12 with
+      | inl e => exact False.elim (hxy (EventN.act.inj (List.cons.inj e).1).1)
+      | inr s => exact Or.inl (ordered_side hf hw hk hu hxy hcf s hs2)
+    | inr s21 =>
+      cases s21 with
+      | inl e => exact False.elim (hxy (EventN.act.inj (List.cons.inj e).1).1.symm)
+      | inr s => exact Or.inr (ordered_side hf hw hk hu (fun e => hxy e.symm) (Sem.conflict_symm _ _ hcf) s hs1)
+
+end Ordered
+
 end Race
 end Kcert
