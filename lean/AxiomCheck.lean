@@ -812,3 +812,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.sfx_total
 #print axioms Kcert.Race.ordered_side
 #print axioms Kcert.Race.canonN_ordered
+#print axioms Kcert.Race.hb_of_soloEvB
+#print axioms Kcert.Race.canonN_ordered_drain
+#print axioms Kcert.Race.canonN_check3
+#print axioms Kcert.Race.canonN_once

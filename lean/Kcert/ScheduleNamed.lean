@@ -905,5 +905,115 @@ theorem canonN_ordered {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat
 
 end Ordered
 
+section Checks
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (Edge ac Drain2 RustCheck3 Check3 Memb Sized Valid OnceAll)
+
+theorem lt_of_soloEvB_arr {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N t i b : Nat}
+    {w : Bool} (h : soloEvB prog regs0 m0 N t i = Ev.arr b w) : t < N := by
+  cases Nat.decLt t N with
+  | isTrue ht => exact ht
+  | isFalse ht =>
+    have e : soloEvB prog regs0 m0 N t i = Ev.loc := by
+      show cond (decide (t < N)) (soloEv prog regs0 m0 t i) Ev.loc = Ev.loc
+      rw [decide_eq_false' ht]; rfl
+    rw [e] at h
+    exact Ev.noConfusion h
+
+theorem ac_soloEvB {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N t : Nat}
+    (ht : t < N) (b : Nat) : ∀ i, ac (soloEvB prog regs0 m0 N) b t i = ac (soloEv prog regs0 m0) b t i
+  | 0 => rfl
+  | i + 1 => by
+    show cond (Members.arrAt b (soloEvB prog regs0 m0 N t i))
+        (ac (soloEvB prog regs0 m0 N) b t i + 1) (ac (soloEvB prog regs0 m0 N) b t i) =
+      cond (Members.arrAt b (soloEv prog regs0 m0 t i))
+        (ac (soloEv prog regs0 m0) b t i + 1) (ac (soloEv prog regs0 m0) b t i)
+    rw [soloEvB_lt ht, ac_soloEvB ht b i]
+
+/-- Happens-before over the threads below `N` is happens-before over all threads. -/
+theorem hb_of_soloEvB {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {p q : Nat × Nat} (h : Members.HB (soloEvB prog regs0 m0 N) p q) :
+    Members.HB (soloEv prog regs0 m0) p q := by
+  have edge : ∀ {p q : Nat × Nat}, Edge (soloEvB prog regs0 m0 N) p q →
+      Edge (soloEv prog regs0 m0) p q := by
+    intro p q he
+    cases he with
+    | po t i => exact Edge.po t i
+    | bar x i y j b wx hx hy hac =>
+      have hxN := lt_of_soloEvB_arr hx
+      have hyN := lt_of_soloEvB_arr hy
+      rw [soloEvB_lt hxN] at hx
+      rw [soloEvB_lt hyN] at hy
+      rw [ac_soloEvB hxN, ac_soloEvB hyN] at hac
+      exact Edge.bar x i y j b wx hx hy hac
+  induction h with
+  | edge he => exact Members.HB.edge (edge he)
+  | step _ he ih => exact Members.HB.step ih (edge he)
+
+/-- **`canonN_ordered` from the executor's check (2)**: `KthInst` is not assumed; instead the
+run passes check (2) (`Drain2 S`: every completion of `b` drains each member of `S b` once and
+no other thread) and leaves no arrival pending (otherwise the executor reports it). -/
+theorem canonN_ordered_drain {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {S : Nat → List Nat} (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    {x y i j : Nat} (hx : x < N) (hy : y < N) (hxy : ¬ x = y)
+    (hcf : Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j)) :
+    Members.HB (soloEv prog regs0 m0) (x, i) (y, j) ∨
+      Members.HB (soloEv prog regs0 m0) (y, j) (x, i) := by
+  have hw := canonRunN_notBlocked prog regs0 m0 N B F
+  have hf := canonRunN_fromActB prog regs0 m0 N B F
+  have hM := Members.memb_of_drain hf hd (canonN_covers hfin) hend
+  have hk := Members.kthInst_of_drain hM hf hd
+  have hu := checkN_sound hw hc
+  have cl := conflict_left hcf x
+  have cr := conflict_right hcf y
+  match canonN_holds hfin hx cl.2, canonN_holds hfin hy cr.2 with
+  | ⟨e1, h1, hs1, ee1, hn1⟩, ⟨e2, h2, hs2, ee2, hn2⟩ =>
+    rw [ee1, cl.1] at hs1
+    rw [ee2, cr.1] at hs2
+    rw [← hn1, ← hn2]
+    cases sfx_total hs1 hs2 with
+    | inl s12 =>
+      cases s12 with
+      | inl e => exact False.elim (hxy (EventN.act.inj (List.cons.inj e).1).1)
+      | inr s => exact Or.inl (hb_of_soloEvB (ordered_side hf hw hk hu hxy hcf s hs2))
+    | inr s21 =>
+      cases s21 with
+      | inl e => exact False.elim (hxy (EventN.act.inj (List.cons.inj e).1).1.symm)
+      | inr s => exact Or.inr (hb_of_soloEvB
+          (ordered_side hf hw hk hu (fun e => hxy e.symm) (Sem.conflict_symm _ _ hcf) s hs1))
+
+/-- **Check (3)** (`OnceCheck.lean`'s `Check3`, over the threads below `N`) from a finished run
+on which the Rust's check (3) with the clocks passes and whose completions drain `k`-th
+arrivals. -/
+theorem canonN_check3 {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hk : KthInst (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F))
+    (hr : RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F)) :
+    Check3 (soloEvB prog regs0 m0 N) :=
+  Members.check3_of_rust (canonRunN_fromActB prog regs0 m0 N B F)
+    (canonRunN_notBlocked prog regs0 m0 N B F) hk (canonN_covers hfin) hr
+
+/-- **`Once` from the executor's run and checks alone** (plus `Sized`): for a finished run that
+passes checks (2) and (3) and leaves nothing pending, `Memb` holds and every valid schedule of
+the threads below `N` is `Once` at every id (`OnceLink.once_of_checks`). -/
+theorem canonN_once {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (m : Nat → Nat) (S : Nat → List Nat) (hSz : Sized m S)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hr : RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F)) :
+    Memb (soloEvB prog regs0 m0 N) S ∧
+      ∀ (h : List Nat), Valid (soloEvB prog regs0 m0 N) m h → OnceAll (soloEvB prog regs0 m0 N) m h :=
+  ⟨Members.memb_of_drain (canonRunN_fromActB prog regs0 m0 N B F) hd (canonN_covers hfin) hend,
+    Members.once_of_checks m S hSz (canonRunN_fromActB prog regs0 m0 N B F)
+      (canonRunN_notBlocked prog regs0 m0 N B F) hd (canonN_covers hfin) hend hr⟩
+
+end Checks
+
 end Race
 end Kcert
