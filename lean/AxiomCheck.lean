@@ -816,3 +816,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.canonN_ordered_drain
 #print axioms Kcert.Race.canonN_check3
 #print axioms Kcert.Race.canonN_once
+#print axioms Kcert.Race.prodCons_run
+#print axioms Kcert.Race.prodCons_finished
+#print axioms Kcert.Race.prodCons_check
+#print axioms Kcert.Race.prodCons_kth
+#print axioms Kcert.Race.prodCons_ordered1
+#print axioms Kcert.Race.prodCons_ordered2
+#print axioms Kcert.Race.prodConsRacy_finished
+#print axioms Kcert.Race.prodConsRacy_check
+#print axioms Kcert.Race.prodConsRacy_unordered
+#print axioms Kcert.Race.prodConsStuck_unfinished

@@ -1015,5 +1015,119 @@ theorem canonN_once {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat �
 
 end Checks
 
+/-! ## Not vacuous: a producer and a consumer on two ids
+
+Thread 0: `st [0]; bar.arrive 1, 2; bar.sync 2, 2; ld [1]; exit`.  Thread 1: `bar.sync 1, 2;
+ld [0]; st [1]; bar.arrive 2, 2; exit`.  The run: pass 1, thread 0 stores, arrives at 1 and
+waits at 2, thread 1 waits at 1; id 1 completes (thread 1 released).  Pass 2: thread 1 loads,
+stores, arrives at 2 and reaches its exit; id 2 completes (thread 0 released).  Pass 3: thread 0
+loads and reaches its exit. -/
+
+section Examples
+
+def pcT0 : Nat → Act Nat
+  | 0 => Act.write 0 5 1
+  | 1 => Act.arrive 1 2 false 2
+  | 2 => Act.arrive 2 2 true 3
+  | 3 => Act.read 1 0 4
+  | _ => Act.exit
+
+def pcT1 : Nat → Act Nat
+  | 0 => Act.arrive 1 2 true 1
+  | 1 => Act.read 0 0 2
+  | 2 => Act.write 1 7 3
+  | 3 => Act.arrive 2 2 false 4
+  | _ => Act.exit
+
+/-- The producer/consumer program. -/
+def prodCons : Sem.Prog Nat := fun i pc _ => cond (decide (i = 0)) (pcT0 pc) (pcT1 pc)
+
+/-- The run's history (latest first). -/
+theorem prodCons_run :
+    canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8 =
+      [EventN.act 0 (Act.read 1 0 4), EventN.complete 2 2,
+       EventN.bar 1 2 false, EventN.act 1 (Act.write 1 7 3), EventN.act 1 (Act.read 0 0 2),
+       EventN.complete 1 2,
+       EventN.bar 1 1 true, EventN.bar 0 2 true, EventN.bar 0 1 false,
+       EventN.act 0 (Act.write 0 5 1)] := rfl
+
+theorem prodCons_finished : FinishedN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8 = true := rfl
+
+theorem prodCons_check :
+    checkN noSameN 2 (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8) = false := rfl
+
+theorem prodCons_kth :
+    KthInst (soloEv prodCons (fun _ _ => 0) (fun _ => 0))
+      (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8) :=
+  Members.kth_of _ _ rfl
+
+/-- So `canonN_ordered` applies: thread 0's store to 0 (action 0) and thread 1's load of 0
+(action 1) are ordered, and so are thread 1's store to 1 (action 2) and thread 0's load of 1
+(action 3). -/
+theorem prodCons_a00 : Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 0 0 = Act.write 0 5 1 := rfl
+theorem prodCons_a11 : Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 1 1 = Act.read 0 0 2 := rfl
+theorem prodCons_a12 : Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 1 2 = Act.write 1 7 3 := rfl
+theorem prodCons_a03 : Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 0 3 = Act.read 1 0 4 := rfl
+
+theorem prodCons_c1 : Sem.Conflict (Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 0 0)
+    (Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 1 1) := by
+  rw [prodCons_a00, prodCons_a11]; exact (rfl : (0 : Nat) = 0)
+
+theorem prodCons_c2 : Sem.Conflict (Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 1 2)
+    (Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) 0 3) := by
+  rw [prodCons_a12, prodCons_a03]; exact (rfl : (1 : Nat) = 1)
+
+/-- So `canonN_ordered` applies: thread 0's store to 0 (action 0) and thread 1's load of 0
+(action 1) are ordered by happens-before over `soloEv`. -/
+theorem prodCons_ordered1 :
+    (Members.HB (soloEv prodCons (fun _ _ => 0) (fun _ => 0)) (0, 0) (1, 1) ∨
+      Members.HB (soloEv prodCons (fun _ _ => 0) (fun _ => 0)) (1, 1) (0, 0)) := by
+  have h1 := canonN_ordered (hfin := prodCons_finished)
+  have h2 := h1 prodCons_kth
+  have h3 := @h2 prodCons_check 0 1 0 1 (Nat.zeroLtSucc 1) (Nat.ltSuccSelf 1)
+    (fun e => Nat.noConfusion e) prodCons_c1
+  exact h3
+
+/-- And thread 1's store to 1 (action 2) and thread 0's load of 1 (action 3). -/
+theorem prodCons_ordered2 :
+    (Members.HB (soloEv prodCons (fun _ _ => 0) (fun _ => 0)) (1, 2) (0, 3) ∨
+      Members.HB (soloEv prodCons (fun _ _ => 0) (fun _ => 0)) (0, 3) (1, 2)) := by
+  have h1 := canonN_ordered (hfin := prodCons_finished)
+  have h2 := h1 prodCons_kth
+  have h3 := @h2 prodCons_check 1 0 2 3 (Nat.ltSuccSelf 1) (Nat.zeroLtSucc 1)
+    (fun e => Nat.noConfusion e) prodCons_c2
+  exact h3
+
+def pcT1racy : Nat → Act Nat
+  | 0 => Act.arrive 1 2 false 1
+  | 1 => Act.read 0 0 2
+  | 2 => Act.write 1 7 3
+  | 3 => Act.arrive 2 2 false 4
+  | _ => Act.exit
+
+/-- The consumer only arrives at 1 (`bar.arrive`, no wait): its load of 0 is not ordered after
+the producer's store, and the check over the run reports it. -/
+def prodConsRacy : Sem.Prog Nat := fun i pc _ => cond (decide (i = 0)) (pcT0 pc) (pcT1racy pc)
+
+theorem prodConsRacy_finished :
+    FinishedN prodConsRacy (fun _ _ => 0) (fun _ => 0) 2 3 8 = true := rfl
+
+theorem prodConsRacy_check :
+    checkN noSameN 2 (canonRunN prodConsRacy (fun _ _ => 0) (fun _ => 0) 2 3 8) = true := rfl
+
+/-- The report is a real unordered conflict of the run's history (`checkN_complete`). -/
+theorem prodConsRacy_unordered :
+    UnorderedConflict (canonRunN prodConsRacy (fun _ _ => 0) (fun _ => 0) 2 3 8) :=
+  checkN_complete prodConsRacy_check
+
+/-- Waiting at an id nobody else arrives at: the run stops unfinished. -/
+def prodConsStuck : Sem.Prog Nat := fun i pc _ =>
+  cond (decide (i = 0)) (pcT0 pc) (match pc with | 0 => Act.arrive 1 2 true 1 | _ => Act.exit)
+
+theorem prodConsStuck_unfinished :
+    FinishedN prodConsStuck (fun _ _ => 0) (fun _ => 0) 2 3 8 = false := rfl
+
+end Examples
+
 end Race
 end Kcert
