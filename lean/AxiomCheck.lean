@@ -826,3 +826,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.prodConsRacy_check
 #print axioms Kcert.Race.prodConsRacy_unordered
 #print axioms Kcert.Race.prodConsStuck_unfinished
+#print axioms Kcert.Race.prodCons_drain
+#print axioms Kcert.Race.prodCons_end
+#print axioms Kcert.Race.prodCons_rust3
+#print axioms Kcert.Race.prodCons_once
+#print axioms Kcert.Race.prodCons_ordered_drain

@@ -1098,6 +1098,75 @@ theorem prodCons_ordered2 :
     (fun e => Nat.noConfusion e) prodCons_c2
   exact h3
 
+/-- Check (2) over the run: each completion drains threads 0 and 1 once. -/
+theorem prodCons_drain :
+    Members.Drain2 (fun _ => [0, 1]) (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8) :=
+  Members.drain2_of _ _ rfl
+
+/-- Nothing stays pending at the end of the run. -/
+theorem prodCons_end : ∀ b, pendI (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8) b = [] := by
+  intro b
+  rw [prodCons_run]
+  show Sem.upd _ 2 (dropL 2 _) b = []
+  cases Nat.decEq b 2 with
+  | isTrue e => rw [e, upd_same]; rfl
+  | isFalse e =>
+    rw [upd_other _ _ e]
+    show Sem.upd _ 2 _ b = []
+    rw [upd_other _ _ e]
+    show Sem.upd _ 1 (dropL 2 _) b = []
+    cases Nat.decEq b 1 with
+    | isTrue e1 => rw [e1, upd_same]; rfl
+    | isFalse e1 =>
+      rw [upd_other _ _ e1]
+      show Sem.upd _ 1 _ b = []
+      rw [upd_other _ _ e1]
+      show Sem.upd _ 2 _ b = []
+      rw [upd_other _ _ e]
+      show Sem.upd _ 1 _ b = []
+      rw [upd_other _ _ e1]
+      rfl
+
+/-- The Rust's check (3) over the run: no thread arrives twice at one id, so it is never
+consulted. -/
+theorem prodCons_rust3 :
+    Members.RustCheck3 2 (soloEvB prodCons (fun _ _ => 0) (fun _ => 0) 2)
+      (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8) := by
+  rw [prodCons_run]
+  exact Members.rust3_cons trivial (Members.rust3_cons trivial
+    (Members.rust3_cons (Members.head3_none rfl) (Members.rust3_cons trivial
+    (Members.rust3_cons trivial (Members.rust3_cons trivial
+    (Members.rust3_cons (Members.head3_none rfl) (Members.rust3_cons (Members.head3_none rfl)
+    (Members.rust3_cons (Members.head3_none rfl) (Members.rust3_cons trivial
+    (Members.rust3_nil 2 _))))))))))
+
+/-- So `canonN_once` applies to the run: only threads 0 and 1 arrive at any id, and every valid
+schedule of the two threads is `Once` at every id. -/
+theorem prodCons_once :
+    Members.Memb (soloEvB prodCons (fun _ _ => 0) (fun _ => 0) 2) (fun _ => [0, 1]) ∧
+      ∀ (h : List Nat), Members.Valid (soloEvB prodCons (fun _ _ => 0) (fun _ => 0) 2)
+        (fun _ => 2) h →
+        Members.OnceAll (soloEvB prodCons (fun _ _ => 0) (fun _ => 0) 2) (fun _ => 2) h :=
+  by
+  have h := @canonN_once Nat prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8 (fun _ => 2)
+    (fun _ => [0, 1]) Members.pc_sized prodCons_finished
+  have h2 := h prodCons_drain
+  have h3 := h2 prodCons_end
+  have h4 := h3 prodCons_rust3
+  exact h4
+
+/-- And `canonN_ordered_drain` (no `KthInst` hypothesis) orders the first conflicting pair. -/
+theorem prodCons_ordered_drain :
+    (Members.HB (soloEv prodCons (fun _ _ => 0) (fun _ => 0)) (0, 0) (1, 1) ∨
+      Members.HB (soloEv prodCons (fun _ _ => 0) (fun _ => 0)) (1, 1) (0, 0)) := by
+  have h := @canonN_ordered_drain Nat prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8
+    (fun _ => [0, 1]) prodCons_finished
+  have h2 := h prodCons_drain
+  have h3 := h2 prodCons_end
+  have h4 := @h3 prodCons_check 0 1 0 1 (Nat.zeroLtSucc 1) (Nat.ltSuccSelf 1)
+    (fun e => Nat.noConfusion e) prodCons_c1
+  exact h4
+
 def pcT1racy : Nat → Act Nat
   | 0 => Act.arrive 1 2 false 1
   | 1 => Act.read 0 0 2
