@@ -831,3 +831,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.prodCons_rust3
 #print axioms Kcert.Race.prodCons_once
 #print axioms Kcert.Race.prodCons_ordered_drain
+#print axioms Kcert.Race.canonN_comp
+#print axioms Kcert.Race.canonRunN_compOK

@@ -1015,6 +1015,115 @@ theorem canonN_once {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat �
 
 end Checks
 
+section Comp
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- Every completion of the history is one `resolve_barriers` makes: some arrival is pending,
+the count drained is the first pending arrival's (`firstCnt`), and at least that many are
+pending. -/
+def CompOK (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) : List (EventN V) → Prop
+  | [] => True
+  | EventN.act _ _ :: h => CompOK prog regs0 m0 h
+  | EventN.bar _ _ _ :: h => CompOK prog regs0 m0 h
+  | EventN.complete b m :: h => CompOK prog regs0 m0 h ∧ 0 < lenL (pendI h b) ∧
+      m = firstCnt prog regs0 m0 (pendI h b) ∧ m ≤ lenL (pendI h b)
+
+theorem compOK_evN {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {h : List (EventN V)} (hc : CompOK prog regs0 m0 h) (t : Nat) :
+    ∀ A : Act V, CompOK prog regs0 m0 (evN t A :: h)
+  | Act.arrive b n w pc => hc
+  | Act.compute pc g => hc
+  | Act.read a r pc => hc
+  | Act.write a v pc => hc
+  | Act.atomAdd a v pc => hc
+  | Act.exit => hc
+
+theorem tRunN_comp {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} (t : Nat) :
+    ∀ (f : Nat) (h : List (EventN V)), CompOK prog regs0 m0 h →
+      CompOK prog regs0 m0 (tRunN prog regs0 m0 t f h) := by
+  intro f
+  induction f with
+  | zero => intro h hc; exact hc
+  | succ f ih =>
+    intro h hc
+    show CompOK prog regs0 m0
+      (cond (isExitA (Sem.soloAct prog regs0 m0 t (nEv t h))) h
+        (cond (halts (Sem.soloAct prog regs0 m0 t (nEv t h)))
+          (evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) :: h)
+          (tRunN prog regs0 m0 t f (evN t (Sem.soloAct prog regs0 m0 t (nEv t h)) :: h))))
+    cases isExitA (Sem.soloAct prog regs0 m0 t (nEv t h)) with
+    | true => exact hc
+    | false =>
+      cases halts (Sem.soloAct prog regs0 m0 t (nEv t h)) with
+      | true => exact compOK_evN hc t _
+      | false => exact ih _ (compOK_evN hc t _)
+
+theorem passN_comp {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} (F : Nat)
+    (h : List (EventN V)) (hc : CompOK prog regs0 m0 h) :
+    ∀ n, CompOK prog regs0 m0 (passN prog regs0 m0 F n h) := by
+  intro n
+  induction n with
+  | zero => exact hc
+  | succ n ih =>
+    show CompOK prog regs0 m0 (cond (blk n (passN prog regs0 m0 F n h))
+      (passN prog regs0 m0 F n h) (tRunN prog regs0 m0 n F (passN prog regs0 m0 F n h)))
+    cases blk n (passN prog regs0 m0 F n h) with
+    | true => exact ih
+    | false => exact tRunN_comp n F _ ih
+
+theorem resolveOne_comp {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} (b : Nat)
+    (h : List (EventN V)) (hc : CompOK prog regs0 m0 h) :
+    CompOK prog regs0 m0 (resolveOne prog regs0 m0 b h) := by
+  show CompOK prog regs0 m0 (cond (decide (0 < lenL (pendI h b)) &&
+      decide (firstCnt prog regs0 m0 (pendI h b) ≤ lenL (pendI h b)))
+    (EventN.complete b (firstCnt prog regs0 m0 (pendI h b)) :: h) h)
+  cases h1 : decide (0 < lenL (pendI h b)) with
+  | false => exact hc
+  | true =>
+    cases h2 : decide (firstCnt prog regs0 m0 (pendI h b) ≤ lenL (pendI h b)) with
+    | false => exact hc
+    | true => exact ⟨hc, of_decide_eq_true' h1, rfl, of_decide_eq_true' h2⟩
+
+theorem resolveN_comp {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} :
+    ∀ (B : Nat) (h : List (EventN V)), CompOK prog regs0 m0 h →
+      CompOK prog regs0 m0 (resolveN prog regs0 m0 B h) := by
+  intro B
+  induction B with
+  | zero => intro h hc; exact hc
+  | succ b ih => intro h hc; exact resolveOne_comp b _ (ih h hc)
+
+theorem canonN_comp {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} (N B F : Nat) :
+    ∀ (r : Nat) (h : List (EventN V)), CompOK prog regs0 m0 h →
+      CompOK prog regs0 m0 (canonN prog regs0 m0 N B F r h) := by
+  intro r
+  induction r with
+  | zero => intro h hc; exact hc
+  | succ r ih =>
+    intro h hc
+    have g1 := passN_comp F h hc N
+    have g2 := resolveN_comp B _ g1
+    show CompOK prog regs0 m0
+      (cond (allExited prog regs0 m0 N (passN prog regs0 m0 F N h)) (passN prog regs0 m0 F N h)
+        (cond (decide (lenL (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)) = lenL h))
+          (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h))
+          (canonN prog regs0 m0 N B F r (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)))))
+    cases allExited prog regs0 m0 N (passN prog regs0 m0 F N h) with
+    | true => exact g1
+    | false =>
+      cases decide (lenL (resolveN prog regs0 m0 B (passN prog regs0 m0 F N h)) = lenL h) with
+      | true => exact g2
+      | false => exact ih _ g2
+
+/-- **The run's completions are `resolve_barriers`'**: each `complete b m` of the run found
+some arrival pending at `b`, drains the first pending arrival's count `m`, and found at least
+`m` pending (with check (1), `NoOverfull`, exactly `m`). -/
+theorem canonRunN_compOK (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (N B F : Nat) : CompOK prog regs0 m0 (canonRunN prog regs0 m0 N B F) :=
+  canonN_comp N B F F [] trivial
+
+end Comp
+
 /-! ## Not vacuous: a producer and a consumer on two ids
 
 Thread 0: `st [0]; bar.arrive 1, 2; bar.sync 2, 2; ld [1]; exit`.  Thread 1: `bar.sync 1, 2;
