@@ -833,3 +833,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.prodCons_ordered_drain
 #print axioms Kcert.Race.canonN_comp
 #print axioms Kcert.Race.canonRunN_compOK
+#print axioms Kcert.Race.left_sn
+#print axioms Kcert.Race.jInv_run
+#print axioms Kcert.Race.lastSync_of
+#print axioms Kcert.Race.kInv_run
+#print axioms Kcert.Race.step_ok
+#print axioms Kcert.Race.valid_sched
+#print axioms Kcert.Race.pendSolo
+#print axioms Kcert.Race.cb_of
+#print axioms Kcert.Race.canonN_valid

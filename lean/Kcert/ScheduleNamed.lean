@@ -1124,6 +1124,585 @@ theorem canonRunN_compOK (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : N
 
 end Comp
 
+section ValidS
+
+variable {V : Type}
+
+/-- Append, structural. -/
+def appG {α : Type} : List α → List α → List α
+  | [], r => r
+  | x :: l, r => x :: appG l r
+
+/-- The threads of a list of (thread, waits). -/
+def fstP : List (Nat × Bool) → List Nat
+  | [] => []
+  | p :: l => p.1 :: fstP l
+
+/-- Reverse, structural. -/
+def revL : List Nat → List Nat
+  | [] => []
+  | x :: l => snocL (revL l) x
+
+/-- The executor's schedule: the thread of each event, completions left out (latest first). -/
+def sched : List (EventN V) → List Nat
+  | [] => []
+  | EventN.act t _ :: h => t :: sched h
+  | EventN.bar t _ _ :: h => t :: sched h
+  | EventN.complete _ _ :: h => sched h
+
+/-- Thread `u`'s latest event is `bar.sync` at `b`. -/
+def lastSync (u b : Nat) : List (EventN V) → Bool
+  | [] => false
+  | EventN.act t _ :: h => cond (decide (t = u)) false (lastSync u b h)
+  | EventN.bar t b' w :: h => cond (decide (t = u)) (w && decide (b' = b)) (lastSync u b h)
+  | EventN.complete _ _ :: h => lastSync u b h
+
+theorem appG_snoc {α : Type} (y : α) : ∀ (X R : List α), snocL (appG X R) y = appG X (snocL R y)
+  | [], R => rfl
+  | x :: X, R => by
+    show x :: snocL (appG X R) y = x :: appG X (snocL R y)
+    rw [appG_snoc y X R]
+
+theorem fstP_snoc (p : Nat × Bool) : ∀ (l : List (Nat × Bool)), fstP (snocL l p) = snocL (fstP l) p.1
+  | [] => rfl
+  | q :: l => by
+    show q.1 :: fstP (snocL l p) = q.1 :: snocL (fstP l) p.1
+    rw [fstP_snoc p l]
+
+theorem fstP_drop : ∀ (m : Nat) (l : List (Nat × Bool)), fstP (dropL m l) = dropL m (fstP l)
+  | 0, l => rfl
+  | m + 1, [] => rfl
+  | m + 1, q :: l => fstP_drop m l
+
+theorem fstP_app : ∀ (P Q : List (Nat × Bool)), fstP (appG P Q) = appG (fstP P) (fstP Q)
+  | [], Q => rfl
+  | q :: P, Q => by
+    show q.1 :: fstP (appG P Q) = q.1 :: appG (fstP P) (fstP Q)
+    rw [fstP_app P Q]
+
+theorem lenL_fstP : ∀ (l : List (Nat × Bool)), lenL (fstP l) = lenL l
+  | [] => rfl
+  | q :: l => by
+    show lenL (fstP l) + 1 = lenL l + 1
+    rw [lenL_fstP l]
+
+theorem lenL_appG {α : Type} : ∀ (X R : List α), lenL (appG X R) = lenL X + lenL R
+  | [], R => by show lenL R = 0 + lenL R; rw [Nat.zero_add]
+  | x :: X, R => by
+    show lenL (appG X R) + 1 = lenL X + 1 + lenL R
+    rw [lenL_appG X R, Nat.add_right_comm]
+
+theorem lenL_snoc {α : Type} (y : α) : ∀ (l : List α), lenL (snocL l y) = lenL l + 1
+  | [] => rfl
+  | x :: l => by
+    show lenL (snocL l y) + 1 = lenL l + 1 + 1
+    rw [lenL_snoc y l]
+
+theorem drop_appG {α : Type} (R : List α) : ∀ (m : Nat) (X : List α), m ≤ lenL X →
+    dropL m (appG X R) = appG (dropL m X) R ∧ lenL (dropL m X) + m = lenL X
+  | 0, X, _ => ⟨rfl, rfl⟩
+  | m + 1, [], h => False.elim (Nat.notSuccLeZero m h)
+  | m + 1, x :: X, h => by
+    have r := drop_appG R m X (Nat.leOfSuccLeSucc h)
+    refine ⟨r.1, ?_⟩
+    show lenL (dropL m X) + (m + 1) = lenL X + 1
+    rw [← r.2]; rfl
+
+theorem in_appG_right {α : Type} {x : α} {R : List α} : ∀ (X : List α), In x R → In x (appG X R)
+  | [], h => h
+  | _ :: X, h => Or.inr (in_appG_right X h)
+
+theorem in_appG_cases {α : Type} {x : α} {R : List α} : ∀ (X : List α), In x (appG X R) →
+    In x X ∨ In x R
+  | [], h => Or.inr h
+  | y :: X, h => by
+    cases h with
+    | inl e => exact Or.inl (Or.inl e)
+    | inr h =>
+      cases in_appG_cases X h with
+      | inl h1 => exact Or.inl (Or.inr h1)
+      | inr h2 => exact Or.inr h2
+
+theorem in_appG_left {α : Type} {x : α} {R : List α} : ∀ (X : List α), In x X → In x (appG X R)
+  | [], h => False.elim h
+  | y :: X, h => by
+    cases h with
+    | inl e => exact Or.inl e
+    | inr h => exact Or.inr (in_appG_left X h)
+
+theorem in_revL {x : Nat} : ∀ (l : List Nat), Members.Mem x l → In x (revL l)
+  | [], h => False.elim h
+  | y :: l, h => by
+    cases h with
+    | inl e => rw [e]; exact in_snocL_self x (revL l)
+    | inr h => exact in_snocL_left (in_revL l h)
+
+theorem lenL_revL : ∀ (l : List Nat), lenL (revL l) = Members.len l
+  | [] => rfl
+  | y :: l => by
+    show lenL (snocL (revL l) y) = Members.len l + 1
+    rw [lenL_snoc, lenL_revL l]
+
+theorem in_fstP {u : Nat} {w : Bool} : ∀ {l : List (Nat × Bool)}, In (u, w) l → In u (fstP l)
+  | [], h => False.elim h
+  | q :: l, h => by
+    cases h with
+    | inl e => rw [e]; exact Or.inl rfl
+    | inr h => exact Or.inr (in_fstP h)
+
+/-- Dropping a prefix of `P ++ x :: Q` keeps `x` or drops past it. -/
+theorem drop_mid {α : Type} (x : α) (Q : List α) : ∀ (m : Nat) (P : List α),
+    (∃ P', dropL m (appG P (x :: Q)) = appG P' (x :: Q)) ∨ (∃ k, dropL m (appG P (x :: Q)) = dropL k Q)
+  | 0, P => Or.inl ⟨P, rfl⟩
+  | m + 1, [] => Or.inr ⟨m, rfl⟩
+  | m + 1, y :: P => drop_mid x Q m P
+
+theorem cnt_sched (u : Nat) : ∀ (h : List (EventN V)), Members.cnt u (sched h) = nEv u h
+  | [] => rfl
+  | EventN.act t A :: h => by
+    show (if t = u then Members.cnt u (sched h) + 1 else Members.cnt u (sched h)) =
+      (if t = u then nEv u h + 1 else nEv u h)
+    rw [cnt_sched u h]
+  | EventN.bar t b w :: h => by
+    show (if t = u then Members.cnt u (sched h) + 1 else Members.cnt u (sched h)) =
+      (if t = u then nEv u h + 1 else nEv u h)
+    rw [cnt_sched u h]
+  | EventN.complete b m :: h => cnt_sched u h
+
+/-- One more arrival at the end of a schedule, for the pending arrivals of `OnceCheck.lean`'s
+eager instances: a full instance empties them, otherwise the arrival joins them. -/
+theorem left_sn (m t : Nat) : ∀ (w : List Nat) (c : Nat → Nat) (p : List Members.Arr),
+    (Members.len (Members.left m c p w) + 1 = m → Members.left m c p (Members.sn w t) = []) ∧
+    (¬ Members.len (Members.left m c p w) + 1 = m →
+      Members.thr (Members.left m c p (Members.sn w t)) = t :: Members.thr (Members.left m c p w) ∧
+      Members.len (Members.left m c p (Members.sn w t)) = Members.len (Members.left m c p w) + 1)
+  | [], c, p => by
+    have e : Members.left m c p (Members.sn [] t) =
+        (if Members.len ((t, c t) :: p) = m then Members.left m (Members.upd c t) [] []
+          else Members.left m (Members.upd c t) ((t, c t) :: p) []) := rfl
+    have e0 : Members.left m c p [] = p := rfl
+    rw [e, e0]
+    have el : Members.len ((t, c t) :: p) = Members.len p + 1 := rfl
+    rw [el]
+    refine ⟨fun h1 => ?_, fun h1 => ?_⟩
+    · rw [if_pos' h1]; rfl
+    · rw [if_neg' h1]; exact ⟨rfl, rfl⟩
+  | u :: w, c, p => by
+    have e : Members.left m c p (Members.sn (u :: w) t) =
+        (if Members.len ((u, c u) :: p) = m then Members.left m (Members.upd c u) [] (Members.sn w t)
+          else Members.left m (Members.upd c u) ((u, c u) :: p) (Members.sn w t)) := rfl
+    have e0 : Members.left m c p (u :: w) =
+        (if Members.len ((u, c u) :: p) = m then Members.left m (Members.upd c u) [] w
+          else Members.left m (Members.upd c u) ((u, c u) :: p) w) := rfl
+    rw [e, e0]
+    cases Nat.decEq (Members.len ((u, c u) :: p)) m with
+    | isTrue h =>
+      rw [if_pos' h, if_pos' h]
+      exact left_sn m t w (Members.upd c u) []
+    | isFalse h =>
+      rw [if_neg' h, if_neg' h]
+      exact left_sn m t w (Members.upd c u) ((u, c u) :: p)
+
+
+theorem appG_nil {α : Type} : ∀ (l : List α), appG l [] = l
+  | [] => rfl
+  | x :: l => by show x :: appG l [] = x :: l; rw [appG_nil l]
+
+theorem snoc_appG {α : Type} (y : α) : ∀ (l : List α), snocL l y = appG l [y]
+  | [] => rfl
+  | x :: l => by show x :: snocL l y = x :: appG l [y]; rw [snoc_appG y l]
+
+/-- Every thread whose latest event is a `bar.sync` at `b` has, in `pw h b`, no entry after that
+arrival, or no entry at all. -/
+def JInv (b : Nat) (h : List (EventN V)) : Prop :=
+  ∀ u, lastSync u b h = true →
+    (∃ P Q, pw h b = appG P ((u, true) :: Q) ∧ ¬ In u (fstP Q)) ∨ ¬ In u (fstP (pw h b))
+
+theorem jInv_run (b : Nat) : ∀ (h : List (EventN V)), JInv b h
+  | [] => fun u hu => by cases hu
+  | EventN.act t A :: h => by
+    intro u hu
+    have hu' : cond (decide (t = u)) false (lastSync u b h) = true := hu
+    cases Nat.decEq t u with
+    | isTrue e => rw [decide_eq_true' e] at hu'; cases hu'
+    | isFalse e =>
+      rw [decide_eq_false' e] at hu'
+      exact jInv_run b h u hu'
+  | EventN.bar t b' w :: h => by
+    intro u hu
+    have hu' : cond (decide (t = u)) (w && decide (b' = b)) (lastSync u b h) = true := hu
+    have epw : pw (EventN.bar t b' w :: h) b = Sem.upd (pw h) b' (snocL (pw h b') (t, w)) b := rfl
+    rw [epw]
+    cases Nat.decEq t u with
+    | isTrue e =>
+      rw [decide_eq_true' e] at hu'
+      have hw : w = true := and_left' hu'
+      have hb : b' = b := of_decide_eq_true' (and_right' hu')
+      rw [hb, upd_same, hw, e]
+      refine Or.inl ⟨pw h b, [], snoc_appG _ _, fun h0 => h0⟩
+    | isFalse e =>
+      rw [decide_eq_false' e] at hu'
+      cases Nat.decEq b b' with
+      | isFalse eb => rw [upd_other _ _ eb]; exact jInv_run b h u hu'
+      | isTrue eb =>
+        rw [← eb, upd_same]
+        cases jInv_run b h u hu' with
+        | inl hl =>
+          match hl with
+          | ⟨P, Q, hp, hq⟩ =>
+            refine Or.inl ⟨P, snocL Q (t, w), ?_, ?_⟩
+            · rw [hp]; exact appG_snoc (t, w) P ((u, true) :: Q)
+            · intro hin
+              rw [fstP_snoc] at hin
+              cases in_snocL hin with
+              | inl h1 => exact hq h1
+              | inr h2 => exact e h2
+        | inr hr =>
+          refine Or.inr (fun hin => ?_)
+          rw [fstP_snoc] at hin
+          cases in_snocL hin with
+          | inl h1 => exact hr h1
+          | inr h2 => exact e h2
+  | EventN.complete b' m :: h => by
+    intro u hu
+    have hu' : lastSync u b h = true := hu
+    have epw : pw (EventN.complete b' m :: h) b = Sem.upd (pw h) b' (dropL m (pw h b')) b := rfl
+    rw [epw]
+    cases Nat.decEq b b' with
+    | isFalse eb => rw [upd_other _ _ eb]; exact jInv_run b h u hu'
+    | isTrue eb =>
+      rw [← eb, upd_same]
+      cases jInv_run b h u hu' with
+      | inl hl =>
+        match hl with
+        | ⟨P, Q, hp, hq⟩ =>
+          rw [hp]
+          cases drop_mid (u, true) Q m P with
+          | inl h1 =>
+            match h1 with
+            | ⟨P', e1⟩ => rw [e1]; exact Or.inl ⟨P', Q, rfl, hq⟩
+          | inr h2 =>
+            match h2 with
+            | ⟨k, e2⟩ =>
+              rw [e2]
+              refine Or.inr (fun hin => ?_)
+              rw [fstP_drop] at hin
+              exact hq (in_dropL k hin)
+      | inr hr =>
+        refine Or.inr (fun hin => ?_)
+        rw [fstP_drop] at hin
+        exact hr (in_dropL m hin)
+
+/-- Under `FromAct`, a thread whose event number `j` (its latest) is an arrival at `b` with
+`w` has `lastSync` = `w`. -/
+theorem lastSync_of {act : Nat → Nat → Ev} {t b j : Nat} {w : Bool} (ha : act t j = Ev.arr b w) :
+    ∀ (h : List (EventN V)), FromAct act h → nEv t h = j + 1 → lastSync t b h = w
+  | [], _, hn => Nat.noConfusion hn
+  | EventN.act u A :: h, hf, hn => by
+    show cond (decide (u = t)) false (lastSync t b h) = w
+    cases Nat.decEq u t with
+    | isTrue e =>
+      have hn2 := hn
+      rw [← e, Members.nEv_self_act] at hn2
+      have e2 : act u (nEv u h) = Ev.loc := hf.2
+      rw [Nat.succ.inj hn2, e, ha] at e2
+      exact Ev.noConfusion e2
+    | isFalse e =>
+      rw [decide_eq_false' e]
+      rw [Members.nEv_other_act A h e] at hn
+      exact lastSync_of ha h hf.1 hn
+  | EventN.bar u b' w' :: h, hf, hn => by
+    show cond (decide (u = t)) (w' && decide (b' = b)) (lastSync t b h) = w
+    cases Nat.decEq u t with
+    | isTrue e =>
+      have hn2 := hn
+      rw [← e, Members.nEv_self_bar] at hn2
+      have e2 : act u (nEv u h) = Ev.arr b' w' := hf.2
+      rw [Nat.succ.inj hn2, e, ha] at e2
+      rw [decide_eq_true' e, ← Members.arr_b e2, ← Members.arr_w e2, decide_eq_true' (rfl : b = b)]
+      cases w <;> rfl
+    | isFalse e =>
+      rw [decide_eq_false' e]
+      rw [Members.nEv_other_bar b' w' h e] at hn
+      exact lastSync_of ha h hf.1 hn
+  | EventN.complete b' m :: h, hf, hn => lastSync_of ha h hf hn
+
+/-- The completions of a history drain the fixed count `mb b` of their id, and find at least
+that many arrivals pending. -/
+def CB (mb : Nat → Nat) : List (EventN V) → Prop
+  | [] => True
+  | EventN.act _ _ :: h => CB mb h
+  | EventN.bar _ _ _ :: h => CB mb h
+  | EventN.complete b m :: h => CB mb h ∧ m = mb b ∧ mb b ≤ lenL (pw h b)
+
+/-- `L` is `X ++ reverse (threads of E)` with `|X|` a multiple of `mbb`, and `E` is not full. -/
+def KI (mbb : Nat) (L : List Nat) (E : List Members.Arr) : Prop :=
+  ∃ X k, L = appG X (revL (Members.thr E)) ∧ lenL X = mbb * k ∧ Members.len E < mbb
+
+/-- The eager pending arrivals of `OnceCheck.lean` (`left`) over the schedule, reversed, end
+the executor's pending list, after a multiple of the count. -/
+def KInvS (act : Nat → Nat → Ev) (mb : Nat → Nat) (b : Nat) (h : List (EventN V)) : Prop :=
+  KI (mb b) (fstP (pw h b)) (Members.left (mb b) (fun _ => 0) [] (Members.arrs act b (sched h)))
+
+theorem arrs_act {act : Nat → Nat → Ev} {b t : Nat} {A : Act V} {h : List (EventN V)}
+    (hf : FromAct act (EventN.act t A :: h)) :
+    Members.arrs act b (sched (EventN.act t A :: h)) = Members.arrs act b (sched h) := by
+  show cond (Members.arrAt b (act t (Members.cnt t (sched h))))
+    (Members.sn (Members.arrs act b (sched h)) t) (Members.arrs act b (sched h)) = _
+  have e : act t (nEv t h) = Ev.loc := hf.2
+  rw [cnt_sched, e]; rfl
+
+theorem arrs_bar {act : Nat → Nat → Ev} {b t b' : Nat} {w : Bool} {h : List (EventN V)}
+    (hf : FromAct act (EventN.bar t b' w :: h)) :
+    Members.arrs act b (sched (EventN.bar t b' w :: h)) =
+      cond (decide (b' = b)) (Members.sn (Members.arrs act b (sched h)) t) (Members.arrs act b (sched h)) := by
+  show cond (Members.arrAt b (act t (Members.cnt t (sched h))))
+    (Members.sn (Members.arrs act b (sched h)) t) (Members.arrs act b (sched h)) = _
+  have e : act t (nEv t h) = Ev.arr b' w := hf.2
+  rw [cnt_sched, e]; rfl
+
+theorem kInv_run {act : Nat → Nat → Ev} {mb : Nat → Nat} (b : Nat) (hpos : 0 < mb b) :
+    ∀ (h : List (EventN V)), FromAct act h → CB mb h → KInvS act mb b h
+  | [], _, _ => ⟨[], 0, rfl, by show 0 = mb b * 0; rw [Nat.mul_zero], hpos⟩
+  | EventN.act t A :: h, hf, hc => by
+    have e1 : pw (EventN.act t A :: h) b = pw h b := rfl
+    have r := kInv_run b hpos h hf.1 hc
+    show KI (mb b) (fstP (pw (EventN.act t A :: h) b))
+      (Members.left (mb b) (fun _ => 0) [] (Members.arrs act b (sched (EventN.act t A :: h))))
+    rw [e1, arrs_act hf]
+    exact r
+  | EventN.bar t b' w :: h, hf, hc => by
+    have r := kInv_run b hpos h hf.1 hc
+    have epw : pw (EventN.bar t b' w :: h) b = Sem.upd (pw h) b' (snocL (pw h b') (t, w)) b := rfl
+    show KI (mb b) (fstP (pw (EventN.bar t b' w :: h) b))
+      (Members.left (mb b) (fun _ => 0) [] (Members.arrs act b (sched (EventN.bar t b' w :: h))))
+    rw [epw, arrs_bar hf]
+    cases Nat.decEq b' b with
+    | isFalse eb =>
+      rw [decide_eq_false' eb, upd_other _ _ (fun x => eb (Eq.symm x)), cond_false']
+      exact r
+    | isTrue eb =>
+      rw [decide_eq_true' eb, eb, upd_same, cond_true']
+      match r with
+      | ⟨X, k, hx, hk, hl⟩ =>
+        have ls := left_sn (mb b) t (Members.arrs act b (sched h)) (fun _ => 0) []
+        rw [fstP_snoc, hx, appG_snoc]
+        cases Nat.decEq (Members.len (Members.left (mb b) (fun _ => 0) [] (Members.arrs act b (sched h))) + 1) (mb b) with
+        | isTrue full =>
+          rw [ls.1 full]
+          refine ⟨appG X (snocL (revL (Members.thr (Members.left (mb b) (fun _ => 0) []
+            (Members.arrs act b (sched h))))) t), k + 1, Eq.symm (appG_nil _), ?_, hpos⟩
+          rw [lenL_appG, lenL_snoc, lenL_revL, Members.len_thr, hk, Nat.mul_succ]
+          exact congrArg (fun z => mb b * k + z) full
+        | isFalse nf =>
+          have r2 := ls.2 nf
+          refine ⟨X, k, ?_, hk, ?_⟩
+          · rw [r2.1]; rfl
+          · rw [r2.2]; exact Nat.ltOfLeAndNe hl nf
+  | EventN.complete b' m :: h, hf, hc => by
+    have r := kInv_run b hpos h hf hc.1
+    have epw : pw (EventN.complete b' m :: h) b = Sem.upd (pw h) b' (dropL m (pw h b')) b := rfl
+    show KI (mb b) (fstP (pw (EventN.complete b' m :: h) b))
+      (Members.left (mb b) (fun _ => 0) [] (Members.arrs act b (sched (EventN.complete b' m :: h))))
+    have es : sched (EventN.complete b' m :: h) = sched h := rfl
+    rw [epw, es]
+    cases Nat.decEq b b' with
+    | isFalse eb => rw [upd_other _ _ eb]; exact r
+    | isTrue eb =>
+      rw [← eb, upd_same]
+      have hm : m = mb b := by rw [eb]; exact hc.2.1
+      have hge : mb b ≤ lenL (pw h b) := by rw [eb]; exact hc.2.2
+      rw [hm]
+      match r with
+      | ⟨X, k, hx, hk, hl⟩ =>
+        cases k with
+        | zero =>
+          apply False.elim
+          have hX : lenL X = 0 := hk
+          have e3 : lenL (pw h b) = lenL X + Members.len (Members.left (mb b) (fun _ => 0) []
+              (Members.arrs act b (sched h))) := by
+            rw [← lenL_fstP, hx, lenL_appG, lenL_revL, Members.len_thr]
+          rw [e3, hX, Nat.zero_add] at hge
+          exact Nat.ltIrrefl _ (Nat.ltOfLtOfLe hl hge)
+        | succ k =>
+          have hle : mb b ≤ lenL X := by
+            rw [hk, Nat.mul_succ]; exact Nat.leAddLeft _ _
+          have d := drop_appG (revL (Members.thr (Members.left (mb b) (fun _ => 0) []
+            (Members.arrs act b (sched h))))) (mb b) X hle
+          refine ⟨dropL (mb b) X, k, ?_, ?_, hl⟩
+          · rw [fstP_drop, hx]; exact d.1
+          · have d2 := d.2
+            rw [hk, Nat.mul_succ] at d2
+            exact add_right_cancel' (mb b) _ _ d2
+
+theorem blocked_of_pw {N : Nat} {h : List (EventN V)} {t b : Nat} (hin : In (t, true) (pw h b)) :
+    Blocked (brun N h) t :=
+  match rel2_inR (rel_pw N h b) hin with
+  | ⟨a, ha, hr⟩ => ⟨b, a, ha, hr.1, hr.2⟩
+
+/-- At a step of thread `t` that is not blocked, whose previous action was a `bar.sync` at `b`,
+`t` has no arrival pending among `OnceCheck.lean`'s eager instances over the schedule. -/
+theorem step_ok {act : Nat → Nat → Ev} {mb : Nat → Nat} {N : Nat} (hpos : ∀ b, 0 < mb b)
+    {h : List (EventN V)} (hf : FromAct act h) (hc : CB mb h) {t : Nat}
+    (hB : ¬ Blocked (brun N h) t) : ∀ j b, Members.cnt t (sched h) = j + 1 →
+      act t j = Ev.arr b true →
+      ¬ Members.Pending t (Members.left (mb b) (fun _ => 0) [] (Members.arrs act b (sched h))) := by
+  intro j b hj ha hpend
+  rw [cnt_sched] at hj
+  have hl := lastSync_of ha h hf hj
+  have hnp : ¬ In (t, true) (pw h b) := fun hin => hB (blocked_of_pw hin)
+  have hr : ¬ In t (fstP (pw h b)) := by
+    cases jInv_run b h t hl with
+    | inl hl1 =>
+      match hl1 with
+      | ⟨P, Q, hp, _⟩ =>
+        have hin : In (t, true) (pw h b) := by rw [hp]; exact in_appG_right P (Or.inl rfl)
+        exact False.elim (hnp hin)
+    | inr hr => exact hr
+  match kInv_run b (hpos b) h hf hc with
+  | ⟨X, k, hx, _, _⟩ =>
+    apply hr
+    rw [hx]
+    exact in_appG_right X (in_revL _ (Members.pend_thr _ hpend))
+
+/-- **The executor's thread order is a valid schedule** (`OnceCheck.lean`'s `Valid`): in a
+history that follows `act`, where blocked threads do nothing and every completion of `b` drains
+the count `mb b` (positive) from at least that many pending, no thread steps past a `bar.sync`
+while an eager instance (`left`) still holds an arrival of it. -/
+theorem valid_sched {act : Nat → Nat → Ev} {mb : Nat → Nat} {N : Nat} (hpos : ∀ b, 0 < mb b) :
+    ∀ (h : List (EventN V)), FromAct act h → NotBlocked N h → CB mb h →
+      Members.Valid act mb (sched h)
+  | [], _, _, _ => trivial
+  | EventN.act t A :: h, hf, hw, hc =>
+    ⟨valid_sched hpos h hf.1 hw.1 hc, step_ok hpos hf.1 hc (hw.2 t rfl)⟩
+  | EventN.bar t b w :: h, hf, hw, hc =>
+    ⟨valid_sched hpos h hf.1 hw.1 hc, step_ok hpos hf.1 hc (hw.2 t rfl)⟩
+  | EventN.complete b m :: h, hf, hw, hc => valid_sched hpos h hf hw.1 hc.1
+
+theorem lenL_dropL_eq {α β : Type} : ∀ (m : Nat) (l1 : List α) (l2 : List β), lenL l1 = lenL l2 →
+    lenL (dropL m l1) = lenL (dropL m l2)
+  | 0, _, _, h => h
+  | m + 1, [], [], _ => rfl
+  | m + 1, [], _ :: _, h => Nat.noConfusion h
+  | m + 1, _ :: _, [], h => Nat.noConfusion h
+  | m + 1, _ :: l1, _ :: l2, h => lenL_dropL_eq m l1 l2 (Nat.succ.inj h)
+
+theorem lenL_pendI : ∀ (h : List (EventN V)) (b : Nat), lenL (pendI h b) = lenL (pw h b)
+  | [], b => rfl
+  | EventN.act t A :: h, b => lenL_pendI h b
+  | EventN.bar t b0 w :: h, b => by
+    show lenL (Sem.upd (pendI h) b0 (snocL (pendI h b0) (t, nEv t h)) b) =
+      lenL (Sem.upd (pw h) b0 (snocL (pw h b0) (t, w)) b)
+    cases Nat.decEq b b0 with
+    | isTrue e => rw [e, upd_same, upd_same, lenL_snoc, lenL_snoc, lenL_pendI h b0]
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e]; exact lenL_pendI h b
+  | EventN.complete b0 m :: h, b => by
+    show lenL (Sem.upd (pendI h) b0 (dropL m (pendI h b0)) b) =
+      lenL (Sem.upd (pw h) b0 (dropL m (pw h b0)) b)
+    cases Nat.decEq b b0 with
+    | isTrue e => rw [e, upd_same, upd_same]; exact lenL_dropL_eq m _ _ (lenL_pendI h b0)
+    | isFalse e => rw [upd_other _ _ e, upd_other _ _ e]; exact lenL_pendI h b
+
+end ValidS
+
+section ValidRun
+
+variable {V : Type} [Sem.AccAdd V]
+
+theorem evN_bar_inv {t t' b : Nat} {w : Bool} : ∀ {A : Act V}, evN t A = EventN.bar t' b w →
+    ∃ n pc, A = Act.arrive b n w pc
+  | Act.arrive b' n w' pc, e => by
+    have e' : EventN.bar t b' w' = (EventN.bar t' b w : EventN V) := e
+    injection e' with e1 e2 e3
+    rw [e2, e3]; exact ⟨n, pc, rfl⟩
+  | Act.compute pc g, e => EventN.noConfusion e
+  | Act.read a r pc, e => EventN.noConfusion e
+  | Act.write a v pc, e => EventN.noConfusion e
+  | Act.atomAdd a v pc, e => EventN.noConfusion e
+  | Act.exit, e => EventN.noConfusion e
+
+/-- The pending arrivals of a history made of the solo traces are arrivals of those traces. -/
+theorem pendSolo {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat} :
+    ∀ (h : List (EventN V)), FromSolo prog regs0 m0 N h → ∀ b p, In p (pendI h b) →
+      p.1 < N ∧ ∃ n w pc, Sem.soloAct prog regs0 m0 p.1 p.2 = Act.arrive b n w pc
+  | [], _, b, p, hp => False.elim hp
+  | EventN.act t A :: h, hf, b, p, hp => pendSolo h hf.1 b p hp
+  | EventN.bar t b0 w :: h, hf, b, p, hp => by
+    have hp' : In p (Sem.upd (pendI h) b0 (snocL (pendI h b0) (t, nEv t h)) b) := hp
+    cases Nat.decEq b b0 with
+    | isFalse e => rw [upd_other _ _ e] at hp'; exact pendSolo h hf.1 b p hp'
+    | isTrue e =>
+      rw [e, upd_same] at hp'
+      rw [e]
+      cases in_snocL hp' with
+      | inl h1 => exact pendSolo h hf.1 b0 p h1
+      | inr h2 =>
+        rw [← h2]
+        match hf.2 with
+        | ⟨ht, _, he⟩ =>
+          match evN_bar_inv he with
+          | ⟨n, pc, ea⟩ => exact ⟨ht, n, w, pc, ea⟩
+  | EventN.complete b0 m :: h, hf, b, p, hp => by
+    have hp' : In p (Sem.upd (pendI h) b0 (dropL m (pendI h b0)) b) := hp
+    cases Nat.decEq b b0 with
+    | isFalse e => rw [upd_other _ _ e] at hp'; exact pendSolo h hf b p hp'
+    | isTrue e =>
+      rw [e, upd_same] at hp'
+      rw [e]
+      exact pendSolo h hf b0 p (in_dropL m hp')
+
+/-- With one count `mb b` per id (every arrival at `b` of a thread below `N` has count `mb b`),
+the run's completions (`CompOK`) drain `mb b` from at least that many. -/
+theorem cb_of {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {mb : Nat → Nat}
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Act.arrive b n w pc → n = mb b) :
+    ∀ (h : List (EventN V)), FromSolo prog regs0 m0 N h → CompOK prog regs0 m0 h → CB mb h
+  | [], _, _ => trivial
+  | EventN.act t A :: h, hf, hc => cb_of hcnt h hf.1 hc
+  | EventN.bar t b w :: h, hf, hc => cb_of hcnt h hf.1 hc
+  | EventN.complete b m :: h, hf, hc => by
+    match hc with
+    | ⟨hc1, hpos, hm, hle⟩ =>
+      have key : ∀ l, pendI h b = l → 0 < lenL l → firstCnt prog regs0 m0 l = mb b := by
+        intro l el hl
+        cases l with
+        | nil => exact False.elim (Nat.ltIrrefl 0 hl)
+        | cons p l =>
+          have hin : In p (pendI h b) := by rw [el]; exact Or.inl rfl
+          match pendSolo h hf b p hin with
+          | ⟨ht, n, w, pc, ea⟩ =>
+            show cntOf prog regs0 m0 p = mb b
+            show (match Sem.soloAct prog regs0 m0 p.1 p.2 with
+              | Act.arrive _ n _ _ => n
+              | _ => 0) = mb b
+            rw [ea]
+            exact hcnt p.1 p.2 b n w pc ht ea
+      have hmb : m = mb b := by rw [hm]; exact key (pendI h b) rfl hpos
+      refine ⟨cb_of hcnt h hf hc1, hmb, ?_⟩
+      rw [← hmb, ← lenL_pendI h b]
+      exact hle
+
+/-- **The executor's own schedule is valid, and every thread reaches its exit**: with one
+positive count `mb b` per id, the thread order of the run (`sched`) is a `Valid` schedule of
+`soloEvB`, and, if the run finished, each thread `t < N` performs its actions up to its `exit`
+in it (`cnt t` of the schedule is the index of an `exit`).  With `canonN_once`, `Once` holds for
+it. -/
+theorem canonN_valid {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {mb : Nat → Nat} (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Act.arrive b n w pc → n = mb b) :
+    Members.Valid (soloEvB prog regs0 m0 N) mb (sched (canonRunN prog regs0 m0 N B F)) ∧
+      (FinishedN prog regs0 m0 N B F = true → ∀ t, t < N →
+        Sem.soloAct prog regs0 m0 t (Members.cnt t (sched (canonRunN prog regs0 m0 N B F))) =
+          Act.exit) :=
+  ⟨valid_sched hpos _ (canonRunN_fromActB prog regs0 m0 N B F)
+      (canonRunN_notBlocked prog regs0 m0 N B F)
+      (cb_of hcnt _ (canonRunN_fromSolo prog regs0 m0 N B F) (canonRunN_compOK prog regs0 m0 N B F)),
+    fun hfin t ht => by
+      rw [cnt_sched]
+      exact isExitA_true (allB_of hfin t ht)⟩
+
+end ValidRun
+
 /-! ## Not vacuous: a producer and a consumer on two ids
 
 Thread 0: `st [0]; bar.arrive 1, 2; bar.sync 2, 2; ld [1]; exit`.  Thread 1: `bar.sync 1, 2;
