@@ -842,3 +842,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.pendSolo
 #print axioms Kcert.Race.cb_of
 #print axioms Kcert.Race.canonN_valid
+#print axioms Kcert.Race.prodCons_cnt
+#print axioms Kcert.Race.prodCons_valid

@@ -1855,6 +1855,54 @@ theorem prodCons_ordered_drain :
     (fun e => Nat.noConfusion e) prodCons_c1
   exact h4
 
+theorem pcT0_cnt : ∀ {pc b n : Nat} {w : Bool} {p : Nat}, pcT0 pc = Act.arrive b n w p → n = 2
+  | 0, _, _, _, _, h => Act.noConfusion h
+  | 1, _, _, _, _, h => by
+    have h' : (Act.arrive 1 2 false 2 : Act Nat) = Act.arrive _ _ _ _ := h
+    injection h' with e1 e2 e3 e4
+    exact e2.symm
+  | 2, _, _, _, _, h => by
+    have h' : (Act.arrive 2 2 true 3 : Act Nat) = Act.arrive _ _ _ _ := h
+    injection h' with e1 e2 e3 e4
+    exact e2.symm
+  | 3, _, _, _, _, h => Act.noConfusion h
+  | _ + 4, _, _, _, _, h => Act.noConfusion h
+
+theorem pcT1_cnt : ∀ {pc b n : Nat} {w : Bool} {p : Nat}, pcT1 pc = Act.arrive b n w p → n = 2
+  | 0, _, _, _, _, h => by
+    have h' : (Act.arrive 1 2 true 1 : Act Nat) = Act.arrive _ _ _ _ := h
+    injection h' with e1 e2 e3 e4
+    exact e2.symm
+  | 1, _, _, _, _, h => Act.noConfusion h
+  | 2, _, _, _, _, h => Act.noConfusion h
+  | 3, _, _, _, _, h => by
+    have h' : (Act.arrive 2 2 false 4 : Act Nat) = Act.arrive _ _ _ _ := h
+    injection h' with e1 e2 e3 e4
+    exact e2.symm
+  | _ + 4, _, _, _, _, h => Act.noConfusion h
+
+/-- Every arrival of the producer/consumer has count 2. -/
+theorem prodCons_cnt : ∀ t i b n w pc, t < 2 →
+    Sem.soloAct prodCons (fun _ _ => 0) (fun _ => 0) t i = Act.arrive b n w pc → n = 2 := by
+  intro t i b n w pc _ h
+  have h2 : cond (decide (t = 0)) (pcT0 (Sem.solo prodCons (fun _ _ => 0) (fun _ => 0) t i).pc)
+      (pcT1 (Sem.solo prodCons (fun _ _ => 0) (fun _ => 0) t i).pc) = Act.arrive b n w pc := h
+  cases hd : decide (t = 0) with
+  | true => rw [hd] at h2; exact pcT0_cnt h2
+  | false => rw [hd] at h2; exact pcT1_cnt h2
+
+/-- The executor's own thread order for the producer/consumer is a valid schedule, each thread
+reaches its exit in it, and so (`prodCons_once`) it is `Once` at every id. -/
+theorem prodCons_valid :
+    Members.Valid (soloEvB prodCons (fun _ _ => 0) (fun _ => 0) 2) (fun _ => 2)
+        (sched (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8)) ∧
+      Members.OnceAll (soloEvB prodCons (fun _ _ => 0) (fun _ => 0) 2) (fun _ => 2)
+        (sched (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8)) := by
+  have h := @canonN_valid Nat prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8 (fun _ => 2)
+    (fun _ => Nat.zeroLtSucc 1)
+  have h2 := h prodCons_cnt
+  exact ⟨h2.1, prodCons_once.2 _ h2.1⟩
+
 def pcT1racy : Nat → Act Nat
   | 0 => Act.arrive 1 2 false 1
   | 1 => Act.read 0 0 2
