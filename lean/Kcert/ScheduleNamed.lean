@@ -32,6 +32,22 @@ The model (namespace `Kcert.Race`); the executor's state is read off the history
   resolution (Rust `report_stuck`), else go on.  `canonRunN N B F`: from the launch, `F`
   passes, fuel `F` per thread per pass.  `FinishedN`: every thread below `N` at its `exit`.
 
+Theorems:
+
+* `canonRunN_notBlocked`, `canonRunN_fromAct`, `canonRunN_fromActB`, `canonRunN_compOK`: every
+  run's history has blocked threads doing nothing (`NotBlocked`), follows `Members.soloEv`
+  (`FromAct`), and its completions are `resolve_barriers`' (`CompOK`).
+* `canonN_holds`, `canonN_covers`: a finished run performs every solo action up to the exit,
+  every arrival (`Covers`).
+* `canonN_ordered` (with `KthInst`), `canonN_ordered_drain` (with check (2) and an empty end):
+  if the race check reports nothing, every two conflicting solo actions of different threads
+  are ordered by `Members.HB (soloEv ..)`.
+* `canonN_check3`, `canonN_once`: `Check3`, `Memb` and `Once` from the run and its checks.
+* `canonN_valid`: with one count per id, the run's thread order is a `Valid` schedule in which
+  every thread reaches its exit.
+* Examples: `prodCons` (finished, no report, ordered, valid, once), `prodConsRacy` (reported),
+  `prodConsStuck` (unfinished).
+
 Simplifications (see the README): the count of an arrival is the solo action's `n` (Rust
 `first.count.unwrap_or(n)`); ids are `0 .. B-1`; exits are not events (a thread whose next
 action is `exit` is exited); fuel is per thread per pass (Rust `max_steps_per_thread` is per
