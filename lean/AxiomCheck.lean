@@ -844,3 +844,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.canonN_valid
 #print axioms Kcert.Race.prodCons_cnt
 #print axioms Kcert.Race.prodCons_valid
+#print axioms Kcert.Race.canonN_once_own

@@ -1717,6 +1717,20 @@ theorem canonN_valid {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat �
       rw [cnt_sched]
       exact isExitA_true (allB_of hfin t ht)⟩
 
+/-- **`Once` for the executor's own schedule**: a finished run with one positive count per id
+that passes checks (2) and (3) and leaves nothing pending has its own thread order `Once` at
+every id. -/
+theorem canonN_once_own {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} (mb : Nat → Nat) (S : Nat → List Nat) (hSz : Members.Sized mb S)
+    (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Act.arrive b n w pc → n = mb b)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Members.Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hr : Members.RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F)) :
+    Members.OnceAll (soloEvB prog regs0 m0 N) mb (sched (canonRunN prog regs0 m0 N B F)) :=
+  (canonN_once mb S hSz hfin hd hend hr).2 _ (canonN_valid hpos hcnt).1
+
 end ValidRun
 
 /-! ## Not vacuous: a producer and a consumer on two ids
