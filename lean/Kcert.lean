@@ -38,3 +38,4 @@ import Kcert.Provenance2
 import Kcert.SoloEv
 import Kcert.Progress
 import Kcert.SemOnce
+import Kcert.ScheduleNamed
