@@ -928,3 +928,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.prodCons_cnt
 #print axioms Kcert.Race.prodCons_valid
 #print axioms Kcert.Race.canonN_once_own
+#print axioms Kcert.Race.soloEv_progN
+#print axioms Kcert.Race.reach_progN
+#print axioms Kcert.Race.reach_of_progN
+#print axioms Kcert.Race.hb_congr
+#print axioms Kcert.Race.check3_congr
+#print axioms Kcert.Race.canonN_orderedB
+#print axioms Kcert.Race.canonN_facts
+#print axioms Kcert.Race.canonicalN_sound_rfc

@@ -39,3 +39,4 @@ import Kcert.SoloEv
 import Kcert.Progress
 import Kcert.SemOnce
 import Kcert.ScheduleNamed
+import Kcert.NamedSound
