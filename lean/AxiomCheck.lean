@@ -936,3 +936,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.canonN_orderedB
 #print axioms Kcert.Race.canonN_facts
 #print axioms Kcert.Race.canonicalN_sound_rfc
+#print axioms Kcert.Race.valid_congr
+#print axioms Kcert.Race.valid_extH
+#print axioms Kcert.Race.noExit_sched
+#print axioms Kcert.Race.notBlocked_end
+#print axioms Kcert.Race.exited_inv
+#print axioms Kcert.Race.canonicalN_noStuck
+#print axioms Kcert.Race.canonicalN_check_sound
+#print axioms Kcert.Race.prodCons_dataIndep
+#print axioms Kcert.Race.prodCons_sound

@@ -301,5 +301,436 @@ theorem canonicalN_sound_rfc (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → 
 
 end Sound
 
+/-! ## No schedule deadlocks: the executor's order, with the exits, is a complete schedule -/
+
+section Exec
+
+open Members (Ev Valid arrs cnt left Pending Mem)
+
+theorem arrs_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i) (b : Nat) :
+    ∀ (h : List Nat), arrs a1 b h = arrs a2 b h
+  | [] => rfl
+  | t :: h => by
+    show cond (Members.arrAt b (a1 t (cnt t h))) (Members.sn (arrs a1 b h) t) (arrs a1 b h) =
+      cond (Members.arrAt b (a2 t (cnt t h))) (Members.sn (arrs a2 b h) t) (arrs a2 b h)
+    rw [he t, arrs_congr he b h]
+
+theorem valid_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i) (m : Nat → Nat) :
+    ∀ (h : List Nat), Valid a1 m h → Valid a2 m h
+  | [], _ => trivial
+  | t :: h, hv => by
+    refine ⟨valid_congr he m h hv.1, ?_⟩
+    intro j b hj ha
+    rw [← he, ] at ha
+    rw [← arrs_congr he b h]
+    exact hv.2 j b hj ha
+
+/-- The executor's order followed by the exits of threads `n-1, ..., 0` (latest first). -/
+def extH (H : List Nat) : Nat → List Nat
+  | 0 => H
+  | n + 1 => n :: extH H n
+
+theorem cnt_extH_ge (H : List Nat) (t : Nat) : ∀ (n : Nat), ¬ t < n → cnt t (extH H n) = cnt t H
+  | 0, _ => rfl
+  | n + 1, ht => by
+    have ne : ¬ n = t := fun e => ht (by rw [e]; exact Nat.ltSuccSelf t)
+    show cnt t (n :: extH H n) = cnt t H
+    rw [Members.cnt_cons_ne _ ne]
+    exact cnt_extH_ge H t n (fun hl => ht (Nat.ltTrans hl (Nat.ltSuccSelf n)))
+
+theorem cnt_extH_lt (H : List Nat) {t : Nat} : ∀ (n : Nat), t < n → cnt t (extH H n) = cnt t H + 1
+  | 0, ht => False.elim (Nat.notLtZero t ht)
+  | n + 1, ht => by
+    cases Nat.decEq n t with
+    | isTrue e =>
+      show cnt t (n :: extH H n) = cnt t H + 1
+      rw [e, Members.cnt_cons_self, cnt_extH_ge H t t (Nat.ltIrrefl t)]
+    | isFalse e =>
+      show cnt t (n :: extH H n) = cnt t H + 1
+      rw [Members.cnt_cons_ne _ e]
+      cases Nat.eqOrLtOfLe (Nat.leOfLtSucc ht) with
+      | inl e2 => exact False.elim (e e2.symm)
+      | inr hl => exact cnt_extH_lt H n hl
+
+theorem arrs_extH (act : Nat → Nat → Ev) (b : Nat) (H : List Nat)
+    (hl : ∀ t, act t (cnt t H) = Ev.loc) : ∀ (n : Nat), arrs act b (extH H n) = arrs act b H
+  | 0 => rfl
+  | n + 1 => by
+    show arrs act b (n :: extH H n) = arrs act b H
+    have e : act n (cnt n (extH H n)) = Ev.loc := by
+      rw [cnt_extH_ge H n n (Nat.ltIrrefl n)]
+      exact hl n
+    rw [Members.arrs_loc act b n _ e]
+    exact arrs_extH act b H hl n
+
+theorem valid_extH (act : Nat → Nat → Ev) (m : Nat → Nat) (H : List Nat) (hv : Valid act m H)
+    (hl : ∀ t, act t (cnt t H) = Ev.loc)
+    (hok : ∀ t j b, cnt t H = j + 1 → act t j = Ev.arr b true →
+      ¬ Pending t (left (m b) (fun _ => 0) [] (arrs act b H))) :
+    ∀ (n : Nat), Valid act m (extH H n)
+  | 0 => hv
+  | n + 1 => by
+    refine ⟨valid_extH act m H hv hl hok n, ?_⟩
+    show ∀ j b, cnt n (extH H n) = j + 1 → act n j = Ev.arr b true →
+      ¬ Pending n (left (m b) (fun _ => 0) [] (arrs act b (extH H n)))
+    intro j b hj ha
+    rw [cnt_extH_ge H n n (Nat.ltIrrefl n)] at hj
+    rw [arrs_extH act b H hl n]
+    exact hok n j b hj ha
+
+theorem mem_extH {N : Nat} (H : List Nat) (hH : ∀ t, Mem t H → t < N) :
+    ∀ (n : Nat), n ≤ N → ∀ t, Mem t (extH H n) → t < N
+  | 0, _, t, ht => hH t ht
+  | n + 1, hn, t, ht => by
+    cases ht with
+    | inl e => rw [← e]; exact hn
+    | inr ht' => exact mem_extH H hH n (Nat.leTrans (Nat.leSucc n) hn) t ht'
+
+end Exec
+
+section ExecRun
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (Ev Valid arrs cnt left Pending Mem nEv)
+
+theorem mem_sched {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat} :
+    ∀ (h : List (EventN V)), FromSolo prog regs0 m0 N h → ∀ t, Mem t (sched h) → t < N
+  | [], _, t, ht => False.elim ht
+  | EventN.act u A :: h, hf, t, ht => by
+    cases ht with
+    | inl e => rw [← e]; exact hf.2.1
+    | inr ht' => exact mem_sched h hf.1 t ht'
+  | EventN.bar u b w :: h, hf, t, ht => by
+    cases ht with
+    | inl e => rw [← e]; exact hf.2.1
+    | inr ht' => exact mem_sched h hf.1 t ht'
+  | EventN.complete b m :: h, hf, t, ht => mem_sched h hf t ht
+
+theorem ltSucc_or {i c : Nat} (h : i < c + 1) : i < c ∨ i = c := by
+  cases Nat.eqOrLtOfLe (Nat.leOfLtSucc h) with
+  | inl e => exact Or.inr e
+  | inr hl => exact Or.inl hl
+
+/-- Before its count in the executor's order, no action of a thread is its exit. -/
+theorem noExit_sched {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat} :
+    ∀ (h : List (EventN V)), FromSolo prog regs0 m0 N h → ∀ t i, i < cnt t (sched h) →
+      isExitA (Sem.soloAct prog regs0 m0 t i) = false
+  | [], _, t, i, hi => False.elim (Nat.notLtZero i hi)
+  | EventN.act u A :: h, hf, t, i, hi => by
+    have hi' : i < cnt t (u :: sched h) := hi
+    cases Nat.decEq u t with
+    | isTrue e =>
+      rw [e, Members.cnt_cons_self] at hi'
+      cases ltSucc_or hi' with
+      | inl hl => exact noExit_sched h hf.1 t i hl
+      | inr e2 =>
+        have x := hf.2.2.1
+        rw [e, ← cnt_sched t h, ← e2] at x
+        exact x
+    | isFalse e =>
+      rw [Members.cnt_cons_ne _ e] at hi'
+      exact noExit_sched h hf.1 t i hi'
+  | EventN.bar u b w :: h, hf, t, i, hi => by
+    have hi' : i < cnt t (u :: sched h) := hi
+    cases Nat.decEq u t with
+    | isTrue e =>
+      rw [e, Members.cnt_cons_self] at hi'
+      cases ltSucc_or hi' with
+      | inl hl => exact noExit_sched h hf.1 t i hl
+      | inr e2 =>
+        have x := hf.2.2.1
+        rw [e, ← cnt_sched t h, ← e2] at x
+        exact x
+    | isFalse e =>
+      rw [Members.cnt_cons_ne _ e] at hi'
+      exact noExit_sched h hf.1 t i hi'
+  | EventN.complete b m :: h, hf, t, i, hi => noExit_sched h hf t i hi
+
+theorem lenL_pos_of_in {α : Type} {x : α} : ∀ {l : List α}, In x l → 0 < lenL l
+  | [], h => False.elim h
+  | _ :: l, _ => Nat.zeroLtSucc _
+
+/-- At the end of a run that leaves nothing pending, no thread is blocked. -/
+theorem notBlocked_end {N : Nat} {H : List (EventN V)} (hend : ∀ b, Members.pendI H b = [])
+    (t : Nat) : ¬ Blocked (brun N H) t := by
+  intro hb
+  match pw_of_blocked hb with
+  | ⟨b, hin⟩ =>
+    have p := lenL_pos_of_in hin
+    rw [← lenL_pendI H b, hend b] at p
+    exact Nat.ltIrrefl 0 p
+
+end ExecRun
+
+section SemExit
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (cnt)
+
+theorem newT_exited {A : Sem.Act V} {f : Bool} {x : Sem.TState V} {mem : Nat → V}
+    (h : (Sem.newT A f x mem).status = Sem.Status.exited) : A = Sem.Act.exit := by
+  cases A with
+  | exit => rfl
+  | compute pc r => exact Sem.Status.noConfusion h
+  | read a r pc => exact Sem.Status.noConfusion h
+  | write a v pc => exact Sem.Status.noConfusion h
+  | atomAdd a v pc => exact Sem.Status.noConfusion h
+  | arrive b n w pc =>
+    cases f with
+    | true => exact Sem.Status.noConfusion h
+    | false =>
+      cases w with
+      | true => exact Sem.Status.noConfusion h
+      | false => exact Sem.Status.noConfusion h
+
+theorem effOther_exited {A : Sem.Act V} {f : Bool} {x : Sem.TState V}
+    (h : (Sem.effOther A f x).status = Sem.Status.exited) : x.status = Sem.Status.exited := by
+  cases A with
+  | arrive b n w pc =>
+    cases f with
+    | false => exact h
+    | true =>
+      have h' : (cond (Sem.waiting b x.status) { x with status := Sem.Status.run } x).status =
+        Sem.Status.exited := h
+      cases hw : Sem.waiting b x.status with
+      | true => rw [hw] at h'; exact Sem.Status.noConfusion h'
+      | false => rw [hw] at h'; exact h'
+  | exit => exact h
+  | compute pc r => exact h
+  | read a r pc => exact h
+  | write a v pc => exact h
+  | atomAdd a v pc => exact h
+
+theorem actRel_exit {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {B : Sem.Act V}
+    (h : Sem.ActRel R r r' Sem.Act.exit B) : B = Sem.Act.exit := by
+  cases B with
+  | exit => rfl
+  | compute pc r => exact False.elim h
+  | read a r pc => exact False.elim h
+  | write a v pc => exact False.elim h
+  | atomAdd a v pc => exact False.elim h
+  | arrive b n w pc => exact False.elim h
+
+/-- **An exited thread's last action was its solo `exit`.** -/
+theorem exited_inv (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : Members.CountsAt prog regs0 m0 m) {h : List Nat} {s : Sem.CState V}
+    (hs : Members.Sched prog N (Sem.init regs0 m1) h s) :
+    ∀ t, t < N → (s.th t).status = Sem.Status.exited →
+      ∃ j, cnt t h = j + 1 ∧ Sem.soloAct prog regs0 m0 t j = Sem.Act.exit := by
+  induction hs with
+  | nil => intro t _ he; exact Sem.Status.noConfusion he
+  | @cons h0 s0 s1 u hs' hst ih =>
+    intro t ht he
+    rw [hst.2.2.1 t] at he
+    cases Nat.decEq u t with
+    | isTrue e =>
+      rw [← e] at he ht
+      rw [← e]
+      have e2 : (Sem.next prog N u s0).th u = Sem.newT (Sem.act prog u s0)
+          (Sem.firesA N (Sem.act prog u s0) s0) (s0.th u) s0.mem :=
+        Sem.upd_same (fun k => Sem.effOther (Sem.act prog u s0) (Sem.firesA N (Sem.act prog u s0) s0) (s0.th k)) u (Sem.newT (Sem.act prog u s0) (Sem.firesA N (Sem.act prog u s0) s0) (s0.th u) s0.mem)
+      rw [e2] at he
+      have hA := newT_exited he
+      have H := Members.hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs'
+      have hr := (Members.hinv_common prog N regs0 m0 R m hind ht hst.2.1 H).2.1
+      rw [hA] at hr
+      exact ⟨cnt u h0, Members.cnt_cons_self u h0, actRel_exit hr⟩
+    | isFalse e =>
+      have e2 : (Sem.next prog N u s0).th t = Sem.effOther (Sem.act prog u s0)
+          (Sem.firesA N (Sem.act prog u s0) s0) (s0.th t) :=
+        Sem.upd_other (fun k => Sem.effOther (Sem.act prog u s0) (Sem.firesA N (Sem.act prog u s0) s0) (s0.th k)) (Sem.newT (Sem.act prog u s0) (Sem.firesA N (Sem.act prog u s0) s0) (s0.th u) s0.mem) (fun h => e h.symm)
+      rw [e2] at he
+      match ih t ht (effOther_exited he) with
+      | ⟨j, hj, hx⟩ => exact ⟨j, by rw [Members.cnt_cons_ne h0 e]; exact hj, hx⟩
+
+end SemExit
+
+section Deadlock
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (pendI Drain2 RustCheck3 Sized cnt Valid)
+
+/-- **No schedule deadlocks.**  Under the hypotheses of `canonicalN_sound_rfc`, every state
+reachable from the launch (any memory `m1`) in which no thread can step has every thread
+exited.  The executor's own thread order followed by each thread's exit is a `Complete`
+schedule (`step_ok`: at the end of the run, nothing pending, no thread is blocked); a stuck
+`Sem` state has a valid history (`valid_of_reach`) in which a waiting thread has not reached
+its exit; `Members.progress` gives a thread that can step in it, which is neither running
+(the state is stuck), nor waiting (its arrival is pending, `valid_of_reach`), nor exited
+(`exited_inv`, `noExit_sched`: it would have done more than its count). -/
+theorem canonicalN_noStuck (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (S : Nat → List Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    (hSz : Sized mb S)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hr : RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F))
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    ∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r := by
+  have he := soloEv_progN prog regs0 m0 N
+  have hindN := dataIndep_progN prog N hind
+  have hC := countsAt_progN prog regs0 m0 N hpos hcnt
+  have hfs := canonRunN_fromSolo prog regs0 m0 N B F
+  have hV := canonN_valid (B := B) (F := F) hpos hcnt
+  have hx := hV.2 hfin
+  have hl : ∀ t, soloEv (progN prog N) regs0 m0 t
+      (cnt t (sched (canonRunN prog regs0 m0 N B F))) = Ev.loc := by
+    intro t
+    cases Nat.decLt t N with
+    | isTrue ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [soloAct_progN prog regs0 m0 ht, hx t ht]
+      rfl
+    | isFalse ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [soloAct_progN_ge prog regs0 m0 ht]
+      rfl
+  have hok : ∀ t j b, cnt t (sched (canonRunN prog regs0 m0 N B F)) = j + 1 →
+      soloEv (progN prog N) regs0 m0 t j = Ev.arr b true →
+      ¬ Members.Pending t (Members.left (mb b) (fun _ => 0) []
+        (Members.arrs (soloEv (progN prog N) regs0 m0) b (sched (canonRunN prog regs0 m0 N B F)))) := by
+    intro t j b hj ha
+    rw [← he] at ha
+    rw [← arrs_congr he b]
+    exact step_ok (N := N) hpos (canonRunN_fromActB prog regs0 m0 N B F)
+      (cb_of hcnt _ hfs (canonRunN_compOK prog regs0 m0 N B F)) (notBlocked_end hend t) j b hj ha
+  have hComp : Members.Complete (soloEv (progN prog N) regs0 m0) mb
+      (fun t => cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N)) N
+      (extH (sched (canonRunN prog regs0 m0 N B F)) N) :=
+    ⟨valid_extH _ mb _ (valid_congr he mb _ hV.1) hl hok N,
+      ⟨mem_extH _ (mem_sched _ hfs) N (Nat.leRefl N), fun t => Nat.leRefl _⟩, fun t _ => rfl⟩
+  match canonN_facts hfin hd hend hr hc with
+  | ⟨hM, h3, _⟩ =>
+  intro r hrr hst k hk
+  match Members.valid_of_reach (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC
+    (reach_progN prog N hrr) with
+  | ⟨h, hs, hv, _, hth⟩ =>
+  have norun : ∀ t, t < N → (r.th t).status = Sem.Status.run → False :=
+    fun t ht hrun => hst _ ⟨t, ht, hrun, Sem.same_refl _⟩
+  cases hk' : (r.th k).status with
+  | exited => rfl
+  | run => exact False.elim (norun k hk hk')
+  | bar b =>
+    match (hth k hk).2.1 b hk' with
+    | ⟨j, hj, ha, _⟩ =>
+      have hjlt : j < cnt k (sched (canonRunN prog regs0 m0 N B F)) := by
+        cases Nat.ltOrGe j (cnt k (sched (canonRunN prog regs0 m0 N B F))) with
+        | inl l => exact l
+        | inr g =>
+          match Nat.le.dest g with
+          | ⟨d, e⟩ =>
+            have x := soloAct_exit (progN prog N) regs0 m0 k _
+              (by rw [soloAct_progN prog regs0 m0 hk]; exact hx k hk) d
+            rw [e] at x
+            have y : soloEv (progN prog N) regs0 m0 k j = Ev.loc := by
+              show evOf (Sem.soloAct (progN prog N) regs0 m0 k j) = Ev.loc
+              rw [x]
+              rfl
+            rw [y] at ha
+            exact Ev.noConfusion ha
+      have hnd : cnt k h < cnt k (extH (sched (canonRunN prog regs0 m0 N B F)) N) := by
+        rw [cnt_extH_lt _ N hk, hj]
+        exact Nat.succLeSucc hjlt
+      match Members.progress _ mb S hM hSz h3 hComp h hv hk hnd with
+      | ⟨t, ht, hlt, hv'⟩ =>
+        cases ht' : (r.th t).status with
+        | run => exact False.elim (norun t ht ht')
+        | bar b' =>
+          match (hth t ht).2.1 b' ht' with
+          | ⟨j', hj', ha', hp'⟩ => exact False.elim (hv'.2 j' b' hj' ha' hp')
+        | exited =>
+          match exited_inv (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC hs t ht ht' with
+          | ⟨j', hj', hx'⟩ =>
+            have hge : cnt t (sched (canonRunN prog regs0 m0 N B F)) ≤ j' := by
+              cases Nat.ltOrGe j' (cnt t (sched (canonRunN prog regs0 m0 N B F))) with
+              | inl l =>
+                have y := noExit_sched _ hfs t j' l
+                rw [soloAct_progN prog regs0 m0 ht] at hx'
+                rw [hx'] at y
+                exact Bool.noConfusion y
+              | inr g => exact g
+            rw [cnt_extH_lt _ N ht, hj'] at hlt
+            exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hlt (Nat.succLeSucc hge)))
+
+/-- **The executor's named-barrier check is sound for every schedule** (the named-barrier
+`canonical_check_sound`).  For a `DataIndep` program (`R i 0 (regs0 i) (regs0 i)`) whose solo
+arrivals of the threads below `N` at id `b` all have count `mb b > 0`: if the executor's run
+`canonRunN prog regs0 m0 N B F` finishes (`FinishedN`), its race check reports nothing
+(`checkN noSameN N .. = false`), it passes check (2) (`Drain2 S`, `Sized mb S`) and check (3)
+(`RustCheck3`), and leaves no arrival pending, then from the launch with any memory `m1`:
+(a) no race, (b) barriers fit, (c) any two final states are the same, (d) every reachable
+state where no thread can step has every thread exited. -/
+theorem canonicalN_check_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (S : Nat → List Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    (hSz : Sized mb S)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hr : RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F))
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) :=
+  match canonicalN_sound_rfc prog N B F regs0 m0 m1 R hind hR0 mb S hpos hcnt hSz hfin hd hend hr hc with
+  | ⟨a, b, c⟩ =>
+    ⟨a, b, c, canonicalN_noStuck prog N B F regs0 m0 m1 R hind hR0 mb S hpos hcnt hSz hfin hd hend hr hc⟩
+
+end Deadlock
+
+/-! ## Not vacuous: the producer/consumer of `ScheduleNamed.lean` -/
+
+section Example
+
+theorem actRel_self {V : Type} {R : Nat → (Nat → V) → (Nat → V) → Prop} (hR : ∀ pc a b, R pc a b)
+    (r r' : Nat → V) : ∀ (A : Sem.Act V), Sem.ActRel R r r' A A
+  | Sem.Act.compute pc x => ⟨rfl, hR _ _ _⟩
+  | Sem.Act.read a x pc => ⟨rfl, rfl, rfl, fun _ _ => hR _ _ _⟩
+  | Sem.Act.write a v pc => ⟨rfl, rfl, hR _ _ _⟩
+  | Sem.Act.atomAdd a v pc => ⟨rfl, rfl, hR _ _ _⟩
+  | Sem.Act.arrive b n w pc => ⟨rfl, rfl, rfl, rfl, hR _ _ _⟩
+  | Sem.Act.exit => trivial
+
+/-- The producer/consumer reads no register: data independent for the trivial relation. -/
+theorem prodCons_dataIndep : Sem.DataIndep prodCons (fun _ _ _ _ => True) := by
+  intro i pc regs regs' _
+  exact actRel_self (fun _ _ _ => trivial) regs regs' (prodCons i pc regs)
+
+/-- **`canonicalN_check_sound` applies to the producer/consumer** (thread 0: `st [0];
+bar.arrive 1, 2; bar.sync 2, 2; ld [1]; exit`, thread 1: `bar.sync 1, 2; ld [0]; st [1];
+bar.arrive 2, 2; exit`), every hypothesis evaluated on its run: for every initial memory, no
+race, barriers fit, confluence, no deadlock. -/
+theorem prodCons_sound (m1 : Nat → Nat) :
+    Sem.RaceFree prodCons 2 (Sem.init (fun _ _ => 0) m1) ∧
+    Sem.BarriersFit prodCons 2 (Sem.init (fun _ _ => 0) m1) ∧
+    (∀ t1 t2, Sem.Reach prodCons 2 (Sem.init (fun _ _ => 0) m1) t1 →
+      Sem.Reach prodCons 2 (Sem.init (fun _ _ => 0) m1) t2 →
+      Sem.Final 2 t1 → Sem.Final 2 t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prodCons 2 (Sem.init (fun _ _ => 0) m1) r →
+      (∀ v, Sem.Step prodCons 2 r v → False) → Sem.Final 2 r) :=
+  by
+  have h := @canonicalN_check_sound Nat _ prodCons 2 3 8 (fun _ _ => 0) (fun _ => 0) m1
+    (fun _ _ _ _ => True) prodCons_dataIndep (fun _ => trivial) (fun _ => 2) (fun _ => [0, 1])
+    (fun _ => Nat.zeroLtSucc 1) prodCons_cnt Members.pc_sized prodCons_finished
+  have h2 := h prodCons_drain
+  have h3 := h2 prodCons_end
+  have h4 := h3 prodCons_rust3
+  exact h4 prodCons_check
+
+end Example
+
 end Race
 end Kcert
