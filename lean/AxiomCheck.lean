@@ -945,3 +945,10 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.canonicalN_check_sound
 #print axioms Kcert.Race.prodCons_dataIndep
 #print axioms Kcert.Race.prodCons_sound
+#print axioms Kcert.Race.len_drained
+#print axioms Kcert.Race.lenL_takeL
+#print axioms Kcert.Race.canonN_counts
+#print axioms Kcert.Race.canonicalN_check_sound_counts
+#print axioms Kcert.Race.countsOK_of_cnt
+#print axioms Kcert.Race.prodCons_countsOK
+#print axioms Kcert.Race.prodCons_sound_counts

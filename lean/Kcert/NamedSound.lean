@@ -691,6 +691,191 @@ theorem canonicalN_check_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat �
 
 end Deadlock
 
+/-! ## One count per id, from the run and its count check -/
+
+section Counts
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Members (pendI Drain2 Sized cnt Mem Nodup memB cntP Sfx nEv)
+
+/-- The threads of a list of arrivals. -/
+def fstsP : List (Nat × Nat) → List Nat
+  | [] => []
+  | x :: l => x.1 :: fstsP l
+
+theorem cnt_fstsP (u : Nat) : ∀ (l : List (Nat × Nat)), cnt u (fstsP l) = cntP u l
+  | [] => rfl
+  | x :: l => by
+    show (if x.1 = u then cnt u (fstsP l) + 1 else cnt u (fstsP l)) =
+      (if x.1 = u then cntP u l + 1 else cntP u l)
+    rw [cnt_fstsP u l]
+
+theorem len_fstsP : ∀ (l : List (Nat × Nat)), Members.len (fstsP l) = lenL l
+  | [] => rfl
+  | x :: l => by
+    show Members.len (fstsP l) + 1 = lenL l + 1
+    rw [len_fstsP l]
+
+theorem cnt_nodup (u : Nat) : ∀ (Sb : List Nat), Nodup Sb → cnt u Sb = cond (memB u Sb) 1 0
+  | [], _ => rfl
+  | x :: l, hnd => by
+    show (if x = u then cnt u l + 1 else cnt u l) = cond (decide (x = u) || memB u l) 1 0
+    cases Nat.decEq x u with
+    | isTrue e =>
+      rw [if_pos' e, decide_eq_true' e]
+      have z : cnt u l = 0 := Members.cnt_zero_of l (by rw [← e]; exact hnd.1)
+      rw [z]
+      rfl
+    | isFalse e =>
+      rw [if_neg' e, decide_eq_false' e]
+      exact cnt_nodup u l hnd.2
+
+theorem len_drained {Sb : List Nat} (hnd : Nodup Sb) (l : List (Nat × Nat))
+    (h : ∀ u, cntP u l = cond (memB u Sb) 1 0) : lenL l = Members.len Sb := by
+  rw [← len_fstsP l]
+  exact Members.len_of_cnt (fstsP l) Sb (fun u => by rw [cnt_fstsP, h u, cnt_nodup u Sb hnd])
+
+theorem lenL_takeL {α : Type} : ∀ (m : Nat) (l : List α), m ≤ lenL l → lenL (takeL m l) = m
+  | 0, _, _ => rfl
+  | m + 1, [], h => False.elim (Nat.notSuccLeZero m h)
+  | m + 1, _ :: l, h => by
+    show lenL (takeL m l) + 1 = m + 1
+    rw [lenL_takeL m l (Nat.leOfSuccLeSucc h)]
+
+theorem compOK_tail {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    (e : EventN V) (l : List (EventN V)) (h : CompOK prog regs0 m0 (e :: l)) :
+    CompOK prog regs0 m0 l := by
+  cases e with
+  | act t A => exact h
+  | bar t b w => exact h
+  | complete b m => exact h.1
+
+theorem drain2_tail {S : Nat → List Nat} (e : EventN V) (l : List (EventN V))
+    (h : Drain2 S (e :: l)) : Drain2 S l := by
+  cases e with
+  | act t A => exact h
+  | bar t b w => exact h
+  | complete b m => exact h.1
+
+/-- The Rust's count check (`resolve_barriers`: "barrier used with different thread counts",
+a `BarrierDivergence`) over the run: every arrival a completion drains has the count of the
+completion (the first pending arrival's). -/
+def CountsOK (prog : Sem.Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (H : List (EventN V)) :
+    Prop :=
+  ∀ b m hc, Sfx (EventN.complete b m :: hc) H → ∀ x, In x (takeL m (pendI hc b)) →
+    cntOf prog regs0 m0 x = m
+
+/-- **One count per id from the run and its checks**: if the run finishes, passes check (2)
+(`Drain2 S`, `Sized mb S`), the count check (`CountsOK`) and leaves nothing pending, every solo
+arrival at `b` of a thread below `N` has count `mb b`. -/
+theorem canonN_counts {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {S : Nat → List Nat} {mb : Nat → Nat} (hSz : Sized mb S)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hco : CountsOK prog regs0 m0 (canonRunN prog regs0 m0 N B F)) :
+    ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b := by
+  intro t i b n w pc ht ha
+  have hf := canonRunN_fromActB prog regs0 m0 N B F
+  have hev : soloEvB prog regs0 m0 N t i = Ev.arr b w := by
+    rw [soloEvB_lt ht]
+    show evOf (Sem.soloAct prog regs0 m0 t i) = Ev.arr b w
+    rw [ha]
+    rfl
+  match Members.find_ev _ i (canonN_covers hfin t i b w hev) with
+  | ⟨e, h, hs, hac, hn⟩ =>
+    have hf1 : Members.FromAct (soloEvB prog regs0 m0 N) (e :: h) :=
+      Members.sfx_pres Members.fromAct_tail _ _ hs hf
+    have hact' : soloEvB prog regs0 m0 N t (nEv t h) = Ev.arr b w := by rw [hn]; exact hev
+    have ee : e = EventN.bar t b w := Members.ev_bar hf1 hac hact'
+    rw [ee] at hs
+    have hx : In (t, i) (pendI (EventN.bar t b w :: h) b) := by
+      show In (t, i) (Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b)
+      rw [upd_same, hn]
+      exact in_snocL_self (t, i) (pendI h b)
+    cases Members.pend_track _ _ hs hx with
+    | inl hx' => rw [hend b] at hx'; exact False.elim hx'
+    | inr ex =>
+      match ex with
+      | ⟨m, hc, hs2, hin⟩ =>
+        have c1 := hco b m hc hs2 (t, i) hin
+        have c2 : cntOf prog regs0 m0 (t, i) = n := by
+          show (match Sem.soloAct prog regs0 m0 t i with
+            | Sem.Act.arrive _ n _ _ => n
+            | _ => 0) = n
+          rw [ha]
+        have hok := Members.sfx_pres compOK_tail _ _ hs2 (canonRunN_compOK prog regs0 m0 N B F)
+        have hd2 := Members.sfx_pres drain2_tail _ _ hs2 hd
+        have l1 := lenL_takeL m (pendI hc b) hok.2.2.2
+        have l2 := len_drained (hSz b).2 _ hd2.2
+        rw [← c2, c1, ← l1, l2]
+        exact (hSz b).1
+
+/-- **`canonicalN_check_sound` with the one-count hypothesis replaced by the run's count
+check**: instead of `hcnt`, the run passes `CountsOK` (every drained arrival has its
+completion's count); `0 < mb b` stays (with `Sized mb S`, a choice of `S` at ids never used). -/
+theorem canonicalN_check_sound_counts (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (S : Nat → List Nat) (hpos : ∀ b, 0 < mb b)
+    (hSz : Sized mb S)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hd : Drain2 S (canonRunN prog regs0 m0 N B F))
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [])
+    (hco : CountsOK prog regs0 m0 (canonRunN prog regs0 m0 N B F))
+    (hr : Members.RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F))
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) :=
+  canonicalN_check_sound prog N B F regs0 m0 m1 R hind hR0 mb S hpos
+    (canonN_counts hSz hfin hd hend hco) hSz hfin hd hend hr hc
+
+theorem in_of_in_takeL {α : Type} {x : α} : ∀ (m : Nat) (l : List α), In x (takeL m l) → In x l
+  | 0, _, h => False.elim h
+  | _ + 1, [], h => False.elim h
+  | m + 1, y :: l, h => by
+    cases h with
+    | inl e => exact Or.inl e
+    | inr h' => exact Or.inr (in_of_in_takeL m l h')
+
+theorem cntOf_arrive {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {p : Nat × Nat}
+    {b n : Nat} {w : Bool} {pc : Nat} (h : Sem.soloAct prog regs0 m0 p.1 p.2 = Sem.Act.arrive b n w pc) :
+    cntOf prog regs0 m0 p = n := by
+  show (match Sem.soloAct prog regs0 m0 p.1 p.2 with
+    | Sem.Act.arrive _ n _ _ => n
+    | _ => 0) = n
+  rw [h]
+
+/-- Conversely, with one count per id the count check passes (so `canonicalN_check_sound_counts`
+is no weaker than `canonicalN_check_sound`). -/
+theorem countsOK_of_cnt {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {mb : Nat → Nat}
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b) :
+    CountsOK prog regs0 m0 (canonRunN prog regs0 m0 N B F) := by
+  intro b m hc hs x hx
+  have hf := Members.sfx_pres fromSolo_tail
+    _ _ hs (canonRunN_fromSolo prog regs0 m0 N B F)
+  have hok := Members.sfx_pres compOK_tail _ _ hs (canonRunN_compOK prog regs0 m0 N B F)
+  have cnt_in : ∀ p, In p (pendI hc b) → cntOf prog regs0 m0 p = mb b := by
+    intro p hp
+    match pendSolo hc hf b p hp with
+    | ⟨hpN, n, w, pc, he⟩ => rw [cntOf_arrive he]; exact hcnt _ _ _ _ _ _ hpN he
+  rw [cnt_in x (in_of_in_takeL m _ hx), hok.2.2.1]
+  cases e : pendI hc b with
+  | nil =>
+    have h0 : 0 < lenL (pendI hc b) := hok.2.1
+    rw [e] at h0
+    exact False.elim (Nat.ltIrrefl 0 h0)
+  | cons p l =>
+    show mb b = cntOf prog regs0 m0 p
+    rw [cnt_in p (by rw [e]; exact Or.inl rfl)]
+
+end Counts
+
 /-! ## Not vacuous: the producer/consumer of `ScheduleNamed.lean` -/
 
 section Example
@@ -729,6 +914,30 @@ theorem prodCons_sound (m1 : Nat → Nat) :
   have h3 := h2 prodCons_end
   have h4 := h3 prodCons_rust3
   exact h4 prodCons_check
+
+/-- The run of the producer/consumer passes the count check. -/
+theorem prodCons_countsOK :
+    CountsOK prodCons (fun _ _ => 0) (fun _ => 0) (canonRunN prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8) :=
+  countsOK_of_cnt (mb := fun _ => 2) prodCons_cnt
+
+/-- And `canonicalN_check_sound_counts` applies to it. -/
+theorem prodCons_sound_counts (m1 : Nat → Nat) :
+    Sem.RaceFree prodCons 2 (Sem.init (fun _ _ => 0) m1) ∧
+    Sem.BarriersFit prodCons 2 (Sem.init (fun _ _ => 0) m1) ∧
+    (∀ t1 t2, Sem.Reach prodCons 2 (Sem.init (fun _ _ => 0) m1) t1 →
+      Sem.Reach prodCons 2 (Sem.init (fun _ _ => 0) m1) t2 →
+      Sem.Final 2 t1 → Sem.Final 2 t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prodCons 2 (Sem.init (fun _ _ => 0) m1) r →
+      (∀ v, Sem.Step prodCons 2 r v → False) → Sem.Final 2 r) :=
+  by
+  have h := @canonicalN_check_sound_counts Nat _ prodCons 2 3 8 (fun _ _ => 0) (fun _ => 0) m1
+    (fun _ _ _ _ => True) prodCons_dataIndep (fun _ => trivial) (fun _ => 2) (fun _ => [0, 1])
+    (fun _ => Nat.zeroLtSucc 1) Members.pc_sized prodCons_finished
+  have h2 := h prodCons_drain
+  have h3 := h2 prodCons_end
+  have h4 := h3 prodCons_countsOK
+  have h5 := h4 prodCons_rust3
+  exact h5 prodCons_check
 
 end Example
 
