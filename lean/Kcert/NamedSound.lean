@@ -18,6 +18,19 @@ reachable states (`reach_progN`, `reach_of_progN`), races and barrier fits; and 
 sequences of `progN prog N` are, pointwise, `soloEvB prog .. N` (`soloEv_progN`).  The
 checks' consequences (`Memb`, `Check3`, the `HB` order) are carried over pointwise
 (`memb_congr`, `check3_congr`, `hb_congr`: no function extensionality is needed).
+
+* `canonicalN_sound_rfc`: race freedom, barriers fit, confluence (from `canonN_facts`:
+  `Memb`, `Check3`, `Ordered` of `progN prog N`, and `SemOnce.lean`).
+* `canonicalN_noStuck`: no schedule deadlocks.  The executor's order followed by one exit step
+  per thread (`extH`) is `Progress.lean`'s `Complete` schedule; a stuck `Sem` state has a
+  valid history (`valid_of_reach`) in which `Members.progress` finds a thread that can step,
+  which is neither running, waiting (`bar_iff`'s pending arrival) nor exited (`exited_inv`,
+  `noExit_sched`).
+* `canonicalN_check_sound`: the four together.
+* `canonN_counts`, `canonicalN_check_sound_counts`: one count per id derived from the run's
+  count check `CountsOK` and check (2); `countsOK_of_cnt`.
+* Not vacuous: `prodCons_sound`, `prodCons_sound_counts` (the producer/consumer of
+  `ScheduleNamed.lean`).
 -/
 
 namespace Kcert
