@@ -952,3 +952,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Race.countsOK_of_cnt
 #print axioms Kcert.Race.prodCons_countsOK
 #print axioms Kcert.Race.prodCons_sound_counts
+#print axioms Kcert.ctaSafe_of_ctaSafeN
+#print axioms Kcert.kernelSafe_of_kernelSafeN
+#print axioms Kcert.ctasFaithful_of_execFaithful
+#print axioms Kcert.ctaSafeN_of_canonN
+#print axioms Kcert.canonCleanN_of_fixed
+#print axioms Kcert.check_safe_named
+#print axioms Kcert.check_sound_named
+#print axioms Kcert.exN_ctasFaithful
+#print axioms Kcert.exN_canonCleanN
+#print axioms Kcert.exN_safe
