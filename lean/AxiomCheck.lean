@@ -959,6 +959,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.canonCleanN_of_fixed
 #print axioms Kcert.check_safe_named
 #print axioms Kcert.check_sound_named
+#print axioms Kcert.check_safe_named_of_execFaithful
 #print axioms Kcert.exN_ctasFaithful
 #print axioms Kcert.exN_canonCleanN
 #print axioms Kcert.exN_safe

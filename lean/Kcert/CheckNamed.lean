@@ -18,7 +18,7 @@ composition goes through `Race.canonicalN_check_sound_counts` (`NamedSound.lean`
 * `CtasFaithful`: the part of `ExecFaithful` used here (CTA count, data independence);
   `ctasFaithful_of_execFaithful`.
 * `CanonCleanN`: the executor hypothesis.
-* `check_safe_named`, `check_sound_named`: the theorems.
+* `check_safe_named`, `check_sound_named`: the theorems; `check_safe_named_of_execFaithful`.
 * `exN_safe`: not vacuous, `Checker.lean`'s example oracle and certificate with the
   producer/consumer `Race.prodCons` (`ScheduleNamed.lean`) as the CTA program of both kernels.
 -/
@@ -199,6 +199,15 @@ theorem check_safe_named (sem : S → Kernel → T → KernelSem V)
             match hclean _ _ _ _ _ _ k sr hr hsr hfind hcomp c hc' with
             | ⟨m0, B, Fu, mb, Sb, hpos, hSz, hfin, hd, hend, hco, hr3, hck⟩ =>
               exact ctaSafeN_of_canonN _ R hind hR0 m0 B Fu mb Sb hpos hSz hfin hd hend hco hr3 hck
+
+/-- `check_safe_named` with `Checker.lean`'s `ExecFaithful` in place of `CtasFaithful`. -/
+theorem check_safe_named_of_execFaithful (sem : S → Kernel → T → KernelSem V)
+    (hwant : RunsWanted X) (hfaith : ExecFaithful X sem) (hclean : CanonCleanN V X sem)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    ∃ pair, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      ∀ k, claimed (Claim.safe k) cert.claims = true →
+        KernelSafeN (sem pair k (pick refPtx optPtx k)) :=
+  check_safe_named sem hwant (ctasFaithful_of_execFaithful hfaith) hclean cert refPtx optPtx h
 
 /-- **Soundness of `check`, named barriers.**  `check_sound` with `KernelSafeN` (every CTA,
 any barriers) in place of `KernelSafe`, under `RunsWanted`, `CtasFaithful` and `CanonCleanN`
