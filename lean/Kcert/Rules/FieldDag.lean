@@ -756,6 +756,21 @@ theorem dagPass_terms (m : Nat → Option Nat) (need : Nat → Bool) (l : List (
   | nil => exact fun _ _ _ => rfl
   | cons d l ih => exact fun ts vs T => ih _ _ _
 
+/-- The pass over `l1` followed by `l2` (`prepend`, structural `++`) is the pass over `l1`, then over `l2` from where it ended (so the
+executable may run it a node at a time). -/
+theorem dagPass_append (m : Nat → Option Nat) (need : Nat → Bool) (l1 l2 : List (DN K)) :
+    ∀ (ts : Array (Term K)) (vs : Array (DV C)) (T : Tab K C),
+      dagPass ops m need (prepend l1 l2) ts vs T
+        = dagPass ops m need l2 (dagPass ops m need l1 ts vs T).1
+            (dagPass ops m need l1 ts vs T).2.1 (dagPass ops m need l1 ts vs T).2.2 := by
+  induction l1 with
+  | nil => exact fun _ _ _ => rfl
+  | cons d l ih =>
+    intro ts vs T
+    exact ih (ts.push (termOf ts d))
+      (vs.push (cond (need ts.size) (stepX ops m ts vs T d) (DV.none, T)).1)
+      (cond (need ts.size) (stepX ops m ts vs T d) (DV.none, T)).2
+
 end DagTerms
 
 section DagFinal
