@@ -21,9 +21,12 @@ Terms are rebuilt as `Term` trees that share subtrees in memory (each node is bu
 already built children), but the rules recurse over trees: their work grows with the size of
 the unfolded tree, not of the DAG.  So a `FieldNormalize` element is decided by the proved
 model (`checkElem`, `Rules.fieldNormalizeX`) when its two unfolded trees have at most
-`KCERT_LEAN_MODEL_BUDGET` nodes together (default 2000; 0: never), and by the DAG port of the
-Rust normalizer below otherwise.  `KCERT_LEAN_MODEL_DEBUG=1` prints, for an element the proved
-model rejects, its smallest failing subterm or its two normal forms.
+`KCERT_LEAN_MODEL_BUDGET` nodes together (default 2000; 0: never), and otherwise by the proved
+DAG model (`Rules.dagPass`, `Rules.dagCheck`: `Rules.fieldNormalizeXDag`, sound by
+`fieldNormalizeXDag_sound`) when it accepts, and by the unproved DAG port of the Rust normalizer
+below when it does not (it rejects, or its pass did not reach the element's nodes within
+`KCERT_LEAN_DAG_MS`).  `KCERT_LEAN_MODEL_DEBUG=1` prints, for an element the proved tree model
+rejects, its smallest failing subterm or its two normal forms.
 -/
 
 namespace Kcert.Exec
@@ -847,7 +850,7 @@ by `Rules.dagPass` (one atom table for the certificate), then each element pair 
 `Rules.dagCheck`: `fieldNormalizeXDag_sound` is the soundness of that verdict for the unfolded
 trees of the two nodes.  The pass runs a node at a time (`dagPass` on `[d]`, which by
 `dagPass_append` is the pass over the list), so that it can stop at a time limit
-(`KCERT_LEAN_DAG_MS`, default 120000); nodes not reached have no normal form, and an element
+(`KCERT_LEAN_DAG_MS`, default 45000); nodes not reached have no normal form, and an element
 whose nodes have none falls back to the DAG port. -/
 
 def dn (n : Nat) (l : List String) : IO (DN Dy) := do
@@ -875,6 +878,13 @@ def dn (n : Nat) (l : List String) : IO (DN Dy) := do
   | ["or", a, b] => pure (DN.or (← kid a) (← kid b))
   | ["not", a] => pure (DN.not (← kid a))
   | _ => fail ("bad node: " ++ " ".intercalate l)
+
+def showDV : DV Dy → String
+  | DV.none => "none"
+  | DV.cmp _ _ => "cmp"
+  | DV.val XV.ninf => "-inf"
+  | DV.val XV.pinf => "+inf"
+  | DV.val (XV.frac v) => "frac " ++ toString v.1.length ++ "/" ++ toString v.2.length
 
 /-- The nodes below the roots (children have smaller numbers): the ones the pass normalizes. -/
 def needOf (dnodes : Array DNode) (roots : List Nat) : Array Bool := do
@@ -1019,10 +1029,16 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
   if !roots.isEmpty then
     let t0 ← IO.monoMsNow
     for d in dns do
+      let tn ← IO.monoMsNow
       let (ts', vs', tab') := dagPass dyOps run.inputs needF [d] ts vs tab
       ts := ts'
       vs := vs'
       tab := tab'
+      if trace then
+        let dt := (← IO.monoMsNow) - tn
+        if dt > 50 then
+          IO.eprintln ("slow node " ++ toString (ts.size - 1) ++ ": " ++ toString dt ++ " ms, kids " ++
+            toString (dnodes.getD (ts.size - 1) DNode.negInf).children ++ " " ++ showDV (vs.getD (ts.size - 1) DV.none) ++ " atoms " ++ toString tab.length)
       if (← IO.monoMsNow) - t0 > dagLimit then
         IO.eprintln ("kcert-lean-check: the proved DAG pass stopped at its time limit, node " ++
           toString ts.size ++ " of " ++ toString dns.size)
@@ -1149,10 +1165,10 @@ def main (args : List String) : IO UInt32 := do
       let budget ← match (← IO.getEnv "KCERT_LEAN_MODEL_BUDGET") with
         | some b => nat b
         | none => pure 2000
-      -- `KCERT_LEAN_DAG_MS`: time limit of the proved DAG pass (default 120000 ms).
+      -- `KCERT_LEAN_DAG_MS`: time limit of the proved DAG pass (default 45000 ms).
       let dagLimit ← match (← IO.getEnv "KCERT_LEAN_DAG_MS") with
         | some b => nat b
-        | none => pure 120000
+        | none => pure 45000
       let tally ← IO.mkRef ({} : ModelTally)
       let claims := p.claims.toList
       let steps := p.steps.toList
@@ -1173,7 +1189,7 @@ def main (args : List String) : IO UInt32 := do
       let t2 ← IO.monoMsNow
       let mt ← tally.get
       if mt.replayed + mt.dag + mt.skipped > 0 then
-        IO.eprintln ("kcert-lean-check: FieldNormalize elements: " ++ toString mt.replayed ++
+        IO.eprintln ("kcert-lean-check: " ++ file ++ ": FieldNormalize elements: " ++ toString mt.replayed ++
           " by the proved fieldNormalizeX (at most " ++ toString budget ++ " tree nodes), " ++
           toString mt.dag ++ " by the proved DAG model fieldNormalizeXDag (pass " ++
           toString mt.dagMs ++ " ms), " ++ toString mt.skipped ++ " by the unproved DAG port (" ++
