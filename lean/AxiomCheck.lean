@@ -86,6 +86,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.dagPass_terms
 #print axioms Kcert.Rules.dagCheck_sound
 #print axioms Kcert.Rules.fieldNormalizeXDag_sound
+#print axioms Kcert.Rules.dagPass_append
+#print axioms Kcert.Rules.dagTerms_size
+#print axioms Kcert.Rules.dagTerms_old
+#print axioms Kcert.Rules.dagTerms_prepend
+#print axioms Kcert.Rules.unfold_prefix
 #print axioms Kcert.Sem.inv_next
 #print axioms Kcert.Sem.inv_reach
 #print axioms Kcert.Sem.race_complete

@@ -851,7 +851,9 @@ by `Rules.dagPass` (one atom table for the certificate), then each element pair 
 trees of the two nodes.  The pass runs a node at a time (`dagPass` on `[d]`, which by
 `dagPass_append` is the pass over the list), so that it can stop at a time limit
 (`KCERT_LEAN_DAG_MS`, default 45000); nodes not reached have no normal form, and an element
-whose nodes have none falls back to the DAG port. -/
+whose nodes have none falls back to the DAG port.  A verdict after a stopped pass is
+`fieldNormalizeXDag` on the prefix of the nodes processed, whose trees are those of the whole
+file (`unfold_prefix`). -/
 
 def dn (n : Nat) (l : List String) : IO (DN Dy) := do
   let kid := fun (s : String) => do

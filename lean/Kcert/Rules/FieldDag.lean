@@ -771,6 +771,50 @@ theorem dagPass_append (m : Nat → Option Nat) (need : Nat → Bool) (l1 l2 : L
       (vs.push (cond (need ts.size) (stepX ops m ts vs T d) (DV.none, T)).1)
       (cond (need ts.size) (stepX ops m ts vs T d) (DV.none, T)).2
 
+/-- `dagTerms` only appends: one tree per node. -/
+theorem dagTerms_size (l : List (DN K)) : ∀ (ts : Array (Term K)),
+    (dagTerms ts l).size = ts.size + l.length := by
+  induction l with
+  | nil => exact fun _ => rfl
+  | cons d l ih =>
+    intro ts
+    rw [List.length_cons]
+    show (dagTerms (ts.push (termOf ts d)) l).size = ts.size + (l.length + 1)
+    rw [ih, size_push', Nat.succ_add]
+    rfl
+
+/-- ... and leaves the trees already built alone. -/
+theorem dagTerms_old (l : List (DN K)) : ∀ (ts : Array (Term K)) (i : Nat), i < ts.size →
+    tOf (dagTerms ts l) i = tOf ts i := by
+  induction l with
+  | nil => exact fun _ _ _ => rfl
+  | cons d l ih =>
+    intro ts i h
+    have h' : i < (ts.push (termOf ts d)).size := by
+      rw [size_push']
+      exact Nat.ltTrans h (Nat.ltSuccSelf _)
+    show tOf (dagTerms (ts.push (termOf ts d)) l) i = _
+    rw [ih _ i h']
+    exact getD_push_lt' ts _ i _ h
+
+theorem dagTerms_prepend (l1 l2 : List (DN K)) : ∀ (ts : Array (Term K)),
+    dagTerms ts (prepend l1 l2) = dagTerms (dagTerms ts l1) l2 := by
+  induction l1 with
+  | nil => exact fun _ => rfl
+  | cons d l ih => exact fun ts => ih _
+
+/-- The tree of a node of a prefix of the nodes is its tree in the whole DAG (so the verdict of
+a pass stopped after `l1` is about the trees of the whole file). -/
+theorem unfold_prefix (l1 l2 : List (DN K)) (i : Nat) (h : i < l1.length) :
+    unfold (prepend l1 l2) i = unfold l1 i := by
+  show tOf (dagTerms #[] (prepend l1 l2)) i = tOf (dagTerms #[] l1) i
+  rw [dagTerms_prepend]
+  apply dagTerms_old
+  rw [dagTerms_size]
+  show i < 0 + l1.length
+  rw [Nat.zero_add]
+  exact h
+
 end DagTerms
 
 section DagFinal
