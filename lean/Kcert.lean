@@ -6,6 +6,7 @@ import Kcert.Rules.Congruence
 import Kcert.Rules.Ring
 import Kcert.Rules.Field
 import Kcert.Rules.FieldInf
+import Kcert.Rules.FieldDag
 import Kcert.Check
 import Kcert.Dyadic
 import Kcert.Examples

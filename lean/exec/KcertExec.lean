@@ -1,5 +1,6 @@
 import Kcert.Check
 import Kcert.Dyadic
+import Kcert.Rules.FieldDag
 import Std.Data.HashMap
 
 /-!
@@ -20,9 +21,12 @@ Terms are rebuilt as `Term` trees that share subtrees in memory (each node is bu
 already built children), but the rules recurse over trees: their work grows with the size of
 the unfolded tree, not of the DAG.  So a `FieldNormalize` element is decided by the proved
 model (`checkElem`, `Rules.fieldNormalizeX`) when its two unfolded trees have at most
-`KCERT_LEAN_MODEL_BUDGET` nodes together (default 2000; 0: never), and by the DAG port of the
-Rust normalizer below otherwise.  `KCERT_LEAN_MODEL_DEBUG=1` prints, for an element the proved
-model rejects, its smallest failing subterm or its two normal forms.
+`KCERT_LEAN_MODEL_BUDGET` nodes together (default 2000; 0: never), and otherwise by the proved
+DAG model (`Rules.dagPass`, `Rules.dagCheck`: `Rules.fieldNormalizeXDag`, sound by
+`fieldNormalizeXDag_sound`) when it accepts, and by the unproved DAG port of the Rust normalizer
+below when it does not (it rejects, or its pass did not reach the element's nodes within
+`KCERT_LEAN_DAG_MS`).  `KCERT_LEAN_MODEL_DEBUG=1` prints, for an element the proved tree model
+rejects, its smallest failing subterm or its two normal forms.
 -/
 
 namespace Kcert.Exec
@@ -839,6 +843,64 @@ def treeSizes (dnodes : Array DNode) (cap : Nat) : Array Nat := do
   sz
 
 
+/-! ## The proved DAG model (`Rules.fieldNormalizeXDag`, `Kcert/Rules/FieldDag.lean`)
+
+The nodes of the file as `Rules.DN` (children by number), normalized once each, in node order,
+by `Rules.dagPass` (one atom table for the certificate), then each element pair compared by
+`Rules.dagCheck`: `fieldNormalizeXDag_sound` is the soundness of that verdict for the unfolded
+trees of the two nodes.  The pass runs a node at a time (`dagPass` on `[d]`, which by
+`dagPass_append` is the pass over the list), so that it can stop at a time limit
+(`KCERT_LEAN_DAG_MS`, default 45000); nodes not reached have no normal form, and an element
+whose nodes have none falls back to the DAG port.  A verdict after a stopped pass is
+`fieldNormalizeXDag` on the prefix of the nodes processed, whose trees are those of the whole
+file (`unfold_prefix`). -/
+
+def dn (n : Nat) (l : List String) : IO (DN Dy) := do
+  let kid := fun (s : String) => do
+    let i ← nat s
+    if i ≥ n then fail ("node " ++ s ++ " used before it is defined")
+    pure i
+  match l with
+  | ["const", neg, m, e] => pure (DN.const (mkDy (neg == "1") (← nat m) (← int e)))
+  | ["neginf"] => pure DN.negInf
+  | ["posinf"] => pure DN.posInf
+  | ["in", t, i] => pure (DN.input (← nat t) (← nat i))
+  | ["add", a, b] => pure (DN.add (← kid a) (← kid b))
+  | ["sub", a, b] => pure (DN.sub (← kid a) (← kid b))
+  | ["mul", a, b] => pure (DN.mul (← kid a) (← kid b))
+  | ["div", a, b] => pure (DN.div (← kid a) (← kid b))
+  | ["max", a, b] => pure (DN.max (← kid a) (← kid b))
+  | ["min", a, b] => pure (DN.min (← kid a) (← kid b))
+  | ["fma", a, b, c] => pure (DN.fma (← kid a) (← kid b) (← kid c))
+  | ["sel", c, a, b] => pure (DN.sel (← kid c) (← kid a) (← kid b))
+  | ["neg", a] => pure (DN.neg (← kid a))
+  | ["app", f, a] => pure (DN.app (← func f) (← kid a))
+  | ["cmp", op, a, b] => pure (DN.cmp (← cmpOp op) (← kid a) (← kid b))
+  | ["and", a, b] => pure (DN.and (← kid a) (← kid b))
+  | ["or", a, b] => pure (DN.or (← kid a) (← kid b))
+  | ["not", a] => pure (DN.not (← kid a))
+  | _ => fail ("bad node: " ++ " ".intercalate l)
+
+def showDV : DV Dy → String
+  | DV.none => "none"
+  | DV.cmp _ _ => "cmp"
+  | DV.val XV.ninf => "-inf"
+  | DV.val XV.pinf => "+inf"
+  | DV.val (XV.frac v) => "frac " ++ toString v.1.length ++ "/" ++ toString v.2.length
+
+/-- The nodes below the roots (children have smaller numbers): the ones the pass normalizes. -/
+def needOf (dnodes : Array DNode) (roots : List Nat) : Array Bool := do
+  let mut nd : Array Bool := mkArray dnodes.size false
+  for r in roots do
+    if r < nd.size then nd := nd.set! r true
+  for k in List.range dnodes.size do
+    let i := dnodes.size - 1 - k
+    if nd.getD i false then
+      for c in (dnodes.getD i DNode.negInf).children do
+        if c < nd.size then nd := nd.set! c true
+  nd
+
+
 /-! ## Debugging the proved model (`KCERT_LEAN_MODEL_DEBUG`) -/
 
 def fnName : Func → String
@@ -919,7 +981,14 @@ def debugElem (run : Run Dy) (o e : Nat) : IO Unit := do
 replay, and its message names the element. -/
 structure ModelTally where
   replayed : Nat := 0
+  /-- Decided by the proved DAG model (`fieldNormalizeXDag`). -/
+  dag : Nat := 0
+  /-- Decided by the DAG port: the proved DAG model rejected (`dagRejected`) or did not reach
+  the element's nodes in time. -/
   skipped : Nat := 0
+  dagRejected : Nat := 0
+  /-- Milliseconds of the proved DAG pass. -/
+  dagMs : Nat := 0
 
 def ruleName : Rule → String
   | Rule.congruent => "Congruent"
@@ -931,14 +1000,56 @@ def ruleName : Rule → String
 (`checkElem`, `fieldNormalizeX`) for elements whose unfolded trees have at most `budget` nodes
 together, by the DAG normalizer above (one for the whole certificate) for larger ones.  `none`
 if all hold, else the first failure. -/
-def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run : Run Dy)
-    (claims : List Nat) (steps : List Step) (budget : Nat) (tally : IO.Ref ModelTally) :
-    IO (Option String) := do
+def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Array (Option Nat))
+    (run : Run Dy) (claims : List Nat) (steps : List Step) (budget : Nat) (dagLimit : Nat)
+    (tally : IO.Ref ModelTally) : IO (Option String) := do
   let norm ← Normalizer.new dnodes ins
   let sizes := treeSizes dnodes (budget + 1)
+  let trace := (← IO.getEnv "KCERT_LEAN_TRACE").isSome
   let mut tables : List (Nat × Array (Option Nat) × Array (Option Nat)) := []
   for o in claims do
     tables := (o, idTable p.els true o, idTable p.els false o) :: tables
+  -- The nodes of the `FieldNormalize` elements over the budget: the proved DAG pass's roots.
+  let mut roots : List Nat := []
+  for s in steps do
+    match s.rule with
+    | Rule.fieldNormalize =>
+      let (rt, ot) := lookupNat s.output (#[], #[]) tables
+      for k in List.range s.count do
+        match rt.getD (s.first + k) none, ot.getD (s.first + k) none with
+        | some a, some b =>
+          if sizes.getD a (budget + 1) + sizes.getD b (budget + 1) > budget then
+            roots := a :: b :: roots
+        | _, _ => pure ()
+    | _ => pure ()
+  -- The proved DAG pass (`Rules.dagPass`), a node at a time, up to `dagLimit` ms.
+  let need := needOf dnodes roots
+  let needF := fun (i : Nat) => need.getD i false
+  let mut ts : Array (Term Dy) := #[]
+  let mut vs : Array (DV Dy) := #[]
+  let mut tab : Tab Dy Dy := []
+  if !roots.isEmpty then
+    let t0 ← IO.monoMsNow
+    for d in dns do
+      let tn ← IO.monoMsNow
+      let (ts', vs', tab') := dagPass dyOps run.inputs needF [d] ts vs tab
+      ts := ts'
+      vs := vs'
+      tab := tab'
+      if trace then
+        let dt := (← IO.monoMsNow) - tn
+        if dt > 50 then
+          IO.eprintln ("slow node " ++ toString (ts.size - 1) ++ ": " ++ toString dt ++ " ms, kids " ++
+            toString (dnodes.getD (ts.size - 1) DNode.negInf).children ++ " " ++ showDV (vs.getD (ts.size - 1) DV.none) ++ " atoms " ++ toString tab.length)
+      if (← IO.monoMsNow) - t0 > dagLimit then
+        IO.eprintln ("kcert-lean-check: the proved DAG pass stopped at its time limit, node " ++
+          toString ts.size ++ " of " ++ toString dns.size)
+        break
+    let ms := (← IO.monoMsNow) - t0
+    let t ← tally.get
+    tally.set { t with dagMs := ms }
+    if trace then
+      IO.eprintln ("proved DAG pass: " ++ toString ms ++ " ms, " ++ toString tab.length ++ " atoms")
   let mut i := 0
   for s in steps do
     if !natMem s.output claims then
@@ -966,13 +1077,28 @@ def replay (p : Parsed) (dnodes : Array DNode) (ins : Array (Option Nat)) (run :
               IO.eprintln ("element " ++ toString e ++ " (proved model): " ++
                 toString ((← IO.monoMsNow) - tA) ++ " ms")
             if !ok then return bad ("the proved model fieldNormalizeX rejects it" ++ infNote)
-          else
-            -- Above the budget: the DAG port of the Rust normalizer.
+          else if dagCheck dyOps vs tab a b then
+            -- Above the budget: the proved DAG model (`dagCheck` after `dagPass`, i.e.
+            -- `fieldNormalizeXDag`) accepts.
             let t ← tally.get
-            tally.set { t with skipped := t.skipped + 1 }
+            tally.set { t with dag := t.dag + 1 }
+            if trace then
+              IO.eprintln ("element " ++ toString e ++ " (proved DAG model): " ++
+                toString ((← IO.monoMsNow) - tA) ++ " ms")
+          else
+            -- The proved DAG model does not accept (rejects, or did not reach the nodes in
+            -- time): the DAG port of the Rust normalizer decides.
+            let reached := match vOf vs a, vOf vs b with
+              | DV.none, _ => false
+              | _, DV.none => false
+              | _, _ => true
+            let t ← tally.get
+            tally.set { t with skipped := t.skipped + 1,
+                               dagRejected := t.dagRejected + (cond reached 1 0) }
             let r ← norm.fieldNormalizeIn a b
-            if (← IO.getEnv "KCERT_LEAN_TRACE").isSome then
-              IO.eprintln ("element " ++ toString e ++ " (DAG port): " ++
+            if trace then
+              IO.eprintln ("element " ++ toString e ++ " (DAG port, proved DAG model " ++
+                (cond reached "rejects" "has no normal form") ++ "): " ++
                 toString ((← IO.monoMsNow) - tA) ++ " ms")
             match r with
             | none => pure ()
@@ -1013,6 +1139,7 @@ def main (args : List String) : IO UInt32 := do
       let mut p : Parsed := {}
       let mut nodes : Array (Term Dy) := #[]
       let mut dnodes : Array DNode := #[]
+      let mut dns : Array (Rules.DN Dy) := #[]
       let mut infs : Array Bool := #[]
       let mut els : Array (Bool × Nat × Nat × Nat) := #[]
       for l in text.splitOn "\n" do
@@ -1022,6 +1149,7 @@ def main (args : List String) : IO UInt32 := do
           if i != nodes.size then fail ("node " ++ toString i ++ " out of order")
           let t ← node nodes rest
           dnodes := dnodes.push (← dnode i rest)
+          dns := dns.push (← dn i rest)
           infs := infs.push (nodeInf infs rest)
           nodes := nodes.push t
         | (false, ["el", k, o, e, n]) =>
@@ -1039,6 +1167,10 @@ def main (args : List String) : IO UInt32 := do
       let budget ← match (← IO.getEnv "KCERT_LEAN_MODEL_BUDGET") with
         | some b => nat b
         | none => pure 2000
+      -- `KCERT_LEAN_DAG_MS`: time limit of the proved DAG pass (default 45000 ms).
+      let dagLimit ← match (← IO.getEnv "KCERT_LEAN_DAG_MS") with
+        | some b => nat b
+        | none => pure 45000
       let tally ← IO.mkRef ({} : ModelTally)
       let claims := p.claims.toList
       let steps := p.steps.toList
@@ -1055,13 +1187,16 @@ def main (args : List String) : IO UInt32 := do
           pure (some "footprints differ or an element is not covered")
         else if !checkStepRanges run [] steps then
           pure (rangeFailure run steps)
-        else replay p dnodes ins run claims steps budget tally
+        else replay p dnodes dns ins run claims steps budget dagLimit tally
       let t2 ← IO.monoMsNow
       let mt ← tally.get
-      if mt.replayed + mt.skipped > 0 then
-        IO.eprintln ("kcert-lean-check: proved fieldNormalizeX decided " ++ toString mt.replayed ++
-          " FieldNormalize elements (" ++ toString mt.skipped ++ " over the budget of " ++
-          toString budget ++ " tree nodes, by the DAG port)")
+      if mt.replayed + mt.dag + mt.skipped > 0 then
+        IO.eprintln ("kcert-lean-check: " ++ file ++ ": FieldNormalize elements: " ++ toString mt.replayed ++
+          " by the proved fieldNormalizeX (at most " ++ toString budget ++ " tree nodes), " ++
+          toString mt.dag ++ " by the proved DAG model fieldNormalizeXDag (pass " ++
+          toString mt.dagMs ++ " ms), " ++ toString mt.skipped ++ " by the unproved DAG port (" ++
+          toString mt.dagRejected ++ " rejected by the proved DAG model, " ++
+          toString (mt.skipped - mt.dagRejected) ++ " without its normal forms)")
       IO.eprintln ("kcert-lean-check: parse " ++ toString (t1 - t0) ++ " ms, check " ++
         toString (t2 - t1) ++ " ms")
       match why with
