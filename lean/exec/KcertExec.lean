@@ -1030,7 +1030,13 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
   let mut tab : Tab Dy Dy := []
   if !roots.isEmpty then
     let t0 ← IO.monoMsNow
+    -- Needed nodes in all and done so far, for the projection below.
+    let mut needAll := 0
+    for i in List.range dns.size do
+      if needF i then needAll := needAll + 1
+    let mut needDone := 0
     for d in dns do
+      if needF ts.size then needDone := needDone + 1
       let tn ← IO.monoMsNow
       let (ts', vs', tab') := dagPass dyOps run.inputs needF [d] ts vs tab
       ts := ts'
@@ -1041,9 +1047,18 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
         if dt > 50 then
           IO.eprintln ("slow node " ++ toString (ts.size - 1) ++ ": " ++ toString dt ++ " ms, kids " ++
             toString (dnodes.getD (ts.size - 1) DNode.negInf).children ++ " " ++ showDV (vs.getD (ts.size - 1) DV.none) ++ " atoms " ++ toString tab.length)
-      if (← IO.monoMsNow) - t0 > dagLimit then
+      let el := (← IO.monoMsNow) - t0
+      if el > dagLimit then
         IO.eprintln ("kcert-lean-check: the proved DAG pass stopped at its time limit, node " ++
           toString ts.size ++ " of " ++ toString dns.size)
+        break
+      -- After 3 s, stop a pass whose linear projection already exceeds the limit (per-node
+      -- costs only grow along a pass: the table grows), rather than spend the whole limit
+      -- before the port decides anyway. Which path decides is all this changes.
+      if el > 3000 && el * needAll > dagLimit * needDone then
+        IO.eprintln ("kcert-lean-check: the proved DAG pass stopped: " ++ toString needDone ++
+          " of " ++ toString needAll ++ " needed nodes in " ++ toString el ++
+          " ms projects past its time limit")
         break
     let ms := (← IO.monoMsNow) - t0
     let t ← tally.get
