@@ -40,3 +40,4 @@ import Kcert.Progress
 import Kcert.SemOnce
 import Kcert.ScheduleNamed
 import Kcert.NamedSound
+import Kcert.CpSem

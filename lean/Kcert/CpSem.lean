@@ -1,0 +1,786 @@
+import Kcert.Semantics
+
+/-!
+# `cp.async` inside the interleaving semantics
+
+Rust: `checker/src/exec/tensor_core.rs` (`cp_async_issue`, `cp_async_commit`,
+`cp_async_wait`), `checker/src/exec/access.rs` (a read of `Val::Pending` is an
+`UninitializedRead`; a store or atomic to an in-flight source granule is a `DataRace`).
+
+An extension of `Kcert.Semantics` (`Sem`), built on top of it without changing it, as
+`Kcert.Warp` is.  A thread's next action (`KAct`) is one of `Sem`'s actions (`KAct.base`),
+`issue src dst pc` (PTX `cp.async`: one element from `src` to `dst`), `commit pc`
+(`cp.async.commit_group`) or `wait n pc` (`cp.async.wait_group n`).  Issue, commit and wait
+are performed through `Sem` as register steps (`Act.compute pc regs`: new `pc`, registers
+unchanged), so every lemma of `Sem` applies to them; their own effect is on the copy records:
+
+* `cps i k`: thread `i`'s copy in slot `k` (`some c`: issued and not yet performed; `none`:
+  performed or never used); `nc i`: its next free slot; `cg i`: the number of groups thread
+  `i` has committed.  An issue stores `some ⟨src, dst, cg i⟩` in slot `nc i` (the copy
+  belongs to the open group, numbered `cg i`); a commit closes the group (`cg i + 1`).
+* The copy itself is a SEPARATE step of the machine (`KLbl.eng i k`, the copy engine): any
+  pending copy may perform at any moment: it reads `src` THEN and writes `dst`
+  (`copyMem`).  This is the hardware's nondeterminism.
+* `wait n` steps only when every copy of the thread in a group older than its `n` most recent
+  committed groups has performed (`WaitOK`: no pending copy with `grp + n < cg i`).
+
+Races with copies (`CpConflict`): a thread's plain read or write, or atomic addition, of a
+pending copy's destination, or a thread's write or atomic addition to a pending copy's source.
+Two pending copies conflict (`CopyConflict`) when one's destination is the other's source or
+both have one destination.  `CpRaceFree`: in no reachable state do two running threads have
+conflicting `Sem` actions (as `Sem.RaceFree`), a running thread's next action conflicts with a
+pending copy, or two pending copies conflict.  The pending copies are those not yet performed;
+since the engine may delay a copy until its wait, a conflict with a copy issued and not yet
+waited for shows up in some reachable state where it has not performed.
+
+* `kconfluence`: under `CpRaceFree` and `KBarriersFit` (`Sem.BarriersFit` for the `Sem`
+  part), any two final states (`KFinal`: every thread exited, no copy pending) reachable from
+  one state are the same, whatever the interleaving of threads and copy engine.
+-/
+
+namespace Kcert
+namespace CpSem
+
+open Sem
+
+/-- A copy: one element from `src` to `dst`, in group `grp` of its thread. -/
+structure Cp where
+  src : Nat
+  dst : Nat
+  grp : Nat
+
+/-- A thread's next action: one of `Sem`'s, or `cp.async` issue, commit, wait. -/
+inductive KAct (V : Type) where
+  | base (A : Act V)
+  | issue (src dst : Nat) (pc : Nat)
+  | commit (pc : Nat)
+  | wait (n : Nat) (pc : Nat)
+
+def KProg (V : Type) : Type := Nat → Nat → (Nat → V) → KAct V
+
+/-- `Sem`'s state, the copy slots, the next free slot and the committed groups, per thread. -/
+structure KState (V : Type) where
+  s : CState V
+  cps : Nat → Nat → Option Cp
+  nc : Nat → Nat
+  cg : Nat → Nat
+
+/-- A step: thread `i` does its next action, or the engine performs thread `i`'s copy in slot
+`k`. -/
+inductive KLbl where
+  | thr (i : Nat)
+  | eng (i k : Nat)
+
+section Defs
+
+variable {V : Type} [AccAdd V]
+
+/-- The `Sem` action of a `KAct`: issue, commit and wait are register steps to their `pc`. -/
+def baseOf (pc : Nat) (regs : Nat → V) : KAct V → Act V
+  | KAct.base A => A
+  | KAct.issue _ _ p => Act.compute p regs
+  | KAct.commit p => Act.compute p regs
+  | KAct.wait _ p => Act.compute p regs
+
+def baseProg (kp : KProg V) : Prog V := fun i pc regs => baseOf pc regs (kp i pc regs)
+
+def kact (kp : KProg V) (i : Nat) (st : KState V) : KAct V :=
+  kp i (st.s.th i).pc (st.s.th i).regs
+
+/-- A thread's copy slots after its action `A` (next free slot `n`, open group `g`). -/
+def cpsT : KAct V → (Nat → Option Cp) → Nat → Nat → Nat → Option Cp
+  | KAct.issue src dst _, c, n, g => upd c n (some ⟨src, dst, g⟩)
+  | _, c, _, _ => c
+
+def ncT : KAct V → Nat → Nat
+  | KAct.issue _ _ _, n => n + 1
+  | _, n => n
+
+def cgT : KAct V → Nat → Nat
+  | KAct.commit _, g => g + 1
+  | _, g => g
+
+/-- Thread `i` does its next action. -/
+def tnext (kp : KProg V) (N i : Nat) (st : KState V) : KState V :=
+  ⟨next (baseProg kp) N i st.s,
+    upd st.cps i (cpsT (kact kp i st) (st.cps i) (st.nc i) (st.cg i)),
+    upd st.nc i (ncT (kact kp i st) (st.nc i)),
+    upd st.cg i (cgT (kact kp i st) (st.cg i))⟩
+
+/-- The memory after a copy performs: `dst` gets the value at `src` now. -/
+def copyMem : Option Cp → (Nat → V) → Nat → V
+  | some c, m => upd m c.dst (m c.src)
+  | none, m => m
+
+/-- The engine performs thread `i`'s copy in slot `k`. -/
+def enext (i k : Nat) (st : KState V) : KState V :=
+  ⟨⟨st.s.th, copyMem (st.cps i k) st.s.mem, st.s.arr⟩,
+    upd st.cps i (upd (st.cps i) k none), st.nc, st.cg⟩
+
+/-- A wait of thread `i` may go on: if its next action is `wait n`, no copy of a group older
+than its `n` most recent committed groups is pending. -/
+def WaitOK (kp : KProg V) (i : Nat) (st : KState V) : Prop :=
+  ∀ n pc, kact kp i st = KAct.wait n pc → ∀ k c, k < st.nc i → st.cps i k = some c →
+    c.grp + n < st.cg i → False
+
+def KSame (a b : KState V) : Prop :=
+  Same a.s b.s ∧ (∀ i k, a.cps i k = b.cps i k) ∧ (∀ i, a.nc i = b.nc i) ∧ ∀ i, a.cg i = b.cg i
+
+/-- The state after step `l`. -/
+def lnext (kp : KProg V) (N : Nat) : KLbl → KState V → KState V
+  | KLbl.thr i, a => tnext kp N i a
+  | KLbl.eng i k, a => enext i k a
+
+/-- Step `l` may happen in `a`: thread `i < N` runs (and, at a wait, `WaitOK`), or thread
+`i`'s slot `k` holds a pending copy. -/
+def Enabled (kp : KProg V) (N : Nat) : KLbl → KState V → Prop
+  | KLbl.thr i, a => i < N ∧ (a.s.th i).status = Status.run ∧ WaitOK kp i a
+  | KLbl.eng i k, a => i < N ∧ k < a.nc i ∧ ∃ c, a.cps i k = some c
+
+/-- One labelled step. -/
+def KStepL (kp : KProg V) (N : Nat) (l : KLbl) (a b : KState V) : Prop :=
+  Enabled kp N l a ∧ KSame b (lnext kp N l a)
+
+def KStep (kp : KProg V) (N : Nat) (a b : KState V) : Prop := ∃ l, KStepL kp N l a b
+
+inductive KReach (kp : KProg V) (N : Nat) : KState V → KState V → Prop where
+  | refl (s : KState V) : KReach kp N s s
+  | step {s t u : KState V} : KStep kp N s t → KReach kp N t u → KReach kp N s u
+
+/-- Every thread has exited and no copy is pending. -/
+def KFinal (N : Nat) (a : KState V) : Prop :=
+  Final N a.s ∧ ∀ i k, i < N → k < a.nc i → a.cps i k = none
+
+/-- The launch: `Sem.init`, no copies, no groups. -/
+def kinit (regs : Nat → Nat → V) (mem : Nat → V) : KState V :=
+  ⟨init regs mem, fun _ _ => none, fun _ => 0, fun _ => 0⟩
+
+/-- A thread's action conflicts with a pending copy `c`. -/
+def CpConflict : Act V → Cp → Prop
+  | Act.read a _ _, c => a = c.dst
+  | Act.write a _ _, c => a = c.dst ∨ a = c.src
+  | Act.atomAdd a _ _, c => a = c.dst ∨ a = c.src
+  | _, _ => False
+
+/-- Two pending copies conflict. -/
+def CopyConflict (c d : Cp) : Prop := c.dst = d.src ∨ d.dst = c.src ∨ c.dst = d.dst
+
+/-- Race freedom with copies. -/
+def CpRaceFree (kp : KProg V) (N : Nat) (s0 : KState V) : Prop :=
+  ∀ r, KReach kp N s0 r →
+    (∀ i j, i ≠ j → i < N → j < N → (r.s.th i).status = Status.run →
+      (r.s.th j).status = Status.run → ¬Conflict (act (baseProg kp) i r.s) (act (baseProg kp) j r.s)) ∧
+    (∀ i j k c, i < N → (r.s.th i).status = Status.run → j < N → k < r.nc j →
+      r.cps j k = some c → ¬CpConflict (act (baseProg kp) i r.s) c) ∧
+    (∀ i k j l c d, i < N → j < N → k < r.nc i → l < r.nc j → ¬(i = j ∧ k = l) →
+      r.cps i k = some c → r.cps j l = some d → ¬CopyConflict c d)
+
+/-- `Sem.BarriersFit` for the `Sem` part. -/
+def KBarriersFit (kp : KProg V) (N : Nat) (s0 : KState V) : Prop :=
+  ∀ r, KReach kp N s0 r → ∀ i j, i ≠ j → i < N → j < N →
+    (r.s.th i).status = Status.run → (r.s.th j).status = Status.run →
+      BarFits N r.s (act (baseProg kp) i r.s) (act (baseProg kp) j r.s)
+
+end Defs
+
+section Basic
+
+variable {V : Type} [AccAdd V]
+
+theorem ksame_refl (a : KState V) : KSame a a :=
+  ⟨same_refl a.s, fun _ _ => rfl, fun _ => rfl, fun _ => rfl⟩
+
+theorem ksame_symm {a b : KState V} (h : KSame a b) : KSame b a :=
+  ⟨same_symm h.1, fun i k => Eq.symm (h.2.1 i k), fun i => Eq.symm (h.2.2.1 i),
+    fun i => Eq.symm (h.2.2.2 i)⟩
+
+theorem ksame_trans {a b c : KState V} (h1 : KSame a b) (h2 : KSame b c) : KSame a c :=
+  ⟨same_trans h1.1 h2.1, fun i k => Eq.trans (h1.2.1 i k) (h2.2.1 i k),
+    fun i => Eq.trans (h1.2.2.1 i) (h2.2.2.1 i), fun i => Eq.trans (h1.2.2.2 i) (h2.2.2.2 i)⟩
+
+theorem kact_congr (kp : KProg V) (i : Nat) {a b : KState V} (h : KSame a b) :
+    kact kp i a = kact kp i b := by
+  show kp i (a.s.th i).pc (a.s.th i).regs = kp i (b.s.th i).pc (b.s.th i).regs
+  rw [h.1.1 i]
+
+theorem upd_congr {α : Type} {f g : Nat → α} (h : ∀ k, f k = g k) (i : Nat) (x : α) (k : Nat) :
+    upd f i x k = upd g i x k := by
+  cases Nat.decEq k i with
+  | isTrue hk => rw [hk, upd_same, upd_same]
+  | isFalse hk => rw [upd_other _ _ hk, upd_other _ _ hk, h k]
+
+theorem cpsT_congr (A : KAct V) {c c' : Nat → Option Cp} (h : ∀ k, c k = c' k) (n g k : Nat) :
+    cpsT A c n g k = cpsT A c' n g k := by
+  cases A with
+  | base B => exact h k
+  | issue src dst pc => exact upd_congr h n _ k
+  | commit pc => exact h k
+  | wait m pc => exact h k
+
+theorem tnext_congr (kp : KProg V) (N i : Nat) {a b : KState V} (h : KSame a b) :
+    KSame (tnext kp N i a) (tnext kp N i b) := by
+  refine ⟨next_congr (baseProg kp) N i h.1, ?_, ?_, ?_⟩
+  · intro x k
+    show upd a.cps i (cpsT (kact kp i a) (a.cps i) (a.nc i) (a.cg i)) x k =
+      upd b.cps i (cpsT (kact kp i b) (b.cps i) (b.nc i) (b.cg i)) x k
+    rw [kact_congr kp i h, h.2.2.1 i, h.2.2.2 i]
+    cases Nat.decEq x i with
+    | isTrue hx => rw [hx, upd_same, upd_same]; exact cpsT_congr _ (h.2.1 i) _ _ k
+    | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx]; exact h.2.1 x k
+  · intro x
+    show upd a.nc i (ncT (kact kp i a) (a.nc i)) x = upd b.nc i (ncT (kact kp i b) (b.nc i)) x
+    rw [kact_congr kp i h, h.2.2.1 i]
+    exact upd_congr h.2.2.1 i _ x
+  · intro x
+    show upd a.cg i (cgT (kact kp i a) (a.cg i)) x = upd b.cg i (cgT (kact kp i b) (b.cg i)) x
+    rw [kact_congr kp i h, h.2.2.2 i]
+    exact upd_congr h.2.2.2 i _ x
+
+theorem copyMem_congr (o : Option Cp) {m m' : Nat → V} (h : ∀ a, m a = m' a) (x : Nat) :
+    copyMem o m x = copyMem o m' x := by
+  cases o with
+  | none => exact h x
+  | some c =>
+    show upd m c.dst (m c.src) x = upd m' c.dst (m' c.src) x
+    rw [h c.src]
+    exact upd_congr h _ _ x
+
+theorem enext_congr (i k : Nat) {a b : KState V} (h : KSame a b) :
+    KSame (enext i k a) (enext i k b) := by
+  refine ⟨⟨h.1.1, ?_, h.1.2.2⟩, ?_, h.2.2.1, h.2.2.2⟩
+  · intro x
+    show copyMem (a.cps i k) a.s.mem x = copyMem (b.cps i k) b.s.mem x
+    rw [h.2.1 i k]
+    exact copyMem_congr _ h.1.2.1 x
+  · intro x l
+    show upd a.cps i (upd (a.cps i) k none) x l = upd b.cps i (upd (b.cps i) k none) x l
+    cases Nat.decEq x i with
+    | isTrue hx => rw [hx, upd_same, upd_same]; exact upd_congr (h.2.1 i) k none l
+    | isFalse hx => rw [upd_other _ _ hx, upd_other _ _ hx]; exact h.2.1 x l
+
+end Basic
+
+section Steps
+
+variable {V : Type} [AccAdd V]
+
+theorem lnext_congr (kp : KProg V) (N : Nat) (l : KLbl) {a b : KState V} (h : KSame a b) :
+    KSame (lnext kp N l a) (lnext kp N l b) := by
+  cases l with
+  | thr i => exact tnext_congr kp N i h
+  | eng i k => exact enext_congr i k h
+
+theorem waitOK_transfer (kp : KProg V) (i : Nat) {a b : KState V}
+    (hk : kact kp i b = kact kp i a) (hc : ∀ k c, b.cps i k = some c → a.cps i k = some c)
+    (hn : b.nc i = a.nc i) (hg : b.cg i = a.cg i) (h : WaitOK kp i a) : WaitOK kp i b := by
+  intro n pc hw k c hlt hck hgr
+  rw [hk] at hw
+  rw [hn] at hlt
+  rw [hg] at hgr
+  exact h n pc hw k c hlt (hc k c hck) hgr
+
+theorem enabled_congr (kp : KProg V) (N : Nat) (l : KLbl) {a b : KState V} (h : KSame a b)
+    (he : Enabled kp N l a) : Enabled kp N l b := by
+  cases l with
+  | thr i =>
+    refine ⟨he.1, ?_, ?_⟩
+    · rw [← h.1.1 i]; exact he.2.1
+    · exact waitOK_transfer kp i (kact_congr kp i (ksame_symm h))
+        (fun k c e => by rw [h.2.1 i k]; exact e) (Eq.symm (h.2.2.1 i)) (Eq.symm (h.2.2.2 i))
+        he.2.2
+  | eng i k =>
+    match he with
+    | ⟨hi, hk, c, hc⟩ =>
+      refine ⟨hi, ?_, c, ?_⟩
+      · rw [← h.2.2.1 i]; exact hk
+      · rw [← h.2.1 i k]; exact hc
+
+theorem kstepL_left (kp : KProg V) (N : Nat) (l : KLbl) {a a' b : KState V} (h : KSame a a')
+    (hs : KStepL kp N l a b) : KStepL kp N l a' b :=
+  ⟨enabled_congr kp N l h hs.1, ksame_trans hs.2 (lnext_congr kp N l h)⟩
+
+/-- The generic diamond: two steps that stay enabled after each other and whose results
+commute. -/
+theorem diamond_of (kp : KProg V) (N : Nat) {l1 l2 : KLbl} {r t1 t2 : KState V}
+    (h1 : KStepL kp N l1 r t1) (h2 : KStepL kp N l2 r t2)
+    (e1 : Enabled kp N l2 (lnext kp N l1 r)) (e2 : Enabled kp N l1 (lnext kp N l2 r))
+    (hc : KSame (lnext kp N l2 (lnext kp N l1 r)) (lnext kp N l1 (lnext kp N l2 r))) :
+    ∃ v, KStepL kp N l2 t1 v ∧ KStepL kp N l1 t2 v := by
+  refine ⟨lnext kp N l2 t1, ⟨enabled_congr kp N l2 (ksame_symm h1.2) e1, ksame_refl _⟩,
+    enabled_congr kp N l1 (ksame_symm h2.2) e2, ?_⟩
+  exact ksame_trans (lnext_congr kp N l2 h1.2)
+    (ksame_trans hc (lnext_congr kp N l1 (ksame_symm h2.2)))
+
+end Steps
+section Comm
+
+variable {V : Type} [AccAdd V]
+
+theorem upd_comm2 {α : Type} (f : Nat → α) {i j : Nat} (x y : α) (h : i ≠ j) (k : Nat) :
+    upd (upd f i x) j y k = upd (upd f j y) i x k :=
+  Eq.symm (upd_swap f x y h k)
+
+theorem kact_tnext (kp : KProg V) (N i : Nat) (r : KState V) {j : Nat} (hji : j ≠ i)
+    (hr : (r.s.th j).status = Status.run) : kact kp j (tnext kp N i r) = kact kp j r := by
+  show kp j ((next (baseProg kp) N i r.s).th j).pc ((next (baseProg kp) N i r.s).th j).regs =
+    kp j (r.s.th j).pc (r.s.th j).regs
+  rw [next_th_run (baseProg kp) N i r.s hji hr]
+
+theorem act_base_kact (kp : KProg V) (i : Nat) (r : KState V) :
+    act (baseProg kp) i r.s = baseOf (r.s.th i).pc (r.s.th i).regs (kact kp i r) := rfl
+
+/-- (A) Two thread steps of different running threads whose `Sem` actions neither conflict
+nor misuse a barrier commute. -/
+theorem tnext_comm (kp : KProg V) (N : Nat) (r : KState V) {i j : Nat} (hij : i ≠ j)
+    (hi : i < N) (hj : j < N)
+    (hri : (r.s.th i).status = Status.run) (hrj : (r.s.th j).status = Status.run)
+    (hc : ¬Conflict (act (baseProg kp) i r.s) (act (baseProg kp) j r.s))
+    (hb : BarFits N r.s (act (baseProg kp) i r.s) (act (baseProg kp) j r.s)) :
+    KSame (tnext kp N j (tnext kp N i r)) (tnext kp N i (tnext kp N j r)) := by
+  have hji : j ≠ i := fun e => hij (Eq.symm e)
+  have ej : kact kp j (tnext kp N i r) = kact kp j r := kact_tnext kp N i r hji hrj
+  have ei : kact kp i (tnext kp N j r) = kact kp i r := kact_tnext kp N j r hij hri
+  refine ⟨next_comm_gen (baseProg kp) N r.s hij hi hj hri hrj hc hb, ?_, ?_, ?_⟩
+  · intro x k
+    show upd (upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i))) j
+        (cpsT (kact kp j (tnext kp N i r))
+          (upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i)) j)
+          (upd r.nc i (ncT (kact kp i r) (r.nc i)) j) (upd r.cg i (cgT (kact kp i r) (r.cg i)) j)) x k =
+      upd (upd r.cps j (cpsT (kact kp j r) (r.cps j) (r.nc j) (r.cg j))) i
+        (cpsT (kact kp i (tnext kp N j r))
+          (upd r.cps j (cpsT (kact kp j r) (r.cps j) (r.nc j) (r.cg j)) i)
+          (upd r.nc j (ncT (kact kp j r) (r.nc j)) i) (upd r.cg j (cgT (kact kp j r) (r.cg j)) i)) x k
+    rw [ej, ei, upd_other _ _ hji, upd_other _ _ hji, upd_other _ _ hji, upd_other _ _ hij,
+      upd_other _ _ hij, upd_other _ _ hij, upd_comm2 _ _ _ hij x]
+  · intro x
+    show upd (upd r.nc i (ncT (kact kp i r) (r.nc i))) j
+        (ncT (kact kp j (tnext kp N i r)) (upd r.nc i (ncT (kact kp i r) (r.nc i)) j)) x =
+      upd (upd r.nc j (ncT (kact kp j r) (r.nc j))) i
+        (ncT (kact kp i (tnext kp N j r)) (upd r.nc j (ncT (kact kp j r) (r.nc j)) i)) x
+    rw [ej, ei, upd_other _ _ hji, upd_other _ _ hij, upd_comm2 _ _ _ hij x]
+  · intro x
+    show upd (upd r.cg i (cgT (kact kp i r) (r.cg i))) j
+        (cgT (kact kp j (tnext kp N i r)) (upd r.cg i (cgT (kact kp i r) (r.cg i)) j)) x =
+      upd (upd r.cg j (cgT (kact kp j r) (r.cg j))) i
+        (cgT (kact kp i (tnext kp N j r)) (upd r.cg j (cgT (kact kp j r) (r.cg j)) i)) x
+    rw [ej, ei, upd_other _ _ hji, upd_other _ _ hij, upd_comm2 _ _ _ hij x]
+
+theorem tnext_enabled (kp : KProg V) (N : Nat) (r : KState V) {i j : Nat} (hij : i ≠ j)
+    (hj : j < N) (hrj : (r.s.th j).status = Status.run) (hw : WaitOK kp j r) :
+    Enabled kp N (KLbl.thr j) (tnext kp N i r) := by
+  have hji : j ≠ i := fun e => hij (Eq.symm e)
+  refine ⟨hj, ?_, ?_⟩
+  · show ((next (baseProg kp) N i r.s).th j).status = Status.run
+    rw [next_th_run (baseProg kp) N i r.s hji hrj]
+    exact hrj
+  · have hc : ∀ k c, (tnext kp N i r).cps j k = some c → r.cps j k = some c := by
+      intro k c e
+      have e' : upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i)) j k = some c := e
+      rw [upd_other _ _ hji] at e'
+      exact e'
+    exact waitOK_transfer kp j (kact_tnext kp N i r hji hrj) hc (upd_other _ _ hji)
+      (upd_other _ _ hji) hw
+
+end Comm
+
+section CommEng
+
+variable {V : Type} [AccAdd V]
+
+theorem ne_of_lt' {k n : Nat} (h : k < n) : k ≠ n := fun e => Nat.ltIrrefl n (e ▸ h)
+
+theorem memEff_copy (A : Act V) (c : Cp) (m : Nat → V) (h : ¬CpConflict A c) (x : Nat) :
+    memEff A (copyMem (some c) m) x = copyMem (some c) (memEff A m) x := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | arrive b n w pc => rfl
+  | exit => rfl
+  | write a v pc =>
+    have had : a ≠ c.dst := fun e => h (Or.inl e)
+    have has : c.src ≠ a := fun e => h (Or.inr (Eq.symm e))
+    show upd (upd m c.dst (m c.src)) a v x = upd (upd m a v) c.dst (upd m a v c.src) x
+    rw [upd_other m v has]
+    exact upd_swap m v (m c.src) had x
+  | atomAdd a v pc =>
+    have had : a ≠ c.dst := fun e => h (Or.inl e)
+    have has : c.src ≠ a := fun e => h (Or.inr (Eq.symm e))
+    show upd (upd m c.dst (m c.src)) a (AccAdd.add (upd m c.dst (m c.src) a) v) x =
+      upd (upd m a (AccAdd.add (m a) v)) c.dst (upd m a (AccAdd.add (m a) v) c.src) x
+    rw [upd_other m _ has, upd_other m _ had]
+    exact upd_swap m _ (m c.src) had x
+
+theorem newT_copy (A : Act V) (f : Bool) (t : TState V) (c : Cp) (m : Nat → V)
+    (h : ¬CpConflict A c) : newT A f t (copyMem (some c) m) = newT A f t m := by
+  cases A with
+  | compute pc r => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | arrive b n w pc => rfl
+  | exit => rfl
+  | read a r pc =>
+    show TState.mk pc (upd t.regs r (upd m c.dst (m c.src) a)) Status.run =
+      TState.mk pc (upd t.regs r (m a)) Status.run
+    rw [upd_other m _ (fun e => h e)]
+
+theorem firesA_mem (N : Nat) (A : Act V) (s : CState V) (m : Nat → V) :
+    firesA N A ⟨s.th, m, s.arr⟩ = firesA N A s := by
+  cases A <;> rfl
+
+/-- A `Sem` step that does not conflict with copy `c` commutes with it. -/
+theorem next_copy (prog : Prog V) (N i : Nat) (s : CState V) (c : Cp)
+    (h : ¬CpConflict (act prog i s) c) :
+    Same ⟨(next prog N i s).th, copyMem (some c) (next prog N i s).mem, (next prog N i s).arr⟩
+      (next prog N i ⟨s.th, copyMem (some c) s.mem, s.arr⟩) := by
+  have ha : act prog i ⟨s.th, copyMem (some c) s.mem, s.arr⟩ = act prog i s := rfl
+  have hf := firesA_mem N (act prog i s) s (copyMem (some c) s.mem)
+  refine ⟨?_, ?_, ?_⟩
+  · intro k
+    show (next prog N i s).th k = (next prog N i ⟨s.th, copyMem (some c) s.mem, s.arr⟩).th k
+    cases Nat.decEq k i with
+    | isTrue hk =>
+      rw [hk, next_th_self, next_th_self, ha, hf]
+      exact Eq.symm (newT_copy _ _ _ c s.mem h)
+    | isFalse hk =>
+      rw [next_th_other prog N i s hk, next_th_other prog N i _ hk, ha, hf]
+  · intro x
+    show copyMem (some c) (memEff (act prog i s) s.mem) x =
+      memEff (act prog i s) (copyMem (some c) s.mem) x
+    exact Eq.symm (memEff_copy _ c s.mem h x)
+  · intro x
+    show arrEff (act prog i s) (firesA N (act prog i s) s) s.arr x =
+      arrEff (act prog i ⟨s.th, copyMem (some c) s.mem, s.arr⟩)
+        (firesA N (act prog i ⟨s.th, copyMem (some c) s.mem, s.arr⟩) ⟨s.th, copyMem (some c) s.mem, s.arr⟩) s.arr x
+    rw [ha, hf]
+
+theorem cpsT_other (A : KAct V) (c : Nat → Option Cp) {n k : Nat} (g : Nat) (h : k ≠ n) :
+    cpsT A c n g k = c k := by
+  cases A with
+  | base B => rfl
+  | issue src dst pc => exact upd_other c _ h
+  | commit pc => rfl
+  | wait m pc => rfl
+
+theorem cpsT_upd (A : KAct V) (c : Nat → Option Cp) {n k : Nat} (g : Nat) (h : k ≠ n) (l : Nat) :
+    upd (cpsT A c n g) k none l = cpsT A (upd c k none) n g l := by
+  cases A with
+  | base B => rfl
+  | issue src dst pc => exact upd_swap c none _ h l
+  | commit pc => rfl
+  | wait m pc => rfl
+
+theorem ncT_ge (A : KAct V) (n : Nat) : n ≤ ncT A n := by
+  cases A with
+  | base B => exact Nat.leRefl n
+  | issue src dst pc => exact Nat.leSucc n
+  | commit pc => exact Nat.leRefl n
+  | wait m pc => exact Nat.leRefl n
+
+theorem tnext_cps_keep (kp : KProg V) (N i : Nat) (r : KState V) {j k : Nat} {c : Cp}
+    (hk : k < r.nc j) (hc : r.cps j k = some c) : (tnext kp N i r).cps j k = some c := by
+  show upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i)) j k = some c
+  cases Nat.decEq j i with
+  | isTrue e =>
+    rw [e, upd_same]
+    rw [e] at hk hc
+    rw [cpsT_other _ _ _ (ne_of_lt' hk)]
+    exact hc
+  | isFalse e =>
+    rw [upd_other _ _ e]
+    exact hc
+
+theorem tnext_nc_ge (kp : KProg V) (N i : Nat) (r : KState V) (j : Nat) :
+    r.nc j ≤ (tnext kp N i r).nc j := by
+  show r.nc j ≤ upd r.nc i (ncT (kact kp i r) (r.nc i)) j
+  cases Nat.decEq j i with
+  | isTrue e => rw [e, upd_same]; exact ncT_ge _ _
+  | isFalse e => rw [upd_other _ _ e]; exact Nat.leRefl _
+
+theorem enext_cps_sub (i k : Nat) (r : KState V) (j l : Nat) (c : Cp)
+    (h : (enext i k r).cps j l = some c) : r.cps j l = some c := by
+  have h' : upd r.cps i (upd (r.cps i) k none) j l = some c := h
+  cases Nat.decEq j i with
+  | isTrue e =>
+    rw [e, upd_same] at h'
+    rw [e]
+    cases Nat.decEq l k with
+    | isTrue e2 => rw [e2, upd_same] at h'; cases h'
+    | isFalse e2 => rw [upd_other _ _ e2] at h'; exact h'
+  | isFalse e =>
+    rw [upd_other _ _ e] at h'
+    exact h'
+
+theorem enext_cps_keep (i k : Nat) (r : KState V) {j l : Nat} (h : ¬(i = j ∧ k = l)) :
+    (enext i k r).cps j l = r.cps j l := by
+  show upd r.cps i (upd (r.cps i) k none) j l = r.cps j l
+  cases Nat.decEq j i with
+  | isTrue e =>
+    rw [e, upd_same]
+    have hl : l ≠ k := fun e2 => h ⟨Eq.symm e, Eq.symm e2⟩
+    rw [upd_other _ _ hl]
+  | isFalse e => rw [upd_other _ _ e]
+
+/-- (B) A thread step and a copy that do not conflict commute. -/
+theorem tnext_enext (kp : KProg V) (N i j k : Nat) (r : KState V) {c : Cp}
+    (hk : k < r.nc j) (hc : r.cps j k = some c)
+    (hx : ¬CpConflict (act (baseProg kp) i r.s) c) :
+    KSame (enext j k (tnext kp N i r)) (tnext kp N i (enext j k r)) := by
+  have hc1 := tnext_cps_keep kp N i r hk hc
+  refine ⟨?_, ?_, fun _ => rfl, fun _ => rfl⟩
+  · have e1 : (enext j k (tnext kp N i r)).s = ⟨(next (baseProg kp) N i r.s).th,
+        copyMem (some c) (next (baseProg kp) N i r.s).mem, (next (baseProg kp) N i r.s).arr⟩ := by
+      show (⟨(next (baseProg kp) N i r.s).th,
+        copyMem ((tnext kp N i r).cps j k) (next (baseProg kp) N i r.s).mem,
+        (next (baseProg kp) N i r.s).arr⟩ : CState V) = _
+      rw [hc1]
+    have e2 : (tnext kp N i (enext j k r)).s =
+        next (baseProg kp) N i ⟨r.s.th, copyMem (some c) r.s.mem, r.s.arr⟩ := by
+      show next (baseProg kp) N i ⟨r.s.th, copyMem (r.cps j k) r.s.mem, r.s.arr⟩ = _
+      rw [hc]
+    rw [e1, e2]
+    exact next_copy (baseProg kp) N i r.s c hx
+  · intro x l
+    show upd (upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i))) j
+        (upd (upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i)) j) k none) x l =
+      upd (upd r.cps j (upd (r.cps j) k none)) i
+        (cpsT (kact kp i r) (upd r.cps j (upd (r.cps j) k none) i) (r.nc i) (r.cg i)) x l
+    cases Nat.decEq i j with
+    | isTrue e =>
+      rw [← e] at hk ⊢
+      rw [upd_same, upd_same, upd_upd, upd_upd]
+      cases Nat.decEq x i with
+      | isTrue ex =>
+        rw [ex, upd_same, upd_same]
+        exact cpsT_upd _ _ _ (ne_of_lt' hk) l
+      | isFalse ex => rw [upd_other _ _ ex, upd_other _ _ ex]
+    | isFalse e =>
+      have e' : j ≠ i := fun h => e (Eq.symm h)
+      rw [upd_other _ _ e', upd_other _ _ e, upd_comm2 _ _ _ e x]
+
+theorem enext_enabled_thr (kp : KProg V) (N i j k : Nat) (r : KState V)
+    (he : Enabled kp N (KLbl.thr i) r) : Enabled kp N (KLbl.thr i) (enext j k r) :=
+  ⟨he.1, he.2.1, waitOK_transfer kp i (a := r) (b := enext j k r) rfl (fun l c h => enext_cps_sub j k r i l c h) rfl rfl he.2.2⟩
+
+theorem tnext_enabled_eng (kp : KProg V) (N i j k : Nat) (r : KState V)
+    (he : Enabled kp N (KLbl.eng j k) r) : Enabled kp N (KLbl.eng j k) (tnext kp N i r) :=
+  match he with
+  | ⟨hj, hk, c, hc⟩ =>
+    ⟨hj, Nat.ltOfLtOfLe hk (tnext_nc_ge kp N i r j), c, tnext_cps_keep kp N i r hk hc⟩
+
+/-- (C) Two copies that do not conflict commute. -/
+theorem copyMem_comm (c d : Cp) (m : Nat → V) (h : ¬CopyConflict c d) (x : Nat) :
+    copyMem (some d) (copyMem (some c) m) x = copyMem (some c) (copyMem (some d) m) x := by
+  have h1 : d.src ≠ c.dst := fun e => h (Or.inl (Eq.symm e))
+  have h2 : c.src ≠ d.dst := fun e => h (Or.inr (Or.inl (Eq.symm e)))
+  have h3 : c.dst ≠ d.dst := fun e => h (Or.inr (Or.inr e))
+  show upd (upd m c.dst (m c.src)) d.dst (upd m c.dst (m c.src) d.src) x =
+    upd (upd m d.dst (m d.src)) c.dst (upd m d.dst (m d.src) c.src) x
+  rw [upd_other m _ h1, upd_other m _ h2]
+  exact upd_swap m (m d.src) (m c.src) (fun e => h3 (Eq.symm e)) x
+
+theorem upd2_comm {α : Type} (f : Nat → Nat → α) {i k j l : Nat} (x y : α)
+    (h : ¬(i = j ∧ k = l)) (a b : Nat) :
+    upd (upd f i (upd (f i) k x)) j (upd (upd f i (upd (f i) k x) j) l y) a b =
+      upd (upd f j (upd (f j) l y)) i (upd (upd f j (upd (f j) l y) i) k x) a b := by
+  cases Nat.decEq i j with
+  | isTrue e =>
+    rw [← e] at h ⊢
+    have hkl : k ≠ l := fun e2 => h ⟨rfl, e2⟩
+    rw [upd_same, upd_same, upd_upd, upd_upd]
+    cases Nat.decEq a i with
+    | isTrue ea => rw [ea, upd_same, upd_same]; exact upd_swap (f i) y x (fun e => hkl (Eq.symm e)) b
+    | isFalse ea => rw [upd_other _ _ ea, upd_other _ _ ea]
+  | isFalse e =>
+    have e' : j ≠ i := fun h => e (Eq.symm h)
+    rw [upd_other _ _ e', upd_other _ _ e, upd_comm2 _ _ _ e a]
+
+theorem enext_comm (i k j l : Nat) (r : KState V) {c d : Cp} (h : ¬(i = j ∧ k = l))
+    (hc : r.cps i k = some c) (hd : r.cps j l = some d) (hx : ¬CopyConflict c d) :
+    KSame (enext j l (enext i k r)) (enext i k (enext j l r)) := by
+  have h' : ¬(j = i ∧ l = k) := fun e => h ⟨Eq.symm e.1, Eq.symm e.2⟩
+  have e1 : (enext i k r).cps j l = some d := by rw [enext_cps_keep i k r h]; exact hd
+  have e2 : (enext j l r).cps i k = some c := by rw [enext_cps_keep j l r h']; exact hc
+  refine ⟨⟨fun _ => rfl, ?_, fun _ => rfl⟩, ?_, fun _ => rfl, fun _ => rfl⟩
+  · intro x
+    show copyMem ((enext i k r).cps j l) (copyMem (r.cps i k) r.s.mem) x =
+      copyMem ((enext j l r).cps i k) (copyMem (r.cps j l) r.s.mem) x
+    rw [e1, e2, hc, hd]
+    exact copyMem_comm c d r.s.mem hx x
+  · intro a b
+    exact upd2_comm r.cps none none h a b
+
+theorem enext_enabled_eng (i k j l : Nat) (kp : KProg V) (N : Nat) (r : KState V)
+    (h : ¬(i = j ∧ k = l)) (he : Enabled kp N (KLbl.eng j l) r) :
+    Enabled kp N (KLbl.eng j l) (enext i k r) :=
+  match he with
+  | ⟨hj, hl, d, hd⟩ => ⟨hj, hl, d, by rw [enext_cps_keep i k r h]; exact hd⟩
+
+end CommEng
+
+section Confluence
+
+variable {V : Type} [AccAdd V]
+
+/-- The local diamond at every state reachable from `s0`. -/
+def KDiamond (kp : KProg V) (N : Nat) (s0 : KState V) : Prop :=
+  ∀ r, KReach kp N s0 r → ∀ (l1 l2 : KLbl) (t1 t2 : KState V), KStepL kp N l1 r t1 →
+    KStepL kp N l2 r t2 → KSame t1 t2 ∨ ∃ v, KStep kp N t1 v ∧ KStep kp N t2 v
+
+theorem or_diamond (kp : KProg V) (N : Nat) {l1 l2 : KLbl} {t1 t2 : KState V}
+    (h : ∃ v, KStepL kp N l2 t1 v ∧ KStepL kp N l1 t2 v) :
+    KSame t1 t2 ∨ ∃ v, KStep kp N t1 v ∧ KStep kp N t2 v :=
+  match h with
+  | ⟨v, h1, h2⟩ => Or.inr ⟨v, ⟨l2, h1⟩, ⟨l1, h2⟩⟩
+
+/-- Under `CpRaceFree` and `KBarriersFit`, the local diamond holds at every reachable state:
+thread against thread (`tnext_comm`), thread against copy (`tnext_enext`), copy against copy
+(`enext_comm`). -/
+theorem kdiamond (kp : KProg V) (N : Nat) (s0 : KState V) (hrf : CpRaceFree kp N s0)
+    (hfit : KBarriersFit kp N s0) : KDiamond kp N s0 := by
+  intro r hr l1 l2 t1 t2 h1 h2
+  have hR := hrf r hr
+  cases l1 with
+  | thr i =>
+    cases l2 with
+    | thr j =>
+      cases Nat.decEq i j with
+      | isTrue e =>
+        rw [← e] at h2
+        exact Or.inl (ksame_trans h1.2 (ksame_symm h2.2))
+      | isFalse e =>
+        have e' : j ≠ i := fun h => e (Eq.symm h)
+        exact or_diamond kp N (diamond_of kp N h1 h2
+          (tnext_enabled kp N r e h2.1.1 h2.1.2.1 h2.1.2.2)
+          (tnext_enabled kp N r e' h1.1.1 h1.1.2.1 h1.1.2.2)
+          (tnext_comm kp N r e h1.1.1 h2.1.1 h1.1.2.1 h2.1.2.1
+            (hR.1 i j e h1.1.1 h2.1.1 h1.1.2.1 h2.1.2.1)
+            (hfit r hr i j e h1.1.1 h2.1.1 h1.1.2.1 h2.1.2.1)))
+    | eng j k =>
+      match h2.1 with
+      | ⟨hj, hk, c, hc⟩ =>
+        exact or_diamond kp N (diamond_of kp N h1 h2
+          (tnext_enabled_eng kp N i j k r h2.1) (enext_enabled_thr kp N i j k r h1.1)
+          (tnext_enext kp N i j k r hk hc (hR.2.1 i j k c h1.1.1 h1.1.2.1 hj hk hc)))
+  | eng i k =>
+    cases l2 with
+    | thr j =>
+      match h1.1 with
+      | ⟨hi, hk, c, hc⟩ =>
+        exact or_diamond kp N (diamond_of kp N h1 h2
+          (enext_enabled_thr kp N j i k r h2.1) (tnext_enabled_eng kp N j i k r h1.1)
+          (ksame_symm (tnext_enext kp N j i k r hk hc (hR.2.1 j i k c h2.1.1 h2.1.2.1 hi hk hc))))
+    | eng j l =>
+      match h1.1, h2.1 with
+      | ⟨hi, hk, c, hc⟩, ⟨hj, hl, d, hd⟩ =>
+        have go : ¬(i = j ∧ k = l) → KSame t1 t2 ∨ ∃ v, KStep kp N t1 v ∧ KStep kp N t2 v :=
+          fun hne =>
+            have hne' : ¬(j = i ∧ l = k) := fun e => hne ⟨Eq.symm e.1, Eq.symm e.2⟩
+            or_diamond kp N (diamond_of kp N h1 h2
+              (enext_enabled_eng i k j l kp N r hne h2.1) (enext_enabled_eng j l i k kp N r hne' h1.1)
+              (enext_comm i k j l r hne hc hd (hR.2.2 i k j l c d hi hj hk hl hne hc hd)))
+        cases Nat.decEq i j with
+        | isFalse e => exact go (fun h => e h.1)
+        | isTrue e =>
+          cases Nat.decEq k l with
+          | isFalse e2 => exact go (fun h => e2 h.2)
+          | isTrue e2 =>
+            rw [← e, ← e2] at h2
+            exact Or.inl (ksame_trans h1.2 (ksame_symm h2.2))
+
+theorem kreach_trans (kp : KProg V) (N : Nat) {a b c : KState V} (hab : KReach kp N a b)
+    (hbc : KReach kp N b c) : KReach kp N a c := by
+  induction hab with
+  | refl s => exact hbc
+  | step hst _ ih => exact KReach.step hst (ih hbc)
+
+theorem kreach_snoc (kp : KProg V) (N : Nat) {a b c : KState V} (hab : KReach kp N a b)
+    (hbc : KStep kp N b c) : KReach kp N a c :=
+  kreach_trans kp N hab (KReach.step hbc (KReach.refl c))
+
+theorem kreach_left (kp : KProg V) (N : Nat) {s t u : KState V} (h : KSame s t)
+    (hu : KReach kp N s u) : ∃ u', KReach kp N t u' ∧ KSame u u' := by
+  cases hu with
+  | refl => exact ⟨t, KReach.refl t, h⟩
+  | step hst hr =>
+    match hst with
+    | ⟨l, hl⟩ => exact ⟨u, KReach.step ⟨l, kstepL_left kp N l h hl⟩ hr, ksame_refl u⟩
+
+/-- A final state (every thread exited, no copy pending) does not step. -/
+theorem kfinal_reach (kp : KProg V) (N : Nat) {t u : KState V} (hf : KFinal N t)
+    (hr : KReach kp N t u) : KSame t u := by
+  cases hr with
+  | refl => exact ksame_refl t
+  | step hst _ =>
+    match hst with
+    | ⟨KLbl.thr i, hi⟩ =>
+      have h1 : (t.s.th i).status = Status.exited := hf.1 i hi.1.1
+      have h2 : (t.s.th i).status = Status.run := hi.1.2.1
+      rw [h1] at h2
+      cases h2
+    | ⟨KLbl.eng i k, hi⟩ =>
+      match hi.1 with
+      | ⟨hi', hk, c, hc⟩ =>
+        rw [hf.2 i k hi' hk] at hc
+        cases hc
+
+theorem kstrip (kp : KProg V) (N : Nat) {s0 s t2 : KState V} (hD : KDiamond kp N s0)
+    (hs : KReach kp N s t2) :
+    ∀ t1, KReach kp N s0 s → KStep kp N s t1 →
+      ∃ u, KReach kp N t1 u ∧ (KSame t2 u ∨ KStep kp N t2 u) := by
+  induction hs with
+  | refl s =>
+    intro t1 _ h1
+    exact ⟨t1, KReach.refl t1, Or.inr h1⟩
+  | @step s s' t2 hss' hs't2 ih =>
+    intro t1 h0 h1
+    have hld : KSame t1 s' ∨ ∃ v, KStep kp N t1 v ∧ KStep kp N s' v :=
+      match h1, hss' with
+      | ⟨l1, hl1⟩, ⟨l2, hl2⟩ => hD s h0 l1 l2 t1 s' hl1 hl2
+    cases hld with
+    | inl e =>
+      match kreach_left kp N (ksame_symm e) hs't2 with
+      | ⟨u, hu, hsu⟩ => exact ⟨u, hu, Or.inl hsu⟩
+    | inr ex =>
+      match ex with
+      | ⟨v, hv1, hv2⟩ =>
+        match ih v (kreach_snoc kp N h0 hss') hv2 with
+        | ⟨u, hu, hor⟩ => exact ⟨u, KReach.step hv1 hu, hor⟩
+
+theorem kconfluent (kp : KProg V) (N : Nat) {s0 s t1 : KState V} (hD : KDiamond kp N s0)
+    (h1 : KReach kp N s t1) :
+    ∀ t2, KReach kp N s0 s → KReach kp N s t2 →
+      ∃ u1 u2, KReach kp N t1 u1 ∧ KReach kp N t2 u2 ∧ KSame u1 u2 := by
+  induction h1 with
+  | refl s =>
+    intro t2 _ h2
+    exact ⟨t2, t2, h2, KReach.refl t2, ksame_refl t2⟩
+  | @step s s' t1 hss' hs't1 ih =>
+    intro t2 h0 h2
+    match kstrip kp N hD h2 s' h0 hss' with
+    | ⟨w, hw, hor⟩ =>
+      match ih w (kreach_snoc kp N h0 hss') hw with
+      | ⟨u1, u2, hu1, hu2, e⟩ =>
+        cases hor with
+        | inr hst => exact ⟨u1, u2, hu1, KReach.step hst hu2, e⟩
+        | inl e2 =>
+          match kreach_left kp N (ksame_symm e2) hu2 with
+          | ⟨u3, hu3, e3⟩ => exact ⟨u1, u3, hu1, hu3, ksame_trans e e3⟩
+
+/-- Confluence with `cp.async`: if no reachable state has a race between threads, between a
+thread and a pending copy, or between two pending copies (`CpRaceFree`), and barriers fit
+(`KBarriersFit`), any two complete executions from `s0` (every thread exited, no copy pending)
+end in the same state, whatever the interleaving of the threads and of the copy engine, in
+particular the same memory. -/
+theorem kconfluence (kp : KProg V) (N : Nat) {s0 t1 t2 : KState V}
+    (hrf : CpRaceFree kp N s0) (hfit : KBarriersFit kp N s0)
+    (h1 : KReach kp N s0 t1) (h2 : KReach kp N s0 t2) (f1 : KFinal N t1) (f2 : KFinal N t2) :
+    KSame t1 t2 := by
+  match kconfluent kp N (kdiamond kp N s0 hrf hfit) h1 t2 (KReach.refl s0) h2 with
+  | ⟨u1, u2, hu1, hu2, e⟩ =>
+    exact ksame_trans (kfinal_reach kp N f1 hu1)
+      (ksame_trans e (ksame_symm (kfinal_reach kp N f2 hu2)))
+
+end Confluence
+
+end CpSem
+end Kcert
