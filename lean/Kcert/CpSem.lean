@@ -782,5 +782,154 @@ theorem kconfluence (kp : KProg V) (N : Nat) {s0 t1 t2 : KState V}
 
 end Confluence
 
+section Executor
+
+variable {V : Type} [AccAdd V]
+
+/-- Whether a slot holds a pending copy of a group older than the `n` most recent of `g`
+committed groups. -/
+def ready (n g : Nat) : Option Cp → Bool
+  | some c => decide (c.grp + n < g)
+  | none => false
+
+/-- The executor's `cp_async_wait` for thread `i` at `wait n`: the copies of the groups it
+waits for perform now, in slot (issue) order, each reading its source now.  `drain i n st m`
+has done so for the slots below `m`. -/
+def drain (i n : Nat) (st : KState V) : Nat → KState V
+  | 0 => st
+  | k + 1 => cond (ready n (st.cg i) ((drain i n st k).cps i k)) (enext i k (drain i n st k))
+      (drain i n st k)
+
+theorem drain_keep (i n : Nat) (st : KState V) (m : Nat) :
+    (∀ x, (drain i n st m).s.th x = st.s.th x) ∧ (∀ x, (drain i n st m).nc x = st.nc x) ∧
+      ∀ x, (drain i n st m).cg x = st.cg x := by
+  induction m with
+  | zero => exact ⟨fun _ => rfl, fun _ => rfl, fun _ => rfl⟩
+  | succ m ih =>
+    show (∀ x, (cond (ready n (st.cg i) ((drain i n st m).cps i m)) (enext i m (drain i n st m))
+        (drain i n st m)).s.th x = st.s.th x) ∧
+      (∀ x, (cond (ready n (st.cg i) ((drain i n st m).cps i m)) (enext i m (drain i n st m))
+        (drain i n st m)).nc x = st.nc x) ∧
+      ∀ x, (cond (ready n (st.cg i) ((drain i n st m).cps i m)) (enext i m (drain i n st m))
+        (drain i n st m)).cg x = st.cg x
+    cases ready n (st.cg i) ((drain i n st m).cps i m) with
+    | true => exact ih
+    | false => exact ih
+
+/-- The executor's wait is a sequence of engine steps of `CpSem`. -/
+theorem drain_reach (kp : KProg V) (N i n : Nat) (st : KState V) (hi : i < N) :
+    ∀ m, m ≤ st.nc i → KReach kp N st (drain i n st m) := by
+  intro m
+  induction m with
+  | zero => intro _; exact KReach.refl st
+  | succ m ih =>
+    intro hm
+    have hr := ih (Nat.leOfLt hm)
+    show KReach kp N st (cond (ready n (st.cg i) ((drain i n st m).cps i m))
+      (enext i m (drain i n st m)) (drain i n st m))
+    cases hrd : ready n (st.cg i) ((drain i n st m).cps i m) with
+    | false => exact hr
+    | true =>
+      have hc : ∃ c, (drain i n st m).cps i m = some c := by
+        cases ho : (drain i n st m).cps i m with
+        | some c => exact ⟨c, rfl⟩
+        | none => rw [ho] at hrd; cases hrd
+      have hlt : m < (drain i n st m).nc i := by
+        rw [(drain_keep i n st m).2.1 i]; exact hm
+      exact kreach_snoc kp N hr ⟨KLbl.eng i m, ⟨hi, hlt, hc⟩, ksame_refl _⟩
+
+/-- After the executor's wait, no copy the wait waits for is pending. -/
+theorem drain_done (i n : Nat) (st : KState V) :
+    ∀ m k c, k < m → (drain i n st m).cps i k = some c → c.grp + n < st.cg i → False := by
+  intro m
+  induction m with
+  | zero => intro k c hk; exact False.elim (Nat.notLtZero k hk)
+  | succ m ih =>
+    intro k c hk hc hg
+    have hc' : (cond (ready n (st.cg i) ((drain i n st m).cps i m)) (enext i m (drain i n st m))
+        (drain i n st m)).cps i k = some c := hc
+    cases Nat.decEq k m with
+    | isTrue e =>
+      rw [e] at hc'
+      cases hrd : ready n (st.cg i) ((drain i n st m).cps i m) with
+      | true =>
+        rw [hrd] at hc'
+        have h2 : upd (drain i n st m).cps i (upd ((drain i n st m).cps i) m none) i m = some c :=
+          hc'
+        rw [upd_same, upd_same] at h2
+        cases h2
+      | false =>
+        rw [hrd] at hc'
+        have hc2 : (drain i n st m).cps i m = some c := hc'
+        rw [hc2] at hrd
+        have h3 : decide (c.grp + n < st.cg i) = false := hrd
+        exact of_decide_eq_false' h3 hg
+    | isFalse e =>
+      have hkm : k < m := Nat.ltOfLeOfNe (Nat.leOfLtSucc hk) e
+      cases hrd : ready n (st.cg i) ((drain i n st m).cps i m) with
+      | true =>
+        rw [hrd] at hc'
+        have hc2 : (enext i m (drain i n st m)).cps i k = some c := hc'
+        have hne : ¬(i = i ∧ m = k) := fun h => e (Eq.symm h.2)
+        rw [enext_cps_keep i m (drain i n st m) hne] at hc2
+        exact ih k c hkm hc2 hg
+      | false =>
+        rw [hrd] at hc'
+        have hc2 : (drain i n st m).cps i k = some c := hc'
+        exact ih k c hkm hc2 hg
+
+/-- The executor's step (Rust `run_cta` with `cp_async_issue`, `cp_async_commit`,
+`cp_async_wait`): a running thread does its next action; at `wait n` it first performs the
+copies it waits for (`drain`), each reading its source then, and goes on.  No copy performs at
+any other moment. -/
+def XStep (kp : KProg V) (N : Nat) (a b : KState V) : Prop :=
+  ∃ i, i < N ∧ (a.s.th i).status = Status.run ∧
+    (((∀ n pc, kact kp i a = KAct.wait n pc → False) ∧ KSame b (tnext kp N i a)) ∨
+      ∃ n pc, kact kp i a = KAct.wait n pc ∧ KSame b (tnext kp N i (drain i n a (a.nc i))))
+
+inductive XReach (kp : KProg V) (N : Nat) : KState V → KState V → Prop where
+  | refl (s : KState V) : XReach kp N s s
+  | step {s t u : KState V} : XStep kp N s t → XReach kp N t u → XReach kp N s u
+
+/-- Every executor step is a schedule of `CpSem`: engine steps, then a thread step. -/
+theorem xstep_reach (kp : KProg V) (N : Nat) {a b : KState V} (h : XStep kp N a b) :
+    KReach kp N a b := by
+  match h with
+  | ⟨i, hi, hr, Or.inl ⟨hnw, hb⟩⟩ =>
+    have hw : WaitOK kp i a := fun n pc e _ _ _ _ _ => hnw n pc e
+    exact KReach.step ⟨KLbl.thr i, ⟨hi, hr, hw⟩, hb⟩ (KReach.refl b)
+  | ⟨i, hi, hr, Or.inr ⟨n, pc, hk, hb⟩⟩ =>
+    have hd := drain_keep i n a (a.nc i)
+    have hkd : kact kp i (drain i n a (a.nc i)) = kact kp i a := by
+      show kp i _ _ = kp i _ _
+      rw [hd.1 i]
+    have hw : WaitOK kp i (drain i n a (a.nc i)) := by
+      intro n' pc' e k c hlt hc hg
+      rw [hkd, hk] at e
+      injection e with e1 e2
+      rw [hd.2.1 i] at hlt
+      rw [hd.2.2 i, ← e1] at hg
+      exact drain_done i n a (a.nc i) k c hlt hc hg
+    have hr' : ((drain i n a (a.nc i)).s.th i).status = Status.run := by rw [hd.1 i]; exact hr
+    exact kreach_snoc kp N (drain_reach kp N i n a hi (a.nc i) (Nat.leRefl _))
+      ⟨KLbl.thr i, ⟨hi, hr', hw⟩, hb⟩
+
+theorem xreach_reach (kp : KProg V) (N : Nat) {a b : KState V} (h : XReach kp N a b) :
+    KReach kp N a b := by
+  induction h with
+  | refl s => exact KReach.refl s
+  | step hst _ ih => exact kreach_trans kp N (xstep_reach kp N hst) ih
+
+/-- The executor's strategy is representative: under `CpRaceFree` and `KBarriersFit`, the final
+state of the executor's run (each copy performed at its wait, reading its source then) is the
+final state of every schedule of `CpSem` (every interleaving of threads and copy engine). -/
+theorem executor_representative (kp : KProg V) (N : Nat) {s0 t1 t2 : KState V}
+    (hrf : CpRaceFree kp N s0) (hfit : KBarriersFit kp N s0)
+    (h1 : XReach kp N s0 t1) (f1 : KFinal N t1) (h2 : KReach kp N s0 t2) (f2 : KFinal N t2) :
+    KSame t1 t2 :=
+  kconfluence kp N hrf hfit (xreach_reach kp N h1) h2 f1 f2
+
+end Executor
+
 end CpSem
 end Kcert
