@@ -931,5 +931,243 @@ theorem executor_representative (kp : KProg V) (N : Nat) {s0 t1 t2 : KState V}
 
 end Executor
 
+namespace Example
+
+instance accAddNat : AccAdd Nat := ⟨Nat.add, Nat.add_comm, Nat.add_assoc⟩
+
+/-- Thread 0: `cp.async` from global address 0 to shared address 1, commit, `wait_group 0`,
+`bar.sync 0, 2`, exit.  Thread 1: `bar.sync 0, 2`, reads shared address 1 into register 0,
+exit. -/
+def kp2 : KProg Nat := fun i pc regs =>
+  match i, pc with
+  | 0, 0 => KAct.issue 0 1 1
+  | 0, 1 => KAct.commit 2
+  | 0, 2 => KAct.wait 0 3
+  | 0, 3 => KAct.base (Act.arrive 0 2 true 4)
+  | 1, 0 => KAct.base (Act.arrive 0 2 true 1)
+  | 1, 1 => KAct.base (Act.read 1 0 2)
+  | _, _ => KAct.base Act.exit
+
+/-- The racy variant: thread 1 writes 5 to the copy's source (global address 0), then exits. -/
+def kpRacy : KProg Nat := fun i pc regs =>
+  match i, pc with
+  | 0, 0 => KAct.issue 0 1 1
+  | 0, 1 => KAct.commit 2
+  | 0, 2 => KAct.wait 0 3
+  | 1, 0 => KAct.base (Act.write 0 5 1)
+  | _, _ => KAct.base Act.exit
+
+/-- Global address 0 holds 7, everything else 0. -/
+def m0 : Nat → Nat := fun a => if a = 0 then 7 else 0
+
+def s0 : KState Nat := kinit (fun _ _ => 0) m0
+
+theorem kstep_thr (kp : KProg Nat) (N i : Nat) (a : KState Nat) (hi : i < N)
+    (hr : (a.s.th i).status = Status.run) (hw : WaitOK kp i a) : KStep kp N a (tnext kp N i a) :=
+  ⟨KLbl.thr i, ⟨hi, hr, hw⟩, ksame_refl _⟩
+
+theorem kstep_eng (kp : KProg Nat) (N i k : Nat) (a : KState Nat) (c : Cp) (hi : i < N)
+    (hk : k < a.nc i) (hc : a.cps i k = some c) : KStep kp N a (enext i k a) :=
+  ⟨KLbl.eng i k, ⟨hi, hk, c, hc⟩, ksame_refl _⟩
+
+theorem waitOK_slot0 (kp : KProg Nat) (i : Nat) (a : KState Nat) (h1 : a.nc i = 1)
+    (h0 : a.cps i 0 = none) : WaitOK kp i a := by
+  intro n pc _ k c hk hc _
+  rw [h1] at hk
+  cases k with
+  | zero => rw [h0] at hc; cases hc
+  | succ k => exact Nat.notLtZero k (Nat.lt_of_succ_lt_succ hk)
+
+-- Schedule A: the copy performs right after the issue.
+def a1 := tnext kp2 2 0 s0
+def a2 := enext 0 0 a1
+def a3 := tnext kp2 2 0 a2
+def a4 := tnext kp2 2 0 a3
+def a5 := tnext kp2 2 0 a4
+def a6 := tnext kp2 2 1 a5
+def a7 := tnext kp2 2 1 a6
+def a8 := tnext kp2 2 0 a7
+def a9 := tnext kp2 2 1 a8
+
+-- Schedule B (the executor's): thread 1 arrives first; the copy performs at the wait.
+def b1 := tnext kp2 2 1 s0
+def b2 := tnext kp2 2 0 b1
+def b3 := tnext kp2 2 0 b2
+def b4 := enext 0 0 b3
+def b5 := tnext kp2 2 0 b4
+def b6 := tnext kp2 2 0 b5
+def b7 := tnext kp2 2 1 b6
+def b8 := tnext kp2 2 0 b7
+def b9 := tnext kp2 2 1 b8
+
+theorem reachA : KReach kp2 2 s0 a9 := by
+  refine KReach.step (kstep_thr kp2 2 0 s0 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_eng kp2 2 0 0 a1 ⟨0, 1, 0⟩ (by decide) (by decide) rfl) ?_
+  refine KReach.step (kstep_thr kp2 2 0 a2 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 a3 (by decide) rfl (waitOK_slot0 kp2 0 a3 rfl rfl)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 a4 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 1 a5 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 1 a6 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 a7 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 1 a8 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  exact KReach.refl a9
+
+theorem reachB : KReach kp2 2 s0 b9 := by
+  refine KReach.step (kstep_thr kp2 2 1 s0 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 b1 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 b2 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_eng kp2 2 0 0 b3 ⟨0, 1, 0⟩ (by decide) (by decide) rfl) ?_
+  refine KReach.step (kstep_thr kp2 2 0 b4 (by decide) rfl (waitOK_slot0 kp2 0 b4 rfl rfl)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 b5 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 1 b6 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 0 b7 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine KReach.step (kstep_thr kp2 2 1 b8 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  exact KReach.refl b9
+
+/-- Both schedules end with thread 1's register 0 and shared address 1 holding 7, the value of
+the source. -/
+theorem ex_values : (a9.s.th 1).regs 0 = 7 ∧ a9.s.mem 1 = 7 ∧ (b9.s.th 1).regs 0 = 7 ∧
+    b9.s.mem 1 = 7 := ⟨rfl, rfl, rfl, rfl⟩
+
+theorem final_of (a : KState Nat) (h0 : (a.s.th 0).status = Status.exited)
+    (h1 : (a.s.th 1).status = Status.exited) (hc : a.cps 0 0 = none) (hn0 : a.nc 0 = 1)
+    (hn1 : a.nc 1 = 0) : KFinal 2 a := by
+  refine ⟨?_, ?_⟩
+  · intro k hk
+    cases k with
+    | zero => exact h0
+    | succ k =>
+      cases k with
+      | zero => exact h1
+      | succ k => exact False.elim (Nat.notLtZero k (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hk)))
+  · intro i k hi hk
+    cases i with
+    | zero =>
+      rw [hn0] at hk
+      cases k with
+      | zero => exact hc
+      | succ k => exact False.elim (Nat.notLtZero k (Nat.lt_of_succ_lt_succ hk))
+    | succ i =>
+      cases i with
+      | zero => rw [hn1] at hk; exact False.elim (Nat.notLtZero k hk)
+      | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+
+theorem finalA : KFinal 2 a9 := final_of a9 rfl rfl rfl rfl rfl
+theorem finalB : KFinal 2 b9 := final_of b9 rfl rfl rfl rfl rfl
+
+/-- The final thread states of both schedules. -/
+def thF (k : Nat) : TState Nat :=
+  match k with
+  | 0 => ⟨4, fun _ => 0, Status.exited⟩
+  | 1 => ⟨2, upd (fun _ => 0) 0 7, Status.exited⟩
+  | _ => ⟨0, fun _ => 0, Status.run⟩
+
+/-- The final memory of both schedules: the copy's value 7 at shared address 1. -/
+def memF : Nat → Nat := upd m0 1 7
+
+theorem thA (k : Nat) : a9.s.th k = thF k := by
+  cases k with
+  | zero => rfl
+  | succ k => cases k with
+    | zero => rfl
+    | succ k => rfl
+
+theorem thB (k : Nat) : b9.s.th k = thF k := by
+  cases k with
+  | zero => rfl
+  | succ k => cases k with
+    | zero => rfl
+    | succ k => rfl
+
+theorem memA (a : Nat) : a9.s.mem a = memF a := by
+  cases a with
+  | zero => rfl
+  | succ a => cases a with
+    | zero => rfl
+    | succ a => rfl
+
+theorem memB (a : Nat) : b9.s.mem a = memF a := by
+  cases a with
+  | zero => rfl
+  | succ a => cases a with
+    | zero => rfl
+    | succ a => rfl
+
+theorem arrA (b : Nat) : a9.s.arr b = 0 := by
+  cases b with
+  | zero => rfl
+  | succ b => rfl
+
+theorem arrB (b : Nat) : b9.s.arr b = 0 := by
+  cases b with
+  | zero => rfl
+  | succ b => rfl
+
+theorem cpsA (i k : Nat) : a9.cps i k = none := by
+  cases i with
+  | zero => cases k with
+    | zero => rfl
+    | succ k => rfl
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => rfl
+
+theorem ncA (i : Nat) : a9.nc i = upd (fun _ => 0) 0 1 i := by
+  cases i with
+  | zero => rfl
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => rfl
+
+theorem cgA (i : Nat) : a9.cg i = upd (fun _ => 0) 0 1 i := by
+  cases i with
+  | zero => rfl
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => rfl
+
+theorem cpsB (i k : Nat) : b9.cps i k = none := by
+  cases i with
+  | zero => cases k with
+    | zero => rfl
+    | succ k => rfl
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => rfl
+
+theorem ncB (i : Nat) : b9.nc i = upd (fun _ => 0) 0 1 i := by
+  cases i with
+  | zero => rfl
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => rfl
+
+theorem cgB (i : Nat) : b9.cg i = upd (fun _ => 0) 0 1 i := by
+  cases i with
+  | zero => rfl
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => rfl
+
+
+/-- Both copy timings reach the same final state (every thread, address, barrier count, copy
+slot and group count). -/
+theorem ex_same : KSame a9 b9 :=
+  ⟨⟨fun k => Eq.trans (thA k) (Eq.symm (thB k)), fun a => Eq.trans (memA a) (Eq.symm (memB a)),
+      fun b => Eq.trans (arrA b) (Eq.symm (arrB b))⟩,
+    fun i k => Eq.trans (cpsA i k) (Eq.symm (cpsB i k)),
+    fun i => Eq.trans (ncA i) (Eq.symm (ncB i)), fun i => Eq.trans (cgA i) (Eq.symm (cgB i))⟩
+
+/-- The racy variant violates `CpRaceFree`: after thread 0's issue, the copy is pending and
+thread 1 is about to write its source. -/
+theorem racy_not_free : ¬CpRaceFree kpRacy 2 s0 := by
+  intro h
+  have hr : KReach kpRacy 2 s0 (tnext kpRacy 2 0 s0) :=
+    KReach.step (kstep_thr kpRacy 2 0 s0 (by decide) rfl (fun n pc e => KAct.noConfusion e))
+      (KReach.refl _)
+  exact (h _ hr).2.1 1 0 0 ⟨0, 1, 0⟩ (by decide) rfl (by decide) (by decide) rfl (Or.inr rfl)
+
+end Example
+
 end CpSem
 end Kcert
