@@ -931,6 +931,100 @@ theorem executor_representative (kp : KProg V) (N : Nat) {s0 t1 t2 : KState V}
 
 end Executor
 
+section Source
+
+variable {V : Type} [AccAdd V]
+
+theorem kstep_nc (kp : KProg V) (N : Nat) {l : KLbl} {r t : KState V} (h : KStepL kp N l r t)
+    (j : Nat) : r.nc j ≤ t.nc j := by
+  rw [h.2.2.2.1 j]
+  cases l with
+  | thr i => exact tnext_nc_ge kp N i r j
+  | eng i k => exact Nat.leRefl _
+
+/-- A slot below `nc` holds after a step only a copy it held before (slots only lose copies). -/
+theorem kstep_back (kp : KProg V) (N : Nat) {l : KLbl} {r t : KState V} (h : KStepL kp N l r t)
+    {j k : Nat} {c : Cp} (hk : k < r.nc j) (ht : t.cps j k = some c) : r.cps j k = some c := by
+  rw [h.2.2.1 j k] at ht
+  cases l with
+  | thr i =>
+    have ht' : upd r.cps i (cpsT (kact kp i r) (r.cps i) (r.nc i) (r.cg i)) j k = some c := ht
+    cases Nat.decEq j i with
+    | isTrue e =>
+      rw [e, upd_same] at ht'
+      rw [e] at hk ⊢
+      rw [cpsT_other _ _ _ (ne_of_lt' hk)] at ht'
+      exact ht'
+    | isFalse e =>
+      rw [upd_other _ _ e] at ht'
+      exact ht'
+  | eng i l => exact enext_cps_sub i l r j k c ht
+
+theorem kreach_back (kp : KProg V) (N : Nat) {r u : KState V} (h : KReach kp N r u) {j k : Nat}
+    {c : Cp} : k < r.nc j → u.cps j k = some c → r.cps j k = some c := by
+  induction h with
+  | refl s => intro _ hu; exact hu
+  | step hst _ ih =>
+    intro hk hu
+    match hst with
+    | ⟨l, hl⟩ =>
+      exact kstep_back kp N hl hk (ih (Nat.ltOfLtOfLe hk (kstep_nc kp N hl j)) hu)
+
+theorem memEff_src (A : Act V) (c : Cp) (m : Nat → V) (h : ¬CpConflict A c) :
+    memEff A m c.src = m c.src := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | arrive b n w pc => rfl
+  | exit => rfl
+  | write a v pc => exact upd_other m v (fun e => h (Or.inr (Eq.symm e)))
+  | atomAdd a v pc => exact upd_other m _ (fun e => h (Or.inr (Eq.symm e)))
+
+/-- One step from a reachable state leaves the source of a copy pending before and after it. -/
+theorem kstep_src (kp : KProg V) (N : Nat) {s0 r t : KState V} (hrf : CpRaceFree kp N s0)
+    (hr : KReach kp N s0 r) {l : KLbl} (h : KStepL kp N l r t) {j k : Nat} {c : Cp}
+    (hj : j < N) (hk : k < r.nc j) (hc : r.cps j k = some c) (ht : t.cps j k = some c) :
+    t.s.mem c.src = r.s.mem c.src := by
+  have hR := hrf r hr
+  rw [h.2.1.2.1 c.src]
+  cases l with
+  | thr i =>
+    exact memEff_src _ c r.s.mem (hR.2.1 i j k c h.1.1 h.1.2.1 hj hk hc)
+  | eng i l =>
+    match h.1 with
+    | ⟨hi, hl, d, hd⟩ =>
+      have go : ¬(i = j ∧ l = k) → copyMem (r.cps i l) r.s.mem c.src = r.s.mem c.src := by
+        intro hne
+        rw [hd]
+        have hx := hR.2.2 i l j k d c hi hj hl hk hne hd hc
+        exact upd_other r.s.mem _ (fun e => hx (Or.inl (Eq.symm e)))
+      have same : (i = j ∧ l = k) → False := by
+        intro e
+        rw [h.2.2.1 j k] at ht
+        have ht' : upd r.cps i (upd (r.cps i) l none) j k = some c := ht
+        rw [← e.1, ← e.2, upd_same, upd_same] at ht'
+        cases ht'
+      exact go same
+
+/-- While a copy is pending, its source keeps its value (under `CpRaceFree`): the value the
+executor reads at the issue (`cp_async_issue`) is the value the copy reads whenever it
+performs, and the value at the wait. -/
+theorem src_stable (kp : KProg V) (N : Nat) {s0 r u : KState V} (hrf : CpRaceFree kp N s0)
+    (hpath : KReach kp N r u) : KReach kp N s0 r → ∀ {j k : Nat} {c : Cp}, j < N → k < r.nc j →
+    r.cps j k = some c → u.cps j k = some c → u.s.mem c.src = r.s.mem c.src := by
+  induction hpath with
+  | refl s => intro _ j k c _ _ _ _; rfl
+  | @step r t u hst htu ih =>
+    intro hr j k c hj hk hc hu
+    match hst with
+    | ⟨l, hl⟩ =>
+      have hk' : k < t.nc j := Nat.ltOfLtOfLe hk (kstep_nc kp N hl j)
+      have hct : t.cps j k = some c := kreach_back kp N htu hk' hu
+      rw [ih (kreach_snoc kp N hr ⟨l, hl⟩) hj hk' hct hu]
+      exact kstep_src kp N hrf hr hl hj hk hc hct
+
+end Source
+
 namespace Example
 
 instance accAddNat : AccAdd Nat := ⟨Nat.add, Nat.add_comm, Nat.add_assoc⟩
@@ -1157,6 +1251,23 @@ theorem ex_same : KSame a9 b9 :=
       fun b => Eq.trans (arrA b) (Eq.symm (arrB b))⟩,
     fun i k => Eq.trans (cpsA i k) (Eq.symm (cpsB i k)),
     fun i => Eq.trans (ncA i) (Eq.symm (ncB i)), fun i => Eq.trans (cgA i) (Eq.symm (cgB i))⟩
+
+theorem xstep_thr (kp : KProg Nat) (N i : Nat) (a : KState Nat) (hi : i < N)
+    (hr : (a.s.th i).status = Status.run) (hw : ∀ n pc, kact kp i a = KAct.wait n pc → False) :
+    XStep kp N a (tnext kp N i a) :=
+  ⟨i, hi, hr, Or.inl ⟨hw, ksame_refl _⟩⟩
+
+/-- Schedule B is the executor's run: the copy performs inside thread 0's wait (`drain`). -/
+theorem xreachB : XReach kp2 2 s0 b9 := by
+  refine XReach.step (xstep_thr kp2 2 1 s0 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine XReach.step (xstep_thr kp2 2 0 b1 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine XReach.step (xstep_thr kp2 2 0 b2 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine XReach.step (⟨0, by decide, rfl, Or.inr ⟨0, 3, rfl, ksame_refl _⟩⟩ : XStep kp2 2 b3 b5) ?_
+  refine XReach.step (xstep_thr kp2 2 0 b5 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine XReach.step (xstep_thr kp2 2 1 b6 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine XReach.step (xstep_thr kp2 2 0 b7 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  refine XReach.step (xstep_thr kp2 2 1 b8 (by decide) rfl (fun n pc e => KAct.noConfusion e)) ?_
+  exact XReach.refl b9
 
 /-- The racy variant violates `CpRaceFree`: after thread 0's issue, the copy is pending and
 thread 1 is about to write its source. -/
