@@ -967,8 +967,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpSem.xstep_reach
 #print axioms Kcert.CpSem.xreach_reach
 #print axioms Kcert.CpSem.executor_representative
+#print axioms Kcert.CpSem.kreach_back
+#print axioms Kcert.CpSem.kstep_src
+#print axioms Kcert.CpSem.src_stable
 #print axioms Kcert.CpSem.Example.reachA
 #print axioms Kcert.CpSem.Example.reachB
+#print axioms Kcert.CpSem.Example.xreachB
 #print axioms Kcert.CpSem.Example.finalA
 #print axioms Kcert.CpSem.Example.finalB
 #print axioms Kcert.CpSem.Example.ex_values
