@@ -36,6 +36,15 @@ waited for shows up in some reachable state where it has not performed.
 * `kconfluence`: under `CpRaceFree` and `KBarriersFit` (`Sem.BarriersFit` for the `Sem`
   part), any two final states (`KFinal`: every thread exited, no copy pending) reachable from
   one state are the same, whatever the interleaving of threads and copy engine.
+* `executor_representative`: the executor's strategy (`XStep`: each copy performs inside the
+  wait that completes it, `drain`, reading its source then) is one schedule of `CpSem`
+  (`xreach_reach`), so under the same hypotheses its final state is every schedule's.
+* `src_stable`: under `CpRaceFree` a pending copy's source keeps its value, so the executor's
+  read at the issue gives the value the copy reads whenever it performs.
+* `Example`: two threads, a copy from global to shared, a wait, a barrier and a read of the
+  destination; two copy timings (`reachA`, and the executor's `reachB`/`xreachB`) reach the
+  same final state (`ex_same`); a variant writing the source violates `CpRaceFree`
+  (`racy_not_free`).  `CpRaceFree` of the example itself is not proved.
 -/
 
 namespace Kcert
