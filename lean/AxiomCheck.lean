@@ -978,3 +978,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpSem.Example.ex_values
 #print axioms Kcert.CpSem.Example.ex_same
 #print axioms Kcert.CpSem.Example.racy_not_free
+#print axioms Kcert.CpSem.Example.inv_reach
+#print axioms Kcert.CpSem.Example.ex_raceFree
+#print axioms Kcert.CpSem.Example.ex_fit
+#print axioms Kcert.CpSem.Example.ex_every_final
+#print axioms Kcert.CpSem.Example.ex_executor

@@ -44,7 +44,9 @@ waited for shows up in some reachable state where it has not performed.
 * `Example`: two threads, a copy from global to shared, a wait, a barrier and a read of the
   destination; two copy timings (`reachA`, and the executor's `reachB`/`xreachB`) reach the
   same final state (`ex_same`); a variant writing the source violates `CpRaceFree`
-  (`racy_not_free`).  `CpRaceFree` of the example itself is not proved.
+  (`racy_not_free`).  The example is race free and its barriers fit (`ex_raceFree`, `ex_fit`,
+  through the invariant `Inv`), so every final state of every schedule is schedule A's
+  (`ex_every_final`) and the executor's (`ex_executor`).
 -/
 
 namespace Kcert
@@ -1286,6 +1288,673 @@ theorem racy_not_free : ¬CpRaceFree kpRacy 2 s0 := by
     KReach.step (kstep_thr kpRacy 2 0 s0 (by decide) rfl (fun n pc e => KAct.noConfusion e))
       (KReach.refl _)
   exact (h _ hr).2.1 1 0 0 ⟨0, 1, 0⟩ (by decide) rfl (by decide) (by decide) rfl (Or.inr rfl)
+
+
+/-! ### Race freedom of the example: an invariant of its reachable states -/
+
+structure Inv (r : KState Nat) : Prop where
+  arr0 : r.s.arr 0 = 0
+  nc1 : r.nc 1 = 0
+  ncLo : (r.s.th 0).pc = 0 → r.nc 0 = 0
+  ncHi : 1 ≤ (r.s.th 0).pc → r.nc 0 = 1
+  cgLo : (r.s.th 0).pc ≤ 1 → r.cg 0 = 0
+  cgHi : 2 ≤ (r.s.th 0).pc → r.cg 0 = 1
+  grp : ∀ c, r.cps 0 0 = some c → c.grp = 0
+  done0 : 3 ≤ (r.s.th 0).pc → r.cps 0 0 = none
+  bar0 : ∀ b, (r.s.th 0).status = Status.bar b → (r.s.th 0).pc = 4 ∧ b = 0
+  bar1 : ∀ b, (r.s.th 1).status = Status.bar b → (r.s.th 1).pc = 1 ∧ b = 0
+  run1 : (r.s.th 1).status = Status.run → 1 ≤ (r.s.th 1).pc → 4 ≤ (r.s.th 0).pc
+
+theorem inv_congr {a b : KState Nat} (h : KSame a b) (hI : Inv a) : Inv b := by
+  have h0 := h.1.1 0
+  have h1 := h.1.1 1
+  constructor
+  · rw [← h.1.2.2 0]; exact hI.arr0
+  · rw [← h.2.2.1 1]; exact hI.nc1
+  · rw [← h0, ← h.2.2.1 0]; exact hI.ncLo
+  · rw [← h0, ← h.2.2.1 0]; exact hI.ncHi
+  · rw [← h0, ← h.2.2.2 0]; exact hI.cgLo
+  · rw [← h0, ← h.2.2.2 0]; exact hI.cgHi
+  · rw [← h.2.1 0 0]; exact hI.grp
+  · rw [← h0, ← h.2.1 0 0]; exact hI.done0
+  · rw [← h0]; exact hI.bar0
+  · rw [← h1]; exact hI.bar1
+  · rw [← h0, ← h1]; exact hI.run1
+
+theorem inv_s0 : Inv s0 := by
+  constructor
+  · rfl
+  · rfl
+  · intro _; rfl
+  · intro h; exact False.elim (Nat.notSuccLeZero 0 h)
+  · intro _; rfl
+  · intro h; exact False.elim (Nat.notSuccLeZero 1 h)
+  · intro c h; cases h
+  · intro _; rfl
+  · intro b h; cases h
+  · intro b h; cases h
+  · intro _ h; exact False.elim (Nat.notSuccLeZero 0 h)
+
+theorem inv_eng (i k : Nat) (r : KState Nat) (hI : Inv r) : Inv (enext i k r) := by
+  constructor
+  · exact hI.arr0
+  · exact hI.nc1
+  · exact hI.ncLo
+  · exact hI.ncHi
+  · exact hI.cgLo
+  · exact hI.cgHi
+  · intro c h; exact hI.grp c (enext_cps_sub i k r 0 0 c h)
+  · intro h
+    cases he : (enext i k r).cps 0 0 with
+    | none => rfl
+    | some c =>
+      have := enext_cps_sub i k r 0 0 c he
+      rw [hI.done0 h] at this
+      cases this
+  · exact hI.bar0
+  · exact hI.bar1
+  · exact hI.run1
+
+theorem tn_compute (i : Nat) (r : KState Nat) {p : Nat} {g : Nat → Nat}
+    (hA : act (baseProg kp2) i r.s = Act.compute p g) :
+    (tnext kp2 2 i r).s.th i = ⟨p, g, Status.run⟩ ∧
+      (∀ k, k ≠ i → (tnext kp2 2 i r).s.th k = r.s.th k) ∧ (tnext kp2 2 i r).s.arr 0 = r.s.arr 0 := by
+  refine ⟨?_, ?_, ?_⟩
+  · show (next (baseProg kp2) 2 i r.s).th i = _
+    rw [next_th_self, hA]
+    rfl
+  · intro k hk
+    show (next (baseProg kp2) 2 i r.s).th k = _
+    rw [next_th_other _ _ _ _ hk, hA]
+    rfl
+  · show arrEff (act (baseProg kp2) i r.s) _ r.s.arr 0 = _
+    rw [hA]
+    rfl
+
+theorem tn_nc (i : Nat) (r : KState Nat) : (tnext kp2 2 i r).nc i = ncT (kact kp2 i r) (r.nc i) :=
+  upd_same _ _ _
+theorem tn_cg (i : Nat) (r : KState Nat) : (tnext kp2 2 i r).cg i = cgT (kact kp2 i r) (r.cg i) :=
+  upd_same _ _ _
+theorem tn_cps (i : Nat) (r : KState Nat) (k : Nat) :
+    (tnext kp2 2 i r).cps i k = cpsT (kact kp2 i r) (r.cps i) (r.nc i) (r.cg i) k := by
+  show upd r.cps i _ i k = _
+  rw [upd_same]
+theorem tn_nc_o {i j : Nat} (r : KState Nat) (h : j ≠ i) : (tnext kp2 2 i r).nc j = r.nc j :=
+  upd_other _ _ h
+theorem tn_cg_o {i j : Nat} (r : KState Nat) (h : j ≠ i) : (tnext kp2 2 i r).cg j = r.cg j :=
+  upd_other _ _ h
+theorem tn_cps_o {i j : Nat} (r : KState Nat) (h : j ≠ i) (k : Nat) :
+    (tnext kp2 2 i r).cps j k = r.cps j k := by
+  show upd r.cps i _ j k = _
+  rw [upd_other _ _ h]
+
+theorem ne10 : (1 : Nat) ≠ 0 := fun h => Nat.noConfusion h
+theorem ne01 : (0 : Nat) ≠ 1 := fun h => Nat.noConfusion h
+
+theorem le_false {a b : Nat} (h : a + 1 ≤ b) (hb : b ≤ a) : False :=
+  Nat.notSuccLeSelf a (Nat.leTrans h hb)
+
+
+theorem nle' {a b : Nat} (h : a ≤ b) (hab : b < a) : False := Nat.ltIrrefl b (Nat.ltOfLtOfLe hab h)
+theorem l12 : 1 < 2 := by decide
+theorem l13 : 1 < 3 := by decide
+theorem l23 : 2 < 3 := by decide
+theorem l04 : 0 < 4 := by decide
+theorem l14 : 1 < 4 := by decide
+theorem l24 : 2 < 4 := by decide
+theorem le13 : 1 ≤ 3 := by decide
+theorem le14 : 1 ≤ 4 := by decide
+theorem le24 : 2 ≤ 4 := by decide
+theorem le34 : 3 ≤ 4 := by decide
+
+theorem relAt_pc (b : Nat) (t : TState Nat) : (relAt b t).pc = t.pc := by
+  show (cond (waiting b t.status) { t with status := Status.run } t).pc = t.pc
+  cases waiting b t.status <;> rfl
+
+theorem relAt_bar (b c : Nat) (t : TState Nat) (h : (relAt b t).status = Status.bar c) :
+    t.status = Status.bar c := by
+  have h' : (cond (waiting b t.status) { t with status := Status.run } t).status = Status.bar c := h
+  cases hw : waiting b t.status with
+  | true => rw [hw] at h'; cases h'
+  | false => rw [hw] at h'; exact h'
+
+theorem condRel_pc (f : Bool) (b : Nat) (t : TState Nat) : (cond f (relAt b t) t).pc = t.pc := by
+  cases f with
+  | true => exact relAt_pc b t
+  | false => rfl
+
+theorem condRel_bar (f : Bool) (b c : Nat) (t : TState Nat)
+    (h : (cond f (relAt b t) t).status = Status.bar c) : t.status = Status.bar c := by
+  cases f with
+  | true => exact relAt_bar b c t h
+  | false => exact h
+
+theorem tn_th_self (i : Nat) (r : KState Nat) : (tnext kp2 2 i r).s.th i =
+    newT (act (baseProg kp2) i r.s) (firesA 2 (act (baseProg kp2) i r.s) r.s) (r.s.th i) r.s.mem :=
+  next_th_self _ _ _ _
+
+theorem tn_th_other {i k : Nat} (r : KState Nat) (hk : k ≠ i) : (tnext kp2 2 i r).s.th k =
+    effOther (act (baseProg kp2) i r.s) (firesA 2 (act (baseProg kp2) i r.s) r.s) (r.s.th k) :=
+  next_th_other _ _ _ _ hk
+
+theorem tn_arr (i : Nat) (r : KState Nat) : (tnext kp2 2 i r).s.arr 0 =
+    arrEff (act (baseProg kp2) i r.s) (firesA 2 (act (baseProg kp2) i r.s) r.s) r.s.arr 0 := rfl
+
+theorem arr_arrive (f : Bool) (pc : Nat) (ar : Nat → Nat) (h : ar 0 = 0) :
+    arrEff (Act.arrive 0 2 true pc : Act Nat) f ar 0 = 0 := by
+  show upd ar 0 (arrNew f true (ar 0)) 0 = 0
+  rw [upd_same, h]
+  cases f <;> rfl
+
+theorem inv_thr0 (r : KState Nat) (hI : Inv r) (hr : (r.s.th 0).status = Status.run)
+    (hw : WaitOK kp2 0 r) : Inv (tnext kp2 2 0 r) := by
+  have o1 : (tnext kp2 2 0 r).nc 1 = r.nc 1 := tn_nc_o r ne10
+  cases hp : (r.s.th 0).pc with
+  | zero =>
+    have hK : kact kp2 0 r = KAct.issue 0 1 1 := by
+      show kp2 0 (r.s.th 0).pc (r.s.th 0).regs = _
+      rw [hp]
+      try rfl
+    have hA : act (baseProg kp2) 0 r.s = Act.compute 1 (r.s.th 0).regs := by
+      show baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs) = _
+      rw [hp]
+      try rfl
+    match tn_compute 0 r hA with
+    | ⟨e0, eo, ea⟩ =>
+      have e1 := eo 1 ne10
+      have hn : r.nc 0 = 0 := hI.ncLo hp
+      have hg : r.cg 0 = 0 := hI.cgLo (by rw [hp]; exact Nat.zeroLe 1)
+      have en : (tnext kp2 2 0 r).nc 0 = 1 := by rw [tn_nc, hK, hn]; rfl
+      have eg : (tnext kp2 2 0 r).cg 0 = 0 := by rw [tn_cg, hK, hg]; rfl
+      have ec : (tnext kp2 2 0 r).cps 0 0 = some ⟨0, 1, 0⟩ := by
+        rw [tn_cps, hK]
+        show upd (r.cps 0) (r.nc 0) (some ⟨0, 1, r.cg 0⟩) 0 = _
+        rw [hn, upd_same, hg]
+      constructor
+      · rw [ea]; exact hI.arr0
+      · rw [o1]; exact hI.nc1
+      · intro h; rw [e0] at h; cases h
+      · intro _; exact en
+      · intro _; exact eg
+      · intro h; rw [e0] at h; exact False.elim (nle' h l12)
+      · intro c h; rw [ec] at h; cases h; rfl
+      · intro h; rw [e0] at h; exact False.elim (nle' h l13)
+      · intro b h; rw [e0] at h; cases h
+      · intro b h; rw [e1] at h ⊢; exact hI.bar1 b h
+      · intro hs hp1; rw [e1] at hs hp1
+        have := hI.run1 hs hp1
+        rw [hp] at this
+        exact False.elim (nle' this l04)
+  | succ n =>
+    cases n with
+    | zero =>
+      have hK : kact kp2 0 r = KAct.commit 2 := by
+        show kp2 0 (r.s.th 0).pc (r.s.th 0).regs = _
+        rw [hp]
+        try rfl
+      have hA : act (baseProg kp2) 0 r.s = Act.compute 2 (r.s.th 0).regs := by
+        show baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs) = _
+        rw [hp]
+        try rfl
+      match tn_compute 0 r hA with
+      | ⟨e0, eo, ea⟩ =>
+        have e1 := eo 1 ne10
+        have hn : r.nc 0 = 1 := hI.ncHi (by rw [hp]; exact Nat.leRefl 1)
+        have hg : r.cg 0 = 0 := hI.cgLo (by rw [hp]; exact Nat.leRefl 1)
+        have en : (tnext kp2 2 0 r).nc 0 = 1 := by rw [tn_nc, hK, hn]; rfl
+        have eg : (tnext kp2 2 0 r).cg 0 = 1 := by rw [tn_cg, hK, hg]; rfl
+        have ec : (tnext kp2 2 0 r).cps 0 0 = r.cps 0 0 := by rw [tn_cps, hK]; rfl
+        constructor
+        · rw [ea]; exact hI.arr0
+        · rw [o1]; exact hI.nc1
+        · intro h; rw [e0] at h; cases h
+        · intro _; exact en
+        · intro h; rw [e0] at h; exact False.elim (nle' h l12)
+        · intro _; exact eg
+        · intro c h; rw [ec] at h; exact hI.grp c h
+        · intro h; rw [e0] at h; exact False.elim (nle' h l23)
+        · intro b h; rw [e0] at h; cases h
+        · intro b h; rw [e1] at h ⊢; exact hI.bar1 b h
+        · intro hs hp1; rw [e1] at hs hp1
+          have := hI.run1 hs hp1
+          rw [hp] at this
+          exact False.elim (nle' this l14)
+    | succ n =>
+      cases n with
+      | zero =>
+        have hK : kact kp2 0 r = KAct.wait 0 3 := by
+          show kp2 0 (r.s.th 0).pc (r.s.th 0).regs = _
+          rw [hp]
+          try rfl
+        have hA : act (baseProg kp2) 0 r.s = Act.compute 3 (r.s.th 0).regs := by
+          show baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs) = _
+          rw [hp]
+          try rfl
+        match tn_compute 0 r hA with
+        | ⟨e0, eo, ea⟩ =>
+          have e1 := eo 1 ne10
+          have hn : r.nc 0 = 1 := hI.ncHi (by rw [hp]; exact Nat.leSucc 1)
+          have hg : r.cg 0 = 1 := hI.cgHi (by rw [hp]; exact Nat.leRefl 2)
+          have en : (tnext kp2 2 0 r).nc 0 = 1 := by rw [tn_nc, hK, hn]; rfl
+          have eg : (tnext kp2 2 0 r).cg 0 = 1 := by rw [tn_cg, hK, hg]; rfl
+          have ec : (tnext kp2 2 0 r).cps 0 0 = r.cps 0 0 := by rw [tn_cps, hK]; rfl
+          have hnone : r.cps 0 0 = none := by
+            cases hc : r.cps 0 0 with
+            | none => rfl
+            | some c =>
+              exact False.elim (hw 0 3 hK 0 c (by rw [hn]; exact Nat.zeroLtOne) hc
+                (by rw [hI.grp c hc, hg]; exact Nat.zeroLtOne))
+          constructor
+          · rw [ea]; exact hI.arr0
+          · rw [o1]; exact hI.nc1
+          · intro h; rw [e0] at h; cases h
+          · intro _; exact en
+          · intro h; rw [e0] at h; exact False.elim (nle' h l13)
+          · intro _; exact eg
+          · intro c h; rw [ec] at h; exact hI.grp c h
+          · intro _; rw [ec]; exact hnone
+          · intro b h; rw [e0] at h; cases h
+          · intro b h; rw [e1] at h ⊢; exact hI.bar1 b h
+          · intro hs hp1; rw [e1] at hs hp1
+            have := hI.run1 hs hp1
+            rw [hp] at this
+            exact False.elim (nle' this l24)
+      | succ n =>
+        cases n with
+        | zero =>
+          have hK : kact kp2 0 r = KAct.base (Act.arrive 0 2 true 4) := by
+            show kp2 0 (r.s.th 0).pc (r.s.th 0).regs = _
+            rw [hp]
+            try rfl
+          have hA : act (baseProg kp2) 0 r.s = Act.arrive 0 2 true 4 := by
+            show baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs) = _
+            rw [hp]
+            try rfl
+          have e0 := tn_th_self 0 r
+          rw [hA] at e0
+          have e1 := tn_th_other (i := 0) (k := 1) r ne10
+          rw [hA] at e1
+          have ea := tn_arr 0 r
+          rw [hA] at ea
+          have hn : r.nc 0 = 1 := hI.ncHi (by rw [hp]; exact le13)
+          have hg : r.cg 0 = 1 := hI.cgHi (by rw [hp]; exact Nat.leSucc 2)
+          have en : (tnext kp2 2 0 r).nc 0 = 1 := by rw [tn_nc, hK, hn]; rfl
+          have eg : (tnext kp2 2 0 r).cg 0 = 1 := by rw [tn_cg, hK, hg]; rfl
+          have ec : (tnext kp2 2 0 r).cps 0 0 = r.cps 0 0 := by rw [tn_cps, hK]; rfl
+          have hd : r.cps 0 0 = none := hI.done0 (by rw [hp]; exact Nat.leRefl 3)
+          have p0 : ((tnext kp2 2 0 r).s.th 0).pc = 4 := by rw [e0]; rfl
+          constructor
+          · rw [ea]; exact arr_arrive _ 4 r.s.arr hI.arr0
+          · rw [o1]; exact hI.nc1
+          · intro h; rw [p0] at h; cases h
+          · intro _; exact en
+          · intro h; rw [p0] at h; exact False.elim (nle' h l14)
+          · intro _; exact eg
+          · intro c h; rw [ec] at h; exact hI.grp c h
+          · intro _; rw [ec]; exact hd
+          · intro b h
+            refine ⟨p0, ?_⟩
+            rw [e0] at h
+            cases hf : firesA 2 (Act.arrive 0 2 true 4 : Act Nat) r.s with
+            | true => rw [hf] at h; cases h
+            | false => rw [hf] at h; cases h; rfl
+          · intro b h
+            rw [e1] at h
+            have h' := condRel_bar _ 0 b _ h
+            have := hI.bar1 b h'
+            rw [e1]
+            exact ⟨Eq.trans (condRel_pc (firesA 2 (Act.arrive 0 2 true 4 : Act Nat) r.s) 0 _) this.1, this.2⟩
+          · intro _ _; rw [p0]; exact Nat.leRefl 4
+        | succ n =>
+          have hK : kact kp2 0 r = KAct.base Act.exit := by
+            show kp2 0 (r.s.th 0).pc (r.s.th 0).regs = _
+            rw [hp]
+            try rfl
+          have hA : act (baseProg kp2) 0 r.s = Act.exit := by
+            show baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs) = _
+            rw [hp]
+            try rfl
+          have e0 := tn_th_self 0 r
+          rw [hA] at e0
+          have e1 := tn_th_other (i := 0) (k := 1) r ne10
+          rw [hA] at e1
+          have ea := tn_arr 0 r
+          rw [hA] at ea
+          have p0 : ((tnext kp2 2 0 r).s.th 0).pc = n + 4 := by rw [e0]; exact hp
+          have h4 : 4 ≤ n + 4 := Nat.leAddLeft 4 n
+          have en : (tnext kp2 2 0 r).nc 0 = r.nc 0 := by rw [tn_nc, hK]; rfl
+          have eg : (tnext kp2 2 0 r).cg 0 = r.cg 0 := by rw [tn_cg, hK]; rfl
+          have ec : (tnext kp2 2 0 r).cps 0 0 = r.cps 0 0 := by rw [tn_cps, hK]; rfl
+          constructor
+          · rw [ea]; exact hI.arr0
+          · rw [o1]; exact hI.nc1
+          · intro h; rw [p0] at h; cases h
+          · intro _; rw [en]; exact hI.ncHi (by rw [hp]; exact Nat.leTrans le14 h4)
+          · intro h; rw [p0] at h; exact False.elim (nle' (Nat.leTrans h4 h) l14)
+          · intro _; rw [eg]; exact hI.cgHi (by rw [hp]; exact Nat.leTrans le24 h4)
+          · intro c h; rw [ec] at h; exact hI.grp c h
+          · intro _; rw [ec]; exact hI.done0 (by rw [hp]; exact Nat.leTrans le34 h4)
+          · intro b h; rw [e0] at h; cases h
+          · intro b h; rw [e1] at h ⊢; exact hI.bar1 b h
+          · intro _ _; rw [p0]; exact h4
+
+theorem inv_thr1 (r : KState Nat) (hI : Inv r) (hr : (r.s.th 1).status = Status.run) :
+    Inv (tnext kp2 2 1 r) := by
+  have n0 : (tnext kp2 2 1 r).nc 0 = r.nc 0 := tn_nc_o r ne01
+  have g0 : (tnext kp2 2 1 r).cg 0 = r.cg 0 := tn_cg_o r ne01
+  have c0 : (tnext kp2 2 1 r).cps 0 0 = r.cps 0 0 := tn_cps_o r ne01 0
+  have e1 := tn_th_self 1 r
+  have e0 := tn_th_other (i := 1) (k := 0) r ne01
+  have ea := tn_arr 1 r
+  cases hp : (r.s.th 1).pc with
+  | zero =>
+    have hK : kact kp2 1 r = KAct.base (Act.arrive 0 2 true 1) := by
+      show kp2 1 (r.s.th 1).pc (r.s.th 1).regs = _
+      rw [hp]
+      try rfl
+    have hA : act (baseProg kp2) 1 r.s = Act.arrive 0 2 true 1 := by
+      show baseOf (r.s.th 1).pc (r.s.th 1).regs (kp2 1 (r.s.th 1).pc (r.s.th 1).regs) = _
+      rw [hp]
+      try rfl
+    rw [hA] at e1 e0 ea
+    have p0 : ((tnext kp2 2 1 r).s.th 0).pc = (r.s.th 0).pc := by
+      rw [e0]
+      exact condRel_pc (firesA 2 (Act.arrive 0 2 true 1 : Act Nat) r.s) 0 _
+    have n1 : (tnext kp2 2 1 r).nc 1 = r.nc 1 := by rw [tn_nc, hK]; rfl
+    have p1 : ((tnext kp2 2 1 r).s.th 1).pc = 1 := by rw [e1]; rfl
+    constructor
+    · rw [ea]; exact arr_arrive _ 1 r.s.arr hI.arr0
+    · rw [n1]; exact hI.nc1
+    · rw [p0, n0]; exact hI.ncLo
+    · rw [p0, n0]; exact hI.ncHi
+    · rw [p0, g0]; exact hI.cgLo
+    · rw [p0, g0]; exact hI.cgHi
+    · rw [c0]; exact hI.grp
+    · rw [p0, c0]; exact hI.done0
+    · intro b h
+      rw [e0] at h
+      have h' := condRel_bar _ 0 b _ h
+      rw [p0]
+      exact hI.bar0 b h'
+    · intro b h
+      rw [e1] at h
+      cases hf : firesA 2 (Act.arrive 0 2 true 1 : Act Nat) r.s with
+      | true => rw [hf] at h; cases h
+      | false => rw [hf] at h; cases h; exact ⟨p1, rfl⟩
+    · intro hs _
+      rw [p0]
+      rw [e1] at hs
+      cases hf : firesA 2 (Act.arrive 0 2 true 1 : Act Nat) r.s with
+      | false => rw [hf] at hs; cases hs
+      | true =>
+        cases hs0 : (r.s.th 0).status with
+        | bar c => rw [(hI.bar0 c hs0).1]; exact Nat.leRefl 4
+        | run =>
+          have hf' : decide (2 ≤ countAt 0 r.s.th 2 + r.s.arr 0 + 1) = true := hf
+          have hc : countAt 0 r.s.th 2 = 0 := by
+            show countAt 0 r.s.th 0 + cond (waiting 0 (r.s.th 0).status) 1 0 +
+              cond (waiting 0 (r.s.th 1).status) 1 0 = 0
+            rw [hs0, hr]
+            rfl
+          rw [hc, hI.arr0] at hf'
+          exact False.elim (nle' (of_decide_eq_true' hf') l12)
+        | exited =>
+          have hf' : decide (2 ≤ countAt 0 r.s.th 2 + r.s.arr 0 + 1) = true := hf
+          have hc : countAt 0 r.s.th 2 = 0 := by
+            show countAt 0 r.s.th 0 + cond (waiting 0 (r.s.th 0).status) 1 0 +
+              cond (waiting 0 (r.s.th 1).status) 1 0 = 0
+            rw [hs0, hr]
+            rfl
+          rw [hc, hI.arr0] at hf'
+          exact False.elim (nle' (of_decide_eq_true' hf') l12)
+  | succ n =>
+    have hAx : ∃ pc' g, (act (baseProg kp2) 1 r.s = Act.read 1 0 2 ∧ pc' = 2) ∨
+        (act (baseProg kp2) 1 r.s = Act.exit ∧ pc' = 0 ∧ g = 0) := by
+      cases n with
+      | zero =>
+        refine ⟨2, 0, Or.inl ⟨?_, rfl⟩⟩
+        show baseOf (r.s.th 1).pc (r.s.th 1).regs (kp2 1 (r.s.th 1).pc (r.s.th 1).regs) = _
+        rw [hp]
+        try rfl
+      | succ n =>
+        refine ⟨0, 0, Or.inr ⟨?_, rfl, rfl⟩⟩
+        show baseOf (r.s.th 1).pc (r.s.th 1).regs (kp2 1 (r.s.th 1).pc (r.s.th 1).regs) = _
+        rw [hp]
+        try rfl
+    have hK : ∃ A, kact kp2 1 r = KAct.base A := by
+      cases n with
+      | zero =>
+        refine ⟨Act.read 1 0 2, ?_⟩
+        show kp2 1 (r.s.th 1).pc (r.s.th 1).regs = _
+        rw [hp]
+        try rfl
+      | succ n =>
+        refine ⟨Act.exit, ?_⟩
+        show kp2 1 (r.s.th 1).pc (r.s.th 1).regs = _
+        rw [hp]
+        try rfl
+    match hK with
+    | ⟨A, hKA⟩ =>
+    have n1 : (tnext kp2 2 1 r).nc 1 = r.nc 1 := by rw [tn_nc, hKA]; rfl
+    match hAx with
+    | ⟨_, _, Or.inl ⟨hA, _⟩⟩ =>
+      rw [hA] at e1 e0 ea
+      have p0 : (tnext kp2 2 1 r).s.th 0 = r.s.th 0 := e0
+      have ea' : (tnext kp2 2 1 r).s.arr 0 = r.s.arr 0 := ea
+      constructor
+      · rw [ea']; exact hI.arr0
+      · rw [n1]; exact hI.nc1
+      · rw [p0, n0]; exact hI.ncLo
+      · rw [p0, n0]; exact hI.ncHi
+      · rw [p0, g0]; exact hI.cgLo
+      · rw [p0, g0]; exact hI.cgHi
+      · rw [c0]; exact hI.grp
+      · rw [p0, c0]; exact hI.done0
+      · rw [p0]; exact hI.bar0
+      · intro b h; rw [e1] at h; cases h
+      · intro _ _
+        rw [p0]
+        exact hI.run1 hr (by rw [hp]; exact Nat.succLeSucc (Nat.zeroLe n))
+    | ⟨_, _, Or.inr ⟨hA, _⟩⟩ =>
+      rw [hA] at e1 e0 ea
+      have p0 : (tnext kp2 2 1 r).s.th 0 = r.s.th 0 := e0
+      have ea' : (tnext kp2 2 1 r).s.arr 0 = r.s.arr 0 := ea
+      constructor
+      · rw [ea']; exact hI.arr0
+      · rw [n1]; exact hI.nc1
+      · rw [p0, n0]; exact hI.ncLo
+      · rw [p0, n0]; exact hI.ncHi
+      · rw [p0, g0]; exact hI.cgLo
+      · rw [p0, g0]; exact hI.cgHi
+      · rw [c0]; exact hI.grp
+      · rw [p0, c0]; exact hI.done0
+      · rw [p0]; exact hI.bar0
+      · intro b h; rw [e1] at h; cases h
+      · intro hs _; rw [e1] at hs; cases hs
+
+theorem inv_step (r t : KState Nat) (l : KLbl) (hI : Inv r) (h : KStepL kp2 2 l r t) : Inv t := by
+  cases l with
+  | thr i =>
+    cases i with
+    | zero => exact inv_congr (ksame_symm h.2) (inv_thr0 r hI h.1.2.1 h.1.2.2)
+    | succ i =>
+      cases i with
+      | zero => exact inv_congr (ksame_symm h.2) (inv_thr1 r hI h.1.2.1)
+      | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ h.1.1)))
+  | eng i k => exact inv_congr (ksame_symm h.2) (inv_eng i k r hI)
+
+theorem inv_reach_gen {a r : KState Nat} (h : KReach kp2 2 a r) : Inv a → Inv r := by
+  induction h with
+  | refl s => exact fun h => h
+  | step hst _ ih =>
+    intro hI
+    match hst with
+    | ⟨l, hl⟩ => exact ih (inv_step _ _ l hI hl)
+
+theorem inv_reach {r : KState Nat} (h : KReach kp2 2 s0 r) : Inv r := inv_reach_gen h inv_s0
+
+/-- An action that touches no memory. -/
+def NoMem (A : Act Nat) : Prop := (∀ B, ¬Conflict A B ∧ ¬Conflict B A) ∧ ∀ c, ¬CpConflict A c
+
+theorem noMem_compute (p : Nat) (g : Nat → Nat) : NoMem (Act.compute p g) :=
+  ⟨fun B => by cases B <;> exact ⟨fun h => h, fun h => h⟩, fun _ h => h⟩
+theorem noMem_arrive (b n : Nat) (w : Bool) (p : Nat) : NoMem (Act.arrive b n w p : Act Nat) :=
+  ⟨fun B => by cases B <;> exact ⟨fun h => h, fun h => h⟩, fun _ h => h⟩
+theorem noMem_exit : NoMem (Act.exit : Act Nat) :=
+  ⟨fun B => by cases B <;> exact ⟨fun h => h, fun h => h⟩, fun _ h => h⟩
+
+theorem act0_noMem (r : KState Nat) : NoMem (act (baseProg kp2) 0 r.s) := by
+  show NoMem (baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs))
+  generalize (r.s.th 0).pc = p
+  generalize (r.s.th 0).regs = g
+  cases p with
+  | zero => exact noMem_compute 1 g
+  | succ p => cases p with
+    | zero => exact noMem_compute 2 g
+    | succ p => cases p with
+      | zero => exact noMem_compute 3 g
+      | succ p => cases p with
+        | zero => exact noMem_arrive 0 2 true 4
+        | succ p => exact noMem_exit
+
+theorem slot00 {r : KState Nat} (hI : Inv r) {i k : Nat} (hi : i < 2) (hk : k < r.nc i) :
+    i = 0 ∧ k = 0 := by
+  cases i with
+  | zero =>
+    refine ⟨rfl, ?_⟩
+    cases hp0 : (r.s.th 0).pc with
+    | zero => rw [hI.ncLo hp0] at hk; exact False.elim (Nat.notLtZero k hk)
+    | succ m =>
+      rw [hI.ncHi (by rw [hp0]; exact Nat.succLeSucc (Nat.zeroLe m))] at hk
+      cases k with
+      | zero => rfl
+      | succ k => exact False.elim (Nat.notLtZero k (Nat.lt_of_succ_lt_succ hk))
+  | succ i =>
+    cases i with
+    | zero => rw [hI.nc1] at hk; exact False.elim (Nat.notLtZero k hk)
+    | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+
+/-- The example is race free: thread 0 touches no memory, thread 1 reads the destination only
+after the barrier, when thread 0 has waited for the copy; there is one copy. -/
+theorem ex_raceFree : CpRaceFree kp2 2 s0 := by
+  intro r hr
+  have hI := inv_reach hr
+  refine ⟨?_, ?_, ?_⟩
+  · intro i j hij hi hj _ _
+    cases i with
+    | zero => exact ((act0_noMem r).1 _).1
+    | succ i =>
+      cases i with
+      | zero =>
+        cases j with
+        | zero => exact ((act0_noMem r).1 _).2
+        | succ j =>
+          cases j with
+          | zero => exact False.elim (hij rfl)
+          | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj)))
+      | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+  · intro i j k c hi hri hj hk hc
+    match slot00 hI hj hk with
+    | ⟨ej, ek⟩ =>
+      rw [ej, ek] at hc
+      cases i with
+      | zero => exact (act0_noMem r).2 c
+      | succ i =>
+        cases i with
+        | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+        | zero =>
+          show ¬CpConflict (baseOf (r.s.th 1).pc (r.s.th 1).regs (kp2 1 (r.s.th 1).pc (r.s.th 1).regs)) c
+          cases hp : (r.s.th 1).pc with
+          | zero => exact fun h => h
+          | succ m =>
+            cases m with
+            | zero =>
+              have h4 := hI.run1 hri (by rw [hp]; exact Nat.leRefl 1)
+              have hn := hI.done0 (Nat.leTrans le34 h4)
+              rw [hn] at hc
+              cases hc
+            | succ m => exact fun h => h
+  · intro i k j l c d hi hj hk hl hne hc hd
+    match slot00 hI hi hk, slot00 hI hj hl with
+    | ⟨e1, e2⟩, ⟨e3, e4⟩ => exact False.elim (hne ⟨Eq.trans e1 (Eq.symm e3), Eq.trans e2 (Eq.symm e4)⟩)
+
+theorem barFits01 {r : KState Nat} (hI : Inv r) (h0 : (r.s.th 0).status = Status.run)
+    (h1 : (r.s.th 1).status = Status.run) :
+    BarFits 2 r.s (act (baseProg kp2) 0 r.s) (act (baseProg kp2) 1 r.s) ∧
+      BarFits 2 r.s (act (baseProg kp2) 1 r.s) (act (baseProg kp2) 0 r.s) := by
+  have ha : arrivals 2 0 r.s + 2 ≤ 2 := by
+    show countAt 0 r.s.th 0 + cond (waiting 0 (r.s.th 0).status) 1 0 +
+      cond (waiting 0 (r.s.th 1).status) 1 0 + r.s.arr 0 + 2 ≤ 2
+    rw [h0, h1, hI.arr0]
+    exact Nat.leRefl 2
+  show BarFits 2 r.s (baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs))
+      (baseOf (r.s.th 1).pc (r.s.th 1).regs (kp2 1 (r.s.th 1).pc (r.s.th 1).regs)) ∧
+    BarFits 2 r.s (baseOf (r.s.th 1).pc (r.s.th 1).regs (kp2 1 (r.s.th 1).pc (r.s.th 1).regs))
+      (baseOf (r.s.th 0).pc (r.s.th 0).regs (kp2 0 (r.s.th 0).pc (r.s.th 0).regs))
+  generalize (r.s.th 0).pc = p
+  generalize (r.s.th 1).pc = q
+  generalize (r.s.th 0).regs = g
+  generalize (r.s.th 1).regs = g'
+  have hb : ∀ (B : Act Nat), (∀ b n w pc, B = Act.arrive b n w pc → False) →
+      BarFits 2 r.s B (Act.arrive 0 2 true 4) ∧ BarFits 2 r.s (Act.arrive 0 2 true 4) B := by
+    intro B hB
+    cases B with
+    | arrive b n w pc => exact False.elim (hB b n w pc rfl)
+    | _ => exact ⟨trivial, trivial⟩
+  have hc : ∀ (A B : Act Nat), (∀ b n w pc, A = Act.arrive b n w pc → False) →
+      BarFits 2 r.s A B ∧ BarFits 2 r.s B A := by
+    intro A B hA
+    cases A with
+    | arrive b n w pc => exact False.elim (hA b n w pc rfl)
+    | _ => cases B <;> exact ⟨trivial, trivial⟩
+  cases p with
+  | zero => exact hc _ _ (fun _ _ _ _ e => Act.noConfusion e)
+  | succ p => cases p with
+    | zero => exact hc _ _ (fun _ _ _ _ e => Act.noConfusion e)
+    | succ p => cases p with
+      | zero => exact hc _ _ (fun _ _ _ _ e => Act.noConfusion e)
+      | succ p => cases p with
+        | succ p => exact hc _ _ (fun _ _ _ _ e => Act.noConfusion e)
+        | zero =>
+          cases q with
+          | zero => exact ⟨fun _ => ⟨rfl, ha⟩, fun _ => ⟨rfl, ha⟩⟩
+          | succ q => cases q with
+            | zero =>
+              have := hb (Act.read 1 0 2) (fun _ _ _ _ e => Act.noConfusion e)
+              exact ⟨this.2, this.1⟩
+            | succ q =>
+              have := hb Act.exit (fun _ _ _ _ e => Act.noConfusion e)
+              exact ⟨this.2, this.1⟩
+
+theorem ex_fit : KBarriersFit kp2 2 s0 := by
+  intro r hr i j hij hi hj hri hrj
+  have hI := inv_reach hr
+  cases i with
+  | zero =>
+    cases j with
+    | zero => exact False.elim (hij rfl)
+    | succ j => cases j with
+      | zero => exact (barFits01 hI hri hrj).1
+      | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj)))
+  | succ i => cases i with
+    | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+    | zero =>
+      cases j with
+      | zero => exact (barFits01 hI hrj hri).2
+      | succ j => cases j with
+        | zero => exact False.elim (hij rfl)
+        | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj)))
+
+/-- Every final state of every schedule of the example (any interleaving of the two threads and
+the copy engine) is schedule A's, so the executor's: thread 1 reads 7. -/
+theorem ex_every_final (t : KState Nat) (ht : KReach kp2 2 s0 t) (hf : KFinal 2 t) :
+    KSame t a9 :=
+  kconfluence kp2 2 ex_raceFree ex_fit ht reachA hf finalA
+
+/-- The executor's run of the example (schedule B, `xreachB`) ends in the final state of every
+schedule (`executor_representative`). -/
+theorem ex_executor (t : KState Nat) (ht : KReach kp2 2 s0 t) (hf : KFinal 2 t) : KSame b9 t :=
+  executor_representative kp2 2 ex_raceFree ex_fit xreachB finalB ht hf
 
 end Example
 
