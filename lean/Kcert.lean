@@ -42,3 +42,4 @@ import Kcert.SemOnce
 import Kcert.ScheduleNamed
 import Kcert.NamedSound
 import Kcert.CheckNamed
+import Kcert.CpSem
