@@ -941,6 +941,15 @@ impl Machine<'_> {
             match &inst.op {
                 Op::Bra { target } => cta.threads[t].pc = *target,
                 Op::Exit => {
+                    // Copies never waited for still land, at some moment after the issue: the
+                    // executor completes them here, so that the destination checks run (a
+                    // store over the destination in flight; unordered accesses of other
+                    // threads) instead of the copies vanishing (Lean:
+                    // `CpCheck.Finding.noWait_accepted`).
+                    let th = &cta.threads[t];
+                    if !th.async_open.is_empty() || !th.async_groups.is_empty() {
+                        self.cp_async_wait(cta, t, None, pc, "exit, never waited for")?;
+                    }
                     let th = &mut cta.threads[t];
                     th.status = Status::Exited;
                     th.exit_pc = pc;
@@ -1139,7 +1148,9 @@ impl Machine<'_> {
                     self.cp_async_issue(cta, t, d, s, u64::from(*bytes), n, pc)?;
                 }
                 Op::CpAsyncCommit => self.cp_async_commit(cta, t),
-                Op::CpAsyncWait { pending } => self.cp_async_wait(cta, t, *pending, pc)?,
+                Op::CpAsyncWait { pending } => {
+                    self.cp_async_wait(cta, t, *pending, pc, "cp.async.wait")?
+                }
                 Op::AtomAdd {
                     space,
                     cta_scope,

@@ -350,12 +350,15 @@ impl Machine<'_> {
     /// `cp.async.wait_group n` / `wait_all`: completes the oldest groups until at most `n` are
     /// pending. Each copy re-reads its source (a source that changed in flight has no defined
     /// result) and stores into the destination now, as a write at this point of the thread.
+    /// `by` names the completing instruction in a finding (`exit` completes what was never
+    /// waited for).
     pub(super) fn cp_async_wait(
         &mut self,
         cta: &mut Cta,
         t: usize,
         pending: Option<u32>,
         pc: u32,
+        by: &str,
     ) -> Result<(), ExecError> {
         let keep = match pending {
             Some(n) => n as usize,
@@ -412,8 +415,7 @@ impl Machine<'_> {
                     if here != Ok(Val::Pending) && cta.shared.contains(at, w) {
                         let tid = cta.threads[t].tid;
                         let first = self.site(cta.id, tid, copy.pc, "starts a cp.async".into());
-                        let second =
-                            self.site(cta.id, tid, pc, "completes it at cp.async.wait".into());
+                        let second = self.site(cta.id, tid, pc, format!("completes it at {by}"));
                         self.report(super::Finding {
                             kind: super::FindingKind::DataRace,
                             location: Some(format!("shared[{at:#x}]")),
