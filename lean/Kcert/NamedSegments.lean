@@ -1,0 +1,102 @@
+import Kcert.OnceCheck
+import Kcert.SemOnce
+
+/-!
+# Named barriers across the clearing of the members record
+
+`OnceCheck.lean` (`once_all`, `hb_done`) and `SemOnce.lean` (`raceFree_of_ordered`) need one
+member set `S b` per barrier id for the whole run.  The Rust clears its members record after a
+whole-CTA instance where every thread waits; after it an id may join other threads.  This file
+covers one such clearing (namespace `Kcert.Members`):
+
+* `Cut act m W k SW c E`: the hypotheses of `OnceCheck`'s segment theorems (`valid_pre`,
+  `valid_post`): every arrival at `W` waits, the members of `W` are `SW` (`len SW = m W`, no
+  duplicates), every arriving thread is in `SW` (whole CTA), `c u` is `u`'s `k`-th arrival at
+  `W` (the cut), and the executor's schedule `E` took every member past the cut, leaving nothing
+  pending at any id after the arrivals up to the cut (the Rust's clearing condition).
+* `Segs act m c S1 S2`: each segment (`restr act (preF c)`, `restr act (postF c)`) meets the
+  Rust's checks under its own member sets (`Memb`, `Sized`, `Check3`).
+* `SegHB act SW c`: happens-before across a clearing: happens-before of the segment up to the
+  cut, or of the segment after it, or from an action up to the cut of a member of `W` to an
+  action after the cut of a member of `W`.
+* `seg_done`: in every valid history, whatever `SegHB`-precedes a happened action happened
+  (the realization `hb_done` gives for one member set per id).  `seg_not_next`: so nothing not yet
+  done `SegHB`-precedes the next action of a thread.
+* `raceFree_of_segOrdered` (`Sem` side): if `SegHB` orders every two conflicting solo actions
+  of different threads, every `Sem` schedule from the launch is race free.
+
+Why not `HB act` of the whole program: its barrier edges pair the `k`-th arrivals at an id over
+the whole run, which after a clearing are not the instances (threads 0 and 2 of the example
+both make their first arrival at id 1, in different instances); `SegHB` uses each segment's own
+numbering.
+-/
+
+namespace Kcert
+namespace Members
+
+/-- The hypotheses of one clearing: a whole-CTA instance at `W` (the `k`-th) where every thread
+waits, `c u` each member's arrival there, and the executor's schedule `E` past it with nothing
+pending after the arrivals up to the cut. -/
+structure Cut (act : Nat → Nat → Ev) (m : Nat → Nat) (W k : Nat) (SW : List Nat)
+    (c : Nat → Nat) (E : List Nat) : Prop where
+  hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true
+  hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW
+  hm : len SW = m W
+  hS : Nodup SW
+  hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k
+  hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW
+  hE : ∀ b, left (m b) (fun _ => 0) [] (arrsF act b (preF c) E) = []
+  hEc : ∀ u, Mem u SW → c u < cnt u E
+
+/-- Each segment meets the Rust's barrier checks under its own member sets. -/
+structure Segs (act : Nat → Nat → Ev) (m : Nat → Nat) (c : Nat → Nat)
+    (S1 S2 : Nat → List Nat) : Prop where
+  hM1 : Memb (restr act (preF c)) S1
+  hSz1 : Sized m S1
+  h31 : Check3 (restr act (preF c))
+  hM2 : Memb (restr act (postF c)) S2
+  hSz2 : Sized m S2
+  h32 : Check3 (restr act (postF c))
+
+/-- Happens-before across one clearing. -/
+def SegHB (act : Nat → Nat → Ev) (SW : List Nat) (c : Nat → Nat) (e1 e2 : Nat × Nat) : Prop :=
+  HB (restr act (preF c)) e1 e2 ∨ HB (restr act (postF c)) e1 e2 ∨
+    (Mem e1.1 SW ∧ Mem e2.1 SW ∧ e1.2 ≤ c e1.1 ∧ c e2.1 < e2.2)
+
+/-- **Happens-before across a clearing is realized in every schedule**: in every valid history,
+if `e1` `SegHB`-precedes `e2` and `e2` happened, `e1` happened. -/
+theorem seg_done {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat} (C : Cut act m W k SW c E)
+    (G : Segs act m c S1 S2) {h : List Nat} (hv : Valid act m h) {e1 e2 : Nat × Nat}
+    (hs : SegHB act SW c e1 e2) : e2.2 < cnt e2.1 h → e1.2 < cnt e1.1 h := by
+  cases hs with
+  | inl hb =>
+    have hv1 := valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv
+    exact hb_done _ m S1 G.hM1 G.hSz1 hv1 (once_all _ m S1 G.hM1 G.hSz1 G.h31 h hv1) hb
+  | inr hs =>
+    cases hs with
+    | inl hb =>
+      have hv2 := valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv
+      exact hb_done _ m S2 G.hM2 G.hSz2 hv2 (once_all _ m S2 G.hM2 G.hSz2 G.h32 h hv2) hb
+    | inr hx =>
+      intro hl
+      have hl' : c e2.1 + 1 < cnt e2.1 h := Nat.ltOfLeOfLt hx.2.2.2 hl
+      have r := sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv hx.2.1 hl' e1.1 hx.1
+      exact Nat.ltOfLeOfLt hx.2.2.1 r
+
+/-- **Nothing not yet done precedes the next step**: if `y :: h` is valid and `x ≠ y`, `x`'s
+next action does not `SegHB`-precede `y`'s. -/
+theorem seg_not_next {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat} (C : Cut act m W k SW c E)
+    (G : Segs act m c S1 S2) {h : List Nat} {x y : Nat} (hxy : ¬ y = x)
+    (hv : Valid act m (y :: h)) : ¬ SegHB act SW c (x, cnt x h) (y, cnt y h) := by
+  intro hs
+  have hdone : cnt y h < cnt y (y :: h) := by
+    rw [cnt_cons_self]
+    exact Nat.ltSuccSelf _
+  have r : cnt x h < cnt x (y :: h) := seg_done C G hv hs hdone
+  rw [cnt_cons_ne h hxy] at r
+  exact Nat.ltIrrefl _ r
+
+end Members
+end Kcert
