@@ -98,5 +98,66 @@ theorem seg_not_next {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {S
   rw [cnt_cons_ne h hxy] at r
   exact Nat.ltIrrefl _ r
 
+section SemSeg
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- Every two conflicting solo actions of different threads below `N` are ordered by
+happens-before across the clearing. -/
+def SegOrdered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (SW : List Nat) (c : Nat → Nat) : Prop :=
+  ∀ x y i j, x ≠ y → x < N → y < N →
+    Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j) →
+    SegHB (soloEv prog regs0 m0) SW c (x, i) (y, j) ∨ SegHB (soloEv prog regs0 m0) SW c (y, j) (x, i)
+
+/-- **Conflicting next actions of two running threads are conflicting solo actions that
+`SegHB` does not order** (`race_unordered` across a clearing). -/
+theorem seg_race_unordered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (C : Cut (soloEv prog regs0 m0) m W k SW c E) (G : Segs (soloEv prog regs0 m0) m c S1 S2)
+    {h : List Nat} {s : Sem.CState V} (hs : Sched prog N (Sem.init regs0 m1) h s) {x y : Nat}
+    (hxy : x ≠ y) (hx : x < N) (hy : y < N) (hrx : (s.th x).status = Sem.Status.run)
+    (hry : (s.th y).status = Sem.Status.run)
+    (hc : Sem.Conflict (Sem.act prog x s) (Sem.act prog y s)) :
+    Sem.Conflict (Sem.soloAct prog regs0 m0 x (cnt x h)) (Sem.soloAct prog regs0 m0 y (cnt y h)) ∧
+    ¬ SegHB (soloEv prog regs0 m0) SW c (x, cnt x h) (y, cnt y h) ∧
+    ¬ SegHB (soloEv prog regs0 m0) SW c (y, cnt y h) (x, cnt x h) := by
+  have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+  have rx := Sem.actRel_of_trel prog hind (H.2.2 x hx).1
+  have ry := Sem.actRel_of_trel prog hind (H.2.2 y hy).1
+  have hvy : Valid (soloEv prog regs0 m0) m (y :: h) := ⟨H.1, (H.2.2 y hy).2.2 hry⟩
+  have hvx : Valid (soloEv prog regs0 m0) m (x :: h) := ⟨H.1, (H.2.2 x hx).2.2 hrx⟩
+  exact ⟨Sem.conflict_rel rx ry hc,
+    seg_not_next C G (fun e => hxy (Eq.symm e)) hvy,
+    seg_not_next C G hxy hvx⟩
+
+/-- **Race freedom across one clearing of the members record.**  Under data independence, one
+count `m b > 0` per barrier id (`CountsAt`), a whole-CTA instance where every thread waits with
+the executor's schedule past it and nothing pending (`Cut`), each segment meeting the Rust's
+barrier checks under its own member sets (`Segs`: `Memb`, `Sized`, `Check3` of
+`restr (soloEv ..) (preF c)` and of `restr (soloEv ..) (postF c)`), if every two conflicting
+solo actions of different threads are `SegHB`-ordered, no reachable state of `Sem` from the
+launch (any initial memory) has a race. -/
+theorem raceFree_of_segOrdered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (C : Cut (soloEv prog regs0 m0) m W k SW c E) (G : Segs (soloEv prog regs0 m0) m c S1 S2)
+    (hord : SegOrdered prog N regs0 m0 SW c) : Sem.RaceFree prog N (Sem.init regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj hc
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    match seg_race_unordered prog N regs0 m0 m1 R m hind hR0 hC C G hs hij hi hj hri hrj hc with
+    | ⟨hc', n1, n2⟩ =>
+      cases hord i j (cnt i h) (cnt j h) hij hi hj hc' with
+      | inl e => exact n1 e
+      | inr e => exact n2 e
+
+end SemSeg
+
 end Members
 end Kcert
