@@ -159,5 +159,92 @@ theorem raceFree_of_segOrdered (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Na
 
 end SemSeg
 
+/-! ## Not vacuous: id 1 with threads {0, 1} before the whole-CTA barrier 0, {2, 3} after it
+
+`OnceCheck.lean`'s `segAct` (threads 0 and 1: `bar.sync 1, 2; bar.sync 0, 4`; threads 2 and 3:
+`bar.sync 0, 4; bar.sync 1, 2`), cut `segC` at barrier 0, executor schedule `segE`. -/
+
+/-- The example meets the hypotheses of one clearing. -/
+theorem seg_cutOK : Cut segAct segM 0 0 [0, 1, 2, 3] segC segE :=
+  ⟨fun t i wt ha => (seg_arr ha).2, fun t i wt ha => (seg_arr ha).1, rfl, seg_nodup4, seg_cut,
+    fun u i b wt ha => (seg_arr ha).1, segE_left, segE_past⟩
+
+/-- Each segment passes the checks under its own member sets (id 1: {0, 1}, then {2, 3}). -/
+theorem seg_segsOK : Segs segAct segM segC segS1 segS2 :=
+  ⟨seg_memb1, seg_sized1, check3_restr (fun t i b wt ha => (seg_arr ha).2) _,
+    seg_memb2, seg_sized2, check3_restr (fun t i b wt ha => (seg_arr ha).2) _⟩
+
+/-- Thread 2's arrival at 1 (after the cut) precedes thread 3's step past its own: the
+instance of the segment after the cut, numbered within the segment. -/
+theorem seg_ex_post : SegHB segAct [0, 1, 2, 3] segC (2, 1) (3, 2) :=
+  Or.inr (Or.inl (HB.edge (Edge.bar 2 1 3 1 1 true rfl rfl rfl)))
+
+/-- Thread 0's arrival at 1 (before the cut) precedes thread 2's step after the cut. -/
+theorem seg_ex_cut : SegHB segAct [0, 1, 2, 3] segC (0, 0) (2, 2) :=
+  Or.inr (Or.inr ⟨Or.inl rfl, Or.inr (Or.inr (Or.inl rfl)),
+    of_decide_eq_true' rfl, of_decide_eq_true' rfl⟩)
+
+/-- **The conclusion applies**: in every valid history of the example, once thread 3 has
+stepped past its arrival at 1, thread 2 has arrived there (`seg_ex_post`), and once thread 2
+has done its action after the cut, thread 0's arrival at 1 has happened (`seg_ex_cut`). -/
+theorem seg_ex_done (h : List Nat) (hv : Valid segAct segM h) :
+    (2 < cnt 3 h → 1 < cnt 2 h) ∧ (2 < cnt 2 h → 0 < cnt 0 h) :=
+  ⟨seg_done seg_cutOK seg_segsOK hv seg_ex_post, seg_done seg_cutOK seg_segsOK hv seg_ex_cut⟩
+
+theorem three_in_two {a b : Nat} (h0 : Mem 0 [a, b]) (h1 : Mem 1 [a, b]) (h2 : Mem 2 [a, b]) :
+    False := by
+  cases h0 with
+  | inl e0 =>
+    cases h1 with
+    | inl e1 => rw [e0] at e1; exact Nat.noConfusion e1
+    | inr h1 =>
+      cases h1 with
+      | inl e1 =>
+        cases h2 with
+        | inl e2 => rw [e0] at e2; exact Nat.noConfusion e2
+        | inr h2 =>
+          cases h2 with
+          | inl e2 => rw [e1] at e2; exact Nat.noConfusion e2 (fun e => Nat.noConfusion e)
+          | inr h2 => exact h2
+      | inr h1 => exact h1
+  | inr h0 =>
+    cases h0 with
+    | inl e0 =>
+      cases h1 with
+      | inl e1 =>
+        cases h2 with
+        | inl e2 => rw [e1] at e2; exact Nat.noConfusion e2 (fun e => Nat.noConfusion e)
+        | inr h2 =>
+          cases h2 with
+          | inl e2 => rw [e0] at e2; exact Nat.noConfusion e2
+          | inr h2 => exact h2
+      | inr h1 =>
+        cases h1 with
+        | inl e1 => rw [e0] at e1; exact Nat.noConfusion e1
+        | inr h1 => exact h1
+    | inr h0 => exact h0
+
+/-- **One member set per id fails for the example** (so `once_all`, `raceFree_of_ordered` and
+`Drain2 S` do not cover it): id 1 joins threads 0, 1 and 2 over the run, but a member set has
+`segM 1 = 2` threads. -/
+theorem seg_not_single (S : Nat → List Nat) (hM : Memb segAct S) (hSz : Sized segM S) : False := by
+  have h0 : Mem 0 (S 1) := hM 0 0 1 true rfl
+  have h1 : Mem 1 (S 1) := hM 1 0 1 true rfl
+  have h2 : Mem 2 (S 1) := hM 2 1 1 true rfl
+  have hl : len (S 1) = 2 := (hSz 1).1
+  revert h0 h1 h2 hl
+  cases S 1 with
+  | nil => intro _ _ _ hl; exact Nat.noConfusion hl
+  | cons a r =>
+    cases r with
+    | nil => intro _ _ _ hl; exact Nat.noConfusion (Nat.succ.inj hl)
+    | cons b r =>
+      cases r with
+      | nil => intro h0 h1 h2 _; exact three_in_two h0 h1 h2
+      | cons d r =>
+        intro _ _ _ hl
+        have e : len r + 1 = 0 := Nat.succ.inj (Nat.succ.inj hl)
+        exact Nat.noConfusion e
+
 end Members
 end Kcert
