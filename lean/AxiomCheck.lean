@@ -1011,3 +1011,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpSem.Example.ex_fit
 #print axioms Kcert.CpSem.Example.ex_every_final
 #print axioms Kcert.CpSem.Example.ex_executor
+#print axioms Kcert.Members.seg_done
+#print axioms Kcert.Members.seg_not_next
+#print axioms Kcert.Members.seg_race_unordered
+#print axioms Kcert.Members.raceFree_of_segOrdered
+#print axioms Kcert.Members.seg_cutOK
+#print axioms Kcert.Members.seg_segsOK
+#print axioms Kcert.Members.seg_ex_post
+#print axioms Kcert.Members.seg_ex_cut
+#print axioms Kcert.Members.seg_ex_done
+#print axioms Kcert.Members.three_in_two
+#print axioms Kcert.Members.seg_not_single
