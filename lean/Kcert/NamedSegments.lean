@@ -1,5 +1,6 @@
 import Kcert.OnceCheck
 import Kcert.SemOnce
+import Kcert.OnceLink
 
 /-!
 # Named barriers across the clearing of the members record
@@ -245,6 +246,88 @@ theorem seg_not_single (S : Nat → List Nat) (hM : Memb segAct S) (hSz : Sized 
         intro _ _ _ hl
         have e : len r + 1 = 0 := Nat.succ.inj (Nat.succ.inj hl)
         exact Nat.noConfusion e
+
+/-! ## The executor side, segment up to the cut
+
+The executor's history `H1` (latest event first) up to and including the completion of the
+whole-CTA instance: every member's events there are its actions up to its cut (`nEv t H1 ≤ c t + 1`,
+and `c u < nEv u H1`: the cut arrival is in it), nothing is pending at any id (the Rust's clearing
+condition), and check (2) holds with the first members record `S1` (`Drain2 S1 H1`).  Then the
+segment up to the cut passes `Memb` with `S1`, and with check (3) evaluated on `H1` for the
+segment, `Check3`. -/
+
+section ExecPre
+
+variable {V : Type}
+
+open Race (EventN NotBlocked)
+
+theorem nEv_act_self (t : Nat) (A : Sem.Act V) (h : List (EventN V)) :
+    nEv t (EventN.act t A :: h) = nEv t h + 1 := by
+  show (if t = t then nEv t h + 1 else nEv t h) = nEv t h + 1
+  rw [if_pos' rfl]
+
+theorem nEv_bar_self (t b : Nat) (w : Bool) (h : List (EventN V)) :
+    nEv t (EventN.bar t b w :: h) = nEv t h + 1 := by
+  show (if t = t then nEv t h + 1 else nEv t h) = nEv t h + 1
+  rw [if_pos' rfl]
+
+theorem preF_true {c : Nat → Nat} {t i : Nat} (h : i + 1 ≤ c t + 1) : preF c t i = true :=
+  decide_eq_true' (Nat.leOfSuccLeSucc h)
+
+/-- A history whose events are the actions up to the cut follows the segment up to the cut. -/
+theorem fromAct_pre {act : Nat → Nat → Ev} {c : Nat → Nat} :
+    ∀ (H : List (EventN V)), FromAct act H → (∀ t, nEv t H ≤ c t + 1) →
+      FromAct (restr act (preF c)) H
+  | [], _, _ => trivial
+  | EventN.act t A :: h, hf, hn => by
+    have hle : ∀ u, nEv u h ≤ c u + 1 := fun u => Nat.leTrans (nEv_le u _ h) (hn u)
+    refine ⟨fromAct_pre h hf.1 hle, ?_⟩
+    have ht : nEv t h + 1 ≤ c t + 1 := by rw [← nEv_act_self t A h]; exact hn t
+    show cond (preF c t (nEv t h)) (act t (nEv t h)) Ev.loc = Ev.loc
+    rw [preF_true ht]
+    exact hf.2
+  | EventN.bar t b w :: h, hf, hn => by
+    have hle : ∀ u, nEv u h ≤ c u + 1 := fun u => Nat.leTrans (nEv_le u _ h) (hn u)
+    refine ⟨fromAct_pre h hf.1 hle, ?_⟩
+    have ht : nEv t h + 1 ≤ c t + 1 := by rw [← nEv_bar_self t b w h]; exact hn t
+    show cond (preF c t (nEv t h)) (act t (nEv t h)) Ev.loc = Ev.arr b w
+    rw [preF_true ht]
+    exact hf.2
+  | EventN.complete b m :: h, hf, hn => fromAct_pre h hf hn
+
+/-- A history holding every member's cut arrival holds every arrival of the segment up to the
+cut. -/
+theorem covers_pre {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {H : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → c u < nEv u H) : Covers (restr act (preF c)) H := by
+  intro t i b w ha
+  match restr_arr ha with
+  | ⟨hf, ha'⟩ =>
+    have hle : i ≤ c t := of_decide_eq_true' hf
+    exact Nat.ltOfLeOfLt hle (hcut t (hall t i b w ha'))
+
+/-- **Check (2) on the executor's history up to the clearing gives `Memb` of the segment up to
+the cut** with the first members record `S1`. -/
+theorem memb_pre {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {S1 : Nat → List Nat}
+    {H1 : List (EventN V)} (hf : FromAct act H1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → c u < nEv u H1) (hd : Drain2 S1 H1)
+    (hend : ∀ b, pendI H1 b = []) : Memb (restr act (preF c)) S1 :=
+  memb_of_drain (fromAct_pre H1 hf hn) hd (covers_pre hall hcut) hend
+
+/-- **And check (3) on that history gives `Check3` of the segment up to the cut** (check (3)
+evaluated for the segment's sequences on `H1`). -/
+theorem check3_pre {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {S1 : Nat → List Nat}
+    {N : Nat} {H1 : List (EventN V)} (hf : FromAct act H1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → c u < nEv u H1) (hd : Drain2 S1 H1)
+    (hend : ∀ b, pendI H1 b = []) (hw : NotBlocked N H1)
+    (hr : RustCheck3 N (restr act (preF c)) H1) : Check3 (restr act (preF c)) :=
+  check3_of_members (memb_pre hf hn hall hcut hd hend) (fromAct_pre H1 hf hn) hw hd
+    (covers_pre hall hcut) hr
+
+end ExecPre
 
 end Members
 end Kcert
