@@ -329,5 +329,109 @@ theorem check3_pre {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} 
 
 end ExecPre
 
+/-! ## The executor side, segment after the cut (check (2))
+
+The executor's history is `appE H2 H1` (latest first): `H1` up to the completion of the whole-CTA
+instance, `H2` after it.  After the clearing the Rust's pending lists are empty (`pendI H1 = []`),
+so check (2) with the second members record is evaluated on `H2` alone (the history is
+`appE H2 H1`) (`Drain2 S2 H2`, nothing
+pending at the end `pendI H2 = []`), over the actions shifted by each thread's count in `H1`
+(`shiftA act H1`). -/
+
+section ExecPost
+
+variable {V : Type}
+
+open Race (EventN)
+
+/-- Append, structural. -/
+def appE {α : Type} : List α → List α → List α
+  | [], l => l
+  | x :: r, l => x :: appE r l
+
+/-- Each thread's actions after its events in `H1`. -/
+def shiftA (act : Nat → Nat → Ev) (H1 : List (EventN V)) : Nat → Nat → Ev :=
+  fun t i => act t (nEv t H1 + i)
+
+theorem nEv_app (t : Nat) (H1 : List (EventN V)) :
+    ∀ (H2 : List (EventN V)), nEv t (appE H2 H1) = nEv t H1 + nEv t H2
+  | [] => rfl
+  | EventN.act u A :: h => by
+    show (if u = t then nEv t (appE h H1) + 1 else nEv t (appE h H1)) =
+      nEv t H1 + (if u = t then nEv t h + 1 else nEv t h)
+    cases Nat.decEq u t with
+    | isTrue e => rw [if_pos' e, if_pos' e, nEv_app t H1 h]; rfl
+    | isFalse e => rw [if_neg' e, if_neg' e, nEv_app t H1 h]
+  | EventN.bar u b w :: h => by
+    show (if u = t then nEv t (appE h H1) + 1 else nEv t (appE h H1)) =
+      nEv t H1 + (if u = t then nEv t h + 1 else nEv t h)
+    cases Nat.decEq u t with
+    | isTrue e => rw [if_pos' e, if_pos' e, nEv_app t H1 h]; rfl
+    | isFalse e => rw [if_neg' e, if_neg' e, nEv_app t H1 h]
+  | EventN.complete b m :: h => nEv_app t H1 h
+
+/-- The events after `H1` follow the shifted actions. -/
+theorem fromAct_shift {act : Nat → Nat → Ev} (H1 : List (EventN V)) :
+    ∀ (H2 : List (EventN V)), FromAct act (appE H2 H1) → FromAct (shiftA act H1) H2
+  | [], _ => trivial
+  | EventN.act t A :: h, hf => by
+    refine ⟨fromAct_shift H1 h hf.1, ?_⟩
+    show act t (nEv t H1 + nEv t h) = Ev.loc
+    rw [← nEv_app t H1 h]
+    exact hf.2
+  | EventN.bar t b w :: h, hf => by
+    refine ⟨fromAct_shift H1 h hf.1, ?_⟩
+    show act t (nEv t H1 + nEv t h) = Ev.arr b w
+    rw [← nEv_app t H1 h]
+    exact hf.2
+  | EventN.complete b m :: h, hf => fromAct_shift H1 h hf
+
+theorem lt_of_add_lt_left' {k n m : Nat} (h : k + n < k + m) : n < m :=
+  match Nat.ltOrGe n m with
+  | Or.inl r => r
+  | Or.inr r => False.elim (Nat.notSuccLeSelf _ (Nat.leTrans h (Nat.addLeAddLeft r k)))
+
+theorem covers_shift {act : Nat → Nat → Ev} {H1 H2 : List (EventN V)}
+    (hcov : Covers act (appE H2 H1)) : Covers (shiftA act H1) H2 := by
+  intro t i b w ha
+  have r : nEv t H1 + i < nEv t (appE H2 H1) := hcov t (nEv t H1 + i) b w ha
+  rw [nEv_app] at r
+  exact lt_of_add_lt_left' r
+
+theorem add_sub_of_lt {a i : Nat} (h : a < i) : ∃ d, i = a + 1 + d :=
+  match Nat.le.dest h with
+  | ⟨d, e⟩ => ⟨d, e.symm⟩
+
+/-- **Check (2) on the executor's history after the clearing gives `Memb` of the segment after
+the cut** with the second members record `S2`, when `H1` holds exactly every member's actions
+up to its cut. -/
+theorem memb_post {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {S2 : Nat → List Nat}
+    {H1 H2 : List (EventN V)} (hf : FromAct act (appE H2 H1)) (hcov : Covers act (appE H2 H1))
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hd : Drain2 S2 H2)
+    (hend : ∀ b, pendI H2 b = []) : Memb (restr act (postF c)) S2 := by
+  have hM : Memb (shiftA act H1) S2 :=
+    memb_of_drain (fromAct_shift H1 H2 hf) hd (covers_shift hcov) hend
+  intro t i b wt ha
+  match restr_arr ha with
+  | ⟨hf', ha'⟩ =>
+    have hn : ¬ i ≤ c t := by
+      intro hle
+      have hf2 : (!decide (i ≤ c t)) = true := hf'
+      rw [decide_eq_true' hle] at hf2
+      exact Bool.noConfusion hf2
+    have hlt : c t < i := match Nat.ltOrGe (c t) i with
+      | Or.inl h => h
+      | Or.inr h => False.elim (hn h)
+    match add_sub_of_lt hlt with
+    | ⟨d, e⟩ =>
+      have hs : shiftA act H1 t d = Ev.arr b wt := by
+        show act t (nEv t H1 + d) = Ev.arr b wt
+        rw [hcut t (hall t i b wt ha'), ← e]
+        exact ha'
+      exact hM t d b wt hs
+
+end ExecPost
+
 end Members
 end Kcert
