@@ -431,6 +431,124 @@ theorem memb_post {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {
         exact ha'
       exact hM t d b wt hs
 
+theorem restr_true {act : Nat → Nat → Ev} {f : Nat → Nat → Bool} {t i : Nat} (h : f t i = true) :
+    restr act f t i = act t i := by
+  show cond (f t i) (act t i) Ev.loc = act t i
+  rw [h]; rfl
+
+theorem restr_false {act : Nat → Nat → Ev} {f : Nat → Nat → Bool} {t i : Nat}
+    (h : f t i = false) : restr act f t i = Ev.loc := by
+  show cond (f t i) (act t i) Ev.loc = Ev.loc
+  rw [h]; rfl
+
+theorem postF_after (c : Nat → Nat) (x i : Nat) : postF c x (c x + 1 + i) = true := by
+  show (!decide (c x + 1 + i ≤ c x)) = true
+  cases hd : decide (c x + 1 + i ≤ c x) with
+  | false => rfl
+  | true =>
+    exact False.elim (Nat.notSuccLeSelf (c x)
+      (Nat.leTrans (Nat.leAddRight (c x + 1) i) (of_decide_eq_true' hd)))
+
+theorem postF_before (c : Nat → Nat) {x k : Nat} (h : k ≤ c x) : postF c x k = false := by
+  show (!decide (k ≤ c x)) = false
+  rw [decide_eq_true' h]; rfl
+
+/-- Up to its cut, a thread has no arrival of the segment after the cut. -/
+theorem ac_post_zero (act : Nat → Nat → Ev) (c : Nat → Nat) (b x : Nat) :
+    ∀ k, k ≤ c x + 1 → ac (restr act (postF c)) b x k = 0
+  | 0, _ => rfl
+  | k + 1, hk => by
+    show cond (arrAt b (restr act (postF c) x k)) (ac (restr act (postF c)) b x k + 1)
+      (ac (restr act (postF c)) b x k) = 0
+    rw [restr_false (postF_before c (Nat.leOfSuccLeSucc hk)),
+      ac_post_zero act c b x k (Nat.leTrans (Nat.leSucc k) hk)]
+    rfl
+
+/-- Arrival numbers of the segment after the cut are those of the shifted actions. -/
+theorem ac_post_shift (act : Nat → Nat → Ev) (c : Nat → Nat) (H1 : List (EventN V)) (b x : Nat)
+    (hx : nEv x H1 = c x + 1) :
+    ∀ i, ac (restr act (postF c)) b x (c x + 1 + i) = ac (shiftA act H1) b x i
+  | 0 => ac_post_zero act c b x (c x + 1) (Nat.leRefl _)
+  | i + 1 => by
+    show cond (arrAt b (restr act (postF c) x (c x + 1 + i)))
+        (ac (restr act (postF c)) b x (c x + 1 + i) + 1) (ac (restr act (postF c)) b x (c x + 1 + i)) =
+      cond (arrAt b (act x (nEv x H1 + i))) (ac (shiftA act H1) b x i + 1) (ac (shiftA act H1) b x i)
+    rw [restr_true (postF_after c x i), hx, ac_post_shift act c H1 b x hx i]
+
+theorem shift_mem {act : Nat → Nat → Ev} {SW : List Nat} {H1 : List (EventN V)} {x i b : Nat}
+    {w : Bool} (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (h : shiftA act H1 x i = Ev.arr b w) : Mem x SW :=
+  hall x (nEv x H1 + i) b w h
+
+/-- An edge of the shifted actions is an edge of the segment after the cut. -/
+theorem edge_shift {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {H1 : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) {e1 e2 : Nat × Nat}
+    (he : Edge (shiftA act H1) e1 e2) :
+    Edge (restr act (postF c)) (e1.1, nEv e1.1 H1 + e1.2) (e2.1, nEv e2.1 H1 + e2.2) := by
+  cases he with
+  | po t i => exact Edge.po t (nEv t H1 + i)
+  | bar x i y j b wx hx hy hac =>
+    have nx := hcut x (shift_mem hall hx)
+    have ny := hcut y (shift_mem hall hy)
+    have hx' : restr act (postF c) x (nEv x H1 + i) = Ev.arr b wx := by
+      rw [nx, restr_true (postF_after c x i), ← nx]; exact hx
+    have hy' : restr act (postF c) y (nEv y H1 + j) = Ev.arr b true := by
+      rw [ny, restr_true (postF_after c y j), ← ny]; exact hy
+    have hac' : ac (restr act (postF c)) b x (nEv x H1 + i) =
+        ac (restr act (postF c)) b y (nEv y H1 + j) := by
+      rw [nx, ny, ac_post_shift act c H1 b x nx, ac_post_shift act c H1 b y ny]; exact hac
+    exact Edge.bar x (nEv x H1 + i) y (nEv y H1 + j) b wx hx' hy' hac'
+
+theorem hb_shift {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {H1 : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) {e1 e2 : Nat × Nat}
+    (hb : HB (shiftA act H1) e1 e2) :
+    HB (restr act (postF c)) (e1.1, nEv e1.1 H1 + e1.2) (e2.1, nEv e2.1 H1 + e2.2) := by
+  induction hb with
+  | edge he => exact HB.edge (edge_shift hall hcut he)
+  | step _ he ih => exact HB.step ih (edge_shift hall hcut he)
+
+/-- **Check (3) of the shifted actions gives `Check3` of the segment after the cut.** -/
+theorem check3_post {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat}
+    {H1 : List (EventN V)} (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (h3 : Check3 (shiftA act H1)) :
+    Check3 (restr act (postF c)) := by
+  intro t i i' b wt' hi hi' hlt hnext
+  match restr_arr hi, restr_arr hi' with
+  | ⟨hf, ha⟩, ⟨hf', ha'⟩ =>
+    have nt := hcut t (hall t i b false ha)
+    have gt : ∀ k, postF c t k = true → c t < k := by
+      intro k hk
+      cases Nat.ltOrGe (c t) k with
+      | inl h => exact h
+      | inr h => rw [postF_before c h] at hk; exact Bool.noConfusion hk
+    match add_sub_of_lt (gt i hf), add_sub_of_lt (gt i' hf') with
+    | ⟨d, e⟩, ⟨d', e'⟩ =>
+      have sd : shiftA act H1 t d = Ev.arr b false := by
+        show act t (nEv t H1 + d) = Ev.arr b false
+        rw [nt, ← e]; exact ha
+      have sd' : shiftA act H1 t d' = Ev.arr b wt' := by
+        show act t (nEv t H1 + d') = Ev.arr b wt'
+        rw [nt, ← e']; exact ha'
+      have hlt' : d < d' := by
+        rw [e, e'] at hlt
+        exact lt_of_add_lt_left' hlt
+      have hn' : ac (shiftA act H1) b t d' = ac (shiftA act H1) b t d + 1 := by
+        rw [e, e', ac_post_shift act c H1 b t nt, ac_post_shift act c H1 b t nt] at hnext
+        exact hnext
+      match h3 t d d' b wt' sd sd' hlt' hn' with
+      | ⟨y, j, hy, hyk, hhb⟩ =>
+        have ny := hcut y (shift_mem hall hy)
+        have hy' : restr act (postF c) y (nEv y H1 + j) = Ev.arr b true := by
+          rw [ny, restr_true (postF_after c y j), ← ny]; exact hy
+        have hk' : ac (restr act (postF c)) b y (nEv y H1 + j) = ac (restr act (postF c)) b t i := by
+          rw [ny, e, ac_post_shift act c H1 b y ny, ac_post_shift act c H1 b t nt]; exact hyk
+        have hb' := hb_shift hall hcut hhb
+        have ei' : nEv t H1 + d' = i' := by rw [nt, e']
+        rw [ei'] at hb'
+        exact ⟨y, nEv y H1 + j, hy', hk', hb'⟩
+
 end ExecPost
 
 end Members
