@@ -551,5 +551,74 @@ theorem check3_post {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat}
 
 end ExecPost
 
+/-! ## Both segments from the executor's checks, and the composed theorem -/
+
+section ExecBoth
+
+variable {V : Type}
+
+open Race (EventN NotBlocked)
+
+theorem fromAct_appE_tail {act : Nat → Nat → Ev} (H1 : List (EventN V)) :
+    ∀ (H2 : List (EventN V)), FromAct act (appE H2 H1) → FromAct act H1
+  | [], hf => hf
+  | e :: h, hf => fromAct_appE_tail H1 h (fromAct_tail e (appE h H1) hf)
+
+/-- **The per-segment hypotheses from the executor's checks on its history split at the
+clearing** (`appE H2 H1`, `H1` up to the completion of the whole-CTA instance): `H1` holds each
+member's actions up to its cut and no other thread goes past `c t + 1` there, nothing is pending
+at the clearing nor at the end, check (2) holds with `S1` on `H1` and with `S2` on `H2`, no
+blocked thread steps, and check (3) holds on each part (on `H2` over the actions shifted past the
+cut). -/
+theorem segs_of_exec {act : Nat → Nat → Ev} {m : Nat → Nat} {c : Nat → Nat} {SW : List Nat}
+    {S1 S2 : Nat → List Nat} {N : Nat} {H1 H2 : List (EventN V)}
+    (hf : FromAct act (appE H2 H1)) (hcov : Covers act (appE H2 H1))
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = []) (hw1 : NotBlocked N H1)
+    (hr1 : RustCheck3 N (restr act (preF c)) H1)
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = []) (hw2 : NotBlocked N H2)
+    (hr2 : RustCheck3 N (shiftA act H1) H2) (hSz1 : Sized m S1) (hSz2 : Sized m S2) :
+    Segs act m c S1 S2 := by
+  have hf1 := fromAct_appE_tail H1 H2 hf
+  have hlt : ∀ u, Mem u SW → c u < nEv u H1 := by
+    intro u hu; rw [hcut u hu]; exact Nat.ltSuccSelf _
+  have hM2 : Memb (shiftA act H1) S2 :=
+    memb_of_drain (fromAct_shift H1 H2 hf) hd2 (covers_shift hcov) hend2
+  exact ⟨memb_pre hf1 hn hall hlt hd1 hend1, hSz1, check3_pre hf1 hn hall hlt hd1 hend1 hw1 hr1,
+    memb_post hf hcov hall hcut hd2 hend2, hSz2,
+    check3_post hall hcut (check3_of_members hM2 (fromAct_shift H1 H2 hf) hw2 hd2
+      (covers_shift hcov) hr2)⟩
+
+end ExecBoth
+
+section SemExec
+
+variable {V W0 : Type} [Sem.AccAdd V]
+
+open Race (EventN NotBlocked)
+
+/-- **Race freedom across one clearing, from the executor's checks per segment**:
+`raceFree_of_segOrdered` with `Segs` given by `segs_of_exec`. -/
+theorem raceFree_of_segExec (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat}
+    {H1 H2 : List (EventN W0)}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) (C : Cut (soloEv prog regs0 m0) m W k SW c E)
+    (hf : FromAct (soloEv prog regs0 m0) (appE H2 H1))
+    (hcov : Covers (soloEv prog regs0 m0) (appE H2 H1))
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = []) (hw1 : NotBlocked N H1)
+    (hr1 : RustCheck3 N (restr (soloEv prog regs0 m0) (preF c)) H1)
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = []) (hw2 : NotBlocked N H2)
+    (hr2 : RustCheck3 N (shiftA (soloEv prog regs0 m0) H1) H2) (hSz1 : Sized m S1)
+    (hSz2 : Sized m S2) (hord : SegOrdered prog N regs0 m0 SW c) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) :=
+  raceFree_of_segOrdered prog N regs0 m0 m1 R m hind hR0 hC C
+    (segs_of_exec hf hcov C.hall hcut hn hd1 hend1 hw1 hr1 hd2 hend2 hw2 hr2 hSz1 hSz2) hord
+
+end SemExec
+
 end Members
 end Kcert
