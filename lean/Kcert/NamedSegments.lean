@@ -620,5 +620,94 @@ theorem raceFree_of_segExec (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat �
 
 end SemExec
 
+/-! ## Not vacuous, executor side: `segAct`'s run split at the clearing
+
+`segH1` (oldest last): threads 0 and 1 at id 1, its completion, all four at id 0, its
+completion (the clearing); `segH2`: threads 2 and 3 at id 1, its completion. -/
+
+section ExecEx
+
+open Race (EventN NotBlocked)
+
+def segH1 : List (EventN Nat) :=
+  [EventN.complete 0 4, EventN.bar 3 0 true, EventN.bar 2 0 true, EventN.bar 1 0 true,
+   EventN.bar 0 0 true, EventN.complete 1 2, EventN.bar 1 1 true, EventN.bar 0 1 true]
+
+def segH2 : List (EventN Nat) := [EventN.complete 1 2, EventN.bar 3 1 true, EventN.bar 2 1 true]
+
+theorem segH_fromAct : FromAct segAct (appE segH2 segH1) := fromAct_of segAct _ rfl
+
+theorem segH_covers : Covers segAct (appE segH2 segH1) := by
+  intro t i b w h
+  match t, i, h with
+  | 0, 0, _ => exact (by decide : 0 < nEv 0 (appE segH2 segH1))
+  | 0, 1, _ => exact (by decide : 1 < nEv 0 (appE segH2 segH1))
+  | 1, 0, _ => exact (by decide : 0 < nEv 1 (appE segH2 segH1))
+  | 1, 1, _ => exact (by decide : 1 < nEv 1 (appE segH2 segH1))
+  | 2, 0, _ => exact (by decide : 0 < nEv 2 (appE segH2 segH1))
+  | 2, 1, _ => exact (by decide : 1 < nEv 2 (appE segH2 segH1))
+  | 3, 0, _ => exact (by decide : 0 < nEv 3 (appE segH2 segH1))
+  | 3, 1, _ => exact (by decide : 1 < nEv 3 (appE segH2 segH1))
+  | 0, i + 2, h => exact Ev.noConfusion h
+  | 1, i + 2, h => exact Ev.noConfusion h
+  | 2, i + 2, h => exact Ev.noConfusion h
+  | 3, i + 2, h => exact Ev.noConfusion h
+  | t + 4, i, h => exact Ev.noConfusion h
+
+theorem segH1_cut : ∀ u, Mem u [0, 1, 2, 3] → nEv u segH1 = segC u + 1 := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; rfl
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; rfl
+    | inr hu =>
+      cases hu with
+      | inl e => rw [← e]; rfl
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; rfl
+        | inr hu => exact False.elim hu
+
+theorem segH1_le : ∀ t, nEv t segH1 ≤ segC t + 1
+  | 0 => Nat.leRefl _
+  | 1 => Nat.leRefl _
+  | 2 => Nat.leRefl _
+  | 3 => Nat.leRefl _
+  | t + 4 => by
+    have e : nEv (t + 4) segH1 = 0 := rfl
+    rw [e]; exact Nat.zeroLe _
+
+theorem segH1_end : ∀ b, pendI segH1 b = []
+  | 0 => rfl
+  | 1 => rfl
+  | b + 2 => rfl
+
+theorem segH2_end : ∀ b, pendI segH2 b = []
+  | 0 => rfl
+  | 1 => rfl
+  | b + 2 => rfl
+
+/-- Check (3) is never consulted without `bar.arrive`. -/
+theorem rust3_sync {V : Type} {N : Nat} {act : Nat → Nat → Ev} {H : List (EventN V)}
+    (hs : ∀ t i b, ¬ act t i = Ev.arr b false) : RustCheck3 N act H :=
+  fun t b _ _ _ i _ ha _ => False.elim (hs t i b ha)
+
+theorem seg_nosync_pre : ∀ t i b, ¬ restr segAct (preF segC) t i = Ev.arr b false :=
+  fun _ _ _ h => Bool.noConfusion (seg_arr (restr_arr h).2).2
+
+theorem seg_nosync_shift : ∀ t i b, ¬ shiftA segAct segH1 t i = Ev.arr b false :=
+  fun _ _ _ h => Bool.noConfusion (seg_arr h).2
+
+/-- **The executor's checks per segment hold for `segAct`'s run and give `Segs`** (id 1 with
+members {0, 1} before the clearing, {2, 3} after it). -/
+theorem seg_segs_exec : Segs segAct segM segC segS1 segS2 :=
+  segs_of_exec (N := 4) segH_fromAct segH_covers (fun u i b wt ha => (seg_arr ha).1) segH1_cut
+    segH1_le (drain2_of _ segH1 rfl) segH1_end (notBlocked_of (ids := [0, 1]) segH1 rfl rfl)
+    (rust3_sync seg_nosync_pre) (drain2_of _ segH2 rfl) segH2_end
+    (notBlocked_of (ids := [1]) segH2 rfl rfl) (rust3_sync seg_nosync_shift) seg_sized1 seg_sized2
+
+end ExecEx
+
 end Members
 end Kcert
