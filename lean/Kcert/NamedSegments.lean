@@ -25,6 +25,14 @@ covers one such clearing (namespace `Kcert.Members`):
   done `SegHB`-precedes the next action of a thread.
 * `raceFree_of_segOrdered` (`Sem` side): if `SegHB` orders every two conflicting solo actions
   of different threads, every `Sem` schedule from the launch is race free.
+* Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
+  `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
+  segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
+  thread's events in `H1`, `shiftA`) with `S2`, of the segment after it; `segs_of_exec`: `Segs`;
+  `raceFree_of_segExec`: the composed theorem.
+* Not vacuous: `segAct` (id 1 with {0, 1} before the whole-CTA barrier, {2, 3} after it):
+  `seg_cutOK`, `seg_segsOK`, `seg_ex_done`, `seg_not_single` (one member set per id fails);
+  its run `segH1`, `segH2` meets `segs_of_exec`'s hypotheses (`seg_segs_exec`).
 
 Why not `HB act` of the whole program: its barrier edges pair the `k`-th arrivals at an id over
 the whole run, which after a clearing are not the instances (threads 0 and 2 of the example
