@@ -717,5 +717,79 @@ theorem seg_segs_exec : Segs segAct segM segC segS1 segS2 :=
 
 end ExecEx
 
+/-! ## Barriers fit across a clearing -/
+
+/-- `SemOnce.two_places` over any per-thread sequences: two threads about to arrive at one id
+after a valid history leave two free places there. -/
+theorem two_places_act (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) {h : List Nat} (hv : Valid act m h)
+    {i j b : Nat} {wa wb : Bool} (hij : ¬ i = j) (hvi : Valid act m (i :: h))
+    (hvj : Valid act m (j :: h)) (hei : act i (cnt i h) = Ev.arr b wa)
+    (hej : act j (cnt j h) = Ev.arr b wb) :
+    len (left (m b) (fun _ => 0) [] (arrs act b h)) + 2 ≤ m b := by
+  have hiS : Mem i (S b) := hM i (cnt i h) b wa hei
+  have hjS : Mem j (S b) := hM j (cnt j h) b wb hej
+  have hsz := hSz b
+  have h0 : 0 < m b := by rw [← hsz.1]; exact len_pos hiS
+  have hoi : Once (m b) (sn (arrs act b h) i) := by
+    have t := once_all act m S hM hSz h3 (i :: h) hvi b
+    rw [arrs_same act h hei] at t
+    exact t
+  have hoj : Once (m b) (sn (arrs act b h) j) := by
+    have t := once_all act m S hM hSz h3 (j :: h) hvj b
+    rw [arrs_same act h hej] at t
+    exact t
+  have ho : Once (m b) (arrs act b h) := once_all act m S hM hSz h3 h hv b
+  have npi : ¬ Pending i (left (m b) (fun _ => 0) [] (arrs act b h)) := once_sn_np _ _ _ hoi
+  have npj : ¬ Pending j (left (m b) (fun _ => 0) [] (arrs act b h)) := once_sn_np _ _ _ hoj
+  have hlt : len (left (m b) (fun _ => 0) [] (arrs act b h)) < m b := len_left_lt h0 _ _ _ h0
+  cases Nat.decEq (len (left (m b) (fun _ => 0) [] (arrs act b h)) + 1) (m b) with
+  | isFalse enf => exact Nat.ltOfLeOfNe hlt enf
+  | isTrue efull =>
+    apply False.elim
+    match pend hsz.1 hsz.2 h0 (only_arrs act S hM b h) ho with
+    | ⟨K, _, _, _, hN⟩ =>
+      have ci : cnt i (arrs act b h) = K := hN i hiS npi
+      have cj : cnt j (arrs act b h) = K := hN j hjS npj
+      match left_sn (m b) i (arrs act b h) (fun _ => 0) [] with
+      | ⟨x, hx⟩ =>
+        have hl0 : left (m b) (fun _ => 0) [] (sn (arrs act b h) i) = [] := by
+          rw [hx]
+          exact if_pos' efull
+        have hw' : ∀ t, Mem t (sn (arrs act b h) i) → Mem t (S b) := by
+          have t := only_arrs act S hM b (i :: h)
+          rw [arrs_same act h hei] at t
+          exact t
+        match pend hsz.1 hsz.2 h0 hw' hoi with
+        | ⟨K', _, _, _, hN'⟩ =>
+          have ci' := hN' i hiS (by rw [hl0]; exact not_pending_nil i)
+          have cj' := hN' j hjS (by rw [hl0]; exact not_pending_nil j)
+          rw [cnt_sn_eq, ci] at ci'
+          rw [cnt_sn_ne hij, cj] at cj'
+          rw [← cj'] at ci'
+          have e2 : K + 1 ≤ K := by rw [ci']; exact Nat.leRefl K
+          exact Nat.notSuccLeSelf K e2
+
+/-- A member that may step past its cut arrival (`t :: h` valid) finds every member's cut
+arrival done. -/
+theorem past_all {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} (C : Cut act m W k SW c E) {h : List Nat} {t : Nat}
+    (hv : Valid act m (t :: h)) (ht : Mem t SW) (hlt : c t < cnt t h) :
+    ∀ u, Mem u SW → c u < cnt u h := by
+  cases Nat.eqOrLtOfLe hlt with
+  | inr hl => exact sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv.1 ht hl
+  | inl e =>
+    have hcj : cnt t h = c t + 1 := e.symm
+    have hact' := (C.hc t ht).1
+    have hnp := hv.2 (c t) W hcj hact'
+    have hw := only_arrs1 act C.hM h
+    have h0m : 0 < m W := by rw [← C.hm]; exact len_pos ht
+    have r := all_ge C.hm C.hS h0m hw (once_wait act m C.hW C.hM C.hm C.hS h hv.1) ht hnp
+    intro u hu
+    have r1 := r u hu
+    rw [cnt_arrs act W t h, hcj, ac_arr hact', (C.hc t ht).2, ← (C.hc u hu).2,
+      cnt_arrs act W u h] at r1
+    exact idx_lt r1
+
 end Members
 end Kcert
