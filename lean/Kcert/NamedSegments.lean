@@ -791,5 +791,67 @@ theorem past_all {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : 
       cnt_arrs act W u h] at r1
     exact idx_lt r1
 
+theorem postF_of_lt (c : Nat → Nat) {x k : Nat} (h : c x < k) : postF c x k = true := by
+  show (!decide (k ≤ c x)) = true
+  cases hd : decide (k ≤ c x) with
+  | false => rfl
+  | true => exact False.elim (Nat.notSuccLeSelf (c x) (Nat.leTrans h (of_decide_eq_true' hd)))
+
+/-- **Two free places across a clearing**: under `Cut` and `Segs`, two threads about to arrive
+at one id after a valid history leave two free places there (both arrivals are in one segment:
+`past_all`; that segment's `two_places_act`, the pending arrivals being the segment's). -/
+theorem seg_two_places {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat} (C : Cut act m W k SW c E)
+    (G : Segs act m c S1 S2) {h : List Nat} (hv : Valid act m h) {i j b : Nat} {wa wb : Bool}
+    (hij : ¬ i = j) (hvi : Valid act m (i :: h)) (hvj : Valid act m (j :: h))
+    (hei : act i (cnt i h) = Ev.arr b wa) (hej : act j (cnt j h) = Ev.arr b wb) :
+    len (left (m b) (fun _ => 0) [] (arrs act b h)) + 2 ≤ m b := by
+  have hiS : Mem i SW := C.hall i _ b wa hei
+  have hjS : Mem j SW := C.hall j _ b wb hej
+  cases Nat.ltOrGe (c i) (cnt i h) with
+  | inl hci =>
+    have hsep := past_all C hvi hiS hci
+    have hcj : c j < cnt j h := hsep j hjS
+    have hcnt := pre_counts act b c C.hall C.hEc hsep
+    have hl0 : left (m b) (fun _ => 0) [] (arrsF act b (preF c) h) = [] :=
+      left_nil_of_cnt hcnt _ _ (C.hE b)
+    rw [split act m C.hW C.hM C.hm C.hS C.hc C.hall b h hv, left_app _ _ _ _ _ hl0, len_left]
+    have hei' : restr act (postF c) i (cnt i h) = Ev.arr b wa := by
+      rw [restr_true (postF_of_lt c hci)]; exact hei
+    have hej' : restr act (postF c) j (cnt j h) = Ev.arr b wb := by
+      rw [restr_true (postF_of_lt c hcj)]; exact hej
+    have r := two_places_act (restr act (postF c)) m S2 G.hM2 G.hSz2 G.h32
+      (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hij
+      (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (i :: h) hvi)
+      (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (j :: h) hvj) hei' hej'
+    rw [arrs_restr, len_left] at r
+    exact r
+  | inr hci =>
+    cases Nat.ltOrGe (c j) (cnt j h) with
+    | inl hcj =>
+      have r := past_all C hvj hjS hcj i hiS
+      exact False.elim (Nat.notSuccLeSelf (c i) (Nat.leTrans r hci))
+    | inr hcj =>
+      have hpost : arrsF act b (postF c) h = [] := by
+        cases hq : arrsF act b (postF c) h with
+        | nil => rfl
+        | cons u r =>
+          have hu : Mem u (arrsF act b (postF c) h) := by rw [hq]; exact Or.inl rfl
+          match post_done act b c h hu with
+          | ⟨hl', ⟨i', wt, ha⟩⟩ =>
+            have hsep := sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv (C.hall u i' b wt ha) hl' i hiS
+            exact False.elim (Nat.notSuccLeSelf (c i) (Nat.leTrans hsep hci))
+      rw [split act m C.hW C.hM C.hm C.hS C.hc C.hall b h hv, hpost, app_nil]
+      have hei' : restr act (preF c) i (cnt i h) = Ev.arr b wa := by
+        rw [restr_true (decide_eq_true' hci : preF c i (cnt i h) = true)]; exact hei
+      have hej' : restr act (preF c) j (cnt j h) = Ev.arr b wb := by
+        rw [restr_true (decide_eq_true' hcj : preF c j (cnt j h) = true)]; exact hej
+      have r := two_places_act (restr act (preF c)) m S1 G.hM1 G.hSz1 G.h31
+        (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hij
+        (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (i :: h) hvi)
+        (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (j :: h) hvj) hei' hej'
+      rw [arrs_restr] at r
+      exact r
+
 end Members
 end Kcert
