@@ -853,5 +853,63 @@ theorem seg_two_places {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} 
       rw [arrs_restr] at r
       exact r
 
+section SemFit
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **Barriers fit in every schedule across one clearing** (`barriersFit_of_once` with `Cut` and
+`Segs` in place of one member set per id). -/
+theorem seg_barriersFit (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (C : Cut (soloEv prog regs0 m0) m W k SW c E) (G : Segs (soloEv prog regs0 m0) m c S1 S2) :
+    Sem.BarriersFit prog N (Sem.init regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+    apply barFits_of
+    intro b n wa pa n' wb pb hA hB
+    have rx := (hinv_common prog N regs0 m0 R m hind hi hri H).2.1
+    have ry := (hinv_common prog N regs0 m0 R m hind hj hrj H).2.1
+    rw [hA] at rx
+    rw [hB] at ry
+    have hA0 := Sem.actRel_arrive rx
+    have hB0 := Sem.actRel_arrive ry
+    have c1 := hC _ _ _ _ _ _ hA0
+    have c2 := hC _ _ _ _ _ _ hB0
+    have hei : soloEv prog regs0 m0 i (cnt i h) = Ev.arr b wa := by
+      show evOf (Sem.soloAct prog regs0 m0 i (cnt i h)) = Ev.arr b wa
+      rw [hA0]
+      rfl
+    have hej : soloEv prog regs0 m0 j (cnt j h) = Ev.arr b wb := by
+      show evOf (Sem.soloAct prog regs0 m0 j (cnt j h)) = Ev.arr b wb
+      rw [hB0]
+      rfl
+    refine ⟨Eq.trans c1.1 (Eq.symm c2.1), ?_⟩
+    rw [H.2.1 b, c1.1]
+    have hvi : Valid (soloEv prog regs0 m0) m (i :: h) := ⟨H.1, (H.2.2 i hi).2.2 hri⟩
+    have hvj : Valid (soloEv prog regs0 m0) m (j :: h) := ⟨H.1, (H.2.2 j hj).2.2 hrj⟩
+    exact seg_two_places C G H.1 hij hvi hvj hei hej
+
+/-- **Confluence across one clearing**: under the hypotheses of `raceFree_of_segOrdered`, any
+two complete executions from the launch end in the same state. -/
+theorem seg_confluence (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (C : Cut (soloEv prog regs0 m0) m W k SW c E) (G : Segs (soloEv prog regs0 m0) m c S1 S2)
+    (hord : SegOrdered prog N regs0 m0 SW c) {t1 t2 : Sem.CState V}
+    (h1 : Sem.Reach prog N (Sem.init regs0 m1) t1) (h2 : Sem.Reach prog N (Sem.init regs0 m1) t2)
+    (f1 : Sem.Final N t1) (f2 : Sem.Final N t2) : Sem.Same t1 t2 :=
+  Sem.confluence prog N
+    (raceFree_of_segOrdered prog N regs0 m0 m1 R m hind hR0 hC C G hord)
+    (seg_barriersFit prog N regs0 m0 m1 R m hind hR0 hC C G) h1 h2 f1 f2
+
+end SemFit
+
 end Members
 end Kcert
