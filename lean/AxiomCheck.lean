@@ -1046,3 +1046,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.segH2_end
 #print axioms Kcert.Members.rust3_sync
 #print axioms Kcert.Members.seg_segs_exec
+#print axioms Kcert.Members.two_places_act
+#print axioms Kcert.Members.past_all
+#print axioms Kcert.Members.seg_two_places
+#print axioms Kcert.Members.seg_barriersFit
+#print axioms Kcert.Members.seg_confluence

@@ -25,6 +25,8 @@ covers one such clearing (namespace `Kcert.Members`):
   done `SegHB`-precedes the next action of a thread.
 * `raceFree_of_segOrdered` (`Sem` side): if `SegHB` orders every two conflicting solo actions
   of different threads, every `Sem` schedule from the launch is race free.
+* `seg_two_places` (both arrivals in one segment, `past_all`; `two_places_act`),
+  `seg_barriersFit`: `Sem.BarriersFit`; `seg_confluence`: any two final states are `Sem.Same`.
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
