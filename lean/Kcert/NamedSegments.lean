@@ -913,5 +913,79 @@ theorem seg_confluence (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
 
 end SemFit
 
+/-! ## Progress across a clearing -/
+
+theorem pend_left_mem {m t : Nat} : ∀ (l : List Nat) (c : Nat → Nat) (p : List Arr),
+    Pending t (left m c p l) → Pending t p ∨ Mem t l
+  | [], _, _, h => Or.inl h
+  | u :: l, c, p, h => by
+    have h' : Pending t (if len ((u, c u) :: p) = m then left m (upd c u) [] l
+        else left m (upd c u) ((u, c u) :: p) l) := h
+    cases Nat.decEq (len ((u, c u) :: p)) m with
+    | isTrue e =>
+      rw [if_pos' e] at h'
+      cases pend_left_mem l (upd c u) [] h' with
+      | inl hp => exact False.elim (not_pending_nil t hp)
+      | inr hm => exact Or.inr (Or.inr hm)
+    | isFalse e =>
+      rw [if_neg' e] at h'
+      cases pend_left_mem l (upd c u) ((u, c u) :: p) h' with
+      | inr hm => exact Or.inr (Or.inr hm)
+      | inl hp =>
+        match hp with
+        | ⟨a, ha, hat⟩ =>
+          cases ha with
+          | inl ea => rw [← ea] at hat; exact Or.inr (Or.inl hat)
+          | inr ha' => exact Or.inl ⟨a, ha', hat⟩
+
+/-- Pending at a waiting arrival up to the cut, in the whole program, is pending in the
+segment up to the cut. -/
+theorem lift_pre {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} (C : Cut act m W k SW c E) {h : List Nat}
+    (hv : Valid act m h) {t j b : Nat} (hj : cnt t h = j + 1) (hjc : j ≤ c t)
+    (hnp : ¬ Pending t (left (m b) (fun _ => 0) [] (arrsF act b (preF c) h))) :
+    ¬ Pending t (left (m b) (fun _ => 0) [] (arrs act b h)) := by
+  rw [split act m C.hW C.hM C.hm C.hS C.hc C.hall b h hv]
+  cases hq : arrsF act b (postF c) h with
+  | nil => rw [app_nil]; exact hnp
+  | cons u r =>
+    have hu : Mem u (arrsF act b (postF c) h) := by rw [hq]; exact Or.inl rfl
+    match post_done act b c h hu with
+    | ⟨hl', ⟨i', wt, ha⟩⟩ =>
+      have hsep := sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv (C.hall u i' b wt ha) hl'
+      have hcnt := pre_counts act b c C.hall C.hEc hsep
+      have hl0 : left (m b) (fun _ => 0) [] (arrsF act b (preF c) h) = [] :=
+        left_nil_of_cnt hcnt _ _ (C.hE b)
+      rw [← hq, left_app _ _ _ _ _ hl0]
+      intro hp
+      have hp0 : Pending t (left (m b) (fun _ => 0) [] (arrsF act b (postF c) h)) := by
+        apply thr_pend
+        rw [thr_left (m b) _ _ (ctr (fun _ => 0) (arrsF act b (preF c) h)) [] [] rfl]
+        exact pend_thr _ hp
+      cases pend_left_mem _ _ _ hp0 with
+      | inl hn => exact not_pending_nil t hn
+      | inr hm =>
+        have r := (post_done act b c h hm).1
+        rw [hj] at r
+        exact Nat.notSuccLeSelf (c t) (Nat.leTrans (Nat.leOfSuccLeSucc r) hjc)
+
+/-- The same after the cut. -/
+theorem lift_post {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} (C : Cut act m W k SW c E) {h : List Nat}
+    (hv : Valid act m h) {t j b : Nat} (ht : Mem t SW) (hj : cnt t h = j + 1) (hjc : c t < j)
+    (hnp : ¬ Pending t (left (m b) (fun _ => 0) [] (arrsF act b (postF c) h))) :
+    ¬ Pending t (left (m b) (fun _ => 0) [] (arrs act b h)) := by
+  have hl : c t + 1 < cnt t h := by rw [hj]; exact Nat.succLeSucc hjc
+  have hsep := sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv ht hl
+  have hcnt := pre_counts act b c C.hall C.hEc hsep
+  have hl0 : left (m b) (fun _ => 0) [] (arrsF act b (preF c) h) = [] :=
+    left_nil_of_cnt hcnt _ _ (C.hE b)
+  rw [split act m C.hW C.hM C.hm C.hS C.hc C.hall b h hv, left_app _ _ _ _ _ hl0]
+  intro hp
+  apply hnp
+  apply thr_pend
+  rw [thr_left (m b) _ _ (ctr (fun _ => 0) (arrsF act b (preF c) h)) [] [] rfl]
+  exact pend_thr _ hp
+
 end Members
 end Kcert
