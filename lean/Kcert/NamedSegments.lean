@@ -1,6 +1,7 @@
 import Kcert.OnceCheck
 import Kcert.SemOnce
 import Kcert.OnceLink
+import Kcert.Progress
 
 /-!
 # Named barriers across the clearing of the members record
@@ -986,6 +987,73 @@ theorem lift_post {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW :
   apply thr_pend
   rw [thr_left (m b) _ _ (ctr (fun _ => 0) (arrsF act b (preF c) h)) [] [] rfl]
   exact pend_thr _ hp
+
+/-- `progress`'s core for one program: a thread whose waiting arrival is not pending after a
+history `H'` behind `h` (every thread's count in `H'` at most its count in `h`) has it not pending
+after `h`. -/
+theorem np_ahead (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) {u j b : Nat} {H' h : List Nat}
+    (hvu : Valid act m (u :: H')) (hv : Valid act m h) (hle : ∀ s, cnt s H' ≤ cnt s h)
+    (he : cnt u H' = cnt u h) (hj : cnt u h = j + 1) (hact : act u j = Ev.arr b true) :
+    ¬ Pending u (left (m b) (fun _ => 0) [] (arrs act b h)) := by
+  have hoH := once_all act m S hM hSz h3 H' hvu.1
+  have hoh := once_all act m S hM hSz h3 h hv
+  have hnpH : ¬ Pending u (left (m b) (fun _ => 0) [] (arrs act b H')) :=
+    hvu.2 j b (by rw [he]; exact hj) hact
+  have huS : Mem u (S b) := hM u j b true hact
+  have hsz := hSz b
+  have h0 : 0 < m b := by rw [← hsz.1]; exact len_pos huS
+  have hge := all_ge hsz.1 hsz.2 h0 (only_arrs act S hM b H') (hoH b) huS hnpH
+  have hge' : ∀ s, Mem s (S b) → cnt u (arrs act b h) ≤ cnt s (arrs act b h) := by
+    intro s hs'
+    have r := hge s hs'
+    rw [cnt_arrs act b u H', he, cnt_arrs act b s H', ← cnt_arrs act b u h] at r
+    rw [cnt_arrs act b s h]
+    exact Nat.leTrans r (ac_mono act b s _ _ (hle s))
+  exact not_pend hsz.1 hsz.2 h0 (only_arrs act S hM b h) (hoh b) hge' (Nat.leRefl _)
+
+/-- **Progress across one clearing**: under `Cut` and `Segs`, if some schedule `H` runs every
+thread below `N` to its end, then in every valid history in which some thread below `N` is not
+done, some thread below `N` that is not done can step. -/
+theorem seg_progress {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E0 : List Nat} {S1 S2 : Nat → List Nat} (C : Cut act m W k SW c E0)
+    (G : Segs act m c S1 S2) {E : Nat → Nat} {N : Nat} {H : List Nat}
+    (hC : Complete act m E N H) (h : List Nat) (hv : Valid act m h) {t0 : Nat} (ht0 : t0 < N)
+    (hnd : cnt t0 h < E t0) : ∃ t, t < N ∧ cnt t h < E t ∧ Valid act m (t :: h) := by
+  cases first_ahead h H with
+  | inl hle =>
+    have r := hle t0
+    rw [hC.2.2 t0 ht0] at r
+    exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hnd r))
+  | inr ex =>
+    match ex with
+    | ⟨u, H', hs, hle, he⟩ =>
+      have hvu : Valid act m (u :: H') := valid_suf H hC.1 hs
+      have huN : u < N := hC.2.1.1 u (mem_suf hs (Or.inl rfl))
+      have hlt : cnt u h < E u := by
+        have c1 : cnt u (u :: H') ≤ cnt u H := cnt_suf u hs
+        rw [cnt_self u H', he, hC.2.2 u huN] at c1
+        exact c1
+      refine ⟨u, huN, hlt, hv, ?_⟩
+      intro j b hj hact
+      have huSW : Mem u SW := C.hall u j b true hact
+      cases Nat.ltOrGe (c u) j with
+      | inr hjc =>
+        have hactP : restr act (preF c) u j = Ev.arr b true := by
+          rw [restr_true (decide_eq_true' hjc : preF c u j = true)]; exact hact
+        have r := np_ahead (restr act (preF c)) m S1 G.hM1 G.hSz1 G.h31
+          (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (u :: H') hvu)
+          (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hle he hj hactP
+        rw [arrs_restr] at r
+        exact lift_pre C hv hj hjc r
+      | inl hjc =>
+        have hactP : restr act (postF c) u j = Ev.arr b true := by
+          rw [restr_true (postF_of_lt c hjc)]; exact hact
+        have r := np_ahead (restr act (postF c)) m S2 G.hM2 G.hSz2 G.h32
+          (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (u :: H') hvu)
+          (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hle he hj hactP
+        rw [arrs_restr] at r
+        exact lift_post C hv huSW hj hjc r
 
 end Members
 end Kcert
