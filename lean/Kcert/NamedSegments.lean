@@ -2,6 +2,7 @@ import Kcert.OnceCheck
 import Kcert.SemOnce
 import Kcert.OnceLink
 import Kcert.Progress
+import Kcert.NamedSound
 
 /-!
 # Named barriers across the clearing of the members record
@@ -1054,6 +1055,53 @@ theorem seg_progress {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {S
           (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hle he hj hactP
         rw [arrs_restr] at r
         exact lift_post C hv huSW hj hjc r
+
+section SemStuck
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **No schedule deadlocks across one clearing**: under data independence, `CountsAt`, `Cut`
+and `Segs`, if some schedule `H` of the solo sequences runs every thread below `N` to its end
+`E t` (`Complete`), every solo arrival of a thread below `N` comes before its last action
+(`j + 1 < E t`) and no exit comes before it (`E t ≤ j + 1`), then every reachable state where no
+thread can step has every thread exited. -/
+theorem seg_noStuck (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E0 : List Nat} {S1 S2 : Nat → List Nat}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m)
+    (C : Cut (soloEv prog regs0 m0) m W k SW c E0) (G : Segs (soloEv prog regs0 m0) m c S1 S2)
+    {E : Nat → Nat} {H : List Nat} (hComp : Complete (soloEv prog regs0 m0) m E N H)
+    (hpast : ∀ t j b w, t < N → soloEv prog regs0 m0 t j = Ev.arr b w → j + 1 < E t)
+    (hex : ∀ t j, t < N → Sem.soloAct prog regs0 m0 t j = Sem.Act.exit → E t ≤ j + 1) :
+    ∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r := by
+  intro r hrr hst k0 hk
+  match valid_of_reach prog N regs0 m0 m1 R m hind hR0 hC hrr with
+  | ⟨h, hs, hv, _, hth⟩ =>
+  have norun : ∀ t, t < N → (r.th t).status = Sem.Status.run → False :=
+    fun t ht hrun => hst _ ⟨t, ht, hrun, Sem.same_refl _⟩
+  cases hk' : (r.th k0).status with
+  | exited => rfl
+  | run => exact False.elim (norun k0 hk hk')
+  | bar b =>
+    match (hth k0 hk).2.1 b hk' with
+    | ⟨j, hj, ha, _⟩ =>
+      have hnd : cnt k0 h < E k0 := by rw [hj]; exact hpast k0 j b true hk ha
+      match seg_progress C G hComp h hv hk hnd with
+      | ⟨t, ht, hlt, hv'⟩ =>
+        cases ht' : (r.th t).status with
+        | run => exact False.elim (norun t ht ht')
+        | bar b' =>
+          match (hth t ht).2.1 b' ht' with
+          | ⟨j', hj', ha', hp'⟩ => exact False.elim (hv'.2 j' b' hj' ha' hp')
+        | exited =>
+          match Race.exited_inv prog N regs0 m0 m1 R m hind hR0 hC hs t ht ht' with
+          | ⟨j', hj', hx'⟩ =>
+            rw [hj'] at hlt
+            exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hlt (hex t j' ht hx')))
+
+end SemStuck
 
 end Members
 end Kcert
