@@ -1051,3 +1051,9 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.seg_two_places
 #print axioms Kcert.Members.seg_barriersFit
 #print axioms Kcert.Members.seg_confluence
+#print axioms Kcert.Members.pend_left_mem
+#print axioms Kcert.Members.lift_pre
+#print axioms Kcert.Members.lift_post
+#print axioms Kcert.Members.np_ahead
+#print axioms Kcert.Members.seg_progress
+#print axioms Kcert.Members.seg_noStuck

@@ -29,6 +29,9 @@ covers one such clearing (namespace `Kcert.Members`):
   of different threads, every `Sem` schedule from the launch is race free.
 * `seg_two_places` (both arrivals in one segment, `past_all`; `two_places_act`),
   `seg_barriersFit`: `Sem.BarriersFit`; `seg_confluence`: any two final states are `Sem.Same`.
+* `lift_pre`, `lift_post` (pending in the whole program is pending in the segment),
+  `seg_progress` (`Progress.progress` across the clearing), `seg_noStuck` (given a complete
+  schedule, every stuck reachable state is final).
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
