@@ -1057,3 +1057,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.np_ahead
 #print axioms Kcert.Members.seg_progress
 #print axioms Kcert.Members.seg_noStuck
+#print axioms Kcert.Members.seg_sound

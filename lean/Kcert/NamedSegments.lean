@@ -31,7 +31,8 @@ covers one such clearing (namespace `Kcert.Members`):
   `seg_barriersFit`: `Sem.BarriersFit`; `seg_confluence`: any two final states are `Sem.Same`.
 * `lift_pre`, `lift_post` (pending in the whole program is pending in the segment),
   `seg_progress` (`Progress.progress` across the clearing), `seg_noStuck` (given a complete
-  schedule, every stuck reachable state is final).
+  schedule, every stuck reachable state is final); `seg_sound`: the four conclusions together
+  from the executor's checks per segment.
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
@@ -1105,6 +1106,45 @@ theorem seg_noStuck (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
             exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hlt (hex t j' ht hx')))
 
 end SemStuck
+
+section SemAll
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **The four conclusions across one clearing, from the executor's checks per segment**
+(`canonicalN_check_sound`'s (a)-(d) with a clearing): under data independence, `CountsAt`, `Cut`,
+the executor's checks (2) and (3) on the history split at the clearing (`segs_of_exec`),
+`SegOrdered`, and a complete schedule with ends after every arrival and at the exits: no race,
+barriers fit, any two final states the same, no stuck state but final ones. -/
+theorem seg_sound (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    {W0 : Type} {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E0 : List Nat}
+    {S1 S2 : Nat → List Nat} {H1 H2 : List (Race.EventN W0)}
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) (C : Cut (soloEv prog regs0 m0) m W k SW c E0)
+    (hf : FromAct (soloEv prog regs0 m0) (appE H2 H1))
+    (hcov : Covers (soloEv prog regs0 m0) (appE H2 H1))
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = []) (hw1 : Race.NotBlocked N H1)
+    (hr1 : RustCheck3 N (restr (soloEv prog regs0 m0) (preF c)) H1)
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = []) (hw2 : Race.NotBlocked N H2)
+    (hr2 : RustCheck3 N (shiftA (soloEv prog regs0 m0) H1) H2) (hSz1 : Sized m S1)
+    (hSz2 : Sized m S2) (hord : SegOrdered prog N regs0 m0 SW c)
+    {E : Nat → Nat} {H : List Nat} (hComp : Complete (soloEv prog regs0 m0) m E N H)
+    (hpast : ∀ t j b w, t < N → soloEv prog regs0 m0 t j = Ev.arr b w → j + 1 < E t)
+    (hex : ∀ t j, t < N → Sem.soloAct prog regs0 m0 t j = Sem.Act.exit → E t ≤ j + 1) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) :=
+  have G := segs_of_exec hf hcov C.hall hcut hn hd1 hend1 hw1 hr1 hd2 hend2 hw2 hr2 hSz1 hSz2
+  ⟨raceFree_of_segOrdered prog N regs0 m0 m1 R m hind hR0 hC C G hord,
+   seg_barriersFit prog N regs0 m0 m1 R m hind hR0 hC C G,
+   fun t1 t2 h1 h2 f1 f2 => seg_confluence prog N regs0 m0 m1 R m hind hR0 hC C G hord h1 h2 f1 f2,
+   seg_noStuck prog N regs0 m0 m1 R m hind hR0 hC C G hComp hpast hex⟩
+
+end SemAll
 
 end Members
 end Kcert
