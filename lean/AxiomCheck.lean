@@ -1058,3 +1058,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.seg_progress
 #print axioms Kcert.Members.seg_noStuck
 #print axioms Kcert.Members.seg_sound
+#print axioms Kcert.Members.realized_hb
+#print axioms Kcert.Members.realized_cut
+#print axioms Kcert.Members.raceFree_of_realized
+#print axioms Kcert.Members.seg_realized

@@ -33,6 +33,10 @@ covers one such clearing (namespace `Kcert.Members`):
   `seg_progress` (`Progress.progress` across the clearing), `seg_noStuck` (given a complete
   schedule, every stuck reachable state is final); `seg_sound`: the four conclusions together
   from the executor's checks per segment.
+* Several clearings: `Realized act m Rel` (in every valid history, `Rel`-predecessors of a
+  happened action happened), `realized_hb` (one member set per id realizes `HB`),
+  `realized_cut` (a clearing joins its segments' realized orders with `CutRel`),
+  `raceFree_of_realized`; applied again to a segment program for each further clearing.
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
@@ -1145,6 +1149,93 @@ theorem seg_sound (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
    seg_noStuck prog N regs0 m0 m1 R m hind hR0 hC C G hComp hpast hex⟩
 
 end SemAll
+
+/-! ## Several clearings: realized orders compose
+
+`Realized act m Rel`: in every valid history, whatever `Rel`-precedes a happened action happened.
+One member set per id realizes `HB` (`realized_hb`); a clearing joins orders realized by its two
+segments, with the cut (`realized_cut`); and a realized order that orders every two conflicting
+solo actions gives race freedom (`raceFree_of_realized`).  Applied again to a segment program
+(`restr act (postF c)` with its own `Cut`), this covers any number of clearings. -/
+
+/-- `Rel` is realized in every schedule. -/
+def Realized (act : Nat → Nat → Ev) (m : Nat → Nat) (Rel : Nat × Nat → Nat × Nat → Prop) : Prop :=
+  ∀ h, Valid act m h → ∀ e1 e2, Rel e1 e2 → e2.2 < cnt e2.1 h → e1.2 < cnt e1.1 h
+
+/-- The order a clearing adds: up to the cut before after it. -/
+def CutRel (SW : List Nat) (c : Nat → Nat) (e1 e2 : Nat × Nat) : Prop :=
+  Mem e1.1 SW ∧ Mem e2.1 SW ∧ e1.2 ≤ c e1.1 ∧ c e2.1 < e2.2
+
+theorem realized_hb (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) : Realized act m (HB act) :=
+  fun h hv _ _ hb => hb_done act m S hM hSz hv (once_all act m S hM hSz h3 h hv) hb
+
+/-- **A clearing joins the orders realized by its segments.** -/
+theorem realized_cut {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} (C : Cut act m W k SW c E)
+    {R1 R2 : Nat × Nat → Nat × Nat → Prop}
+    (h1 : Realized (restr act (preF c)) m R1) (h2 : Realized (restr act (postF c)) m R2) :
+    Realized act m (fun e1 e2 => R1 e1 e2 ∨ R2 e1 e2 ∨ CutRel SW c e1 e2) := by
+  intro h hv e1 e2 hs
+  cases hs with
+  | inl r =>
+    exact h1 h (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) e1 e2 r
+  | inr hs =>
+    cases hs with
+    | inl r =>
+      exact h2 h (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) e1 e2 r
+    | inr hx =>
+      intro hl
+      have hl' : c e2.1 + 1 < cnt e2.1 h := Nat.ltOfLeOfLt hx.2.2.2 hl
+      have r := sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv hx.2.1 hl' e1.1 hx.1
+      exact Nat.ltOfLeOfLt hx.2.2.1 r
+
+section SemRealized
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **Race freedom from any realized order** that orders every two conflicting solo actions of
+different threads below `N`. -/
+theorem raceFree_of_realized (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) {Rel : Nat × Nat → Nat × Nat → Prop}
+    (hR : Realized (soloEv prog regs0 m0) m Rel)
+    (hord : ∀ x y i j, x ≠ y → x < N → y < N →
+      Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j) →
+      Rel (x, i) (y, j) ∨ Rel (y, j) (x, i)) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj hc
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+    have rx := Sem.actRel_of_trel prog hind (H.2.2 i hi).1
+    have ry := Sem.actRel_of_trel prog hind (H.2.2 j hj).1
+    have hc' := Sem.conflict_rel rx ry hc
+    have hvi : Valid (soloEv prog regs0 m0) m (i :: h) := ⟨H.1, (H.2.2 i hi).2.2 hri⟩
+    have hvj : Valid (soloEv prog regs0 m0) m (j :: h) := ⟨H.1, (H.2.2 j hj).2.2 hrj⟩
+    have di : cnt i h < cnt i (i :: h) := by rw [cnt_cons_self]; exact Nat.ltSuccSelf _
+    have dj : cnt j h < cnt j (j :: h) := by rw [cnt_cons_self]; exact Nat.ltSuccSelf _
+    cases hord i j (cnt i h) (cnt j h) hij hi hj hc' with
+    | inl e =>
+      have r := hR (j :: h) hvj (i, cnt i h) (j, cnt j h) e dj
+      have r' : cnt i h < cnt i (j :: h) := r
+      rw [cnt_cons_ne h (fun e' => hij (Eq.symm e'))] at r'
+      exact Nat.ltIrrefl _ r'
+    | inr e =>
+      have r := hR (i :: h) hvi (j, cnt j h) (i, cnt i h) e di
+      have r' : cnt j h < cnt j (i :: h) := r
+      rw [cnt_cons_ne h hij] at r'
+      exact Nat.ltIrrefl _ r'
+
+end SemRealized
+
+/-- The example through the composable form: `realized_cut` of the segments' `realized_hb`. -/
+theorem seg_realized : Realized segAct segM (fun e1 e2 =>
+    HB (restr segAct (preF segC)) e1 e2 ∨ HB (restr segAct (postF segC)) e1 e2 ∨
+      CutRel [0, 1, 2, 3] segC e1 e2) :=
+  realized_cut seg_cutOK (realized_hb _ segM segS1 seg_memb1 seg_sized1 seg_segsOK.h31)
+    (realized_hb _ segM segS2 seg_memb2 seg_sized2 seg_segsOK.h32)
 
 end Members
 end Kcert
