@@ -1062,3 +1062,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.realized_cut
 #print axioms Kcert.Members.raceFree_of_realized
 #print axioms Kcert.Members.seg_realized
+#print axioms Kcert.Members.two_arr
+#print axioms Kcert.Members.two_sizedA
+#print axioms Kcert.Members.two_sizedB
+#print axioms Kcert.Members.two_cut1
+#print axioms Kcert.Members.two_cut2
+#print axioms Kcert.Members.two_membA
+#print axioms Kcert.Members.two_membB
+#print axioms Kcert.Members.two_membC
+#print axioms Kcert.Members.two_realized
+#print axioms Kcert.Members.two_not_single

@@ -36,7 +36,8 @@ covers one such clearing (namespace `Kcert.Members`):
 * Several clearings: `Realized act m Rel` (in every valid history, `Rel`-predecessors of a
   happened action happened), `realized_hb` (one member set per id realizes `HB`),
   `realized_cut` (a clearing joins its segments' realized orders with `CutRel`),
-  `raceFree_of_realized`; applied again to a segment program for each further clearing.
+  `raceFree_of_realized`; applied again to a segment program for each further clearing;
+  example with two clearings `twoAct` (`two_realized`, `two_not_single`).
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
@@ -1236,6 +1237,217 @@ theorem seg_realized : Realized segAct segM (fun e1 e2 =>
       CutRel [0, 1, 2, 3] segC e1 e2) :=
   realized_cut seg_cutOK (realized_hb _ segM segS1 seg_memb1 seg_sized1 seg_segsOK.h31)
     (realized_hb _ segM segS2 seg_memb2 seg_sized2 seg_segsOK.h32)
+
+/-! ## Not vacuous: two clearings
+
+Threads 0 and 1; id 0 joins both (count 2, the whole CTA), id 1 one thread (count 1).
+Thread 0: `bar.sync 1, 1; bar.sync 0, 2; bar.sync 0, 2; bar.sync 1, 1`; thread 1:
+`bar.sync 0, 2; bar.sync 1, 1; bar.sync 0, 2`.  Id 1 joins {0}, then {1} after the first
+whole-CTA instance, then {0} after the second. -/
+
+def twoAct : Nat → Nat → Ev
+  | 0, 0 => Ev.arr 1 true
+  | 0, 1 => Ev.arr 0 true
+  | 0, 2 => Ev.arr 0 true
+  | 0, 3 => Ev.arr 1 true
+  | 1, 0 => Ev.arr 0 true
+  | 1, 1 => Ev.arr 1 true
+  | 1, 2 => Ev.arr 0 true
+  | _, _ => Ev.loc
+
+def twoM : Nat → Nat
+  | 0 => 2
+  | _ => 1
+
+def twoC1 : Nat → Nat
+  | 0 => 1
+  | _ => 0
+
+def twoC2 : Nat → Nat
+  | _ => 2
+
+def twoSA : Nat → List Nat
+  | 0 => [0, 1]
+  | _ => [0]
+
+def twoSB : Nat → List Nat
+  | 0 => [0, 1]
+  | _ => [1]
+
+def twoE : List Nat := [0, 1, 0, 1, 1, 0, 0]
+
+theorem two_arr {t i b : Nat} {wt : Bool} (h : twoAct t i = Ev.arr b wt) :
+    Mem t [0, 1] ∧ wt = true := by
+  match t, i, h with
+  | 0, 0, h => exact ⟨Or.inl rfl, (arr_w h).symm⟩
+  | 0, 1, h => exact ⟨Or.inl rfl, (arr_w h).symm⟩
+  | 0, 2, h => exact ⟨Or.inl rfl, (arr_w h).symm⟩
+  | 0, 3, h => exact ⟨Or.inl rfl, (arr_w h).symm⟩
+  | 1, 0, h => exact ⟨Or.inr (Or.inl rfl), (arr_w h).symm⟩
+  | 1, 1, h => exact ⟨Or.inr (Or.inl rfl), (arr_w h).symm⟩
+  | 1, 2, h => exact ⟨Or.inr (Or.inl rfl), (arr_w h).symm⟩
+  | 0, i + 4, h => exact Ev.noConfusion h
+  | 1, i + 3, h => exact Ev.noConfusion h
+  | t + 2, i, h => exact Ev.noConfusion h
+
+theorem two_nodup2 : Nodup [0, 1] := nodup_of_nodupB _ rfl
+
+theorem two_nodup1 (x : Nat) : Nodup [x] := ⟨fun h => h, trivial⟩
+
+theorem two_sizedA : Sized twoM twoSA
+  | 0 => ⟨rfl, two_nodup2⟩
+  | b + 1 => ⟨rfl, two_nodup1 0⟩
+
+theorem two_sizedB : Sized twoM twoSB
+  | 0 => ⟨rfl, two_nodup2⟩
+  | b + 1 => ⟨rfl, two_nodup1 1⟩
+
+theorem mem_at {act : Nat → Nat → Ev} {S : Nat → List Nat} {t i b b0 : Nat} {wt w0 : Bool}
+    (h : act t i = Ev.arr b wt) (e : act t i = Ev.arr b0 w0) (hm : Mem t (S b0)) : Mem t (S b) := by
+  rw [e] at h
+  rw [← arr_b h]
+  exact hm
+
+theorem two_cut1 : Cut twoAct twoM 0 0 [0, 1] twoC1 twoE :=
+  ⟨fun t i wt ha => (two_arr ha).2, fun t i wt ha => (two_arr ha).1, rfl, two_nodup2,
+    fun u hu => by
+      cases hu with
+      | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+        | inr hu => exact False.elim hu,
+    fun u i b wt ha => (two_arr ha).1,
+    fun b => match b with
+      | 0 => rfl
+      | 1 => rfl
+      | b + 2 => rfl,
+    fun u hu => by
+      cases hu with
+      | inl e => rw [← e]; exact of_decide_eq_true' rfl
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact of_decide_eq_true' rfl
+        | inr hu => exact False.elim hu⟩
+
+theorem two_arrP {t i b : Nat} {wt : Bool} (h : restr twoAct (postF twoC1) t i = Ev.arr b wt) :
+    Mem t [0, 1] ∧ wt = true :=
+  two_arr (restr_arr h).2
+
+theorem two_cut2 : Cut (restr twoAct (postF twoC1)) twoM 0 0 [0, 1] twoC2 twoE :=
+  ⟨fun t i wt ha => (two_arrP ha).2, fun t i wt ha => (two_arrP ha).1, rfl, two_nodup2,
+    fun u hu => by
+      cases hu with
+      | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+        | inr hu => exact False.elim hu,
+    fun u i b wt ha => (two_arrP ha).1,
+    fun b => match b with
+      | 0 => rfl
+      | 1 => rfl
+      | b + 2 => rfl,
+    fun u hu => by
+      cases hu with
+      | inl e => rw [← e]; exact of_decide_eq_true' rfl
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact of_decide_eq_true' rfl
+        | inr hu => exact False.elim hu⟩
+
+theorem two_membA : Memb (restr twoAct (preF twoC1)) twoSA := by
+  intro t i b wt h
+  match restr_arr h with
+  | ⟨hf, ha⟩ =>
+    match t, i, hf, ha with
+    | 0, 0, _, ha => exact mem_at ha rfl (Or.inl rfl)
+    | 0, 1, _, ha => exact mem_at ha rfl (Or.inl rfl)
+    | 0, 2, hf, _ => exact Bool.noConfusion hf
+    | 0, 3, hf, _ => exact Bool.noConfusion hf
+    | 1, 0, _, ha => exact mem_at ha rfl (Or.inr (Or.inl rfl))
+    | 1, 1, hf, _ => exact Bool.noConfusion hf
+    | 1, 2, hf, _ => exact Bool.noConfusion hf
+    | 0, i + 4, _, ha => exact Ev.noConfusion ha
+    | 1, i + 3, _, ha => exact Ev.noConfusion ha
+    | t + 2, i, _, ha => exact Ev.noConfusion ha
+
+theorem two_membB : Memb (restr (restr twoAct (postF twoC1)) (preF twoC2)) twoSB := by
+  intro t i b wt h
+  match restr_arr h with
+  | ⟨hf2, h1⟩ =>
+    match restr_arr h1 with
+    | ⟨hf, ha⟩ =>
+      match t, i, hf, hf2, ha with
+      | 0, 0, hf, _, _ => exact Bool.noConfusion hf
+      | 0, 1, hf, _, _ => exact Bool.noConfusion hf
+      | 0, 2, _, _, ha => exact mem_at ha rfl (Or.inl rfl)
+      | 0, 3, _, hf2, _ => exact Bool.noConfusion hf2
+      | 1, 0, hf, _, _ => exact Bool.noConfusion hf
+      | 1, 1, _, _, ha => exact mem_at ha rfl (Or.inl rfl)
+      | 1, 2, _, _, ha => exact mem_at ha rfl (Or.inr (Or.inl rfl))
+      | 0, i + 4, _, _, ha => exact Ev.noConfusion ha
+      | 1, i + 3, _, _, ha => exact Ev.noConfusion ha
+      | t + 2, i, _, _, ha => exact Ev.noConfusion ha
+
+theorem two_membC : Memb (restr (restr twoAct (postF twoC1)) (postF twoC2)) twoSA := by
+  intro t i b wt h
+  match restr_arr h with
+  | ⟨hf2, h1⟩ =>
+    match restr_arr h1 with
+    | ⟨hf, ha⟩ =>
+      match t, i, hf, hf2, ha with
+      | 0, 0, hf, _, _ => exact Bool.noConfusion hf
+      | 0, 1, hf, _, _ => exact Bool.noConfusion hf
+      | 0, 2, _, hf2, _ => exact Bool.noConfusion hf2
+      | 0, 3, _, _, ha => exact mem_at ha rfl (Or.inl rfl)
+      | 1, 0, hf, _, _ => exact Bool.noConfusion hf
+      | 1, 1, _, hf2, _ => exact Bool.noConfusion hf2
+      | 1, 2, _, hf2, _ => exact Bool.noConfusion hf2
+      | 0, i + 4, _, _, ha => exact Ev.noConfusion ha
+      | 1, i + 3, _, _, ha => exact Ev.noConfusion ha
+      | t + 2, i, _, _, ha => exact Ev.noConfusion ha
+
+theorem two_wait {act : Nat → Nat → Ev} (hs : ∀ t i b wt, act t i = Ev.arr b wt → wt = true)
+    (f : Nat → Nat → Bool) : ∀ t i b wt, restr act f t i = Ev.arr b wt → wt = true :=
+  fun t i b wt h => hs t i b wt (restr_arr h).2
+
+/-- **Two clearings, composed**: the order joined from the three segments' `HB` and the two
+cuts is realized in every schedule of `twoAct`. -/
+theorem two_realized : Realized twoAct twoM (fun e1 e2 =>
+    HB (restr twoAct (preF twoC1)) e1 e2 ∨
+    (HB (restr (restr twoAct (postF twoC1)) (preF twoC2)) e1 e2 ∨
+      HB (restr (restr twoAct (postF twoC1)) (postF twoC2)) e1 e2 ∨
+      CutRel [0, 1] twoC2 e1 e2) ∨
+    CutRel [0, 1] twoC1 e1 e2) :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  realized_cut two_cut1
+    (realized_hb _ twoM twoSA two_membA two_sizedA (check3_restr hs _))
+    (realized_cut two_cut2
+      (realized_hb _ twoM twoSB two_membB two_sizedB (check3_restr (two_wait hs _) _))
+      (realized_hb _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _)))
+
+/-- One member set per id fails: id 1 joins threads 0 and 1 over the run, a member set has 1. -/
+theorem two_not_single (S : Nat → List Nat) (hM : Memb twoAct S) (hSz : Sized twoM S) : False := by
+  have h0 : Mem 0 (S 1) := hM 0 0 1 true rfl
+  have h1 : Mem 1 (S 1) := hM 1 1 1 true rfl
+  have hl : len (S 1) = 1 := (hSz 1).1
+  revert h0 h1 hl
+  cases S 1 with
+  | nil => intro _ _ hl; exact Nat.noConfusion hl
+  | cons a r =>
+    cases r with
+    | nil =>
+      intro h0 h1 _
+      cases h0 with
+      | inl e0 =>
+        cases h1 with
+        | inl e1 => rw [e0] at e1; exact Nat.noConfusion e1
+        | inr h1 => exact h1
+      | inr h0 => exact h0
+    | cons d r =>
+      intro _ _ hl
+      exact Nat.noConfusion (Nat.succ.inj hl)
 
 end Members
 end Kcert
