@@ -1072,3 +1072,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.two_membC
 #print axioms Kcert.Members.two_realized
 #print axioms Kcert.Members.two_not_single
+#print axioms Kcert.Members.fits_once
+#print axioms Kcert.Members.fits_cut
+#print axioms Kcert.Members.barriersFit_of_fits
+#print axioms Kcert.Members.two_fits

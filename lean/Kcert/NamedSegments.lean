@@ -37,7 +37,8 @@ covers one such clearing (namespace `Kcert.Members`):
   happened action happened), `realized_hb` (one member set per id realizes `HB`),
   `realized_cut` (a clearing joins its segments' realized orders with `CutRel`),
   `raceFree_of_realized`; applied again to a segment program for each further clearing;
-  example with two clearings `twoAct` (`two_realized`, `two_not_single`).
+  example with two clearings `twoAct` (`two_realized`, `two_not_single`).  Barriers fit the
+  same way: `Fits`, `fits_once`, `fits_cut`, `barriersFit_of_fits`, `two_fits`.
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
@@ -1448,6 +1449,117 @@ theorem two_not_single (S : Nat → List Nat) (hM : Memb twoAct S) (hSz : Sized 
     | cons d r =>
       intro _ _ hl
       exact Nat.noConfusion (Nat.succ.inj hl)
+
+/-! ## Several clearings: barriers fit -/
+
+/-- Two threads about to arrive at one id after a valid history leave two free places. -/
+def Fits (act : Nat → Nat → Ev) (m : Nat → Nat) : Prop :=
+  ∀ h, Valid act m h → ∀ i j b wa wb, ¬ i = j → Valid act m (i :: h) → Valid act m (j :: h) →
+    act i (cnt i h) = Ev.arr b wa → act j (cnt j h) = Ev.arr b wb →
+    len (left (m b) (fun _ => 0) [] (arrs act b h)) + 2 ≤ m b
+
+theorem fits_once (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) : Fits act m :=
+  fun _ hv _ _ _ _ _ hij hvi hvj hei hej => two_places_act act m S hM hSz h3 hv hij hvi hvj hei hej
+
+/-- **A clearing joins its segments' `Fits`.** -/
+theorem fits_cut {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} (C : Cut act m W k SW c E)
+    (F1 : Fits (restr act (preF c)) m) (F2 : Fits (restr act (postF c)) m) : Fits act m := by
+  intro h hv i j b wa wb hij hvi hvj hei hej
+  have hiS : Mem i SW := C.hall i _ b wa hei
+  have hjS : Mem j SW := C.hall j _ b wb hej
+  cases Nat.ltOrGe (c i) (cnt i h) with
+  | inl hci =>
+    have hsep := past_all C hvi hiS hci
+    have hcj : c j < cnt j h := hsep j hjS
+    have hcnt := pre_counts act b c C.hall C.hEc hsep
+    have hl0 : left (m b) (fun _ => 0) [] (arrsF act b (preF c) h) = [] :=
+      left_nil_of_cnt hcnt _ _ (C.hE b)
+    rw [split act m C.hW C.hM C.hm C.hS C.hc C.hall b h hv, left_app _ _ _ _ _ hl0, len_left]
+    have hei' : restr act (postF c) i (cnt i h) = Ev.arr b wa := by
+      rw [restr_true (postF_of_lt c hci)]; exact hei
+    have hej' : restr act (postF c) j (cnt j h) = Ev.arr b wb := by
+      rw [restr_true (postF_of_lt c hcj)]; exact hej
+    have r := F2 h (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) i j b wa wb
+      hij (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (i :: h) hvi)
+      (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (j :: h) hvj) hei' hej'
+    rw [arrs_restr, len_left] at r
+    exact r
+  | inr hci =>
+    cases Nat.ltOrGe (c j) (cnt j h) with
+    | inl hcj =>
+      have r := past_all C hvj hjS hcj i hiS
+      exact False.elim (Nat.notSuccLeSelf (c i) (Nat.leTrans r hci))
+    | inr hcj =>
+      have hpost : arrsF act b (postF c) h = [] := by
+        cases hq : arrsF act b (postF c) h with
+        | nil => rfl
+        | cons u r =>
+          have hu : Mem u (arrsF act b (postF c) h) := by rw [hq]; exact Or.inl rfl
+          match post_done act b c h hu with
+          | ⟨hl', ⟨i', wt, ha⟩⟩ =>
+            have hsep := sep_wait act m C.hW C.hM C.hm C.hS C.hc h hv (C.hall u i' b wt ha) hl' i hiS
+            exact False.elim (Nat.notSuccLeSelf (c i) (Nat.leTrans hsep hci))
+      rw [split act m C.hW C.hM C.hm C.hS C.hc C.hall b h hv, hpost, app_nil]
+      have hei' : restr act (preF c) i (cnt i h) = Ev.arr b wa := by
+        rw [restr_true (decide_eq_true' hci : preF c i (cnt i h) = true)]; exact hei
+      have hej' : restr act (preF c) j (cnt j h) = Ev.arr b wb := by
+        rw [restr_true (decide_eq_true' hcj : preF c j (cnt j h) = true)]; exact hej
+      have r := F1 h (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) i j b wa wb
+        hij (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (i :: h) hvi)
+        (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (j :: h) hvj) hei' hej'
+      rw [arrs_restr] at r
+      exact r
+
+section SemFits
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **Barriers fit in every schedule from `Fits` of the solo sequences** (any number of
+clearings through `fits_cut`). -/
+theorem barriersFit_of_fits (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) (hF : Fits (soloEv prog regs0 m0) m) :
+    Sem.BarriersFit prog N (Sem.init regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj
+  match sched_of_reach prog N hr with
+  | ⟨h, hs⟩ =>
+    have H := hinv_sched prog N regs0 m0 m1 R m hind hR0 hC hs
+    apply barFits_of
+    intro b n wa pa n' wb pb hA hB
+    have rx := (hinv_common prog N regs0 m0 R m hind hi hri H).2.1
+    have ry := (hinv_common prog N regs0 m0 R m hind hj hrj H).2.1
+    rw [hA] at rx
+    rw [hB] at ry
+    have hA0 := Sem.actRel_arrive rx
+    have hB0 := Sem.actRel_arrive ry
+    have c1 := hC _ _ _ _ _ _ hA0
+    have c2 := hC _ _ _ _ _ _ hB0
+    have hei : soloEv prog regs0 m0 i (cnt i h) = Ev.arr b wa := by
+      show evOf (Sem.soloAct prog regs0 m0 i (cnt i h)) = Ev.arr b wa
+      rw [hA0]
+      rfl
+    have hej : soloEv prog regs0 m0 j (cnt j h) = Ev.arr b wb := by
+      show evOf (Sem.soloAct prog regs0 m0 j (cnt j h)) = Ev.arr b wb
+      rw [hB0]
+      rfl
+    refine ⟨Eq.trans c1.1 (Eq.symm c2.1), ?_⟩
+    rw [H.2.1 b, c1.1]
+    have hvi : Valid (soloEv prog regs0 m0) m (i :: h) := ⟨H.1, (H.2.2 i hi).2.2 hri⟩
+    have hvj : Valid (soloEv prog regs0 m0) m (j :: h) := ⟨H.1, (H.2.2 j hj).2.2 hrj⟩
+    exact hF h H.1 i j b wa wb hij hvi hvj hei hej
+
+end SemFits
+
+/-- The two-clearing example fits. -/
+theorem two_fits : Fits twoAct twoM :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  fits_cut two_cut1 (fits_once _ twoM twoSA two_membA two_sizedA (check3_restr hs _))
+    (fits_cut two_cut2
+      (fits_once _ twoM twoSB two_membB two_sizedB (check3_restr (two_wait hs _) _))
+      (fits_once _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _)))
 
 end Members
 end Kcert
