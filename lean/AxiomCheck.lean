@@ -1076,3 +1076,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.fits_cut
 #print axioms Kcert.Members.barriersFit_of_fits
 #print axioms Kcert.Members.two_fits
+#print axioms Kcert.Members.np_once
+#print axioms Kcert.Members.np_cut
+#print axioms Kcert.Members.progress_of_np
+#print axioms Kcert.Members.noStuck_of_np
+#print axioms Kcert.Members.two_np

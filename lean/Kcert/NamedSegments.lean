@@ -38,7 +38,8 @@ covers one such clearing (namespace `Kcert.Members`):
   `realized_cut` (a clearing joins its segments' realized orders with `CutRel`),
   `raceFree_of_realized`; applied again to a segment program for each further clearing;
   example with two clearings `twoAct` (`two_realized`, `two_not_single`).  Barriers fit the
-  same way: `Fits`, `fits_once`, `fits_cut`, `barriersFit_of_fits`, `two_fits`.
+  same way: `Fits`, `fits_once`, `fits_cut`, `barriersFit_of_fits`, `two_fits`; and progress:
+  `NpAhead`, `np_once`, `np_cut`, `progress_of_np`, `noStuck_of_np`, `two_np`.
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
@@ -1560,6 +1561,115 @@ theorem two_fits : Fits twoAct twoM :=
     (fits_cut two_cut2
       (fits_once _ twoM twoSB two_membB two_sizedB (check3_restr (two_wait hs _) _))
       (fits_once _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _)))
+
+/-! ## Several clearings: progress and no deadlock -/
+
+/-- `progress`'s core: a waiting arrival not pending after a history behind `h` is not pending
+after `h`. -/
+def NpAhead (act : Nat → Nat → Ev) (m : Nat → Nat) : Prop :=
+  ∀ u j b H' h, Valid act m (u :: H') → Valid act m h → (∀ s, cnt s H' ≤ cnt s h) →
+    cnt u H' = cnt u h → cnt u h = j + 1 → act u j = Ev.arr b true →
+    ¬ Pending u (left (m b) (fun _ => 0) [] (arrs act b h))
+
+theorem np_once (act : Nat → Nat → Ev) (m : Nat → Nat) (S : Nat → List Nat)
+    (hM : Memb act S) (hSz : Sized m S) (h3 : Check3 act) : NpAhead act m :=
+  fun _ _ _ _ _ hvu hv hle he hj hact => np_ahead act m S hM hSz h3 hvu hv hle he hj hact
+
+/-- **A clearing joins its segments' `NpAhead`.** -/
+theorem np_cut {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} (C : Cut act m W k SW c E)
+    (N1 : NpAhead (restr act (preF c)) m) (N2 : NpAhead (restr act (postF c)) m) :
+    NpAhead act m := by
+  intro u j b H' h hvu hv hle he hj hact
+  have huSW : Mem u SW := C.hall u j b true hact
+  cases Nat.ltOrGe (c u) j with
+  | inr hjc =>
+    have hactP : restr act (preF c) u j = Ev.arr b true := by
+      rw [restr_true (decide_eq_true' hjc : preF c u j = true)]; exact hact
+    have r := N1 u j b H' h
+      (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (u :: H') hvu)
+      (valid_pre act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hle he hj hactP
+    rw [arrs_restr] at r
+    exact lift_pre C hv hj hjc r
+  | inl hjc =>
+    have hactP : restr act (postF c) u j = Ev.arr b true := by
+      rw [restr_true (postF_of_lt c hjc)]; exact hact
+    have r := N2 u j b H' h
+      (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc (u :: H') hvu)
+      (valid_post act m C.hW C.hM C.hm C.hS C.hc C.hall C.hE C.hEc h hv) hle he hj hactP
+    rw [arrs_restr] at r
+    exact lift_post C hv huSW hj hjc r
+
+/-- **Progress from `NpAhead`** (any number of clearings through `np_cut`). -/
+theorem progress_of_np {act : Nat → Nat → Ev} {m : Nat → Nat} (hN : NpAhead act m)
+    {E : Nat → Nat} {N : Nat} {H : List Nat} (hC : Complete act m E N H) (h : List Nat)
+    (hv : Valid act m h) {t0 : Nat} (ht0 : t0 < N) (hnd : cnt t0 h < E t0) :
+    ∃ t, t < N ∧ cnt t h < E t ∧ Valid act m (t :: h) := by
+  cases first_ahead h H with
+  | inl hle =>
+    have r := hle t0
+    rw [hC.2.2 t0 ht0] at r
+    exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hnd r))
+  | inr ex =>
+    match ex with
+    | ⟨u, H', hs, hle, he⟩ =>
+      have hvu : Valid act m (u :: H') := valid_suf H hC.1 hs
+      have huN : u < N := hC.2.1.1 u (mem_suf hs (Or.inl rfl))
+      have hlt : cnt u h < E u := by
+        have c1 : cnt u (u :: H') ≤ cnt u H := cnt_suf u hs
+        rw [cnt_self u H', he, hC.2.2 u huN] at c1
+        exact c1
+      exact ⟨u, huN, hlt, hv, fun j b hj hact => hN u j b H' h hvu hv hle he hj hact⟩
+
+section SemNp
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **No schedule deadlocks, from `NpAhead` of the solo sequences** and a complete schedule
+(`seg_noStuck` for any number of clearings). -/
+theorem noStuck_of_np (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) (hN : NpAhead (soloEv prog regs0 m0) m)
+    {E : Nat → Nat} {H : List Nat} (hComp : Complete (soloEv prog regs0 m0) m E N H)
+    (hpast : ∀ t j b w, t < N → soloEv prog regs0 m0 t j = Ev.arr b w → j + 1 < E t)
+    (hex : ∀ t j, t < N → Sem.soloAct prog regs0 m0 t j = Sem.Act.exit → E t ≤ j + 1) :
+    ∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r := by
+  intro r hrr hst k0 hk
+  match valid_of_reach prog N regs0 m0 m1 R m hind hR0 hC hrr with
+  | ⟨h, hs, hv, _, hth⟩ =>
+  have norun : ∀ t, t < N → (r.th t).status = Sem.Status.run → False :=
+    fun t ht hrun => hst _ ⟨t, ht, hrun, Sem.same_refl _⟩
+  cases hk' : (r.th k0).status with
+  | exited => rfl
+  | run => exact False.elim (norun k0 hk hk')
+  | bar b =>
+    match (hth k0 hk).2.1 b hk' with
+    | ⟨j, hj, ha, _⟩ =>
+      have hnd : cnt k0 h < E k0 := by rw [hj]; exact hpast k0 j b true hk ha
+      match progress_of_np hN hComp h hv hk hnd with
+      | ⟨t, ht, hlt, hv'⟩ =>
+        cases ht' : (r.th t).status with
+        | run => exact False.elim (norun t ht ht')
+        | bar b' =>
+          match (hth t ht).2.1 b' ht' with
+          | ⟨j', hj', ha', hp'⟩ => exact False.elim (hv'.2 j' b' hj' ha' hp')
+        | exited =>
+          match Race.exited_inv prog N regs0 m0 m1 R m hind hR0 hC hs t ht ht' with
+          | ⟨j', hj', hx'⟩ =>
+            rw [hj'] at hlt
+            exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hlt (hex t j' ht hx')))
+
+end SemNp
+
+/-- The two-clearing example has `NpAhead`. -/
+theorem two_np : NpAhead twoAct twoM :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  np_cut two_cut1 (np_once _ twoM twoSA two_membA two_sizedA (check3_restr hs _))
+    (np_cut two_cut2
+      (np_once _ twoM twoSB two_membB two_sizedB (check3_restr (two_wait hs _) _))
+      (np_once _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _)))
 
 end Members
 end Kcert
