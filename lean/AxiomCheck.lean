@@ -1081,3 +1081,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.progress_of_np
 #print axioms Kcert.Members.noStuck_of_np
 #print axioms Kcert.Members.two_np
+#print axioms Kcert.Members.confluence_of_realized

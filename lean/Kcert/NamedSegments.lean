@@ -39,7 +39,8 @@ covers one such clearing (namespace `Kcert.Members`):
   `raceFree_of_realized`; applied again to a segment program for each further clearing;
   example with two clearings `twoAct` (`two_realized`, `two_not_single`).  Barriers fit the
   same way: `Fits`, `fits_once`, `fits_cut`, `barriersFit_of_fits`, `two_fits`; and progress:
-  `NpAhead`, `np_once`, `np_cut`, `progress_of_np`, `noStuck_of_np`, `two_np`.
+  `NpAhead`, `np_once`, `np_cut`, `progress_of_np`, `noStuck_of_np`, `two_np`; confluence
+  `confluence_of_realized`.
 * Executor side: the history split at the completion of the whole-CTA instance, `appE H2 H1`.
   `memb_pre`, `check3_pre`: checks (2) and (3) on `H1` with `S1` give `Memb`, `Check3` of the
   segment up to the cut; `memb_post`, `check3_post`: on `H2` (over the actions shifted past each
@@ -1670,6 +1671,28 @@ theorem two_np : NpAhead twoAct twoM :=
     (np_cut two_cut2
       (np_once _ twoM twoSB two_membB two_sizedB (check3_restr (two_wait hs _) _))
       (np_once _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _)))
+
+section SemConf
+
+variable {V : Type} [Sem.AccAdd V]
+
+/-- **Confluence from a realized order and `Fits`** (any number of clearings). -/
+theorem confluence_of_realized (prog : Sem.Prog V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) {Rel : Nat × Nat → Nat × Nat → Prop}
+    (hR : Realized (soloEv prog regs0 m0) m Rel)
+    (hord : ∀ x y i j, x ≠ y → x < N → y < N →
+      Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j) →
+      Rel (x, i) (y, j) ∨ Rel (y, j) (x, i))
+    (hF : Fits (soloEv prog regs0 m0) m) {t1 t2 : Sem.CState V}
+    (h1 : Sem.Reach prog N (Sem.init regs0 m1) t1) (h2 : Sem.Reach prog N (Sem.init regs0 m1) t2)
+    (f1 : Sem.Final N t1) (f2 : Sem.Final N t2) : Sem.Same t1 t2 :=
+  Sem.confluence prog N
+    (raceFree_of_realized prog N regs0 m0 m1 R m hind hR0 hC hR hord)
+    (barriersFit_of_fits prog N regs0 m0 m1 R m hind hR0 hC hF) h1 h2 f1 f2
+
+end SemConf
 
 end Members
 end Kcert
