@@ -1011,3 +1011,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpSem.Example.ex_fit
 #print axioms Kcert.CpSem.Example.ex_every_final
 #print axioms Kcert.CpSem.Example.ex_executor
+#print axioms Kcert.CpCheck.run_read_dst
+#print axioms Kcert.CpCheck.run_write_dst
+#print axioms Kcert.CpCheck.run_write_src
+#print axioms Kcert.CpCheck.run_issue_dst
+#print axioms Kcert.CpCheck.kp2_passes
+#print axioms Kcert.CpCheck.kp2_done
+#print axioms Kcert.CpCheck.kpRacy_reported
+#print axioms Kcert.CpCheck.kpRacy_tags_pass
+#print axioms Kcert.CpCheck.dst_overwrite_reported

@@ -43,3 +43,4 @@ import Kcert.ScheduleNamed
 import Kcert.NamedSound
 import Kcert.CheckNamed
 import Kcert.CpSem
+import Kcert.CpCheck

@@ -1,0 +1,294 @@
+import Kcert.CpSem
+
+/-!
+# The executor's `cp.async` checks on its own run
+
+Rust: `checker/src/exec/tensor_core.rs` (`cp_async_issue`, `cp_async_wait`),
+`checker/src/exec/access.rs` (a load of `Val::Pending` is an `UninitializedRead`; a store or
+atomic to an in-flight source granule is a `DataRace`), `checker/src/exec/race.rs`.
+
+What the Rust does (read from the source, 2026-11-30):
+* at the issue (`cp_async_issue`) each source granule is registered in `Cta::inflight` (a count)
+  and the source is LOADED through `access` (an ordinary access: race check with the thread's
+  clock at the issue, a load of `Pending` would be an `UninitializedRead`); then each
+  destination element is STORED `Val::Pending` through `access` (an ordinary store: race check
+  with the clock at the issue);
+* any store or atomic to an in-flight source granule is a `DataRace` (`access.rs`);
+* a load of `Val::Pending` is an `UninitializedRead`;
+* at the wait (`cp_async_wait`) the oldest groups are completed in order; for each copy the
+  source leaves `inflight`, is LOADED again through `access` (race check with the clock at the
+  wait; a changed value without a reported in-flight write is `Unsupported`), the destination
+  must still hold `Pending` (else a `DataRace`, "written while the cp.async was in flight"),
+  and is STORED the value read at the issue through `access` (race check with the clock at the
+  wait).
+So for the vector clocks the copy reads its source at the issue AND at the wait, and writes its
+destination at the issue AND at the wait.
+
+This file models the checks over the executor's history, a list of events (`XEv`): a read, a
+write (a store or atomic), an issue, and a copy's completion inside its wait (`fin`).  The
+Pending tag and the in-flight counts are `XSt` (`pend`, `os`); `od` counts, per address, the
+copies issued and not completed with that destination (a ghost count, not a Rust field).
+`xcheck` is the tag checks; `epochRace` the ordinary race check for whole-CTA barriers (two
+events of different threads in one epoch with conflicting accesses, the issue and the
+completion each counted as a read of the source and a write of the destination, as above).
+
+Proved (`run_*`): on the run's own order, a history that passes `xcheck` and ends with no copy
+outstanding has no read or write of a destination of a copy issued and not yet completed, no
+write to the source of such a copy, and no second copy issued to such a destination, even
+though the Rust reports a write to a destination only later, at the wait.  These are the
+`CpConflict` / `CopyConflict` clauses of `CpSem.CpRaceFree` for the states of the executor's
+own schedule (copies performing at the wait).  NOT proved: that the history is the one
+`CpSem.XStep` produces, nor that the checks on this one run cover every other schedule.
+
+Examples: the executor's history of `CpSem.Example.kp2` passes (`kp2_passes`), the one of
+`kpRacy` is reported by the ordinary race check (`kpRacy_reported`); the histories are
+written by hand from the executor's order (thread 0 runs until it blocks, then thread 1).
+-/
+
+namespace Kcert
+namespace CpCheck
+
+open Sem
+
+/-- An event of the executor's history, with its thread. -/
+inductive XEv where
+  | rd (t a : Nat)
+  | wr (t a : Nat)
+  | iss (t src dst : Nat)
+  | fin (t src dst : Nat)
+
+/-- The tag state: `pend a` (address `a` holds `Val::Pending`), `os a` (in-flight copies with
+source `a`, `Cta::inflight`), `od a` (copies issued and not completed with destination `a`). -/
+structure XSt where
+  pend : Nat → Bool
+  os : Nat → Nat
+  od : Nat → Nat
+
+def xst0 : XSt := ⟨fun _ => false, fun _ => 0, fun _ => 0⟩
+
+def isZero : Nat → Bool
+  | 0 => true
+  | _ + 1 => false
+
+/-- The check of one event in tag state `st`. -/
+def ok (st : XSt) : XEv → Bool
+  | XEv.rd _ a => not (st.pend a)
+  | XEv.wr _ a => isZero (st.os a)
+  | XEv.iss _ s _ => not (st.pend s)
+  | XEv.fin _ s d => st.pend d && not (isZero (st.od d)) && not (isZero (st.os s))
+
+def step (st : XSt) : XEv → XSt
+  | XEv.rd _ _ => st
+  | XEv.wr _ a => ⟨upd st.pend a false, st.os, st.od⟩
+  | XEv.iss _ s d => ⟨upd st.pend d true, upd st.os s (st.os s + 1), upd st.od d (st.od d + 1)⟩
+  | XEv.fin _ s d => ⟨upd st.pend d false, upd st.os s (st.os s - 1), upd st.od d (st.od d - 1)⟩
+
+def run : XSt → List XEv → XSt
+  | st, [] => st
+  | st, e :: h => run (step st e) h
+
+/-- The tag checks over a history. -/
+def xcheck : XSt → List XEv → Bool
+  | _, [] => true
+  | st, e :: h => ok st e && xcheck (step st e) h
+
+/-- List append by structural recursion (core's `++` goes through `reverseAux`). -/
+def app : List XEv → List XEv → List XEv
+  | [], l => l
+  | e :: l1, l2 => e :: app l1 l2
+
+def bit : Bool → Nat
+  | true => 1
+  | false => 0
+
+theorem xcheck_cons {st : XSt} {e : XEv} {h : List XEv} (hc : xcheck st (e :: h) = true) :
+    ok st e = true ∧ xcheck (step st e) h = true :=
+  ⟨and_left' hc, and_right' hc⟩
+
+theorem run_append (st : XSt) (p q : List XEv) : run st (app p q) = run (run st p) q := by
+  induction p generalizing st with
+  | nil => rfl
+  | cons e p ih => exact ih (step st e)
+
+theorem xcheck_append (st : XSt) (p q : List XEv) (hc : xcheck st (app p q) = true) :
+    xcheck (run st p) q = true := by
+  induction p generalizing st with
+  | nil => exact hc
+  | cons e p ih => exact ih (step st e) (xcheck_cons hc).2
+
+theorem lt_succ_of_lt' {a b : Nat} (h : a < b) : a < b + 1 := Nat.leTrans h (Nat.leSucc b)
+
+/-- The invariant: more copies outstanding to `a` than the Pending tag at `a` accounts for. -/
+theorem inv_step (a : Nat) (st : XSt) (e : XEv) (hok : ok st e = true)
+    (hi : bit (st.pend a) < st.od a) : bit ((step st e).pend a) < (step st e).od a := by
+  have h0 : 0 < st.od a := Nat.ltOfLeOfLt (Nat.zeroLe _) hi
+  cases e with
+  | rd t b => exact hi
+  | wr t b =>
+    show bit (upd st.pend b false a) < st.od a
+    cases Nat.decEq a b with
+    | isTrue hab => rw [hab, upd_same]; rw [hab] at h0; exact h0
+    | isFalse hab => rw [upd_other _ _ hab]; exact hi
+  | iss t s d =>
+    show bit (upd st.pend d true a) < upd st.od d (st.od d + 1) a
+    cases Nat.decEq a d with
+    | isTrue hab => rw [hab, upd_same, upd_same]; rw [hab] at h0; exact Nat.succLeSucc h0
+    | isFalse hab => rw [upd_other _ _ hab, upd_other _ _ hab]; exact hi
+  | fin t s d =>
+    show bit (upd st.pend d false a) < upd st.od d (st.od d - 1) a
+    cases Nat.decEq a d with
+    | isFalse hab => rw [upd_other _ _ hab, upd_other _ _ hab]; exact hi
+    | isTrue hab =>
+      rw [hab, upd_same, upd_same]
+      rw [hab] at hi
+      have hp : st.pend d = true := and_left' (and_left' hok)
+      rw [hp] at hi
+      cases hk : st.od d with
+      | zero => rw [hk] at hi; exact False.elim (Nat.notLtZero _ hi)
+      | succ k =>
+        rw [hk] at hi
+        show 0 < k
+        exact Nat.lt_of_succ_lt_succ hi
+
+theorem inv_run (a : Nat) (h : List XEv) (st : XSt) (hc : xcheck st h = true)
+    (hi : bit (st.pend a) < st.od a) : bit ((run st h).pend a) < (run st h).od a := by
+  induction h generalizing st with
+  | nil => exact hi
+  | cons e h ih =>
+    exact ih (step st e) (xcheck_cons hc).2 (inv_step a st e (xcheck_cons hc).1 hi)
+
+/-- Once the tag at `a` is gone while a copy to `a` is outstanding, a checked run never ends
+with every copy to `a` completed. -/
+theorem stuck (a : Nat) (h : List XEv) (st : XSt) (hc : xcheck st h = true)
+    (hp : st.pend a = false) (hd : 0 < st.od a) (hend : (run st h).od a = 0) : False := by
+  have hi : bit (st.pend a) < st.od a := by rw [hp]; exact hd
+  have h2 := inv_run a h st hc hi
+  rw [hend] at h2
+  exact Nat.notLtZero _ h2
+
+theorem od_zero_of (a : Nat) (st : XSt) (h : 0 < st.od a → False) : st.od a = 0 := by
+  cases hk : st.od a with
+  | zero => rfl
+  | succ k => rw [hk] at h; exact False.elim (h (Nat.succPos k))
+
+/-- A read of a destination: on a checked run that ends with every copy to `a` completed, no
+copy to `a` is outstanding at a read of `a`. -/
+theorem run_read_dst (p q : List XEv) (t a : Nat)
+    (hc : xcheck xst0 (app p (XEv.rd t a :: q)) = true)
+    (hend : (run xst0 (app p (XEv.rd t a :: q))).od a = 0) : (run xst0 p).od a = 0 := by
+  have hc' := xcheck_append xst0 p _ hc
+  rw [run_append] at hend
+  apply od_zero_of
+  intro hd
+  have hok := (xcheck_cons hc').1
+  have hp : (run xst0 p).pend a = false := by
+    cases hq : (run xst0 p).pend a with
+    | false => rfl
+    | true => have hok' : not ((run xst0 p).pend a) = true := hok; rw [hq] at hok'; cases hok'
+  exact stuck a q (step (run xst0 p) (XEv.rd t a)) (xcheck_cons hc').2 hp hd hend
+
+/-- A write to a destination: likewise, no copy to `a` is outstanding at a write of `a`
+(the Rust reports it at the copy's wait, `cp_async_wait`). -/
+theorem run_write_dst (p q : List XEv) (t a : Nat)
+    (hc : xcheck xst0 (app p (XEv.wr t a :: q)) = true)
+    (hend : (run xst0 (app p (XEv.wr t a :: q))).od a = 0) : (run xst0 p).od a = 0 := by
+  have hc' := xcheck_append xst0 p _ hc
+  rw [run_append] at hend
+  apply od_zero_of
+  intro hd
+  have hp : (step (run xst0 p) (XEv.wr t a)).pend a = false := upd_same _ _ _
+  exact stuck a q (step (run xst0 p) (XEv.wr t a)) (xcheck_cons hc').2 hp hd hend
+
+/-- A write to a source: no copy from `a` is in flight at a write of `a` (`access.rs`). -/
+theorem run_write_src (p q : List XEv) (t a : Nat)
+    (hc : xcheck xst0 (app p (XEv.wr t a :: q)) = true) : (run xst0 p).os a = 0 := by
+  have hok : isZero ((run xst0 p).os a) = true := (xcheck_cons (xcheck_append xst0 p _ hc)).1
+  cases hk : (run xst0 p).os a with
+  | zero => rfl
+  | succ k => rw [hk] at hok; cases hok
+
+/-- Two copies to one destination: at an issue to `d`, no copy to `d` is outstanding. -/
+theorem run_issue_dst (p q : List XEv) (t s d : Nat)
+    (hc : xcheck xst0 (app p (XEv.iss t s d :: q)) = true)
+    (hend : (run xst0 (app p (XEv.iss t s d :: q))).od d = 0) : (run xst0 p).od d = 0 := by
+  have hc' := xcheck_append xst0 p _ hc
+  rw [run_append] at hend
+  apply od_zero_of
+  intro hd
+  have hi : bit ((step (run xst0 p) (XEv.iss t s d)).pend d) <
+      (step (run xst0 p) (XEv.iss t s d)).od d := by
+    show bit (upd (run xst0 p).pend d true d) < upd (run xst0 p).od d ((run xst0 p).od d + 1) d
+    rw [upd_same, upd_same]
+    exact Nat.succLeSucc hd
+  have h2 := inv_run d q _ (xcheck_cons hc').2 hi
+  have hend' : (run (step (run xst0 p) (XEv.iss t s d)) q).od d = 0 := hend
+  rw [hend'] at h2
+  exact Nat.notLtZero _ h2
+
+/-! ### The ordinary race check over epochs -/
+
+def evT : XEv → Nat
+  | XEv.rd t _ => t
+  | XEv.wr t _ => t
+  | XEv.iss t _ _ => t
+  | XEv.fin t _ _ => t
+
+/-- The address an event writes (the copy's destination for an issue and a completion). -/
+def evW : XEv → Option Nat
+  | XEv.rd _ _ => none
+  | XEv.wr _ a => some a
+  | XEv.iss _ _ d => some d
+  | XEv.fin _ _ d => some d
+
+/-- The address an event reads (the copy's source for an issue and a completion). -/
+def evR : XEv → Option Nat
+  | XEv.rd _ a => some a
+  | XEv.wr _ _ => none
+  | XEv.iss _ s _ => some s
+  | XEv.fin _ s _ => some s
+
+def optEq : Option Nat → Option Nat → Bool
+  | some a, some b => Nat.beq a b
+  | _, _ => false
+
+def evConf (e f : XEv) : Bool :=
+  not (Nat.beq (evT e) (evT f)) &&
+    (optEq (evW e) (evW f) || optEq (evW e) (evR f) || optEq (evR e) (evW f))
+
+def anyConf (e : Nat × XEv) : List (Nat × XEv) → Bool
+  | [] => false
+  | f :: l => (Nat.beq e.1 f.1 && evConf e.2 f.2) || anyConf e l
+
+/-- Two events of different threads in one epoch with conflicting accesses. -/
+def epochRace : List (Nat × XEv) → Bool
+  | [] => false
+  | e :: l => anyConf e l || epochRace l
+
+/-- The executor's verdict on a history of (epoch, event): the tag checks pass, no epoch race,
+and no copy outstanding at the end at the given addresses. -/
+def accepts (h : List (Nat × XEv)) : Bool :=
+  xcheck xst0 (h.map Prod.snd) && not (epochRace h)
+
+/-! ### Examples (`CpSem.Example`) -/
+
+/-- `kp2`: thread 0 issues the copy 0 → 1, commits, waits (the copy completes there), arrives at
+the barrier; thread 1 arrives; after the barrier (epoch 1) thread 1 reads 1. -/
+def histKp2 : List (Nat × XEv) :=
+  [(0, XEv.iss 0 0 1), (0, XEv.fin 0 0 1), (1, XEv.rd 1 1)]
+
+/-- `kpRacy`: thread 0 issues 0 → 1, commits, waits, exits; then thread 1 writes 0 (no barrier,
+one epoch). -/
+def histRacy : List (Nat × XEv) :=
+  [(0, XEv.iss 0 0 1), (0, XEv.fin 0 0 1), (0, XEv.wr 1 0)]
+
+theorem kp2_passes : accepts histKp2 = true := rfl
+theorem kp2_done : (run xst0 (histKp2.map Prod.snd)).od 1 = 0 := rfl
+theorem kpRacy_reported : accepts histRacy = false := rfl
+/-- The racy one passes the tag checks: only the ordinary race check reports it. -/
+theorem kpRacy_tags_pass : xcheck xst0 (histRacy.map Prod.snd) = true := rfl
+/-- A write of the destination before the wait by the issuing thread is reported (at the wait). -/
+theorem dst_overwrite_reported :
+    xcheck xst0 [XEv.iss 0 0 1, XEv.wr 0 1, XEv.fin 0 0 1] = false := rfl
+
+end CpCheck
+end Kcert
