@@ -1020,3 +1020,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpCheck.kpRacy_reported
 #print axioms Kcert.CpCheck.kpRacy_tags_pass
 #print axioms Kcert.CpCheck.dst_overwrite_reported
+#print axioms Kcert.CpCheck.Finding.noWait_accepted
+#print axioms Kcert.CpCheck.Finding.noWait_outstanding
+#print axioms Kcert.CpCheck.Finding.noWait_not_free

@@ -290,5 +290,58 @@ theorem kpRacy_tags_pass : xcheck xst0 (histRacy.map Prod.snd) = true := rfl
 theorem dst_overwrite_reported :
     xcheck xst0 [XEv.iss 0 0 1, XEv.wr 0 1, XEv.fin 0 0 1] = false := rfl
 
+/-! ### Finding: a copy that is never waited for
+
+The Rust checks a copy's destination only in `cp_async_wait` (it must still hold `Pending`).
+A thread that reaches `exit` with copies outstanding (`Op::Exit` in `exec/step.rs` sets
+`Status::Exited` and drops `async_open` / `async_groups`) is never checked: a store to the
+destination after the issue overwrites `Pending` without a finding, and a later load reads the
+stored value.  On the hardware the copy may land after that store.  Every `run_*` theorem
+above needs its hypothesis `hend` (no copy to the address outstanding at the end), which the
+Rust does not check.
+
+PTX (one thread; shared `d`, global `s`):
+```
+cp.async.ca.shared.global [d], [s], 4;
+st.shared.u32 [d], 5;
+ld.shared.u32 %r1, [d];   // the executor: 5; the hardware: 5 or the value at [s]
+st.global.u32 [out], %r1;
+exit;                     // no cp.async.wait_group / wait_all
+```
+-/
+
+namespace Finding
+
+open CpSem
+
+/-- The tag history of the executor's run of `kpNoWait` (below): issue 0 → 1, write 1, read 1,
+exit with the copy outstanding. -/
+def histNoWait : List (Nat × XEv) := [(0, XEv.iss 0 0 1), (0, XEv.wr 0 1), (0, XEv.rd 0 1)]
+
+/-- The executor accepts it: the tag checks pass and no epoch race ... -/
+theorem noWait_accepted : accepts histNoWait = true := rfl
+
+/-- ... while the copy to 1 is still outstanding at the end. -/
+theorem noWait_outstanding : (run xst0 (histNoWait.map Prod.snd)).od 1 = 1 := rfl
+
+/-- The program in `CpSem`: thread 0 issues the copy 0 → 1, writes 5 to 1, reads 1, exits. -/
+def kpNoWait : KProg Nat := fun i pc regs =>
+  match i, pc with
+  | 0, 0 => KAct.issue 0 1 1
+  | 0, 1 => KAct.base (Act.write 1 5 2)
+  | 0, 2 => KAct.base (Act.read 1 0 3)
+  | _, _ => KAct.base Act.exit
+
+/-- It is not race free: after the issue, the thread's write of 1 conflicts with the copy,
+which is still pending (the engine may perform it after the write). -/
+theorem noWait_not_free : ¬CpRaceFree kpNoWait 1 Example.s0 := by
+  intro h
+  have hr : KReach kpNoWait 1 Example.s0 (tnext kpNoWait 1 0 Example.s0) :=
+    KReach.step (Example.kstep_thr kpNoWait 1 0 Example.s0 (by decide) rfl
+      (fun n pc e => KAct.noConfusion e)) (KReach.refl _)
+  exact (h _ hr).2.1 0 0 0 ⟨0, 1, 0⟩ (by decide) rfl (by decide) (by decide) rfl (Or.inl rfl)
+
+end Finding
+
 end CpCheck
 end Kcert
