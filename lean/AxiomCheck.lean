@@ -1023,3 +1023,10 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpCheck.Finding.noWait_accepted
 #print axioms Kcert.CpCheck.Finding.noWait_outstanding
 #print axioms Kcert.CpCheck.Finding.noWait_not_free
+#print axioms Kcert.CpCheck.od_noFin
+#print axioms Kcert.CpCheck.between_dst
+#print axioms Kcert.CpCheck.epochRace_app
+#print axioms Kcert.CpCheck.conf_iss
+#print axioms Kcert.CpCheck.conf_fin
+#print axioms Kcert.CpCheck.before_iss
+#print axioms Kcert.CpCheck.after_fin

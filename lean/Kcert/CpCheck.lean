@@ -290,6 +290,224 @@ theorem kpRacy_tags_pass : xcheck xst0 (histRacy.map Prod.snd) = true := rfl
 theorem dst_overwrite_reported :
     xcheck xst0 [XEv.iss 0 0 1, XEv.wr 0 1, XEv.fin 0 0 1] = false := rfl
 
+/-! ### Every event that may overlap a copy in some schedule
+
+A copy issued by thread `tc` in epoch `e1` and completed (at its wait) in epoch `e2` may be
+pending, in some schedule of whole-CTA barriers, while an event `x` happens when `x` is of the
+same thread and between the issue and the completion in program order, or of another thread in
+an epoch between `e1` and `e2` (an earlier epoch is ordered before the issue by a barrier, a
+later one after the completion).  In the executor's history, sorted by epoch, such an `x` lies
+between the issue and the completion, or before the issue in the issue's epoch, or after the
+completion in the completion's epoch.  The three lemmas below show that a conflicting `x` in
+each of these places is reported.  (That every schedule's overlaps are of this form is the
+`RaceCheck.lean` argument, NOT done here for `CpSem`.) -/
+
+/-- List append over (epoch, event) pairs, by structural recursion. -/
+def appP : List (Nat × XEv) → List (Nat × XEv) → List (Nat × XEv)
+  | [], l => l
+  | e :: l1, l2 => e :: appP l1 l2
+
+def evs : List (Nat × XEv) → List XEv
+  | [] => []
+  | p :: l => p.2 :: evs l
+
+theorem app_assoc' (a b c : List XEv) : app (app a b) c = app a (app b c) := by
+  induction a with
+  | nil => rfl
+  | cons e a ih => exact congrArg (List.cons e) ih
+
+/-- No completion with destination `d`. -/
+def NoFinD (d : Nat) : List XEv → Prop
+  | [] => True
+  | XEv.fin _ _ d' :: l => d' ≠ d ∧ NoFinD d l
+  | _ :: l => NoFinD d l
+
+theorem od_noFin (d : Nat) (l : List XEv) (st : XSt) (hn : NoFinD d l) :
+    st.od d ≤ (run st l).od d := by
+  induction l generalizing st with
+  | nil => exact Nat.leRefl _
+  | cons e l ih =>
+    cases e with
+    | rd t a => exact ih (step st (XEv.rd t a)) hn
+    | wr t a => exact ih (step st (XEv.wr t a)) hn
+    | iss t s' d' =>
+      have h1 : st.od d ≤ (step st (XEv.iss t s' d')).od d := by
+        show st.od d ≤ upd st.od d' (st.od d' + 1) d
+        cases Nat.decEq d d' with
+        | isTrue he => rw [he, upd_same]; exact Nat.leSucc _
+        | isFalse he => rw [upd_other _ _ he]; exact Nat.leRefl _
+      exact Nat.leTrans h1 (ih _ hn)
+    | fin t s' d' =>
+      have h1 : st.od d ≤ (step st (XEv.fin t s' d')).od d := by
+        show st.od d ≤ upd st.od d' (st.od d' - 1) d
+        rw [upd_other _ _ (fun h => hn.1 (Eq.symm h))]
+        exact Nat.leRefl _
+      exact Nat.leTrans h1 (ih _ hn.2)
+
+theorem od_pos_after (A B1 : List XEv) (tc s d : Nat) (hn : NoFinD d B1) :
+    0 < (run xst0 (app A (XEv.iss tc s d :: B1))).od d := by
+  rw [run_append]
+  have h1 : 0 < (step (run xst0 A) (XEv.iss tc s d)).od d := by
+    show 0 < upd (run xst0 A).od d ((run xst0 A).od d + 1) d
+    rw [upd_same]
+    exact Nat.succPos _
+  exact Nat.ltOfLtOfLe h1 (od_noFin d B1 _ hn)
+
+/-- An event that touches the destination `d` as the checks see it. -/
+def DstConf (d : Nat) : XEv → Prop
+  | XEv.rd _ a => a = d
+  | XEv.wr _ a => a = d
+  | XEv.iss _ _ a => a = d
+  | XEv.fin _ _ _ => False
+
+/-- Between the issue and the next completion to `d` in the history (any thread, the issuing
+one included): a read, write or issue to `d` is reported, or a copy to `d` is left outstanding
+at the end. -/
+theorem between_dst (A B1 B2 : List XEv) (tc s d : Nat) (x : XEv) (hx : DstConf d x)
+    (hn : NoFinD d B1)
+    (hc : xcheck xst0 (app A (XEv.iss tc s d :: app B1 (x :: B2))) = true)
+    (hend : (run xst0 (app A (XEv.iss tc s d :: app B1 (x :: B2)))).od d = 0) : False := by
+  have e : app A (XEv.iss tc s d :: app B1 (x :: B2)) =
+      app (app A (XEv.iss tc s d :: B1)) (x :: B2) := Eq.symm (app_assoc' _ _ _)
+  rw [e] at hc hend
+  have hpos := od_pos_after A B1 tc s d hn
+  cases x with
+  | rd t a =>
+    have ha : a = d := hx
+    rw [ha] at hc hend
+    have h0 := run_read_dst _ B2 t d hc hend
+    rw [h0] at hpos
+    exact Nat.notLtZero _ hpos
+  | wr t a =>
+    have ha : a = d := hx
+    rw [ha] at hc hend
+    have h0 := run_write_dst _ B2 t d hc hend
+    rw [h0] at hpos
+    exact Nat.notLtZero _ hpos
+  | iss t s' a =>
+    have ha : a = d := hx
+    rw [ha] at hc hend
+    have h0 := run_issue_dst _ B2 t s' d hc hend
+    rw [h0] at hpos
+    exact Nat.notLtZero _ hpos
+  | fin t s' a => exact hx
+
+theorem beq_self (a : Nat) : Nat.beq a a = true := by
+  induction a with
+  | zero => rfl
+  | succ n ih => exact ih
+
+theorem eq_of_beq' : (a b : Nat) → Nat.beq a b = true → a = b
+  | 0, 0, _ => rfl
+  | 0, _ + 1, h => by cases h
+  | _ + 1, 0, h => by cases h
+  | a + 1, b + 1, h => congrArg Nat.succ (eq_of_beq' a b h)
+
+theorem beq_ne {a b : Nat} (h : a ≠ b) : Nat.beq a b = false := by
+  cases hb : Nat.beq a b with
+  | false => rfl
+  | true => exact False.elim (h (eq_of_beq' a b hb))
+
+theorem or_true_l (a b : Bool) (h : a = true) : (a || b) = true := by rw [h]; rfl
+theorem or_true_r (a b : Bool) (h : b = true) : (a || b) = true := by
+  cases a with
+  | false => exact h
+  | true => rfl
+
+theorem anyConf_app (p q : Nat × XEv) (M R : List (Nat × XEv))
+    (h : (Nat.beq p.1 q.1 && evConf p.2 q.2) = true) : anyConf p (appP M (q :: R)) = true := by
+  induction M with
+  | nil => exact or_true_l _ _ h
+  | cons f M ih => exact or_true_r _ _ ih
+
+/-- Two events of one epoch, the first before the second, that conflict: `epochRace`. -/
+theorem epochRace_app (A M R : List (Nat × XEv)) (p q : Nat × XEv)
+    (h : (Nat.beq p.1 q.1 && evConf p.2 q.2) = true) :
+    epochRace (appP A (p :: appP M (q :: R))) = true := by
+  induction A with
+  | nil => exact or_true_l _ _ (anyConf_app p q M R h)
+  | cons f A ih => exact or_true_r _ _ ih
+
+/-- An event that conflicts with a copy `src → d` for the ordinary race check: it reads or
+writes `d`, writes `src`, or issues a copy to `d`. -/
+def CopyConf (src d : Nat) : XEv → Prop
+  | XEv.rd _ a => a = d
+  | XEv.wr _ a => a = d ∨ a = src
+  | XEv.iss _ _ a => a = d
+  | XEv.fin _ _ _ => False
+
+theorem conf_iss (x : XEv) (tc s d : Nat) (hx : CopyConf s d x) (ht : evT x ≠ tc) :
+    evConf x (XEv.iss tc s d) = true := by
+  cases x with
+  | rd t a =>
+    have ha : a = d := hx
+    have ht1 : t ≠ tc := ht
+    show (not (Nat.beq t tc) && (false || false || Nat.beq a d)) = true
+    rw [beq_ne ht1, ha, beq_self]; rfl
+  | wr t a =>
+    have ht1 : t ≠ tc := ht
+    show (not (Nat.beq t tc) && (Nat.beq a d || Nat.beq a s || false)) = true
+    rw [beq_ne ht1]
+    cases hx with
+    | inl ha => rw [ha, beq_self]; rfl
+    | inr ha => rw [ha, beq_self]; cases Nat.beq s d <;> rfl
+  | iss t s' a =>
+    have ha : a = d := hx
+    have ht1 : t ≠ tc := ht
+    show (not (Nat.beq t tc) && (Nat.beq a d || Nat.beq a s || Nat.beq s' d)) = true
+    rw [beq_ne ht1, ha, beq_self]; rfl
+  | fin t s' a => exact False.elim hx
+
+theorem conf_fin (x : XEv) (tc s d : Nat) (hx : CopyConf s d x) (ht : evT x ≠ tc) :
+    evConf (XEv.fin tc s d) x = true := by
+  have ht' : tc ≠ evT x := fun h => ht (Eq.symm h)
+  cases x with
+  | rd t a =>
+    have ha : a = d := hx
+    have ht1 : tc ≠ t := ht'
+    show (not (Nat.beq tc t) && (false || Nat.beq d a || false)) = true
+    rw [beq_ne ht1, ha, beq_self]; rfl
+  | wr t a =>
+    have ht1 : tc ≠ t := ht'
+    show (not (Nat.beq tc t) && (Nat.beq d a || false || Nat.beq s a)) = true
+    rw [beq_ne ht1]
+    cases hx with
+    | inl ha => rw [ha, beq_self]; rfl
+    | inr ha => rw [ha, beq_self]; cases Nat.beq d s <;> rfl
+  | iss t s' a =>
+    have ha : a = d := hx
+    have ht1 : tc ≠ t := ht'
+    show (not (Nat.beq tc t) && (Nat.beq d a || Nat.beq d s' || Nat.beq s a)) = true
+    rw [beq_ne ht1, ha, beq_self]; rfl
+  | fin t s' a => exact False.elim hx
+
+/-- The history's epochs never decrease. -/
+def EpochSorted (h : List (Nat × XEv)) : Prop :=
+  ∀ A M R p q, h = appP A (p :: appP M (q :: R)) → p.1 ≤ q.1
+
+theorem le_antisymm' {a b : Nat} (h1 : a ≤ b) (h2 : b ≤ a) : a = b := Nat.leAntisymm h1 h2
+
+/-- Before the issue in the issue's epoch (another thread, run first by the executor): a
+conflicting event is an epoch race. -/
+theorem before_iss (A M R : List (Nat × XEv)) (ex e1 tc s d : Nat) (x : XEv)
+    (hs : EpochSorted (appP A ((ex, x) :: appP M ((e1, XEv.iss tc s d) :: R))))
+    (hw : e1 ≤ ex) (hx : CopyConf s d x) (ht : evT x ≠ tc) :
+    epochRace (appP A ((ex, x) :: appP M ((e1, XEv.iss tc s d) :: R))) = true := by
+  have he : ex = e1 := le_antisymm' (hs A M R _ _ rfl) hw
+  apply epochRace_app
+  show (Nat.beq ex e1 && evConf x (XEv.iss tc s d)) = true
+  rw [he, beq_self, conf_iss x tc s d hx ht]; rfl
+
+/-- After the completion in the completion's epoch (another thread): an epoch race. -/
+theorem after_fin (A M R : List (Nat × XEv)) (ex e2 tc s d : Nat) (x : XEv)
+    (hs : EpochSorted (appP A ((e2, XEv.fin tc s d) :: appP M ((ex, x) :: R))))
+    (hw : ex ≤ e2) (hx : CopyConf s d x) (ht : evT x ≠ tc) :
+    epochRace (appP A ((e2, XEv.fin tc s d) :: appP M ((ex, x) :: R))) = true := by
+  have he : e2 = ex := le_antisymm' (hs A M R _ _ rfl) hw
+  apply epochRace_app
+  show (Nat.beq e2 ex && evConf (XEv.fin tc s d) x) = true
+  rw [he, beq_self, conf_fin x tc s d hx ht]; rfl
+
 /-! ### Finding: a copy that is never waited for
 
 The Rust checks a copy's destination only in `cp_async_wait` (it must still hold `Pending`).
