@@ -1030,3 +1030,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpCheck.conf_fin
 #print axioms Kcert.CpCheck.before_iss
 #print axioms Kcert.CpCheck.after_fin
+#print axioms Kcert.CpCheck.os_noFin
+#print axioms Kcert.CpCheck.between_src

@@ -392,6 +392,53 @@ theorem between_dst (A B1 B2 : List XEv) (tc s d : Nat) (x : XEv) (hx : DstConf 
     exact Nat.notLtZero _ hpos
   | fin t s' a => exact hx
 
+/-- No completion with source `src`. -/
+def NoFinS (src : Nat) : List XEv → Prop
+  | [] => True
+  | XEv.fin _ s' _ :: l => s' ≠ src ∧ NoFinS src l
+  | _ :: l => NoFinS src l
+
+theorem os_noFin (src : Nat) (l : List XEv) (st : XSt) (hn : NoFinS src l) :
+    st.os src ≤ (run st l).os src := by
+  induction l generalizing st with
+  | nil => exact Nat.leRefl _
+  | cons e l ih =>
+    cases e with
+    | rd t a => exact ih (step st (XEv.rd t a)) hn
+    | wr t a => exact ih (step st (XEv.wr t a)) hn
+    | iss t s' d' =>
+      have h1 : st.os src ≤ (step st (XEv.iss t s' d')).os src := by
+        show st.os src ≤ upd st.os s' (st.os s' + 1) src
+        cases Nat.decEq src s' with
+        | isTrue he => rw [he, upd_same]; exact Nat.leSucc _
+        | isFalse he => rw [upd_other _ _ he]; exact Nat.leRefl _
+      exact Nat.leTrans h1 (ih _ hn)
+    | fin t s' d' =>
+      have h1 : st.os src ≤ (step st (XEv.fin t s' d')).os src := by
+        show st.os src ≤ upd st.os s' (st.os s' - 1) src
+        rw [upd_other _ _ (fun h => hn.1 (Eq.symm h))]
+        exact Nat.leRefl _
+      exact Nat.leTrans h1 (ih _ hn.2)
+
+/-- Between the issue and the next completion from `src` in the history (any thread): a
+write to `src` is reported (`access.rs`, `Cta::inflight`). -/
+theorem between_src (A B1 B2 : List XEv) (tc src d t : Nat) (hn : NoFinS src B1)
+    (hc : xcheck xst0 (app A (XEv.iss tc src d :: app B1 (XEv.wr t src :: B2))) = true) :
+    False := by
+  have e : app A (XEv.iss tc src d :: app B1 (XEv.wr t src :: B2)) =
+      app (app A (XEv.iss tc src d :: B1)) (XEv.wr t src :: B2) := Eq.symm (app_assoc' _ _ _)
+  rw [e] at hc
+  have h0 := run_write_src _ B2 t src hc
+  rw [run_append] at h0
+  have h1 : 0 < (step (run xst0 A) (XEv.iss tc src d)).os src := by
+    show 0 < upd (run xst0 A).os src ((run xst0 A).os src + 1) src
+    rw [upd_same]
+    exact Nat.succPos _
+  have h2 := Nat.ltOfLtOfLe h1 (os_noFin src B1 _ hn)
+  have h0' : (run (step (run xst0 A) (XEv.iss tc src d)) B1).os src = 0 := h0
+  rw [h0'] at h2
+  exact Nat.notLtZero _ h2
+
 theorem beq_self (a : Nat) : Nat.beq a a = true := by
   induction a with
   | zero => rfl
