@@ -37,8 +37,13 @@ outstanding has no read or write of a destination of a copy issued and not yet c
 write to the source of such a copy, and no second copy issued to such a destination, even
 though the Rust reports a write to a destination only later, at the wait.  These are the
 `CpConflict` / `CopyConflict` clauses of `CpSem.CpRaceFree` for the states of the executor's
-own schedule (copies performing at the wait).  NOT proved: that the history is the one
-`CpSem.XStep` produces, nor that the checks on this one run cover every other schedule.
+own schedule (copies performing at the wait).  Towards every schedule: an event `x` that may
+overlap a copy in some schedule with whole-CTA barriers lies, in the epoch-sorted history,
+between the issue and the completion (`between_dst`, `between_src`: reported by the tags, any
+thread), or before the issue in the issue's epoch (`before_iss`), or after the completion in
+the completion's epoch (`after_fin`; both an `epochRace`, another thread).  NOT proved: that the
+history is the one `CpSem.XStep` produces from the program, nor that every schedule's overlaps
+are of these three forms (the `RaceCheck.lean` argument for `CpSem`), so not `CpRaceFree`.
 
 Examples: the executor's history of `CpSem.Example.kp2` passes (`kp2_passes`), the one of
 `kpRacy` is reported by the ordinary race check (`kpRacy_reported`); the histories are
