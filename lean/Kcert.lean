@@ -44,3 +44,4 @@ import Kcert.NamedSound
 import Kcert.CheckNamed
 import Kcert.CpSem
 import Kcert.NamedSegments
+import Kcert.CpCheck
