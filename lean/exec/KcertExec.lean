@@ -1006,6 +1006,10 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
   let norm ← Normalizer.new dnodes ins
   let sizes := treeSizes dnodes (budget + 1)
   let trace := (← IO.getEnv "KCERT_LEAN_TRACE").isSome
+  -- `KCERT_LEAN_TRACE_MS`: the time above which the trace reports a DAG node (default 50 ms).
+  let slowMs := match (← IO.getEnv "KCERT_LEAN_TRACE_MS") with
+    | some s => s.toNat!
+    | none => 50
   let mut tables : List (Nat × Array (Option Nat) × Array (Option Nat)) := []
   for o in claims do
     tables := (o, idTable p.els true o, idTable p.els false o) :: tables
@@ -1044,7 +1048,7 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
       tab := tab'
       if trace then
         let dt := (← IO.monoMsNow) - tn
-        if dt > 50 then
+        if dt > slowMs then
           IO.eprintln ("slow node " ++ toString (ts.size - 1) ++ ": " ++ toString dt ++ " ms, kids " ++
             toString (dnodes.getD (ts.size - 1) DNode.negInf).children ++ " " ++ showDV (vs.getD (ts.size - 1) DV.none) ++ " atoms " ++ toString tab.length)
       let el := (← IO.monoMsNow) - t0
@@ -1065,6 +1069,14 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
     tally.set { t with dagMs := ms }
     if trace then
       IO.eprintln ("proved DAG pass: " ++ toString ms ++ " ms, " ++ toString tab.length ++ " atoms")
+  -- `KCERT_LEAN_DAG_CHECK_MS`: time the final comparisons of the proved DAG model (`dagCheck`)
+  -- may take in all, per certificate (default 3000 ms); past it, the DAG port decides the
+  -- remaining elements (on attention a comparison of two 32/32-monomial quotients whose
+  -- exponents are long polynomials takes 14-22 s). Which path decides is all this changes.
+  let checkLimit := match (← IO.getEnv "KCERT_LEAN_DAG_CHECK_MS") with
+    | some s => s.toNat!
+    | none => 3000
+  let mut checkMs := 0
   let mut i := 0
   for s in steps do
     if !natMem s.output claims then
@@ -1092,9 +1104,10 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
               IO.eprintln ("element " ++ toString e ++ " (proved model): " ++
                 toString ((← IO.monoMsNow) - tA) ++ " ms")
             if !ok then return bad ("the proved model fieldNormalizeX rejects it" ++ infNote)
-          else if dagCheck dyOps vs tab a b then
+          else if checkMs ≤ checkLimit && dagCheck dyOps vs tab a b then
             -- Above the budget: the proved DAG model (`dagCheck` after `dagPass`, i.e.
             -- `fieldNormalizeXDag`) accepts.
+            checkMs := checkMs + ((← IO.monoMsNow) - tA)
             let t ← tally.get
             tally.set { t with dag := t.dag + 1 }
             if trace then
@@ -1102,11 +1115,13 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
                 toString ((← IO.monoMsNow) - tA) ++ " ms")
           else
             -- The proved DAG model does not accept (rejects, or did not reach the nodes in
-            -- time): the DAG port of the Rust normalizer decides.
+            -- time, or its comparisons ran out of time): the DAG port of the Rust normalizer
+            -- decides.
             let reached := match vOf vs a, vOf vs b with
               | DV.none, _ => false
               | _, DV.none => false
               | _, _ => true
+            checkMs := checkMs + ((← IO.monoMsNow) - tA)
             let t ← tally.get
             tally.set { t with skipped := t.skipped + 1,
                                dagRejected := t.dagRejected + (cond reached 1 0) }
