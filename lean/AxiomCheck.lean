@@ -86,6 +86,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.dagPass_terms
 #print axioms Kcert.Rules.dagCheck_sound
 #print axioms Kcert.Rules.fieldNormalizeXDag_sound
+#print axioms Kcert.Rules.fpolyEval_mulF
+#print axioms Kcert.Rules.rep_addF
+#print axioms Kcert.Rules.xAddF_ok
+#print axioms Kcert.Rules.findAtomF_sound
+#print axioms Kcert.Rules.atomF_inv'
+#print axioms Kcert.Rules.latticeF_inv
+#print axioms Kcert.Rules.xMaxF_inv
+#print axioms Kcert.Rules.xMinF_inv
 #print axioms Kcert.Rules.dagPass_append
 #print axioms Kcert.Rules.dagTerms_size
 #print axioms Kcert.Rules.dagTerms_old

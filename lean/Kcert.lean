@@ -6,6 +6,8 @@ import Kcert.Rules.Congruence
 import Kcert.Rules.Ring
 import Kcert.Rules.Field
 import Kcert.Rules.FieldInf
+import Kcert.Rules.FieldFast
+import Kcert.Rules.FieldFastLat
 import Kcert.Rules.FieldDag
 import Kcert.Check
 import Kcert.Dyadic

@@ -1,4 +1,4 @@
-import Kcert.Rules.FieldInf
+import Kcert.Rules.FieldFastLat
 
 /-!
 # `FieldNormalize` over the DAG, memoized
@@ -24,7 +24,11 @@ pass (Rust: one `Normalizer` per certificate, memoized per node).
   extended values of the unfolded trees (the conclusion of `fieldNormalizeX_sound`).
 
 It need not compute the same normal forms as `normX` (atoms are numbered in node order), but
-it is sound on its own.
+it is sound on its own.  For speed it adds with `xAddF` (`Kcert/Rules/FieldFast.lean`: a
+product by a one-monomial denominator term by term) and makes `max`/`min` atoms with `xMaxF`/
+`xMinF` (`Kcert/Rules/FieldFastLat.lean`: the atom lookup compares only argument lists of the
+same length); their lemmas `xAddF_ok`, `xMaxF_inv`, `xMinF_inv` are those of `xAdd`, `xMax`,
+`xMin`.
 -/
 
 namespace Kcert
@@ -218,21 +222,21 @@ def stepV (m : Nat → Option Nat) (ts : Array (Term K)) (vs : Array (DV C)) (T 
   | DN.posInf => some (XV.pinf, T)
   | DN.input t i => liftF (inputNF ops i T (m t))
   | DN.add a b => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
-      withT T (xAdd ops xa xb)
+      withT T (xAddF ops xa xb)
   | DN.sub a b => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
-      withT T (xAdd ops xa (xNeg ops xb))
+      withT T (xAddF ops xa (xNeg ops xb))
   | DN.mul a b => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
       withT T (xMul ops (tabPos ops T) xa xb)
   | DN.div a b => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
       withT T (xDiv ops (tabPos ops T) xa xb)
   | DN.fma a b c => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
       withVal (vOf vs c) fun xc =>
-        andThenX (withT T (xMul ops (tabPos ops T) xa xb)) fun vab _ => withT T (xAdd ops vab xc)
+        andThenX (withT T (xMul ops (tabPos ops T) xa xb)) fun vab _ => withT T (xAddF ops vab xc)
   | DN.neg a => withVal (vOf vs a) fun xa => some (xNeg ops xa, T)
   | DN.max a b => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
-      xMax ops (Term.max (tOf ts a) (tOf ts b)) xa xb T
+      xMaxF ops (Term.max (tOf ts a) (tOf ts b)) xa xb T
   | DN.min a b => withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
-      xMin ops (Term.min (tOf ts a) (tOf ts b)) xa xb T
+      xMinF ops (Term.min (tOf ts a) (tOf ts b)) xa xb T
   | DN.app f a => withVal (vOf vs a) fun xa => xApp ops (tOf ts a) xa T f
   | DN.sel c a b => withCmp (tOf ts c) (vOf vs c) fun op vl vr =>
       withVal (vOf vs a) fun xa => withVal (vOf vs b) fun xb =>
@@ -410,7 +414,7 @@ theorem stepV_inv (hI : FieldInterp I) (hsg : SignOf sg)
         | ⟨hx, eT⟩ =>
           rw [← eT]
           exact invX_bin cc I sg ρ ρs T T T (tOf ts a) (tOf ts b) _ xa xb xv addE
-            (ivA a xa ea) (ivA b xb eb) (fun ea eb sa sb => xAdd_ok cc xa xb xv hx ea eb sa sb) rfl
+            (ivA a xa ea) (ivA b xb eb) (fun ea eb sa sb => xAddF_ok cc xa xb xv hx ea eb sa sb) rfl
   | sub a b =>
     match withVal_eq_some h with
     | ⟨xa, ea, h1⟩ =>
@@ -423,7 +427,7 @@ theorem stepV_inv (hI : FieldInterp I) (hsg : SignOf sg)
             xa xb xv (fun ea eb => addE ea (negE eb)) (ivA a xa ea) (ivA b xb eb) _ rfl
           intro ea eb sa sb σ r
           have n := xNeg_ok cc xb eb sb σ r.2
-          exact xAdd_ok cc xa (xNeg ops xb) xv hx ea (negE eb) sa (xNeg_shape xb eb sb) σ
+          exact xAddF_ok cc xa (xNeg ops xb) xv hx ea (negE eb) sa (xNeg_shape xb eb sb) σ
             ⟨r.1, n.2⟩
   | mul a b =>
     match withVal_eq_some h with
@@ -464,7 +468,7 @@ theorem stepV_inv (hI : FieldInterp I) (hsg : SignOf sg)
                 (fun ea eb sa sb => xMul_ok cc sg hsg _ xa xb vab hab ea eb sa sb) rfl
               exact invX_bin cc I sg ρ ρs T T T (Term.mul (tOf ts a) (tOf ts b)) (tOf ts c) _
                 vab xc xv addE iab (ivA c xc ec)
-                (fun ea eb sa sb => xAdd_ok cc vab xc xv hx ea eb sa sb) rfl
+                (fun ea eb sa sb => xAddF_ok cc vab xc xv hx ea eb sa sb) rfl
   | neg a =>
     match withVal_eq_some h with
     | ⟨xa, ea, h1⟩ =>
@@ -478,14 +482,14 @@ theorem stepV_inv (hI : FieldInterp I) (hsg : SignOf sg)
     | ⟨xa, ea, h1⟩ =>
       match withVal_eq_some h1 with
       | ⟨xb, eb, h2⟩ =>
-        exact xMax_inv cc I sg ρ ρs hI T T T T' (tOf ts a) (tOf ts b) xa xb xv (ivA a xa ea)
+        exact xMaxF_inv cc I sg ρ ρs hI T T T T' (tOf ts a) (tOf ts b) xa xb xv (ivA a xa ea)
           (ivA b xb eb) h2
   | min a b =>
     match withVal_eq_some h with
     | ⟨xa, ea, h1⟩ =>
       match withVal_eq_some h1 with
       | ⟨xb, eb, h2⟩ =>
-        exact xMin_inv cc I sg ρ ρs hI T T T T' (tOf ts a) (tOf ts b) xa xb xv (ivA a xa ea)
+        exact xMinF_inv cc I sg ρ ρs hI T T T T' (tOf ts a) (tOf ts b) xa xb xv (ivA a xa ea)
           (ivA b xb eb) h2
   | app f a =>
     match withVal_eq_some h with
