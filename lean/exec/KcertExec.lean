@@ -292,31 +292,53 @@ def DNode.children : DNode → List Nat
   | DNode.pred k => k
   | _ => []
 
-def dnode (n : Nat) (l : List String) : IO DNode := do
+def dn (n : Nat) (l : List String) : IO (DN Dy) := do
   let kid := fun (s : String) => do
     let i ← nat s
     if i ≥ n then fail ("node " ++ s ++ " used before it is defined")
     pure i
   match l with
-  | ["const", neg, m, e] => pure (DNode.const (mkDy (neg == "1") (← nat m) (← int e)))
-  | ["neginf"] => pure DNode.negInf
-  | ["posinf"] => pure DNode.posInf
-  | ["in", t, i] => pure (DNode.input (← nat t) (← nat i))
-  | ["add", a, b] => pure (DNode.add (← kid a) (← kid b))
-  | ["sub", a, b] => pure (DNode.sub (← kid a) (← kid b))
-  | ["mul", a, b] => pure (DNode.mul (← kid a) (← kid b))
-  | ["div", a, b] => pure (DNode.div (← kid a) (← kid b))
-  | ["max", a, b] => pure (DNode.max (← kid a) (← kid b))
-  | ["min", a, b] => pure (DNode.min (← kid a) (← kid b))
-  | ["fma", a, b, c] => pure (DNode.fma (← kid a) (← kid b) (← kid c))
-  | ["sel", c, a, b] => pure (DNode.sel (← kid c) (← kid a) (← kid b))
-  | ["neg", a] => pure (DNode.neg (← kid a))
-  | ["app", f, a] => pure (DNode.app (← func f) (← kid a))
-  | ["cmp", op, a, b] => pure (DNode.cmp (← cmpOp op) (← kid a) (← kid b))
-  | ["and", a, b] => pure (DNode.pred [← kid a, ← kid b])
-  | ["or", a, b] => pure (DNode.pred [← kid a, ← kid b])
-  | ["not", a] => pure (DNode.pred [← kid a])
+  | ["const", neg, m, e] => pure (DN.const (mkDy (neg == "1") (← nat m) (← int e)))
+  | ["neginf"] => pure DN.negInf
+  | ["posinf"] => pure DN.posInf
+  | ["in", t, i] => pure (DN.input (← nat t) (← nat i))
+  | ["add", a, b] => pure (DN.add (← kid a) (← kid b))
+  | ["sub", a, b] => pure (DN.sub (← kid a) (← kid b))
+  | ["mul", a, b] => pure (DN.mul (← kid a) (← kid b))
+  | ["div", a, b] => pure (DN.div (← kid a) (← kid b))
+  | ["max", a, b] => pure (DN.max (← kid a) (← kid b))
+  | ["min", a, b] => pure (DN.min (← kid a) (← kid b))
+  | ["fma", a, b, c] => pure (DN.fma (← kid a) (← kid b) (← kid c))
+  | ["sel", c, a, b] => pure (DN.sel (← kid c) (← kid a) (← kid b))
+  | ["neg", a] => pure (DN.neg (← kid a))
+  | ["app", f, a] => pure (DN.app (← func f) (← kid a))
+  | ["cmp", op, a, b] => pure (DN.cmp (← cmpOp op) (← kid a) (← kid b))
+  | ["and", a, b] => pure (DN.and (← kid a) (← kid b))
+  | ["or", a, b] => pure (DN.or (← kid a) (← kid b))
+  | ["not", a] => pure (DN.not (← kid a))
   | _ => fail ("bad node: " ++ " ".intercalate l)
+
+/-- The port's view of a node: the proved model's `Rules.DN` with the predicate nodes (`and`,
+`or`, `not`) merged into `pred`, since the port only walks through them. -/
+def DNode.ofDN : DN Dy → DNode
+  | DN.const c => DNode.const c
+  | DN.negInf => DNode.negInf
+  | DN.posInf => DNode.posInf
+  | DN.input t i => DNode.input t i
+  | DN.add a b => DNode.add a b
+  | DN.sub a b => DNode.sub a b
+  | DN.mul a b => DNode.mul a b
+  | DN.div a b => DNode.div a b
+  | DN.max a b => DNode.max a b
+  | DN.min a b => DNode.min a b
+  | DN.fma a b c => DNode.fma a b c
+  | DN.sel c a b => DNode.sel c a b
+  | DN.neg a => DNode.neg a
+  | DN.app f a => DNode.app f a
+  | DN.cmp op a b => DNode.cmp op a b
+  | DN.and a b => DNode.pred [a, b]
+  | DN.or a b => DNode.pred [a, b]
+  | DN.not a => DNode.pred [a]
 
 def cmpNat (a b : Nat) : Ordering :=
   if a < b then Ordering.lt else if a = b then Ordering.eq else Ordering.gt
@@ -855,32 +877,6 @@ whose nodes have none falls back to the DAG port.  A verdict after a stopped pas
 `fieldNormalizeXDag` on the prefix of the nodes processed, whose trees are those of the whole
 file (`unfold_prefix`). -/
 
-def dn (n : Nat) (l : List String) : IO (DN Dy) := do
-  let kid := fun (s : String) => do
-    let i ← nat s
-    if i ≥ n then fail ("node " ++ s ++ " used before it is defined")
-    pure i
-  match l with
-  | ["const", neg, m, e] => pure (DN.const (mkDy (neg == "1") (← nat m) (← int e)))
-  | ["neginf"] => pure DN.negInf
-  | ["posinf"] => pure DN.posInf
-  | ["in", t, i] => pure (DN.input (← nat t) (← nat i))
-  | ["add", a, b] => pure (DN.add (← kid a) (← kid b))
-  | ["sub", a, b] => pure (DN.sub (← kid a) (← kid b))
-  | ["mul", a, b] => pure (DN.mul (← kid a) (← kid b))
-  | ["div", a, b] => pure (DN.div (← kid a) (← kid b))
-  | ["max", a, b] => pure (DN.max (← kid a) (← kid b))
-  | ["min", a, b] => pure (DN.min (← kid a) (← kid b))
-  | ["fma", a, b, c] => pure (DN.fma (← kid a) (← kid b) (← kid c))
-  | ["sel", c, a, b] => pure (DN.sel (← kid c) (← kid a) (← kid b))
-  | ["neg", a] => pure (DN.neg (← kid a))
-  | ["app", f, a] => pure (DN.app (← func f) (← kid a))
-  | ["cmp", op, a, b] => pure (DN.cmp (← cmpOp op) (← kid a) (← kid b))
-  | ["and", a, b] => pure (DN.and (← kid a) (← kid b))
-  | ["or", a, b] => pure (DN.or (← kid a) (← kid b))
-  | ["not", a] => pure (DN.not (← kid a))
-  | _ => fail ("bad node: " ++ " ".intercalate l)
-
 def showDV : DV Dy → String
   | DV.none => "none"
   | DV.cmp _ _ => "cmp"
@@ -1183,8 +1179,9 @@ def main (args : List String) : IO UInt32 := do
           let i ← nat i
           if i != nodes.size then fail ("node " ++ toString i ++ " out of order")
           let t ← node nodes rest
-          dnodes := dnodes.push (← dnode i rest)
-          dns := dns.push (← dn i rest)
+          let d ← dn i rest
+          dnodes := dnodes.push (DNode.ofDN d)
+          dns := dns.push d
           infs := infs.push (nodeInf infs rest)
           nodes := nodes.push t
         | (false, ["el", k, o, e, n]) =>
