@@ -107,6 +107,7 @@ fn same_view(base: u32, p: u64, q: u64) -> bool {
 
 /// The address `result`, computed in `width` bits from an address of region `base` whose
 /// bits were `bits`, if the address survives that (see [`addr_fits`]).
+///
 /// The view (own space or generic window) is read off the bits elsewhere ([`same_view`], the
 /// access's window test), so arithmetic must not move an address from one view to another: on
 /// the hardware the windows sit elsewhere, and `sa + 0x7f00...` is not `cvta.shared(sa)`
