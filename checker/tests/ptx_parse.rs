@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use kcert_checker::lower::{self, LowerError};
 use kcert_checker::ptx::{
     self, Address, AddressBase, FloatLit, Module, Operand, ScalarType, SourceLoc, StateSpace,
     Statement,
@@ -74,6 +75,86 @@ fn every_corpus_file_parses() {
         start.elapsed()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Real compiler output is never "invalid PTX" to the lowering: it may use what the semantics
+/// does not model (an honest `Unsupported`), but a rule of ours that refuses what nvcc or
+/// Triton emit (operand sizes, modifiers) would turn valid kernels into errors.
+#[test]
+fn no_corpus_entry_is_invalid_to_the_lowering() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let mut invalid = Vec::new();
+    let mut lowered = 0usize;
+    for path in ptx_files(&dir) {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(module) = ptx::parse(&text) else {
+            continue; // every_corpus_file_parses reports it
+        };
+        for f in module.functions.iter().filter(|f| f.is_entry) {
+            match lower::lower(&module, &f.name) {
+                Ok(_) => lowered += 1,
+                Err(e @ LowerError::Invalid { .. }) => {
+                    invalid.push(format!("{} {}: {e}", path.display(), f.name))
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    println!("lowered {lowered} corpus entries");
+    assert!(lowered > 0 || ptx_files(&dir).is_empty());
+    assert!(invalid.is_empty(), "{}", invalid.join("\n"));
+}
+
+/// Operand sizes: PTX lets only ld, st and cvt name registers wider than their type; ptxas
+/// rejects the rest, so the lowering does too, naming the line.
+#[test]
+fn registers_of_the_wrong_size_are_invalid() {
+    let entry = |body: &str| {
+        format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b16 %rs<3>;\n.reg .b32 %r<5>;\n.reg .f32 %f<3>;\n\
+             .reg .b64 %rd<5>;\n{body}\nret;\n}}\n"
+        )
+    };
+    let lowers = |body: &str| {
+        let m = ptx::parse(&entry(body)).expect("parses");
+        lower::lower(&m, "k")
+    };
+    // Accepted: exact sizes, wider registers for ld/st/cvt, bit types for floats, mul.wide.
+    for ok in [
+        "add.s32 %r1, %r2, %r3;",
+        "add.f32 %f1, %r2, %f2;",
+        "mul.wide.s32 %rd1, %r1, %r2;",
+        "mad.wide.u32 %rd1, %r1, 4, %rd2;",
+        "shl.b64 %rd1, %rd2, %r1;",
+        "cvt.u32.u16 %r1, %rs1;",
+        "cvt.u16.u32 %r1, %r2;",
+        "ld.param.u64 %rd1, [p];\nld.global.u8 %r1, [%rd1];\nst.global.u8 [%rd1], %rs1;",
+        "setp.lt.s32 %p1, %r1, %r2;\n@%p1 add.s32 %r1, %r1, 1;",
+        "mov.b32 %r1, {%rs1, %rs2};",
+    ] {
+        assert!(lowers(ok).is_ok(), "{ok}: {:?}", lowers(ok).err());
+    }
+    // Refused: a 64-bit register in a 32-bit add, a 32-bit destination of mul.wide, a narrow
+    // register for a wider load, a non-predicate guard or setp destination.
+    for bad in [
+        "add.s32 %r1, %rd2, %r3;",
+        "add.s64 %r1, %rd2, %rd3;",
+        "mul.wide.s32 %r1, %r2, %r3;",
+        "ld.param.u64 %rd1, [p];\nld.global.u32 %rs1, [%rd1];",
+        "@%r1 add.s32 %r1, %r1, 1;",
+        "setp.lt.s32 %r1, %r1, %r2;",
+        "add.f32 %f1, %rd1, %f2;",
+    ] {
+        match lowers(bad) {
+            Err(LowerError::Invalid { line, msg }) => {
+                assert!(line > 0 && msg.contains("bits"), "{bad}: {msg}")
+            }
+            other => panic!("{bad}: expected invalid PTX, got {other:?}"),
+        }
+    }
 }
 
 /// `nvcc -ptx -arch=sm_80 -lineinfo` (CUDA 13.5) of a small reduction: a device function called

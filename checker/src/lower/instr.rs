@@ -44,10 +44,24 @@ enum Kind {
     Pred,
 }
 
+impl Kind {
+    fn bits(self) -> u8 {
+        match self {
+            Kind::Bits(b) => b,
+            Kind::Float(f) => f.bits(),
+            Kind::Pred => 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
 struct Ctx<'a> {
     scope: &'a Scope,
     line: Line,
     i: &'a Instruction,
+    /// ld, st and cvt may name registers wider than their type (PTX ISA 6.4.2, "Operand Size
+    /// Exceeding Instruction-Type Size"); every other instruction needs the type's size.
+    wide: bool,
 }
 
 impl Ctx<'_> {
@@ -85,9 +99,38 @@ impl Ctx<'_> {
         }
     }
 
-    fn dst(&self, n: usize) -> Result<Reg, LowerError> {
+    /// Refuses a register whose declared size the instruction does not accept: ptxas rejects
+    /// such PTX, and executing it would give a meaning to text no assembler takes.
+    fn sized(&self, name: &str, r: Reg, kind: Kind) -> Result<(), LowerError> {
+        let have = self
+            .scope
+            .reg_info
+            .get(r as usize)
+            .map_or(0, |info| info.bits);
+        let want = kind.bits();
+        if have == want || (self.wide && want > 1 && have > want) {
+            return Ok(());
+        }
+        Err(invalid(
+            self.line,
+            format!(
+                "register {name} has {have} bits where `{}` takes a {want}-bit operand",
+                self.i.opcode
+            ),
+        ))
+    }
+
+    /// A register named by `name`, of a size that fits `kind`.
+    fn reg_as(&self, name: &str, kind: Kind) -> Result<Reg, LowerError> {
+        let r = self.reg_named(name)?;
+        self.sized(name, r, kind)?;
+        Ok(r)
+    }
+
+    /// The destination register `n`, of a size that fits `kind`.
+    fn dst_as(&self, n: usize, kind: Kind) -> Result<Reg, LowerError> {
         match self.operand(n)? {
-            Operand::Reg(name) => self.reg_named(name),
+            Operand::Reg(name) => self.reg_as(name, kind),
             other => Err(invalid(
                 self.line,
                 format!("destination must be a register, found {other:?}"),
@@ -103,9 +146,9 @@ impl Ctx<'_> {
         Ok(match (op, kind) {
             (Operand::Reg(name), _) => match special(name) {
                 Some(s) => s.map_err(|what| unsupported(self.line, what))?,
-                None => Src::Reg(self.reg_named(name)?),
+                None => Src::Reg(self.reg_as(name, kind)?),
             },
-            (Operand::NotReg(name), Kind::Pred) => Src::NotReg(self.reg_named(name)?),
+            (Operand::NotReg(name), Kind::Pred) => Src::NotReg(self.reg_as(name, kind)?),
             (Operand::Int(v), Kind::Bits(b)) => Src::Imm(mask(*v as u64, b)),
             (Operand::Int(v), Kind::Pred) => Src::Imm(u64::from(*v != 0)),
             (Operand::Float(lit), Kind::Float(ty)) => {
@@ -293,7 +336,7 @@ fn packed(cx: &Ctx, op: PackedOp, ty: FloatTy, srcs: usize) -> Result<Op, LowerE
     Ok(Op::Packed {
         op,
         ty,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, k)?,
         a: src(1)?,
         b: src(2)?,
         c: src(3)?,
@@ -332,9 +375,10 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
         scope,
         line: i.line,
         i,
+        wide: false,
     };
     let guard = match &i.guard {
-        Some(g) => Some((cx.reg_named(&g.reg)?, g.negated)),
+        Some(g) => Some((cx.reg_as(&g.reg, Kind::Pred)?, g.negated)),
         None => None,
     };
     let mut m = Mods::new(i);
@@ -353,7 +397,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
                 .ok_or_else(|| invalid(i.line, "bfe needs an integer type"))?;
             Op::Bfe {
                 ty,
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, Kind::Bits(ty.bits))?,
                 a: cx.src(1, Kind::Bits(ty.bits))?,
                 pos: cx.src(2, Kind::Bits(32))?,
                 len: cx.src(3, Kind::Bits(32))?,
@@ -369,7 +413,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             };
             Op::Bfi {
                 bits,
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, Kind::Bits(bits))?,
                 a: cx.src(1, Kind::Bits(bits))?,
                 b: cx.src(2, Kind::Bits(bits))?,
                 pos: cx.src(3, Kind::Bits(32))?,
@@ -390,7 +434,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             Op::Selp {
                 bits,
                 float,
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, k)?,
                 a: cx.src(1, k)?,
                 b: cx.src(2, k)?,
                 p: cx.src(3, Kind::Pred)?,
@@ -409,7 +453,7 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             Op::Cvta {
                 to_generic,
                 space,
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, Kind::Bits((t.size() * 8) as u8))?,
                 src: cx.src(1, Kind::Bits((t.size() * 8) as u8))?,
             }
         }
@@ -473,6 +517,15 @@ fn take_space(m: &mut Mods, line: Line) -> Result<Option<Space>, LowerError> {
     )
 }
 
+/// Byte pieces of a pack or unpack may sit in `.b8` registers or in wider ones (nvcc keeps
+/// bytes in 16-bit registers).
+fn bytes_wide<'a>(cx: &Ctx<'a>, piece_bits: u8) -> Ctx<'a> {
+    Ctx {
+        wide: cx.wide || piece_bits == 8,
+        ..*cx
+    }
+}
+
 fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(2)?;
     let t = m.one_type()?;
@@ -493,13 +546,22 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
                 .iter()
                 .map(|d| match d {
                     Operand::Sink => Ok(None),
-                    Operand::Reg(n) => cx.reg_named(n).map(Some),
+                    Operand::Reg(n) => Ok(Some((n, cx.reg_named(n)?))),
                     o => Err(invalid(cx.line, format!("bad unpack destination {o:?}"))),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             if ![2, 4].contains(&dsts.len()) || !matches!(piece_bits, 8 | 16 | 32) {
                 return Err(invalid(cx.line, "mov unpack needs 2 or 4 pieces"));
             }
+            let piece = Kind::Bits(piece_bits);
+            let pcx = bytes_wide(cx, piece_bits);
+            let dsts = dsts
+                .into_iter()
+                .map(|d| match d {
+                    Some((n, r)) => pcx.sized(n, r, piece).map(|()| Some(r)),
+                    None => Ok(None),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             Ok(Op::Unpack {
                 dsts,
                 src: cx.src_of(src, Kind::Bits(bits))?,
@@ -511,25 +573,26 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             if ![2, 4].contains(&srcs.len()) || !matches!(piece_bits, 8 | 16 | 32) {
                 return Err(invalid(cx.line, "mov pack needs 2 or 4 pieces"));
             }
+            let pcx = bytes_wide(cx, piece_bits);
             let srcs = srcs
                 .iter()
-                .map(|s| cx.src_of(s, Kind::Bits(piece_bits)))
+                .map(|s| pcx.src_of(s, Kind::Bits(piece_bits)))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Op::Pack {
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, Kind::Bits(bits))?,
                 srcs,
                 piece_bits,
             })
         }
         (_, Operand::Symbol(name)) => match cx.scope.vars.get(name) {
             Some(VarRef::Space(_, var)) => Ok(Op::VarAddr {
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, Kind::Bits(bits))?,
                 var: *var,
             }),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
         (_, src) => Ok(Op::Mov {
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, kind)?,
             src: cx.src_of(src, kind)?,
             bits,
         }),
@@ -551,7 +614,7 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         };
         return Ok(Op::PredLogic {
             op,
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, Kind::Pred)?,
             a: cx.src(1, Kind::Pred)?,
             b: cx.src(2, Kind::Pred)?,
         });
@@ -581,14 +644,16 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         return Ok(Op::Float {
             op,
             ty: f,
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, k)?,
             a: cx.src(1, k)?,
             b: cx.src(2, k)?,
         });
     }
     let ty = int_ty(t).ok_or_else(|| unsupported(line, format!("{name} on type {t:?}")))?;
     let k = Kind::Bits(ty.bits);
-    let (dst, a) = (cx.dst(0)?, cx.src(1, k)?);
+    let wide = name == "mul" && int_mode == Some("wide");
+    let dst = cx.dst_as(0, if wide { Kind::Bits(ty.bits * 2) } else { k })?;
+    let a = cx.src(1, k)?;
     // Shift amounts are always .u32.
     let b = cx.src(
         2,
@@ -649,7 +714,7 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         let k = Kind::Float(f);
         return Ok(Op::Fma {
             ty: f,
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, k)?,
             a: cx.src(1, k)?,
             b: cx.src(2, k)?,
             c: cx.src(3, k)?,
@@ -671,7 +736,7 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::Mad {
         mode,
         ty,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, kc)?,
         a: cx.src(1, k)?,
         b: cx.src(2, k)?,
         c: cx.src(3, kc)?,
@@ -685,7 +750,7 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if t == ScalarType::Pred && name == "not" {
         return Ok(Op::PredLogic {
             op: BoolOp::Xor,
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, Kind::Pred)?,
             a: cx.src(1, Kind::Pred)?,
             b: Src::Imm(1),
         });
@@ -706,7 +771,7 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         return Ok(Op::FloatUn {
             op,
             ty: f,
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, Kind::Float(f))?,
             a: cx.src(1, Kind::Float(f))?,
         });
     }
@@ -724,7 +789,7 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::IntUn {
         op,
         ty,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, Kind::Bits(ty.bits))?,
         a: cx.src(1, Kind::Bits(ty.bits))?,
     })
 }
@@ -752,7 +817,7 @@ fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::FloatUn {
         op,
         ty: f,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, Kind::Float(f))?,
         a: cx.src(1, Kind::Float(f))?,
     })
 }
@@ -769,7 +834,7 @@ fn lower_copysign(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::Float {
         op: FloatOp::CopySign,
         ty: f,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, k)?,
         a: cx.src(1, k)?,
         b: cx.src(2, k)?,
     })
@@ -830,9 +895,11 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         ));
     }
     let (dst, dst_not) = match cx.operand(0)? {
-        Operand::Reg(r) => (cx.reg_named(r)?, None),
+        Operand::Reg(r) => (cx.reg_as(r, Kind::Pred)?, None),
         Operand::Vector(v) => match v.as_slice() {
-            [Operand::Reg(p), Operand::Reg(q)] => (cx.reg_named(p)?, Some(cx.reg_named(q)?)),
+            [Operand::Reg(p), Operand::Reg(q)] => {
+                (cx.reg_as(p, Kind::Pred)?, Some(cx.reg_as(q, Kind::Pred)?))
+            }
             _ => return Err(invalid(line, "setp destination must be p or p|q")),
         },
         _ => return Err(invalid(line, "setp destination must be a predicate")),
@@ -855,6 +922,7 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
 
 fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
+    let cx = &Ctx { wide: true, ..*cx };
     let types = m.take_types();
     if let [
         to @ (ScalarType::F16x2 | ScalarType::Bf16x2),
@@ -875,7 +943,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         };
         return Ok(Op::CvtPack {
             to,
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, Kind::Bits(32))?,
             a: cx.src(1, Kind::Float(FloatTy::F32))?,
             b: cx.src(2, Kind::Float(FloatTy::F32))?,
         });
@@ -904,7 +972,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             (Ty::Float(f), Ty::Float(g), None) if f == g => Ok(Op::FloatUn {
                 op: FloatUnOp::Sat,
                 ty: f,
-                dst: cx.dst(0)?,
+                dst: cx.dst_as(0, Kind::Float(f))?,
                 a: cx.src(1, Kind::Float(f))?,
             }),
             _ => Err(unsupported(
@@ -937,13 +1005,14 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         from: from_ty,
         to: to_ty,
         round,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, kind_of(to_ty))?,
         src: cx.src(1, k)?,
     })
 }
 
 fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
+    let cx = &Ctx { wide: true, ..*cx };
     let is_ld = cx.i.opcode == "ld";
     cx.arity(2)?;
     m.ignore(CACHE_HINTS);
@@ -994,7 +1063,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         let offset =
             u32::try_from(a.offset).map_err(|_| invalid(line, "negative parameter offset"))?;
         return Ok(Op::LdParam {
-            dst: cx.dst(0)?,
+            dst: cx.dst_as(0, kind)?,
             param: *param,
             offset,
             bytes: elem_bytes,
@@ -1018,7 +1087,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             .iter()
             .map(|d| match d {
                 Operand::Sink => Ok(None),
-                Operand::Reg(n) => cx.reg_named(n).map(Some),
+                Operand::Reg(n) => cx.reg_as(n, kind).map(Some),
                 o => Err(invalid(line, format!("bad load destination {o:?}"))),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -1084,7 +1153,7 @@ fn lower_atom(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     }
     cx.arity(if is_atom { 3 } else { 2 })?;
     let (dst, a, b) = if is_atom {
-        (Some(cx.dst(0)?), 1, 2)
+        (Some(cx.dst_as(0, kind_of(ty))?), 1, 2)
     } else {
         (None, 0, 1)
     };
@@ -1157,9 +1226,12 @@ fn lower_shfl(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     }
     cx.arity(5)?;
     let (dst, dst_pred) = match cx.operand(0)? {
-        Operand::Reg(r) => (cx.reg_named(r)?, None),
+        Operand::Reg(r) => (cx.reg_as(r, Kind::Bits(32))?, None),
         Operand::Vector(v) => match v.as_slice() {
-            [Operand::Reg(d), Operand::Reg(p)] => (cx.reg_named(d)?, Some(cx.reg_named(p)?)),
+            [Operand::Reg(d), Operand::Reg(p)] => (
+                cx.reg_as(d, Kind::Bits(32))?,
+                Some(cx.reg_as(p, Kind::Pred)?),
+            ),
             _ => return Err(invalid(line, "shfl destination must be d or d|p")),
         },
         _ => return Err(invalid(line, "shfl destination must be a register")),
@@ -1199,9 +1271,14 @@ fn lower_vote(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         _ => return Err(invalid(line, "vote.any/.all/.uni take .pred")),
     }
     cx.arity(3)?;
+    let dst_kind = if matches!(mode, VoteMode::Ballot) {
+        Kind::Bits(32)
+    } else {
+        Kind::Pred
+    };
     Ok(Op::Vote {
         mode,
-        dst: cx.dst(0)?,
+        dst: cx.dst_as(0, dst_kind)?,
         p: cx.src(1, Kind::Pred)?,
         mask: cx.src(2, Kind::Bits(32))?,
     })
