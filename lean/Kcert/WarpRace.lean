@@ -1,0 +1,484 @@
+import Kcert.Warp
+import Kcert.RaceCheck
+
+/-!
+# The race check with warp collectives: a reduction to `Sem`
+
+(Header completed below.)
+-/
+
+namespace Kcert
+namespace WarpRace
+
+open Sem
+open Warp
+
+/-! ## Counting -/
+
+/-- The number of `k < n` with `p k`. -/
+def cntB (p : Nat → Bool) : Nat → Nat
+  | 0 => 0
+  | n + 1 => cntB p n + cond (p n) 1 0
+
+theorem decide_iff {P Q : Prop} [Decidable P] [Decidable Q] (h : P ↔ Q) :
+    decide P = decide Q := by
+  cases hp : decide P with
+  | false =>
+    have np : ¬P := of_decide_eq_false' hp
+    exact Eq.symm (decide_eq_false' (fun q => np (h.2 q)))
+  | true =>
+    have pp : P := of_decide_eq_true' hp
+    exact Eq.symm (decide_eq_true' (h.1 pp))
+
+theorem cntB_mono (p q : Nat → Bool) (h : ∀ k, q k = true → p k = true) :
+    ∀ n, cntB q n ≤ cntB p n := by
+  intro n
+  induction n with
+  | zero => exact Nat.leRefl 0
+  | succ n ih =>
+    show cntB q n + cond (q n) 1 0 ≤ cntB p n + cond (p n) 1 0
+    cases hq : q n with
+    | false =>
+      cases p n with
+      | false => exact ih
+      | true => exact Nat.leStep ih
+    | true =>
+      rw [h n hq]
+      exact Nat.succLeSucc ih
+
+/-- Every `k < n` with `p k` has `q k` iff there are as many `q`s as `p`s (`q` below `p`). -/
+theorem allW_cnt (p q : Nat → Bool) (h : ∀ k, q k = true → p k = true) :
+    ∀ n, allW (fun k => !p k || q k) n = decide (cntB p n ≤ cntB q n) := by
+  intro n
+  induction n with
+  | zero => rfl
+  | succ n ih =>
+    show (allW (fun k => !p k || q k) n && (!p n || q n)) =
+      decide (cntB p n + cond (p n) 1 0 ≤ cntB q n + cond (q n) 1 0)
+    rw [ih]
+    cases hq : q n with
+    | true =>
+      rw [h n hq]
+      show (decide (cntB p n ≤ cntB q n) && true) = decide (cntB p n + 1 ≤ cntB q n + 1)
+      rw [decide_iff (⟨Nat.succLeSucc, Nat.leOfSuccLeSucc⟩ :
+        cntB p n ≤ cntB q n ↔ cntB p n + 1 ≤ cntB q n + 1)]
+      cases decide (cntB p n + 1 ≤ cntB q n + 1) <;> rfl
+    | false =>
+      cases hp : p n with
+      | false =>
+        show (decide (cntB p n ≤ cntB q n) && true) = decide (cntB p n ≤ cntB q n)
+        cases decide (cntB p n ≤ cntB q n) <;> rfl
+      | true =>
+        show (decide (cntB p n ≤ cntB q n) && false) = decide (cntB p n + 1 ≤ cntB q n)
+        have hm := cntB_mono p q h n
+        have hn : ¬ (cntB p n + 1 ≤ cntB q n) := fun hh =>
+          Nat.notSuccLeSelf _ (Nat.leTrans hh hm)
+        rw [decide_eq_false' hn]
+        cases decide (cntB p n ≤ cntB q n) <;> rfl
+
+theorem cntB_plus (q : Nat → Bool) (i : Nat) (hq : q i = false) :
+    ∀ n, cntB (fun k => decide (k = i) || q k) n = cntB q n + cond (decide (i < n)) 1 0 := by
+  intro n
+  induction n with
+  | zero => rfl
+  | succ n ih =>
+    show cntB (fun k => decide (k = i) || q k) n + cond (decide (n = i) || q n) 1 0 =
+      cntB q n + cond (q n) 1 0 + cond (decide (i < n + 1)) 1 0
+    rw [ih]
+    cases Nat.decEq n i with
+    | isTrue e =>
+      rw [e, hq, decide_eq_true' (rfl : i = i), decide_eq_false' (Nat.ltIrrefl i),
+        decide_eq_true' (Nat.ltSuccSelf i)]
+      rfl
+    | isFalse e =>
+      have hlt : decide (i < n) = decide (i < n + 1) := decide_iff ⟨Nat.leStep, fun h =>
+        Nat.ltOfLeOfNe (Nat.leOfLtSucc h) (fun e' => e (Eq.symm e'))⟩
+      rw [decide_eq_false' e, hlt]
+      cases q n <;> cases decide (i < n + 1) <;> rfl
+
+theorem or_assoc' (a b c : Bool) : (a || b || c) = (a || (b || c)) := by
+  cases a <;> cases b <;> cases c <;> rfl
+
+/-- The arrival of `i` (a `p`-lane not yet `q`) completes iff the `p`-lanes number at most the
+`q`-ones plus one. -/
+theorem allW_done (p q : Nat → Bool) {i N : Nat} (h : ∀ k, q k = true → p k = true)
+    (hp : p i = true) (hq : q i = false) (hi : i < N) :
+    allW (fun k => !p k || decide (k = i) || q k) N = decide (cntB p N ≤ cntB q N + 1) := by
+  have h1 : allW (fun k => !p k || decide (k = i) || q k) N =
+      allW (fun k => !p k || (fun k => decide (k = i) || q k) k) N :=
+    allW_congr _ _ N (fun k _ => or_assoc' _ _ _)
+  have h' : ∀ k, (fun k => decide (k = i) || q k) k = true → p k = true := by
+    intro k hk
+    cases Nat.decEq k i with
+    | isTrue e => rw [e]; exact hp
+    | isFalse e =>
+      have hk' : (decide (k = i) || q k) = true := hk
+      rw [decide_eq_false' e] at hk'
+      exact h k hk'
+  rw [h1, allW_cnt p _ h' N, cntB_plus q i hq N, decide_eq_true' hi]
+  rfl
+
+/-! ## The view: `bar.warp.sync` as a barrier, the other collectives as register steps -/
+
+section Defs
+
+variable {V : Type} [AccAdd V]
+
+/-- The lanes of instance `g` among the `N` threads. -/
+def nLanes (memb : Nat → Nat → Bool) (N g : Nat) : Nat := cntB (memb g) N
+
+/-- The registers a lane has in the view after arriving at `g`: unchanged at a `bar.warp.sync`
+(`sync g`), else the result with no contribution (the view does not know the others'). -/
+def postRegs (sync : Nat → Bool) (g : Nat) (regs : Nat → V) (res : ExtFun V) : Nat → V :=
+  cond (sync g) regs (res.f (fun _ => none))
+
+/-- The `Sem` action of a `WAct` in the view: a `Sem` action is itself; an arrival at a
+`bar.warp.sync` instance `g` is a waiting arrival at barrier `B + g` with count the number of
+lanes; an arrival at any other collective is a register step to its `pc`. -/
+def viewAct (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat) (regs : Nat → V) :
+    WAct V → Act V
+  | WAct.base A => A
+  | WAct.coll g _ res pc =>
+    cond (sync g) (Act.arrive (B + g) (nLanes memb N g) true pc)
+      (Act.compute pc (postRegs sync g regs res))
+
+/-- The view program. -/
+def view (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat) (wp : WProg V) : Prog V :=
+  fun i pc regs => viewAct memb sync N B regs (wp i pc regs)
+
+/-- Data independence with collectives: `Sem` actions as in `Sem.ActRel`; two arrivals at
+collectives from related registers are at the same instance with the same `pc`, whatever the
+contributions the result is related to the view's registers, and the view's registers are
+related. -/
+def WActRel (sync : Nat → Bool) (R : Nat → (Nat → V) → (Nat → V) → Prop) (regs regs' : Nat → V) :
+    WAct V → WAct V → Prop
+  | WAct.base A, WAct.base A' => ActRel R regs regs' A A'
+  | WAct.coll g _ res pc, WAct.coll g' _ res' pc' => g = g' ∧ pc = pc' ∧
+      (∀ cv, R pc (res.f cv) (postRegs sync g regs' res')) ∧
+      R pc (postRegs sync g regs res) (postRegs sync g regs' res')
+  | WAct.base _, WAct.coll _ _ _ _ => False
+  | WAct.coll _ _ _ _, WAct.base _ => False
+
+def WDataIndep (sync : Nat → Bool) (wp : WProg V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) :
+    Prop :=
+  ∀ i pc regs regs', R i pc regs regs' → WActRel sync (R i) regs regs' (wp i pc regs) (wp i pc regs')
+
+/-- The program's own barriers have ids below `B` (the view's warp-sync barriers are `B + g`). -/
+def BaseIds (wp : WProg V) (B : Nat) : Prop :=
+  ∀ i pc regs b n w pc', wp i pc regs = WAct.base (Act.arrive b n w pc') → b < B
+
+/-- A thread of `WSem` (state `t`, waiting record `o`) and of the view (`u`): not waiting, same
+status, `pc` and related registers; waiting at instance `w.key`: running in `WSem`, in the view
+waiting at barrier `B + w.key` if it is a `bar.warp.sync`, else already past it, at `w.pc`,
+with registers related to the result for any contributions. -/
+def ThSim (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (B k : Nat)
+    (t u : TState V) : Option (Wait V) → Prop
+  | none => t.status = u.status ∧ TRel R k t u
+  | some w => t.status = Status.run ∧
+      u.status = cond (sync w.key) (Status.bar (B + w.key)) Status.run ∧ u.pc = w.pc ∧
+      ∀ cv, R k w.pc (w.res.f cv) u.regs
+
+/-- The simulation of a `WSem` state by a view state. -/
+def Sim (memb : Nat → Nat → Bool) (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (B : Nat) (st : WState V) (u : CState V) : Prop :=
+  (∀ k, ThSim sync R B k (st.s.th k) (u.th k) (st.cw k)) ∧
+  (∀ b, b < B → st.s.arr b = u.arr b) ∧
+  (∀ g, u.arr (B + g) = 0) ∧
+  (∀ k b, (st.s.th k).status = Status.bar b → b < B) ∧
+  (∀ k w, st.cw k = some w → memb w.key k = true)
+
+end Defs
+
+/-! ## Small lemmas -/
+
+section Small
+
+variable {V : Type} [AccAdd V]
+
+theorem add_cancel_r : ∀ (B : Nat) {a b : Nat}, a + B = b + B → a = b
+  | 0, _, _, h => h
+  | B + 1, _, _, h => add_cancel_r B (Nat.succ.inj h)
+
+theorem add_cancel_l (B : Nat) {a b : Nat} (h : B + a = B + b) : a = b := by
+  rw [Nat.add_comm B a, Nat.add_comm B b] at h
+  exact add_cancel_r B h
+
+theorem lt_ne_add {b B : Nat} (hb : b < B) (g : Nat) : b ≠ B + g := fun e =>
+  Nat.ltIrrefl b (Nat.ltOfLtOfLe hb (by rw [e]; exact Nat.leAddRight B g))
+
+theorem waiting_bar_lt {b B : Nat} (hb : b < B) (g : Nat) :
+    waiting (B + g) (Status.bar b) = false := decide_eq_false' (lt_ne_add hb g)
+
+theorem relAt_not {b : Nat} {t : TState V} (h : waiting b t.status = false) : relAt b t = t := by
+  show cond (waiting b t.status) { t with status := Status.run } t = t
+  rw [h]
+  rfl
+
+theorem relAt_yes {b : Nat} {t : TState V} (h : waiting b t.status = true) :
+    relAt b t = ⟨t.pc, t.regs, Status.run⟩ := by
+  show cond (waiting b t.status) { t with status := Status.run } t = _
+  rw [h]
+  rfl
+
+theorem waitsAt_some {g : Nat} {o : Option (Wait V)} (h : waitsAt g o = true) :
+    ∃ w, o = some w ∧ w.key = g := by
+  cases o with
+  | none => cases h
+  | some w => exact ⟨w, rfl, of_decide_eq_true' h⟩
+
+/-- In the view, a thread does not wait at a program barrier `b < B` unless it does in `WSem`. -/
+theorem wait_base (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {B k b : Nat}
+    {t u : TState V} {o : Option (Wait V)} (hS : ThSim sync R B k t u o) (hb : b < B) :
+    waiting b t.status = waiting b u.status := by
+  cases o with
+  | none => rw [hS.1]
+  | some w =>
+    rw [hS.1, hS.2.1]
+    cases sync w.key with
+    | false => rfl
+    | true =>
+      show false = decide (B + w.key = b)
+      exact Eq.symm (decide_eq_false' (fun e => lt_ne_add hb w.key (Eq.symm e)))
+
+/-- In the view, a thread waits at `B + g` (`g` a `bar.warp.sync`) iff it waits at `g` in
+`WSem`. -/
+theorem wait_sync (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {B k g : Nat}
+    {t u : TState V} {o : Option (Wait V)} (hS : ThSim sync R B k t u o)
+    (hst : ∀ b, t.status = Status.bar b → b < B) (hg : sync g = true) :
+    waiting (B + g) u.status = waitsAt g o := by
+  cases o with
+  | none =>
+    rw [← hS.1]
+    cases ht : t.status with
+    | run => rfl
+    | exited => rfl
+    | bar b => exact waiting_bar_lt (hst b ht) g
+  | some w =>
+    rw [hS.2.1]
+    show waiting (B + g) (cond (sync w.key) (Status.bar (B + w.key)) Status.run) = decide (w.key = g)
+    cases Nat.decEq w.key g with
+    | isTrue e =>
+      rw [e, hg, decide_eq_true' (rfl : g = g)]
+      exact decide_eq_true' rfl
+    | isFalse e =>
+      rw [decide_eq_false' e]
+      cases sync w.key with
+      | false => rfl
+      | true =>
+        exact decide_eq_false' (fun e' => e (add_cancel_l B e'))
+
+theorem countAt_cntB (b : Nat) (th : Nat → TState V) (p : Nat → Bool)
+    (h : ∀ k, waiting b (th k).status = p k) : ∀ n, countAt b th n = cntB p n := by
+  intro n
+  induction n with
+  | zero => rfl
+  | succ n ih =>
+    show countAt b th n + cond (waiting b (th n).status) 1 0 = cntB p n + cond (p n) 1 0
+    rw [ih, h n]
+
+theorem firesA_rel {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A2 : Act V}
+    (N : Nat) (s u : CState V) (h : ActRel R r r' A A2)
+    (H : ∀ b n w pc, A = Act.arrive b n w pc → arrivals N b s = arrivals N b u) :
+    firesA N A s = firesA N A2 u := by
+  cases A <;> cases A2 <;> (first | contradiction | rfl | skip)
+  match h with
+  | ⟨e1, e2, e3, e4, _⟩ =>
+    rw [← e1, ← e2]
+    show decide (_ ≤ arrivals N _ s + 1) = decide (_ ≤ arrivals N _ u + 1)
+    rw [H _ _ _ _ rfl]
+
+theorem newT_status_rel {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A2 : Act V}
+    (f : Bool) (t t' : TState V) (m m' : Nat → V) (h : ActRel R r r' A A2) :
+    (newT A f t m).status = (newT A2 f t' m').status := by
+  cases A <;> cases A2 <;> (first | contradiction | rfl | skip)
+  match h with
+  | ⟨e1, e2, e3, e4, _⟩ => rw [e1, e3]; rfl
+
+theorem status_newT {A : Act V} {f : Bool} {t : TState V} {m : Nat → V} {c : Nat}
+    (h : (newT A f t m).status = Status.bar c) : ∃ n w pc, A = Act.arrive c n w pc := by
+  cases A with
+  | compute pc r => cases h
+  | read a r pc => cases h
+  | write a v pc => cases h
+  | atomAdd a v pc => cases h
+  | exit => cases h
+  | arrive b n w pc =>
+    have h' : cond f Status.run (cond w (Status.bar b) Status.run) = Status.bar c := h
+    cases f with
+    | true => cases h'
+    | false =>
+      cases w with
+      | false => cases h'
+      | true => exact ⟨n, true, pc, by rw [bar_inj h']⟩
+
+theorem status_relAt {b c : Nat} {t : TState V} (h : (relAt b t).status = Status.bar c) :
+    t.status = Status.bar c := by
+  cases hw : waiting b t.status with
+  | false => rw [relAt_not hw] at h; exact h
+  | true => rw [relAt_yes hw] at h; cases h
+
+theorem status_effOther {A : Act V} {f : Bool} {t : TState V} {c : Nat}
+    (h : (effOther A f t).status = Status.bar c) : t.status = Status.bar c := by
+  cases A with
+  | compute pc r => exact h
+  | read a r pc => exact h
+  | write a v pc => exact h
+  | atomAdd a v pc => exact h
+  | exit => exact h
+  | arrive b n w pc =>
+    cases f with
+    | false => exact h
+    | true => exact status_relAt h
+
+end Small
+
+/-! ## A `Sem` step of `WSem` is a step of the view -/
+
+section BaseStep
+
+variable {V : Type} [AccAdd V]
+
+theorem thSim_relAt (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    {B k : Nat} {t u : TState V} {o : Option (Wait V)} (hS : ThSim sync R B k t u o) {b : Nat}
+    (hb : b < B) : ThSim sync R B k (relAt b t) (relAt b u) o := by
+  have hw := wait_base sync R hS hb
+  cases o with
+  | none =>
+    cases hwt : waiting b t.status with
+    | false =>
+      rw [hwt] at hw
+      rw [relAt_not hwt, relAt_not (Eq.symm hw)]
+      exact hS
+    | true =>
+      rw [hwt] at hw
+      rw [relAt_yes hwt, relAt_yes (Eq.symm hw)]
+      exact ⟨rfl, hS.2⟩
+  | some w =>
+    have hwt : waiting b t.status = false := by rw [hS.1]; rfl
+    rw [hwt] at hw
+    rw [relAt_not hwt, relAt_not (Eq.symm hw)]
+    exact hS
+
+theorem thSim_effOther (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    {B k : Nat} {t u : TState V} {o : Option (Wait V)} (hS : ThSim sync R B k t u o)
+    {R' : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A2 : Act V} (f : Bool)
+    (hrel : ActRel R' r r' A A2) (hB : ∀ b n w pc, A = Act.arrive b n w pc → b < B) :
+    ThSim sync R B k (effOther A f t) (effOther A2 f u) o := by
+  cases A <;> cases A2 <;> (first | contradiction | exact hS | skip)
+  match hrel with
+  | ⟨e1, _, _, _, _⟩ =>
+    rw [← e1]
+    have hb := hB _ _ _ _ rfl
+    cases f with
+    | false => exact hS
+    | true =>
+      show ThSim sync R B k (relAt _ t) (relAt _ u) o
+      exact thSim_relAt sync R hS hb
+
+theorem arrEff_lt {R' : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V} {A A2 : Act V}
+    {B : Nat} (f : Bool) (ar ar' : Nat → Nat) (hrel : ActRel R' r r' A A2)
+    (hB : ∀ b n w pc, A = Act.arrive b n w pc → b < B) (ha : ∀ b, b < B → ar b = ar' b)
+    (b : Nat) (hb : b < B) : arrEff A f ar b = arrEff A2 f ar' b := by
+  cases A <;> cases A2 <;> (first | contradiction | exact ha b hb | skip)
+  match hrel with
+  | ⟨e1, _, e3, _, _⟩ =>
+    rw [← e1, ← e3]
+    have hb0 := hB _ _ _ _ rfl
+    show (if b = _ then _ else ar b) = (if b = _ then _ else ar' b)
+    cases Nat.decEq b _ with
+    | isTrue e =>
+      rw [if_pos' e, if_pos' e]
+      show arrNew f _ (ar _) = arrNew f _ (ar' _)
+      rw [ha _ hb0]
+    | isFalse e =>
+      rw [if_neg' e, if_neg' e]
+      exact ha b hb
+
+theorem arrEff_sync {A : Act V} {B : Nat} (f : Bool) (ar : Nat → Nat)
+    (hB : ∀ b n w pc, A = Act.arrive b n w pc → b < B) (ha : ∀ g, ar (B + g) = 0) (g : Nat) :
+    arrEff A f ar (B + g) = 0 := by
+  cases A with
+  | compute pc r => exact ha g
+  | read a r pc => exact ha g
+  | write a v pc => exact ha g
+  | atomAdd a v pc => exact ha g
+  | exit => exact ha g
+  | arrive b n w pc =>
+    have hb := hB b n w pc rfl
+    show (if B + g = b then _ else ar (B + g)) = 0
+    rw [if_neg' (fun e => lt_ne_add hb g (Eq.symm e))]
+    exact ha g
+
+/-- A `Sem` step of a running thread not at a collective keeps the simulation, the view doing
+the related action. -/
+theorem sim_base (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    {st : WState V} {u : CState V} (hS : Sim memb sync R B st u) {i : Nat} (hni : st.cw i = none)
+    {A A2 : Act V} (hA : act (baseProg wp) i st.s = A)
+    (hA2 : act (view memb sync N B wp) i u = A2)
+    (hrel : ActRel (R i) (st.s.th i).regs (u.th i).regs A A2)
+    (hB : ∀ b n w pc, A = Act.arrive b n w pc → b < B) :
+    Sim memb sync R B ⟨next (baseProg wp) N i st.s, st.cw⟩
+      (next (view memb sync N B wp) N i u) := by
+  have hf : firesA N A st.s = firesA N A2 u :=
+    firesA_rel N st.s u hrel (fun b n w pc e => by
+      show countAt b st.s.th N + st.s.arr b = countAt b u.th N + u.arr b
+      rw [countAt_congr b st.s.th u.th (fun k => wait_base sync R (hS.1 k) (hB b n w pc e)) N,
+        hS.2.1 b (hB b n w pc e)])
+  refine ⟨?_, ?_, ?_, ?_, ?_⟩
+  · intro k
+    show ThSim sync R B k ((next (baseProg wp) N i st.s).th k) ((next (view memb sync N B wp) N i u).th k)
+      (st.cw k)
+    cases Nat.decEq k i with
+    | isTrue e =>
+      rw [e, next_th_self, next_th_self, hA, hA2, ← hf, hni]
+      have h0 := hS.1 i
+      rw [hni] at h0
+      exact ⟨newT_status_rel _ _ _ _ _ hrel, trel_newT _ _ _ _ hrel h0.2⟩
+    | isFalse e =>
+      rw [next_th_other _ _ _ _ e, next_th_other _ _ _ _ e, hA, hA2, ← hf]
+      exact thSim_effOther sync R (hS.1 k) _ hrel hB
+  · intro b hb
+    show arrEff (act (baseProg wp) i st.s) _ st.s.arr b =
+      arrEff (act (view memb sync N B wp) i u) _ u.arr b
+    rw [hA, hA2, ← hf]
+    exact arrEff_lt _ _ _ hrel hB hS.2.1 b hb
+  · intro g
+    show arrEff (act (view memb sync N B wp) i u) _ u.arr (B + g) = 0
+    rw [hA2]
+    have hB2 : ∀ b n w pc, A2 = Act.arrive b n w pc → b < B := by
+      intro b n w pc e
+      rw [e] at hrel
+      cases A with
+      | arrive b' n' w' pc' =>
+        match hrel with
+        | ⟨e1, _, _, _, _⟩ => rw [← e1]; exact hB _ _ _ _ rfl
+      | compute _ _ => exact False.elim hrel
+      | read _ _ _ => exact False.elim hrel
+      | write _ _ _ => exact False.elim hrel
+      | atomAdd _ _ _ => exact False.elim hrel
+      | exit => exact False.elim hrel
+    exact arrEff_sync _ _ hB2 hS.2.2.1 g
+  · intro k c h
+    cases Nat.decEq k i with
+    | isTrue e =>
+      have h' : (newT (act (baseProg wp) i st.s) _ (st.s.th i) st.s.mem).status = Status.bar c := by
+        have h2 : ((next (baseProg wp) N i st.s).th i).status = Status.bar c := by
+          rw [e] at h; exact h
+        rw [next_th_self] at h2
+        exact h2
+      rw [hA] at h'
+      match status_newT h' with
+      | ⟨n, w, pc, eA⟩ => exact hB c n w pc eA
+    | isFalse e =>
+      have h' : (effOther (act (baseProg wp) i st.s) _ (st.s.th k)).status = Status.bar c := by
+        have h2 : ((next (baseProg wp) N i st.s).th k).status = Status.bar c := h
+        rw [next_th_other _ _ _ _ e] at h2
+        exact h2
+      exact hS.2.2.2.1 k c (status_effOther h')
+  · exact hS.2.2.2.2
+
+end BaseStep
+
+end WarpRace
+end Kcert
