@@ -480,5 +480,384 @@ theorem sim_base (memb : Nat → Nat → Bool) (sync : Nat → Bool)
 
 end BaseStep
 
+/-! ## An arrival at a collective is a step of the view -/
+
+section CollStep
+
+variable {V : Type} [AccAdd V]
+
+/-- The `WSem` state after `i` arrives at `g` (completing it iff `d`, vector `cv`). -/
+def collSt (memb : Nat → Nat → Bool) (d : Bool) (g i pc : Nat) (v : Nat → V) (res : ExtFun V)
+    (cv : Nat → Option (Nat → V)) (st : WState V) : WState V :=
+  ⟨⟨collTh memb d g i pc res cv st.s.th st.cw, st.s.mem, st.s.arr⟩,
+    collCw memb d g i ⟨g, v, res, pc⟩ st.cw⟩
+
+theorem collSt_status (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (B : Nat) {st : WState V} {u : CState V}
+    (hS : Sim memb sync R B st u) (d : Bool) (g i pc : Nat) (v : Nat → V) (res : ExtFun V)
+    (cv : Nat → Option (Nat → V)) :
+    ∀ k b, ((collSt memb d g i pc v res cv st).s.th k).status = Status.bar b → b < B := by
+  intro k b h
+  have h' : (collTh memb d g i pc res cv st.s.th st.cw k).status = Status.bar b := h
+  rw [collTh_status] at h'
+  exact hS.2.2.2.1 k b h'
+
+theorem collSt_cw (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (B : Nat) {st : WState V} {u : CState V}
+    (hS : Sim memb sync R B st u) (d : Bool) {g i : Nat} (hm : memb g i = true) (pc : Nat)
+    (v : Nat → V) (res : ExtFun V) (cv : Nat → Option (Nat → V)) :
+    ∀ k w, (collSt memb d g i pc v res cv st).cw k = some w → memb w.key k = true := by
+  intro k w h
+  have h' : collCw memb d g i ⟨g, v, res, pc⟩ st.cw k = some w := h
+  cases Nat.decEq k i with
+  | isTrue e =>
+    rw [e, collCw_self] at h'
+    rw [e]
+    cases d with
+    | true => cases h'
+    | false =>
+      have h2 : some (⟨g, v, res, pc⟩ : Wait V) = some w := h'
+      cases h2
+      exact hm
+  | isFalse e =>
+    rw [collCw_other _ _ _ _ _ _ e] at h'
+    cases hb : relB memb d g k (st.cw k) with
+    | true => rw [hb] at h'; cases h'
+    | false =>
+      rw [hb] at h'
+      exact hS.2.2.2.2 k w h'
+
+/-- Another lane, at a collective that is not `bar.warp.sync`: released in `WSem` (the view is
+already past it) or untouched. -/
+theorem thSim_rel_nosync (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (memb : Nat → Nat → Bool) {B k g : Nat} (hsg : sync g = false) {t u : TState V}
+    {o : Option (Wait V)} (hS : ThSim sync R B k t u o) (d : Bool) (cv : Nat → Option (Nat → V)) :
+    ThSim sync R B k (relK memb d g cv k t o) u (cond (relB memb d g k o) none o) := by
+  cases hb : relB memb d g k o with
+  | false =>
+    show ThSim sync R B k (cond (relB memb d g k o) (relW cv o t) t) u (cond false none o)
+    rw [hb]
+    exact hS
+  | true =>
+    show ThSim sync R B k (cond (relB memb d g k o) (relW cv o t) t) u (cond true none o)
+    rw [hb]
+    have hwo : waitsAt g o = true := and_right' hb
+    match waitsAt_some hwo with
+    | ⟨w, eo, ek⟩ =>
+      cases eo
+      have hS' : t.status = Status.run ∧
+          u.status = cond (sync w.key) (Status.bar (B + w.key)) Status.run ∧ u.pc = w.pc ∧
+          ∀ cv, R k w.pc (w.res.f cv) u.regs := hS
+      rw [ek, hsg] at hS'
+      exact ⟨Eq.trans hS'.1 (Eq.symm hS'.2.1), Eq.symm hS'.2.2.1, hS'.2.2.2 cv⟩
+
+/-- Another lane, at a `bar.warp.sync`: released in both, or in neither. -/
+theorem thSim_rel_sync (sync : Nat → Bool) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (memb : Nat → Nat → Bool) {B k g : Nat} (hsg : sync g = true) {t u : TState V}
+    {o : Option (Wait V)} (hS : ThSim sync R B k t u o)
+    (hst : ∀ b, t.status = Status.bar b → b < B)
+    (hmo : ∀ w, o = some w → memb w.key k = true) (d : Bool) (cv : Nat → Option (Nat → V)) :
+    ThSim sync R B k (relK memb d g cv k t o) (cond d (relAt (B + g) u) u)
+      (cond (relB memb d g k o) none o) := by
+  cases d with
+  | false => exact hS
+  | true =>
+    have hw := wait_sync sync R hS hst hsg
+    cases hwo : waitsAt g o with
+    | false =>
+      have hb : relB memb true g k o = false := by
+        show (true && memb g k && waitsAt g o) = false
+        rw [hwo]
+        exact and_false' _
+      show ThSim sync R B k (cond (relB memb true g k o) (relW cv o t) t) (relAt (B + g) u)
+        (cond (relB memb true g k o) none o)
+      rw [hb, relAt_not (Eq.trans hw hwo)]
+      exact hS
+    | true =>
+      match waitsAt_some hwo with
+      | ⟨w, eo, ek⟩ =>
+        cases eo
+        have hmk : memb g k = true := by rw [← ek]; exact hmo w rfl
+        have hb : relB memb true g k (some w) = true := by
+          show (true && memb g k && waitsAt g (some w)) = true
+          rw [hwo, hmk]
+          rfl
+        show ThSim sync R B k (cond (relB memb true g k (some w)) (relW cv (some w) t) t)
+          (relAt (B + g) u) (cond (relB memb true g k (some w)) none (some w))
+        rw [hb, relAt_yes (Eq.trans hw hwo)]
+        have hS' : t.status = Status.run ∧
+            u.status = cond (sync w.key) (Status.bar (B + w.key)) Status.run ∧ u.pc = w.pc ∧
+            ∀ cv, R k w.pc (w.res.f cv) u.regs := hS
+        exact ⟨hS'.1, Eq.symm hS'.2.2.1, hS'.2.2.2 cv⟩
+
+/-- An arrival at a collective that is not `bar.warp.sync`: the view does the register step. -/
+theorem sim_coll_nosync (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    {st : WState V} {u : CState V} (hS : Sim memb sync R B st u) {i : Nat}
+    (hri : (st.s.th i).status = Status.run) {g pc : Nat} (hm : memb g i = true)
+    (hsg : sync g = false) (v : Nat → V) (res : ExtFun V) {P : Nat → V}
+    (hA2 : act (view memb sync N B wp) i u = Act.compute pc P)
+    (hR1 : ∀ cv, R i pc (res.f cv) P) (d : Bool) (cv : Nat → Option (Nat → V)) :
+    Sim memb sync R B (collSt memb d g i pc v res cv st) (next (view memb sync N B wp) N i u) := by
+  refine ⟨?_, ?_, ?_, collSt_status memb sync R B hS d g i pc v res cv,
+    collSt_cw memb sync R B hS d hm pc v res cv⟩
+  · intro k
+    show ThSim sync R B k (collTh memb d g i pc res cv st.s.th st.cw k)
+      ((next (view memb sync N B wp) N i u).th k) (collCw memb d g i ⟨g, v, res, pc⟩ st.cw k)
+    cases Nat.decEq k i with
+    | isTrue e =>
+      rw [e, collTh_self, collCw_self, next_th_self, hA2]
+      cases d with
+      | false =>
+        refine ⟨hri, ?_, rfl, hR1⟩
+        show Status.run = cond (sync g) (Status.bar (B + g)) Status.run
+        rw [hsg]
+        rfl
+      | true => exact ⟨hri, rfl, hR1 cv⟩
+    | isFalse e =>
+      rw [collTh_other _ _ _ _ _ _ _ _ _ e, collCw_other _ _ _ _ _ _ e, next_th_other _ _ _ _ e,
+        hA2]
+      exact thSim_rel_nosync sync R memb hsg (hS.1 k) d cv
+  · intro b hb
+    show st.s.arr b = arrEff (act (view memb sync N B wp) i u) _ u.arr b
+    rw [hA2]
+    exact hS.2.1 b hb
+  · intro g'
+    show arrEff (act (view memb sync N B wp) i u) _ u.arr (B + g') = 0
+    rw [hA2]
+    exact hS.2.2.1 g'
+
+/-- An arrival at a `bar.warp.sync`: the view arrives at barrier `B + g`, which completes
+exactly when the collective does. -/
+theorem sim_coll_sync (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    {st : WState V} {u : CState V} (hS : Sim memb sync R B st u) {i : Nat}
+    (hri : (st.s.th i).status = Status.run) {g pc : Nat} (hm : memb g i = true)
+    (hsg : sync g = true) (v : Nat → V) (res : ExtFun V)
+    (hA2 : act (view memb sync N B wp) i u = Act.arrive (B + g) (nLanes memb N g) true pc)
+    (hR1 : ∀ cv, R i pc (res.f cv) (u.th i).regs) (d : Bool)
+    (hf : firesA N (act (view memb sync N B wp) i u) u = d) (cv : Nat → Option (Nat → V)) :
+    Sim memb sync R B (collSt memb d g i pc v res cv st) (next (view memb sync N B wp) N i u) := by
+  refine ⟨?_, ?_, ?_, collSt_status memb sync R B hS d g i pc v res cv,
+    collSt_cw memb sync R B hS d hm pc v res cv⟩
+  · intro k
+    show ThSim sync R B k (collTh memb d g i pc res cv st.s.th st.cw k)
+      ((next (view memb sync N B wp) N i u).th k) (collCw memb d g i ⟨g, v, res, pc⟩ st.cw k)
+    cases Nat.decEq k i with
+    | isTrue e =>
+      rw [e, collTh_self, collCw_self, next_th_self, hf, hA2]
+      cases d with
+      | false =>
+        refine ⟨hri, ?_, rfl, hR1⟩
+        show Status.bar (B + g) = cond (sync g) (Status.bar (B + g)) Status.run
+        rw [hsg]
+        rfl
+      | true => exact ⟨hri, rfl, hR1 cv⟩
+    | isFalse e =>
+      rw [collTh_other _ _ _ _ _ _ _ _ _ e, collCw_other _ _ _ _ _ _ e, next_th_other _ _ _ _ e,
+        hf, hA2]
+      exact thSim_rel_sync sync R memb hsg (hS.1 k) (hS.2.2.2.1 k)
+        (fun w ew => hS.2.2.2.2 k w ew) d cv
+  · intro b hb
+    show st.s.arr b = arrEff (act (view memb sync N B wp) i u) _ u.arr b
+    rw [hf, hA2]
+    show st.s.arr b = (if b = B + g then _ else u.arr b)
+    rw [if_neg' (lt_ne_add hb g)]
+    exact hS.2.1 b hb
+  · intro g'
+    show arrEff (act (view memb sync N B wp) i u) _ u.arr (B + g') = 0
+    rw [hf, hA2]
+    show (if B + g' = B + g then arrNew d true (u.arr (B + g)) else u.arr (B + g')) = 0
+    cases Nat.decEq (B + g') (B + g) with
+    | isTrue e =>
+      rw [if_pos' e, hS.2.2.1 g]
+      cases d <;> rfl
+    | isFalse e =>
+      rw [if_neg' e]
+      exact hS.2.2.1 g'
+
+end CollStep
+
+/-! ## Every `WSem` schedule is simulated by a schedule of the view -/
+
+section Reach
+
+variable {V : Type} [AccAdd V]
+
+/-- **One step**: a step of a running, non-waiting thread `i` of `WSem` is matched by the step
+of `i` in the view. -/
+theorem sim_step (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwn memb wp)
+    {st : WState V} {u : CState V} (hS : Sim memb sync R B st u) {i : Nat} (hi : i < N)
+    (hri : (st.s.th i).status = Status.run) (hni : st.cw i = none) :
+    StepT (view memb sync N B wp) N i u (next (view memb sync N B wp) N i u) ∧
+      Sim memb sync R B (wnext memb wp N i st) (next (view memb sync N B wp) N i u) := by
+  have h0 := hS.1 i
+  rw [hni] at h0
+  have hrel : WActRel sync (R i) (st.s.th i).regs (u.th i).regs (wact wp i st)
+      (wp i (st.s.th i).pc (u.th i).regs) :=
+    hind i (st.s.th i).pc (st.s.th i).regs (u.th i).regs h0.2.2
+  have hact : act (view memb sync N B wp) i u =
+      viewAct memb sync N B (u.th i).regs (wp i (st.s.th i).pc (u.th i).regs) := by
+    show viewAct memb sync N B (u.th i).regs (wp i (u.th i).pc (u.th i).regs) = _
+    rw [← h0.2.1]
+  refine ⟨⟨hi, Eq.trans (Eq.symm h0.1) hri, same_refl _⟩, ?_⟩
+  cases hw : wact wp i st with
+  | base A =>
+    cases hw2 : wp i (st.s.th i).pc (u.th i).regs with
+    | coll g2 v2 res2 pc2 => rw [hw, hw2] at hrel; exact False.elim hrel
+    | base A2 =>
+      rw [hw, hw2] at hrel
+      rw [wnext_base memb wp N i st hw]
+      exact sim_base memb sync R N B wp hS hni (act_baseProg wp i st hw)
+        (by rw [hact, hw2]; rfl) hrel
+        (fun b n w pc e => hB i (st.s.th i).pc (st.s.th i).regs b n w pc (by rw [← e]; exact hw))
+  | coll g v res pc =>
+    cases hw2 : wp i (st.s.th i).pc (u.th i).regs with
+    | base A2 => rw [hw, hw2] at hrel; exact False.elim hrel
+    | coll g2 v2 res2 pc2 =>
+      rw [hw, hw2] at hrel
+      match hrel with
+      | ⟨e1, e2, hr1, _⟩ =>
+        rw [wnext_coll memb wp N i st hw]
+        show Sim memb sync R B
+          (collSt memb (doneW memb N g i st.cw) g i pc v res (cvec memb g i v st.cw) st) _
+        have hm : memb g i = true := hown i _ _ g v res pc hw
+        have hact' : act (view memb sync N B wp) i u =
+            viewAct memb sync N B (u.th i).regs (WAct.coll g v2 res2 pc) := by
+          rw [hact, hw2, ← e1, ← e2]
+        cases hsg : sync g with
+        | false =>
+          exact sim_coll_nosync memb sync R N B wp hS hri hm hsg v res
+            (P := postRegs sync g (u.th i).regs res2)
+            (by rw [hact']; show cond (sync g) _ _ = _; rw [hsg]; rfl) hr1 _ _
+        | true =>
+          have hA2 : act (view memb sync N B wp) i u =
+              Act.arrive (B + g) (nLanes memb N g) true pc := by
+            rw [hact']; show cond (sync g) _ _ = _; rw [hsg]; rfl
+          have ep : postRegs sync g (u.th i).regs res2 = (u.th i).regs := by
+            show cond (sync g) _ _ = _; rw [hsg]; rfl
+          have hR1 : ∀ cv, R i pc (res.f cv) (u.th i).regs := by
+            intro cv
+            have h1 := hr1 cv
+            rw [ep] at h1
+            exact h1
+          have hq : ∀ k, waitsAt g (st.cw k) = true → memb g k = true := by
+            intro k hk
+            match waitsAt_some hk with
+            | ⟨w, ew, ek⟩ => rw [← ek]; exact hS.2.2.2.2 k w ew
+          have hqi : waitsAt g (st.cw i) = false := by rw [hni]; rfl
+          have hf : firesA N (act (view memb sync N B wp) i u) u = doneW memb N g i st.cw := by
+            rw [hA2]
+            show decide (nLanes memb N g ≤ countAt (B + g) u.th N + u.arr (B + g) + 1) = _
+            rw [hS.2.2.1 g, countAt_cntB (B + g) u.th (fun k => waitsAt g (st.cw k))
+              (fun k => wait_sync sync R (hS.1 k) (hS.2.2.2.1 k) hsg) N]
+            exact Eq.symm (allW_done (memb g) (fun k => waitsAt g (st.cw k)) hq hm hqi hi)
+          exact sim_coll_sync memb sync R N B wp hS hri hm hsg v res hA2 hR1 _ hf _
+
+theorem sim_wsame (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (B : Nat) {a b : WState V} {u : CState V}
+    (hS : Sim memb sync R B a u) (e : WSame b a) : Sim memb sync R B b u := by
+  refine ⟨?_, ?_, hS.2.2.1, ?_, ?_⟩
+  · intro k
+    rw [e.1.1 k, e.2 k]
+    exact hS.1 k
+  · intro c hc
+    rw [e.1.2.2 c]
+    exact hS.2.1 c hc
+  · intro k c h
+    rw [e.1.1 k] at h
+    exact hS.2.2.2.1 k c h
+  · intro k w h
+    rw [e.2 k] at h
+    exact hS.2.2.2.2 k w h
+
+/-- **Every reachable state of `WSem` is simulated by a reachable state of the view.** -/
+theorem sim_reach (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwn memb wp)
+    {s r : WState V} (hr : WReach memb wp N s r) :
+    ∀ u, Sim memb sync R B s u →
+      ∃ u', Reach (view memb sync N B wp) N u u' ∧ Sim memb sync R B r u' := by
+  induction hr with
+  | refl s => intro u hS; exact ⟨u, Reach.refl u, hS⟩
+  | step hst _ ih =>
+    intro u hS
+    match hst with
+    | ⟨i, hi, hri, hni, e⟩ =>
+      match sim_step memb sync R N B wp hind hB hown hS hi hri hni with
+      | ⟨hstep, hS'⟩ =>
+        match ih _ (sim_wsame memb sync R B hS' e) with
+        | ⟨u', hr', hS''⟩ => exact ⟨u', Reach.step ⟨i, hstep⟩ hr', hS''⟩
+
+/-- The launches correspond. -/
+theorem sim_init (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (B : Nat) (regs0 : Nat → Nat → V)
+    (m1 : Nat → V) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) :
+    Sim memb sync R B (winit regs0 m1) (init regs0 m1) := by
+  refine ⟨fun k => ⟨rfl, rfl, hR0 k⟩, fun _ _ => rfl, fun _ => rfl, ?_, ?_⟩
+  · intro k b h
+    cases h
+  · intro k w h
+    cases h
+
+/-- **The race check with warp collectives reduces to `Sem`.**  Under data independence with
+collectives (`WDataIndep`), program barrier ids below `B` (`BaseIds`) and lanes arriving only
+at instances they belong to (`CollOwn`), if the view (`bar.warp.sync` instance `g` a waiting
+barrier `B + g` of its lanes, every other collective a register step) has no race in any
+schedule from the launch, then `WSem` has none either. -/
+theorem wraceFree_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m1 : Nat → V)
+    (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
+    (hown : CollOwn memb wp)
+    (hrf : RaceFree (view memb sync N B wp) N (init regs0 m1)) :
+    WRaceFree memb wp N (winit regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj hni hnj hc
+  match sim_reach memb sync R N B wp hind hB hown hr _ (sim_init memb sync R B regs0 m1 hR0) with
+  | ⟨u, hu, hS⟩ =>
+    have hi0 := hS.1 i
+    have hj0 := hS.1 j
+    rw [hni] at hi0
+    rw [hnj] at hj0
+    have hreli : WActRel sync (R i) (r.s.th i).regs (u.th i).regs (wact wp i r)
+        (wp i (r.s.th i).pc (u.th i).regs) :=
+      hind i (r.s.th i).pc (r.s.th i).regs (u.th i).regs hi0.2.2
+    have hrelj : WActRel sync (R j) (r.s.th j).regs (u.th j).regs (wact wp j r)
+        (wp j (r.s.th j).pc (u.th j).regs) :=
+      hind j (r.s.th j).pc (r.s.th j).regs (u.th j).regs hj0.2.2
+    have hacti : act (view memb sync N B wp) i u =
+        viewAct memb sync N B (u.th i).regs (wp i (r.s.th i).pc (u.th i).regs) := by
+      show viewAct memb sync N B (u.th i).regs (wp i (u.th i).pc (u.th i).regs) = _
+      rw [← hi0.2.1]
+    have hactj : act (view memb sync N B wp) j u =
+        viewAct memb sync N B (u.th j).regs (wp j (r.s.th j).pc (u.th j).regs) := by
+      show viewAct memb sync N B (u.th j).regs (wp j (u.th j).pc (u.th j).regs) = _
+      rw [← hj0.2.1]
+    have hnot := hrf u hu i j hij hi hj (Eq.trans (Eq.symm hi0.1) hri) (Eq.trans (Eq.symm hj0.1) hrj)
+    rw [hacti, hactj] at hnot
+    cases hwi : wact wp i r with
+    | coll g v res pc => rw [hwi] at hc; cases wact wp j r <;> exact hc
+    | base A =>
+      cases hwj : wact wp j r with
+      | coll g v res pc => rw [hwi, hwj] at hc; exact hc
+      | base A' =>
+        rw [hwi, hwj] at hc
+        rw [hwi] at hreli
+        rw [hwj] at hrelj
+        cases hw2 : wp i (r.s.th i).pc (u.th i).regs with
+        | coll g2 v2 res2 pc2 => rw [hw2] at hreli; exact hreli
+        | base A2 =>
+          cases hw3 : wp j (r.s.th j).pc (u.th j).regs with
+          | coll g2 v2 res2 pc2 => rw [hw3] at hrelj; exact hrelj
+          | base A3 =>
+            rw [hw2] at hreli
+            rw [hw3] at hrelj
+            rw [hw2, hw3] at hnot
+            exact hnot (conflict_rel hreli hrelj hc)
+
+end Reach
+
 end WarpRace
 end Kcert
