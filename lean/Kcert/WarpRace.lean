@@ -857,6 +857,146 @@ theorem wraceFree_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
             rw [hw2, hw3] at hnot
             exact hnot (conflict_rel hreli hrelj hc)
 
+/-- The view is data independent (`Sem.DataIndep`) when the program is (`WDataIndep`). -/
+theorem dataIndep_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (hind : WDataIndep sync wp R) : DataIndep (view memb sync N B wp) R := by
+  intro i pc regs regs' h
+  have hr := hind i pc regs regs' h
+  show ActRel (R i) regs regs' (viewAct memb sync N B regs (wp i pc regs))
+    (viewAct memb sync N B regs' (wp i pc regs'))
+  cases hw : wp i pc regs with
+  | base A =>
+    cases hw2 : wp i pc regs' with
+    | coll g2 v2 res2 pc2 => rw [hw, hw2] at hr; exact False.elim hr
+    | base A2 => rw [hw, hw2] at hr; exact hr
+  | coll g v res pc1 =>
+    cases hw2 : wp i pc regs' with
+    | base A2 => rw [hw, hw2] at hr; exact False.elim hr
+    | coll g2 v2 res2 pc2 =>
+      rw [hw, hw2] at hr
+      match hr with
+      | ⟨e1, e2, _, hp⟩ =>
+        rw [← e1, ← e2]
+        show ActRel (R i) regs regs'
+          (cond (sync g) (Act.arrive (B + g) (nLanes memb N g) true pc1)
+            (Act.compute pc1 (postRegs sync g regs res)))
+          (cond (sync g) (Act.arrive (B + g) (nLanes memb N g) true pc1)
+            (Act.compute pc1 (postRegs sync g regs' res2)))
+        have hp' : R i pc1 (cond (sync g) regs (res.f (fun _ => none)))
+            (cond (sync g) regs' (res2.f (fun _ => none))) := hp
+        cases hsg : sync g with
+        | false =>
+          exact ⟨rfl, hp⟩
+        | true =>
+          rw [hsg] at hp'
+          exact ⟨rfl, rfl, rfl, rfl, hp'⟩
+
+/-- **Barrier discipline with collectives from the view's.**  Under the hypotheses of
+`wraceFree_of_view`, if the view's barriers fit (`Sem.BarriersFit`), so do `WSem`'s
+(`WBarriersFit`): the program's barriers have the same arrivals in both. -/
+theorem wbarriersFit_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m1 : Nat → V)
+    (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
+    (hown : CollOwn memb wp)
+    (hfit : BarriersFit (view memb sync N B wp) N (init regs0 m1)) :
+    WBarriersFit memb wp N (winit regs0 m1) := by
+  intro r hr i j hij hi hj hri hrj hni hnj
+  match sim_reach memb sync R N B wp hind hB hown hr _ (sim_init memb sync R B regs0 m1 hR0) with
+  | ⟨u, hu, hS⟩ =>
+    have hi0 := hS.1 i
+    have hj0 := hS.1 j
+    rw [hni] at hi0
+    rw [hnj] at hj0
+    have hreli : WActRel sync (R i) (r.s.th i).regs (u.th i).regs (wact wp i r)
+        (wp i (r.s.th i).pc (u.th i).regs) :=
+      hind i (r.s.th i).pc (r.s.th i).regs (u.th i).regs hi0.2.2
+    have hrelj : WActRel sync (R j) (r.s.th j).regs (u.th j).regs (wact wp j r)
+        (wp j (r.s.th j).pc (u.th j).regs) :=
+      hind j (r.s.th j).pc (r.s.th j).regs (u.th j).regs hj0.2.2
+    have hacti : act (view memb sync N B wp) i u =
+        viewAct memb sync N B (u.th i).regs (wp i (r.s.th i).pc (u.th i).regs) := by
+      show viewAct memb sync N B (u.th i).regs (wp i (u.th i).pc (u.th i).regs) = _
+      rw [← hi0.2.1]
+    have hactj : act (view memb sync N B wp) j u =
+        viewAct memb sync N B (u.th j).regs (wp j (r.s.th j).pc (u.th j).regs) := by
+      show viewAct memb sync N B (u.th j).regs (wp j (u.th j).pc (u.th j).regs) = _
+      rw [← hj0.2.1]
+    have hf := hfit u hu i j hij hi hj (Eq.trans (Eq.symm hi0.1) hri) (Eq.trans (Eq.symm hj0.1) hrj)
+    rw [hacti, hactj] at hf
+    cases hwi : wact wp i r with
+    | coll g v res pc => exact trivial
+    | base A =>
+      cases hwj : wact wp j r with
+      | coll g v res pc => cases A <;> exact trivial
+      | base A' =>
+        show BarFits N r.s A A'
+        rw [hwi] at hreli
+        rw [hwj] at hrelj
+        cases A with
+        | compute _ _ => exact trivial
+        | read _ _ _ => exact trivial
+        | write _ _ _ => exact trivial
+        | atomAdd _ _ _ => exact trivial
+        | exit => exact trivial
+        | arrive b n w pc =>
+          cases A' with
+          | compute _ _ => exact trivial
+          | read _ _ _ => exact trivial
+          | write _ _ _ => exact trivial
+          | atomAdd _ _ _ => exact trivial
+          | exit => exact trivial
+          | arrive c m w' pc' =>
+            cases hw2 : wp i (r.s.th i).pc (u.th i).regs with
+            | coll g2 v2 res2 pc2 => rw [hw2] at hreli; exact False.elim hreli
+            | base A2 =>
+              cases hw3 : wp j (r.s.th j).pc (u.th j).regs with
+              | coll g2 v2 res2 pc2 => rw [hw3] at hrelj; exact False.elim hrelj
+              | base A3 =>
+                rw [hw2] at hreli
+                rw [hw3] at hrelj
+                rw [hw2, hw3] at hf
+                have e2 := actRel_arrive hreli
+                have e3 := actRel_arrive hrelj
+                rw [e2, e3] at hf
+                have hb : b < B := hB i (r.s.th i).pc (r.s.th i).regs b n w pc hwi
+                intro ebc
+                match hf ebc with
+                | ⟨enm, hle⟩ =>
+                  refine ⟨enm, ?_⟩
+                  have ea : arrivals N b r.s = arrivals N b u := by
+                    show countAt b r.s.th N + r.s.arr b = countAt b u.th N + u.arr b
+                    rw [countAt_congr b r.s.th u.th (fun k => wait_base sync R (hS.1 k) hb) N,
+                      hS.2.1 b hb]
+                  rw [ea]
+                  exact hle
+
+/-- **Confluence and no deadlock with warp collectives from the view.**  Under data
+independence with collectives, program barrier ids below `B` and lanes arriving only at
+their own instances, if the view is race free and its barriers fit, then `WSem` from the
+launch is race free, its barriers fit, every lane arrives only at its own instances, any two
+complete executions end in the same state, and if one finishes no execution gets stuck. -/
+theorem wsound_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m1 : Nat → V)
+    (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
+    (hown : CollOwn memb wp)
+    (hrf : RaceFree (view memb sync N B wp) N (init regs0 m1))
+    (hfit : BarriersFit (view memb sync N B wp) N (init regs0 m1)) :
+    WRaceFree memb wp N (winit regs0 m1) ∧ WBarriersFit memb wp N (winit regs0 m1) ∧
+    CollOwnR memb wp N (winit regs0 m1) ∧
+    (∀ t1 t2, WReach memb wp N (winit regs0 m1) t1 → WReach memb wp N (winit regs0 m1) t2 →
+      WFinal N t1 → WFinal N t2 → WSame t1 t2) ∧
+    (∀ t1 t2, WReach memb wp N (winit regs0 m1) t1 → WFinal N t1 →
+      WReach memb wp N (winit regs0 m1) t2 → (∀ v, WStep memb wp N t2 v → False) →
+      WFinal N t2) :=
+  have h1 := wraceFree_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hrf
+  have h2 := wbarriersFit_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hfit
+  have h3 := collOwnR_of_static memb wp N (winit regs0 m1) hown
+  ⟨h1, h2, h3, fun _ _ r1 r2 f1 f2 => wconfluence memb wp N h1 h2 h3 r1 r2 f1 f2,
+    fun _ _ r1 f1 r2 hs => wno_stuck memb wp N h1 h2 h3 r1 f1 r2 hs⟩
+
 end Reach
 
 end WarpRace
