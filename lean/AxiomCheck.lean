@@ -1111,3 +1111,16 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpCheck.after_fin
 #print axioms Kcert.CpCheck.os_noFin
 #print axioms Kcert.CpCheck.between_src
+#print axioms Kcert.WarpRace.allW_done
+#print axioms Kcert.WarpRace.sim_base
+#print axioms Kcert.WarpRace.sim_coll_nosync
+#print axioms Kcert.WarpRace.sim_coll_sync
+#print axioms Kcert.WarpRace.sim_step
+#print axioms Kcert.WarpRace.sim_reach
+#print axioms Kcert.WarpRace.wraceFree_of_view
+#print axioms Kcert.WarpRace.dataIndep_view
+#print axioms Kcert.WarpRace.wbarriersFit_of_view
+#print axioms Kcert.WarpRace.wsound_of_view
+#print axioms Kcert.WarpRace.warp_check_sound
+#print axioms Kcert.WarpRace.Ex.ex_sync_accepted
+#print axioms Kcert.WarpRace.Ex.ex_shfl_reported

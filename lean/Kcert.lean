@@ -48,3 +48,4 @@ import Kcert.CpSem
 import Kcert.NamedSegments
 import Kcert.CpCheck
 import Kcert.WarpRace
+import Kcert.WarpRaceRun
