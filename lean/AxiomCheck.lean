@@ -1124,3 +1124,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.warp_check_sound
 #print axioms Kcert.WarpRace.Ex.ex_sync_accepted
 #print axioms Kcert.WarpRace.Ex.ex_shfl_reported
+#print axioms Kcert.WarpRace.collOwnR_of_N
+#print axioms Kcert.WarpRace.Ex.ex_run
+#print axioms Kcert.WarpRace.Ex.ex_indep
+#print axioms Kcert.WarpRace.Ex.ex_own
+#print axioms Kcert.WarpRace.Ex.ex_sound

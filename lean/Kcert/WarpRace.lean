@@ -163,6 +163,19 @@ def WDataIndep (sync : Nat → Bool) (wp : WProg V) (R : Nat → Nat → (Nat �
     Prop :=
   ∀ i pc regs regs', R i pc regs regs' → WActRel sync (R i) regs regs' (wp i pc regs) (wp i pc regs')
 
+/-- Every lane below `N` arrives only at collective instances it is a lane of (`Warp.CollOwn`
+for the threads that run). -/
+def CollOwnN (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat) : Prop :=
+  ∀ i, i < N → ∀ pc regs g v res pc', wp i pc regs = WAct.coll g v res pc' → memb g i = true
+
+theorem collOwnN_of_static (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat)
+    (h : CollOwn memb wp) : CollOwnN memb wp N :=
+  fun i _ pc regs g v res pc' e => h i pc regs g v res pc' e
+
+theorem collOwnR_of_N (memb : Nat → Nat → Bool) (wp : WProg V) (N : Nat) (s0 : WState V)
+    (h : CollOwnN memb wp N) : CollOwnR memb wp N s0 :=
+  fun _ _ i hi _ _ g v res pc e => h i hi _ _ g v res pc e
+
 /-- The program's own barriers have ids below `B` (the view's warp-sync barriers are `B + g`). -/
 def BaseIds (wp : WProg V) (B : Nat) : Prop :=
   ∀ i pc regs b n w pc', wp i pc regs = WAct.base (Act.arrive b n w pc') → b < B
@@ -688,7 +701,7 @@ variable {V : Type} [AccAdd V]
 of `i` in the view. -/
 theorem sim_step (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
-    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwn memb wp)
+    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwnN memb wp N)
     {st : WState V} {u : CState V} (hS : Sim memb sync R B st u) {i : Nat} (hi : i < N)
     (hri : (st.s.th i).status = Status.run) (hni : st.cw i = none) :
     StepT (view memb sync N B wp) N i u (next (view memb sync N B wp) N i u) ∧
@@ -723,7 +736,7 @@ theorem sim_step (memb : Nat → Nat → Bool) (sync : Nat → Bool)
         rw [wnext_coll memb wp N i st hw]
         show Sim memb sync R B
           (collSt memb (doneW memb N g i st.cw) g i pc v res (cvec memb g i v st.cw) st) _
-        have hm : memb g i = true := hown i _ _ g v res pc hw
+        have hm : memb g i = true := hown i hi _ _ g v res pc hw
         have hact' : act (view memb sync N B wp) i u =
             viewAct memb sync N B (u.th i).regs (WAct.coll g v2 res2 pc) := by
           rw [hact, hw2, ← e1, ← e2]
@@ -776,7 +789,7 @@ theorem sim_wsame (memb : Nat → Nat → Bool) (sync : Nat → Bool)
 /-- **Every reachable state of `WSem` is simulated by a reachable state of the view.** -/
 theorem sim_reach (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
-    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwn memb wp)
+    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwnN memb wp N)
     {s r : WState V} (hr : WReach memb wp N s r) :
     ∀ u, Sim memb sync R B s u →
       ∃ u', Reach (view memb sync N B wp) N u u' ∧ Sim memb sync R B r u' := by
@@ -811,7 +824,7 @@ theorem wraceFree_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwn memb wp)
+    (hown : CollOwnN memb wp N)
     (hrf : RaceFree (view memb sync N B wp) N (init regs0 m1)) :
     WRaceFree memb wp N (winit regs0 m1) := by
   intro r hr i j hij hi hj hri hrj hni hnj hc
@@ -899,7 +912,7 @@ theorem wbarriersFit_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwn memb wp)
+    (hown : CollOwnN memb wp N)
     (hfit : BarriersFit (view memb sync N B wp) N (init regs0 m1)) :
     WBarriersFit memb wp N (winit regs0 m1) := by
   intro r hr i j hij hi hj hri hrj hni hnj
@@ -981,7 +994,7 @@ theorem wsound_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwn memb wp)
+    (hown : CollOwnN memb wp N)
     (hrf : RaceFree (view memb sync N B wp) N (init regs0 m1))
     (hfit : BarriersFit (view memb sync N B wp) N (init regs0 m1)) :
     WRaceFree memb wp N (winit regs0 m1) ∧ WBarriersFit memb wp N (winit regs0 m1) ∧
@@ -993,7 +1006,7 @@ theorem wsound_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
       WFinal N t2) :=
   have h1 := wraceFree_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hrf
   have h2 := wbarriersFit_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hfit
-  have h3 := collOwnR_of_static memb wp N (winit regs0 m1) hown
+  have h3 := collOwnR_of_N memb wp N (winit regs0 m1) hown
   ⟨h1, h2, h3, fun _ _ r1 r2 f1 f2 => wconfluence memb wp N h1 h2 h3 r1 r2 f1 f2,
     fun _ _ r1 f1 r2 hs => wno_stuck memb wp N h1 h2 h3 r1 f1 r2 hs⟩
 

@@ -29,7 +29,7 @@ theorem warp_check_sound (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwn memb wp) (Bf F : Nat)
+    (hown : CollOwnN memb wp N) (Bf F : Nat)
     (mb : Nat → Nat) (S : Nat → List Nat) (hpos : ∀ b, 0 < mb b)
     (hSz : Members.Sized mb S)
     (hfin : Race.FinishedN (view memb sync N B wp) regs0 m0 N Bf F = true)
@@ -70,14 +70,14 @@ instance accAddNat : AccAdd Nat := ⟨Nat.add, Nat.add_comm, Nat.add_assoc⟩
 /-- `bar.warp.sync` changes no register. -/
 def syncRes (regs : Nat → Nat) : ExtFun Nat := ⟨fun _ => regs, fun _ _ _ => rfl⟩
 
-def memb2 (g k : Nat) : Bool := decide (g = 0) && decide (k < 2)
+def memb2 (g _ : Nat) : Bool := decide (g = 0)
 
 /-- The program, with the collective's result `res` (`syncRes` for `bar.warp.sync`). -/
 def progC (res : Nat → (Nat → Nat) → ExtFun Nat) : WProg Nat := fun i pc regs =>
   match pc with
-  | 0 => cond (decide (i = 0)) (WAct.base (Act.write 0 1 1)) (WAct.base (Act.compute 1 regs))
+  | 0 => cond (decide (i = 0)) (WAct.base (Act.write 0 1 1)) (WAct.base (Act.compute 1 (fun _ => 0)))
   | 1 => WAct.coll 0 regs (res i regs) 2
-  | 2 => cond (decide (i = 1)) (WAct.base (Act.read 0 0 3)) (WAct.base (Act.compute 3 regs))
+  | 2 => cond (decide (i = 1)) (WAct.base (Act.read 0 0 3)) (WAct.base (Act.compute 3 (fun _ => 0)))
   | _ => WAct.base Act.exit
 
 def progS : WProg Nat := progC (fun _ regs => syncRes regs)
@@ -88,7 +88,7 @@ def progH : WProg Nat := progC (fun i regs => shflRes (1 - i) 0 1 0 regs)
 def syncAll (_ : Nat) : Bool := true
 def syncNone (_ : Nat) : Bool := false
 
-def regs0 (k r : Nat) : Nat := cond (decide (r = 0)) (10 * (k + 1)) 0
+def regs0 (_ _ : Nat) : Nat := 0
 def m0 (_ : Nat) : Nat := 0
 
 /-- `bar.warp.sync`: the executor's run of the view finishes and its race check reports
@@ -104,6 +104,187 @@ theorem ex_shfl_reported :
     Race.FinishedN (view memb2 syncNone 2 0 progH) regs0 m0 2 1 6 = true ∧
     Race.checkN Race.noSameN 2 (Race.canonRunN (view memb2 syncNone 2 0 progH) regs0 m0 2 1 6) =
       true := ⟨rfl, rfl⟩
+
+/-- The history of the executor's run of the view with `bar.warp.sync` (latest first): lane 0's
+store, both arrivals at the barrier `0` of the instance, its completion with 2 lanes, lane 1's
+load. -/
+theorem ex_run :
+    Race.canonRunN (view memb2 syncAll 2 0 progS) regs0 m0 2 1 6 =
+      [Race.EventN.act 1 (Act.read 0 0 3), Race.EventN.act 0 (Act.compute 3 (fun _ => 0)),
+       Race.EventN.complete 0 2, Race.EventN.bar 1 0 true,
+       Race.EventN.act 1 (Act.compute 1 (fun _ => 0)), Race.EventN.bar 0 0 true,
+       Race.EventN.act 0 (Act.write 0 1 1)] := rfl
+
+theorem ex_drain :
+    Members.Drain2 (fun _ => [0, 1]) (Race.canonRunN (view memb2 syncAll 2 0 progS) regs0 m0 2 1 6) :=
+  Members.drain2_of _ _ rfl
+
+theorem ex_end : ∀ b, Members.pendI (Race.canonRunN (view memb2 syncAll 2 0 progS) regs0 m0 2 1 6) b = [] := by
+  intro b
+  rw [ex_run]
+  show Sem.upd _ 0 (Race.dropL 2 _) b = []
+  cases Nat.decEq b 0 with
+  | isTrue e => rw [e, upd_same]; rfl
+  | isFalse e =>
+    rw [upd_other _ _ e]
+    show Sem.upd _ 0 _ b = []
+    rw [upd_other _ _ e]
+    show Sem.upd _ 0 _ b = []
+    rw [upd_other _ _ e]
+    rfl
+
+theorem ex_rust3 :
+    Members.RustCheck3 2 (Race.soloEvB (view memb2 syncAll 2 0 progS) regs0 m0 2)
+      (Race.canonRunN (view memb2 syncAll 2 0 progS) regs0 m0 2 1 6) := by
+  rw [ex_run]
+  exact Members.rust3_cons trivial (Members.rust3_cons trivial (Members.rust3_cons trivial
+    (Members.rust3_cons (Members.head3_none rfl) (Members.rust3_cons trivial
+    (Members.rust3_cons (Members.head3_none rfl) (Members.rust3_cons trivial
+    (Members.rust3_nil 2 _)))))))
+
+/-- Every arrival of the view has count 2 (the two lanes). -/
+theorem ex_view_cnt (t pc : Nat) (regs : Nat → Nat) {b n : Nat} {w : Bool} {pc' : Nat}
+    (h : view memb2 syncAll 2 0 progS t pc regs = Act.arrive b n w pc') : n = 2 := by
+  match pc, h with
+  | 0, h =>
+    have h' : viewAct memb2 syncAll 2 0 regs (cond (decide (t = 0)) (WAct.base (Act.write 0 1 1))
+        (WAct.base (Act.compute 1 (fun _ => 0)))) = Act.arrive b n w pc' := h
+    cases hd : decide (t = 0) with
+    | true =>
+      rw [hd] at h'
+      have h2 : (Act.write 0 1 1 : Act Nat) = Act.arrive b n w pc' := h'
+      cases h2
+    | false =>
+      rw [hd] at h'
+      have h2 : (Act.compute 1 (fun _ => 0) : Act Nat) = Act.arrive b n w pc' := h'
+      cases h2
+  | 1, h =>
+    have h' : Act.arrive (0 + 0) (nLanes memb2 2 0) true 2 = Act.arrive b n w pc' := h
+    cases h'
+    rfl
+  | 2, h =>
+    have h' : viewAct memb2 syncAll 2 0 regs (cond (decide (t = 1)) (WAct.base (Act.read 0 0 3))
+        (WAct.base (Act.compute 3 (fun _ => 0)))) = Act.arrive b n w pc' := h
+    cases hd : decide (t = 1) with
+    | true =>
+      rw [hd] at h'
+      have h2 : (Act.read 0 0 3 : Act Nat) = Act.arrive b n w pc' := h'
+      cases h2
+    | false =>
+      rw [hd] at h'
+      have h2 : (Act.compute 3 (fun _ => 0) : Act Nat) = Act.arrive b n w pc' := h'
+      cases h2
+  | _ + 3, h => cases h
+
+theorem ex_counts :
+    Race.CountsOK (view memb2 syncAll 2 0 progS) regs0 m0
+      (Race.canonRunN (view memb2 syncAll 2 0 progS) regs0 m0 2 1 6) :=
+  Race.countsOK_of_cnt (mb := fun _ => 2)
+    (fun t i _ _ _ _ _ h => ex_view_cnt t _ _ h)
+
+/-- The program reads no register: data independent for the trivial relation. -/
+theorem ex_indep : WDataIndep syncAll progS (fun _ _ _ _ => True) := by
+  intro i pc regs regs' _
+  match pc with
+  | 0 =>
+    show WActRel syncAll (fun _ _ _ => True) regs regs'
+      (cond (decide (i = 0)) (WAct.base (Act.write 0 1 1)) (WAct.base (Act.compute 1 (fun _ => 0))))
+      (cond (decide (i = 0)) (WAct.base (Act.write 0 1 1)) (WAct.base (Act.compute 1 (fun _ => 0))))
+    cases decide (i = 0) with
+    | true => exact ⟨rfl, rfl, trivial⟩
+    | false => exact ⟨rfl, trivial⟩
+  | 1 => exact ⟨rfl, rfl, fun _ => trivial, trivial⟩
+  | 2 =>
+    show WActRel syncAll (fun _ _ _ => True) regs regs'
+      (cond (decide (i = 1)) (WAct.base (Act.read 0 0 3)) (WAct.base (Act.compute 3 (fun _ => 0))))
+      (cond (decide (i = 1)) (WAct.base (Act.read 0 0 3)) (WAct.base (Act.compute 3 (fun _ => 0))))
+    cases decide (i = 1) with
+    | true => exact ⟨rfl, rfl, rfl, fun _ _ => trivial⟩
+    | false => exact ⟨rfl, trivial⟩
+  | _ + 3 => exact trivial
+
+theorem ex_baseIds : BaseIds progS 0 := by
+  intro i pc regs b n w pc' h
+  match pc, h with
+  | 0, h =>
+    have h' : cond (decide (i = 0)) (WAct.base (Act.write 0 1 1))
+        (WAct.base (Act.compute 1 (fun _ => 0))) = WAct.base (Act.arrive b n w pc') := h
+    cases hd : decide (i = 0) with
+    | true =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.write 0 1 1) : WAct Nat) = WAct.base (Act.arrive b n w pc') := h'
+      cases h2
+    | false =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.compute 1 (fun _ => 0)) : WAct Nat) = WAct.base (Act.arrive b n w pc') := h'
+      cases h2
+  | 1, h => cases h
+  | 2, h =>
+    have h' : cond (decide (i = 1)) (WAct.base (Act.read 0 0 3))
+        (WAct.base (Act.compute 3 (fun _ => 0))) = WAct.base (Act.arrive b n w pc') := h
+    cases hd : decide (i = 1) with
+    | true =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.read 0 0 3) : WAct Nat) = WAct.base (Act.arrive b n w pc') := h'
+      cases h2
+    | false =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.compute 3 (fun _ => 0)) : WAct Nat) = WAct.base (Act.arrive b n w pc') := h'
+      cases h2
+  | _ + 3, h => cases h
+
+theorem ex_own : CollOwnN memb2 progS 2 := by
+  intro i _ pc regs g v res pc' h
+  match pc, h with
+  | 0, h =>
+    have h' : cond (decide (i = 0)) (WAct.base (Act.write 0 1 1))
+        (WAct.base (Act.compute 1 (fun _ => 0))) = WAct.coll g v res pc' := h
+    cases hd : decide (i = 0) with
+    | true =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.write 0 1 1) : WAct Nat) = WAct.coll g v res pc' := h'
+      cases h2
+    | false =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.compute 1 (fun _ => 0)) : WAct Nat) = WAct.coll g v res pc' := h'
+      cases h2
+  | 1, h => cases h; rfl
+  | 2, h =>
+    have h' : cond (decide (i = 1)) (WAct.base (Act.read 0 0 3))
+        (WAct.base (Act.compute 3 (fun _ => 0))) = WAct.coll g v res pc' := h
+    cases hd : decide (i = 1) with
+    | true =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.read 0 0 3) : WAct Nat) = WAct.coll g v res pc' := h'
+      cases h2
+    | false =>
+      rw [hd] at h'
+      have h2 : (WAct.base (Act.compute 3 (fun _ => 0)) : WAct Nat) = WAct.coll g v res pc' := h'
+      cases h2
+  | _ + 3, h => cases h
+
+/-- **`warp_check_sound` applies to the `bar.warp.sync` example**, every hypothesis evaluated
+on its run: for every initial memory, `WSem` (lane 0 stores, `bar.warp.sync`, lane 1 loads)
+has no race in any schedule, its barriers fit, lanes arrive only at their own instance, all
+final states agree and no schedule gets stuck. -/
+theorem ex_sound (m1 : Nat → Nat) :
+    WRaceFree memb2 progS 2 (winit regs0 m1) ∧ WBarriersFit memb2 progS 2 (winit regs0 m1) ∧
+    CollOwnR memb2 progS 2 (winit regs0 m1) ∧
+    (∀ t1 t2, WReach memb2 progS 2 (winit regs0 m1) t1 → WReach memb2 progS 2 (winit regs0 m1) t2 →
+      WFinal 2 t1 → WFinal 2 t2 → WSame t1 t2) ∧
+    (∀ t1 t2, WReach memb2 progS 2 (winit regs0 m1) t1 → WFinal 2 t1 →
+      WReach memb2 progS 2 (winit regs0 m1) t2 → (∀ v, WStep memb2 progS 2 t2 v → False) →
+      WFinal 2 t2) :=
+  by
+  have h := warp_check_sound memb2 syncAll (fun _ _ _ _ => True) 2 0 progS regs0 m0 m1 ex_indep
+    (fun _ => trivial) ex_baseIds ex_own 1 6 (fun _ => 2) (fun _ => [0, 1])
+    (fun _ => Nat.zeroLtSucc 1) Members.pc_sized
+  have h1 := h ex_sync_accepted.1
+  have h2 := h1 ex_drain
+  have h3 := h2 ex_end
+  have h4 := h3 ex_counts
+  have h5 := h4 ex_rust3
+  exact h5 ex_sync_accepted.2
 
 end Ex
 
