@@ -1129,3 +1129,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.Ex.ex_indep
 #print axioms Kcert.WarpRace.Ex.ex_own
 #print axioms Kcert.WarpRace.Ex.ex_sound
+#print axioms Kcert.WarpRace.ownSim_of_N
+#print axioms Kcert.WarpRace.collOwnR_of_ownSim
+#print axioms Kcert.WarpRace.collOwnSolo_of_N
+#print axioms Kcert.WarpRace.ownSim_of_solo

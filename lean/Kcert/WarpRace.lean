@@ -701,9 +701,10 @@ variable {V : Type} [AccAdd V]
 of `i` in the view. -/
 theorem sim_step (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
-    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwnN memb wp N)
+    (hind : WDataIndep sync wp R) (hB : BaseIds wp B)
     {st : WState V} {u : CState V} (hS : Sim memb sync R B st u) {i : Nat} (hi : i < N)
-    (hri : (st.s.th i).status = Status.run) (hni : st.cw i = none) :
+    (hri : (st.s.th i).status = Status.run) (hni : st.cw i = none)
+    (hown : OwnAt memb wp i st) :
     StepT (view memb sync N B wp) N i u (next (view memb sync N B wp) N i u) ∧
       Sim memb sync R B (wnext memb wp N i st) (next (view memb sync N B wp) N i u) := by
   have h0 := hS.1 i
@@ -736,7 +737,7 @@ theorem sim_step (memb : Nat → Nat → Bool) (sync : Nat → Bool)
         rw [wnext_coll memb wp N i st hw]
         show Sim memb sync R B
           (collSt memb (doneW memb N g i st.cw) g i pc v res (cvec memb g i v st.cw) st) _
-        have hm : memb g i = true := hown i hi _ _ g v res pc hw
+        have hm : memb g i = true := hown g v res pc hw
         have hact' : act (view memb sync N B wp) i u =
             viewAct memb sync N B (u.th i).regs (WAct.coll g v2 res2 pc) := by
           rw [hact, hw2, ← e1, ← e2]
@@ -786,23 +787,37 @@ theorem sim_wsame (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     rw [e.2 k] at h
     exact hS.2.2.2.2 k w h
 
+/-- Ownership along the simulation: in every pair `Sim st u` with `u` reachable from `u0` in the
+view, a running, non-waiting thread `i < N` about to arrive at a collective is a lane of its
+instance. -/
+def OwnSim (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V) (u0 : CState V) :
+    Prop :=
+  ∀ st u i, Reach (view memb sync N B wp) N u0 u → Sim memb sync R B st u → i < N →
+    (st.s.th i).status = Status.run → st.cw i = none → OwnAt memb wp i st
+
+theorem ownSim_of_N (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V) (u0 : CState V)
+    (h : CollOwnN memb wp N) : OwnSim memb sync R N B wp u0 :=
+  fun _ _ i _ _ hi _ _ g v res pc e => h i hi _ _ g v res pc e
+
 /-- **Every reachable state of `WSem` is simulated by a reachable state of the view.** -/
 theorem sim_reach (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
-    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) (hown : CollOwnN memb wp N)
+    (hind : WDataIndep sync wp R) (hB : BaseIds wp B) {u0 : CState V}
+    (hown : OwnSim memb sync R N B wp u0)
     {s r : WState V} (hr : WReach memb wp N s r) :
-    ∀ u, Sim memb sync R B s u →
-      ∃ u', Reach (view memb sync N B wp) N u u' ∧ Sim memb sync R B r u' := by
+    ∀ u, Reach (view memb sync N B wp) N u0 u → Sim memb sync R B s u →
+      ∃ u', Reach (view memb sync N B wp) N u0 u' ∧ Sim memb sync R B r u' := by
   induction hr with
-  | refl s => intro u hS; exact ⟨u, Reach.refl u, hS⟩
+  | refl s => intro u hu hS; exact ⟨u, hu, hS⟩
   | step hst _ ih =>
-    intro u hS
+    intro u hu hS
     match hst with
     | ⟨i, hi, hri, hni, e⟩ =>
-      match sim_step memb sync R N B wp hind hB hown hS hi hri hni with
+      match sim_step memb sync R N B wp hind hB hS hi hri hni (hown _ u i hu hS hi hri hni) with
       | ⟨hstep, hS'⟩ =>
-        match ih _ (sim_wsame memb sync R B hS' e) with
-        | ⟨u', hr', hS''⟩ => exact ⟨u', Reach.step ⟨i, hstep⟩ hr', hS''⟩
+        exact ih _ (reach_snoc _ N hu ⟨i, hstep⟩) (sim_wsame memb sync R B hS' e)
 
 /-- The launches correspond. -/
 theorem sim_init (memb : Nat → Nat → Bool) (sync : Nat → Bool)
@@ -824,11 +839,11 @@ theorem wraceFree_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwnN memb wp N)
+    (hown : OwnSim memb sync R N B wp (init regs0 m1))
     (hrf : RaceFree (view memb sync N B wp) N (init regs0 m1)) :
     WRaceFree memb wp N (winit regs0 m1) := by
   intro r hr i j hij hi hj hri hrj hni hnj hc
-  match sim_reach memb sync R N B wp hind hB hown hr _ (sim_init memb sync R B regs0 m1 hR0) with
+  match sim_reach memb sync R N B wp hind hB hown hr _ (Reach.refl _) (sim_init memb sync R B regs0 m1 hR0) with
   | ⟨u, hu, hS⟩ =>
     have hi0 := hS.1 i
     have hj0 := hS.1 j
@@ -912,11 +927,11 @@ theorem wbarriersFit_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwnN memb wp N)
+    (hown : OwnSim memb sync R N B wp (init regs0 m1))
     (hfit : BarriersFit (view memb sync N B wp) N (init regs0 m1)) :
     WBarriersFit memb wp N (winit regs0 m1) := by
   intro r hr i j hij hi hj hri hrj hni hnj
-  match sim_reach memb sync R N B wp hind hB hown hr _ (sim_init memb sync R B regs0 m1 hR0) with
+  match sim_reach memb sync R N B wp hind hB hown hr _ (Reach.refl _) (sim_init memb sync R B regs0 m1 hR0) with
   | ⟨u, hu, hS⟩ =>
     have hi0 := hS.1 i
     have hj0 := hS.1 j
@@ -985,6 +1000,17 @@ theorem wbarriersFit_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
                   rw [ea]
                   exact hle
 
+/-- `CollOwnR` from ownership along the simulation. -/
+theorem collOwnR_of_ownSim (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m1 : Nat → V)
+    (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
+    (hown : OwnSim memb sync R N B wp (init regs0 m1)) : CollOwnR memb wp N (winit regs0 m1) := by
+  intro r hr i hi hri hni
+  match sim_reach memb sync R N B wp hind hB hown hr _ (Reach.refl _)
+      (sim_init memb sync R B regs0 m1 hR0) with
+  | ⟨u, hu, hS⟩ => exact hown r u i hu hS hi hri hni
+
 /-- **Confluence and no deadlock with warp collectives from the view.**  Under data
 independence with collectives, program barrier ids below `B` and lanes arriving only at
 their own instances, if the view is race free and its barriers fit, then `WSem` from the
@@ -994,7 +1020,7 @@ theorem wsound_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwnN memb wp N)
+    (hown : OwnSim memb sync R N B wp (init regs0 m1))
     (hrf : RaceFree (view memb sync N B wp) N (init regs0 m1))
     (hfit : BarriersFit (view memb sync N B wp) N (init regs0 m1)) :
     WRaceFree memb wp N (winit regs0 m1) ∧ WBarriersFit memb wp N (winit regs0 m1) ∧
@@ -1006,7 +1032,7 @@ theorem wsound_of_view (memb : Nat → Nat → Bool) (sync : Nat → Bool)
       WFinal N t2) :=
   have h1 := wraceFree_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hrf
   have h2 := wbarriersFit_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hfit
-  have h3 := collOwnR_of_N memb wp N (winit regs0 m1) hown
+  have h3 := collOwnR_of_ownSim memb sync R N B wp regs0 m1 hind hR0 hB hown
   ⟨h1, h2, h3, fun _ _ r1 r2 f1 f2 => wconfluence memb wp N h1 h2 h3 r1 r2 f1 f2,
     fun _ _ r1 f1 r2 hs => wno_stuck memb wp N h1 h2 h3 r1 f1 r2 hs⟩
 

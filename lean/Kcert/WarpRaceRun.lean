@@ -17,9 +17,69 @@ section Run
 
 variable {V : Type} [AccAdd V]
 
+/-- Every lane below `N` arrives, along its solo trace in the view (what the executor's run
+follows, reads returning `m0`), only at collective instances it is a lane of: the executor's
+lack of "lane is not in its own mask" findings on a run that takes every thread to its exit. -/
+def CollOwnSolo (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∀ t k, t < N → ∀ g v res pc',
+    wp t (solo (view memb sync N B wp) regs0 m0 t k).pc
+      (solo (view memb sync N B wp) regs0 m0 t k).regs = WAct.coll g v res pc' → memb g t = true
+
+theorem collOwnSolo_of_N (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat)
+    (wp : WProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (h : CollOwnN memb wp N) :
+    CollOwnSolo memb sync N B wp regs0 m0 :=
+  fun t _ ht g v res pc' e => h t ht _ _ g v res pc' e
+
+/-- The key of a collective arrival is the same from related registers. -/
+theorem coll_rel (sync : Nat → Bool) {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V}
+    {A A' : WAct V} (h : WActRel sync R r r' A A') {g : Nat} {v : Nat → V} {res : ExtFun V}
+    {pc : Nat} (e : A = WAct.coll g v res pc) : ∃ v' res', A' = WAct.coll g v' res' pc := by
+  rw [e] at h
+  cases A' with
+  | base _ => exact False.elim h
+  | coll g' v' res' pc' =>
+    match h with
+    | ⟨e1, e2, _, _⟩ => rw [← e1, ← e2]; exact ⟨v', res', rfl⟩
+
+/-- **Ownership along the simulation from the solo traces.**  Under `WDataIndep` and one count
+per id for the view's threads below `N` (`CountsAt` of `Race.progN`), a lane's arrivals along its
+solo trace decide its arrivals in every schedule: a reachable view state's thread is related
+to one of its solo states (`Members.hinv_sched`), and related registers arrive at the same
+instance. -/
+theorem ownSim_of_solo (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m0 m1 : Nat → V) (mb : Nat → Nat)
+    (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : Members.CountsAt (Race.progN (view memb sync N B wp) N) regs0 m0 mb)
+    (hsolo : CollOwnSolo memb sync N B wp regs0 m0) :
+    OwnSim memb sync R N B wp (init regs0 m1) := by
+  intro st u i hu hS hi _ hni g v res pc hw
+  have h0 := hS.1 i
+  rw [hni] at h0
+  match Members.sched_of_reach _ N (Race.reach_progN _ N hu) with
+  | ⟨h, hs⟩ =>
+    have H := Members.hinv_sched (Race.progN (view memb sync N B wp) N) N regs0 m0 m1 R mb
+      (Race.dataIndep_progN _ N (dataIndep_view memb sync R N B wp hind)) hR0 hC hs
+    have H1 := (H.2.2 i hi).1
+    rw [Race.solo_progN _ regs0 m0 hi] at H1
+    have r1 : WActRel sync (R i) (st.s.th i).regs (u.th i).regs (wact wp i st)
+        (wp i (st.s.th i).pc (u.th i).regs) :=
+      hind i (st.s.th i).pc (st.s.th i).regs (u.th i).regs h0.2.2
+    match coll_rel sync r1 hw with
+    | ⟨v1, res1, e1⟩ =>
+      have r2 := hind i (u.th i).pc (u.th i).regs
+        (solo (view memb sync N B wp) regs0 m0 i (Members.cnt i h)).regs H1.2
+      rw [← h0.2.1] at r2
+      match coll_rel sync r2 e1 with
+      | ⟨v2, res2, e2⟩ =>
+        rw [h0.2.1, H1.1] at e2
+        exact hsolo i _ hi g v2 res2 pc e2
+
 /-- **The executor's check with warp collectives, on the view.**  Under data independence with
-collectives (`WDataIndep`), program barrier ids below `B` (`BaseIds`) and every lane arriving
-only at collective instances it belongs to (`CollOwn`): if the named-barrier run of the view
+collectives (`WDataIndep`), program barrier ids below `B` (`BaseIds`) and every lane below `N`
+arriving, along its solo trace in the view, only at collective instances it belongs to
+(`CollOwnSolo`: no "lane is not in its own mask" finding): if the named-barrier run of the view
 (`Race.canonRunN`, with each `bar.warp.sync` instance a barrier `B + g` of its lanes, every
 other collective a register step) finishes, its barrier checks pass and its vector-clock race
 check (`Race.checkN`) reports nothing, then `WSem` from the launch is race free
@@ -29,7 +89,7 @@ theorem warp_check_sound (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B : Nat) (wp : WProg V)
     (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
     (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
-    (hown : CollOwnN memb wp N) (Bf F : Nat)
+    (hown : CollOwnSolo memb sync N B wp regs0 m0) (Bf F : Nat)
     (mb : Nat → Nat) (S : Nat → List Nat) (hpos : ∀ b, 0 < mb b)
     (hSz : Members.Sized mb S)
     (hfin : Race.FinishedN (view memb sync N B wp) regs0 m0 N Bf F = true)
@@ -50,7 +110,11 @@ theorem warp_check_sound (memb : Nat → Nat → Bool) (sync : Nat → Bool)
       WFinal N t2) :=
   match Race.canonicalN_check_sound_counts (view memb sync N B wp) N Bf F regs0 m0 m1 R
       (dataIndep_view memb sync R N B wp hind) hR0 mb S hpos hSz hfin hd hend hco hr hc with
-  | ⟨hrf, hfit, _, _⟩ => wsound_of_view memb sync R N B wp regs0 m1 hind hR0 hB hown hrf hfit
+  | ⟨hrf, hfit, _, _⟩ =>
+    wsound_of_view memb sync R N B wp regs0 m1 hind hR0 hB
+      (ownSim_of_solo memb sync R N B wp regs0 m0 m1 mb hind hR0
+        (Race.countsAt_progN _ regs0 m0 N hpos (Race.canonN_counts hSz hfin hd hend hco)) hown)
+      hrf hfit
 
 end Run
 
@@ -277,7 +341,7 @@ theorem ex_sound (m1 : Nat → Nat) :
       WFinal 2 t2) :=
   by
   have h := warp_check_sound memb2 syncAll (fun _ _ _ _ => True) 2 0 progS regs0 m0 m1 ex_indep
-    (fun _ => trivial) ex_baseIds ex_own 1 6 (fun _ => 2) (fun _ => [0, 1])
+    (fun _ => trivial) ex_baseIds (collOwnSolo_of_N memb2 syncAll 2 0 progS regs0 m0 ex_own) 1 6 (fun _ => 2) (fun _ => [0, 1])
     (fun _ => Nat.zeroLtSucc 1) Members.pc_sized
   have h1 := h ex_sync_accepted.1
   have h2 := h1 ex_drain
