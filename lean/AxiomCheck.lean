@@ -1133,3 +1133,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.collOwnR_of_ownSim
 #print axioms Kcert.WarpRace.collOwnSolo_of_N
 #print axioms Kcert.WarpRace.ownSim_of_solo
+#print axioms Kcert.Race.lt_nEv_of_doneH
+#print axioms Kcert.Race.holdsH
+#print axioms Kcert.Race.coversH
+#print axioms Kcert.Race.orderedBH
+#print axioms Kcert.Race.factsH
+#print axioms Kcert.Race.histN_sound
+#print axioms Kcert.WarpRace.warp_hist_sound
+#print axioms Kcert.WarpRace.ExH.h2_ne
+#print axioms Kcert.WarpRace.ExH.h2_fromSolo
+#print axioms Kcert.WarpRace.ExH.h2_sound

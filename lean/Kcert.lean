@@ -49,3 +49,4 @@ import Kcert.NamedSegments
 import Kcert.CpCheck
 import Kcert.WarpRace
 import Kcert.WarpRaceRun
+import Kcert.WarpRaceHist
