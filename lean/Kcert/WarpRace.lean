@@ -4,7 +4,33 @@ import Kcert.RaceCheck
 /-!
 # The race check with warp collectives: a reduction to `Sem`
 
-(Header completed below.)
+Rust: `checker/src/exec/mod.rs` `complete_collective`: a `bar.warp.sync` instance joins its
+lanes' clocks (`cta.clocks.barrier(&rows, &ids)`, every lane a waiter), exactly as a named
+barrier instance whose members are the mask's lanes, all waiting; `shfl.sync`, `vote.sync`,
+`mma.sync` write registers only and add no clock edge.
+
+So the race check with collectives is `Sem`'s race check on the VIEW of the program
+(`view memb sync N B wp`): a `Sem` action is itself; an arrival at a `bar.warp.sync` instance
+`g` (`sync g = true`) is a waiting arrival at barrier `B + g` (ids `B + g` above the program's
+own, `BaseIds`) with count the number of its lanes (`nLanes`); an arrival at any other
+collective is a register step (`Act.compute`) to its `pc`.  The view has more schedules than
+`WSem` (a lane passes a shuffle without waiting for the others), and none fewer:
+
+* `Sim`/`ThSim`: a `WSem` state and a view state agree on every thread not waiting at a
+  collective (status, `pc`, registers related by `R`); a lane waiting at a `bar.warp.sync`
+  waits at its barrier in the view; a lane waiting at another collective is already past it in
+  the view, with registers related to the result for any contributions.
+* `sim_step`: every step of `WSem` is a step of the same thread in the view (`sim_base`,
+  `sim_coll_nosync`, `sim_coll_sync`: the barrier `B + g` fires exactly when the instance
+  completes, `allW_done`); `sim_reach`: every reachable `WSem` state is simulated by a
+  reachable view state (given ownership along the way, `OwnSim`, e.g. from `CollOwnN`).
+* `wraceFree_of_view`: a race-free view (`Sem.RaceFree`) gives `WRaceFree`;
+  `wbarriersFit_of_view`: `Sem.BarriersFit` of the view gives `WBarriersFit`;
+  `dataIndep_view`: the view is data independent; `wsound_of_view`: with `CollOwnR`, the
+  hypotheses of `Warp.wconfluence` and `Warp.wno_stuck`.
+
+The executor's run of the view and the example are in `WarpRaceRun.lean`; any history of the
+view in `WarpRaceHist.lean`.
 -/
 
 namespace Kcert

@@ -4,7 +4,17 @@ import Kcert.NamedSound
 /-!
 # The race check with warp collectives: the executor's run of the view
 
-(Header completed below.)
+* `warp_check_sound`: if the executor's named-barrier run of the view (`Race.canonRunN`)
+  finishes, passes the barrier checks and its race check reports nothing, then `WSem` is race
+  free, its barriers fit, lanes arrive only at their own instances, complete executions agree
+  and none gets stuck (`Race.canonicalN_check_sound_counts` on the view, `wsound_of_view`).
+* `ownSim_of_solo`: lanes arriving only at their own instances along their solo traces in the
+  view (`CollOwnSolo`: what the executor's "lane is not in its own mask" check sees on its run)
+  arrive only at their own instances in every schedule.
+* Not vacuous (`Ex`): lane 0 stores, both lanes meet at a collective, lane 1 loads; with
+  `bar.warp.sync` the check is silent and `warp_check_sound` applies with every hypothesis
+  discharged (`ex_sound`); with `shfl.sync` in its place the check reports the pair
+  (`ex_shfl_reported`), as the Rust does.
 -/
 
 namespace Kcert
