@@ -1143,3 +1143,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.ExH.h2_ne
 #print axioms Kcert.WarpRace.ExH.h2_fromSolo
 #print axioms Kcert.WarpRace.ExH.h2_sound
+#print axioms Kcert.Race.canonW_good
+#print axioms Kcert.Race.ownI_of_done
+#print axioms Kcert.WarpRace.ckOK_view
+#print axioms Kcert.WarpRace.canonRunW_fromSolo
+#print axioms Kcert.WarpRace.canonRunW_notBlocked
+#print axioms Kcert.WarpRace.collOwnSolo_of_run
+#print axioms Kcert.WarpRace.warp_run_sound
+#print axioms Kcert.WarpRace.ExW.exw_run
+#print axioms Kcert.WarpRace.ExW.exw_ne
+#print axioms Kcert.WarpRace.ExW.exw_accepted
+#print axioms Kcert.WarpRace.ExW.exw_shfl_reported
+#print axioms Kcert.WarpRace.ExW.exw_sound

@@ -50,3 +50,4 @@ import Kcert.CpCheck
 import Kcert.WarpRace
 import Kcert.WarpRaceRun
 import Kcert.WarpRaceHist
+import Kcert.WarpRaceExec

@@ -537,5 +537,93 @@ theorem warp_run_sound (memb : Nat → Nat → Bool) (sync : Nat → Bool)
 
 end Exec
 
+/-! ## Not vacuous: the example of `WarpRaceRun.lean` run the executor's way
+
+`Ex.progS` (lane 0 stores, `bar.warp.sync`, lane 1 loads): in the first pass both lanes stop
+before the collective; `resolveW` completes the instance (both lanes' arrivals at barrier `0`
+and its completion with 2 lanes); in the second pass both lanes run to their exit.  The run
+finishes and the checks are silent, so `warp_run_sound` applies.  With `shfl.sync` in its place
+(`Ex.progH`, no clock edge) the run finishes and the race check reports the store and the
+load. -/
+
+namespace ExW
+
+open Ex
+
+theorem exw_run :
+    canonRunW memb2 syncAll 2 0 1 0 6 progS regs0 m0 =
+      [Race.EventN.act 1 (Act.read 0 0 3), Race.EventN.act 0 (Act.compute 3 (fun _ => 0)),
+       Race.EventN.complete 0 2, Race.EventN.bar 1 0 true, Race.EventN.bar 0 0 true,
+       Race.EventN.act 1 (Act.compute 1 (fun _ => 0)), Race.EventN.act 0 (Act.write 0 1 1)] := rfl
+
+/-- The run of the executor with collectives differs from `canonRunN` of the view (there lane 1
+arrives after lane 0's arrival is recorded in the same pass). -/
+theorem exw_ne : canonRunW memb2 syncAll 2 0 1 0 6 progS regs0 m0 ≠
+    Race.canonRunN (view memb2 syncAll 2 0 progS) regs0 m0 2 1 6 := by
+  intro h
+  rw [exw_run, ex_run] at h
+  have h1 := (List.cons.inj (List.cons.inj (List.cons.inj (List.cons.inj (List.cons.inj h).2).2).2).2).1
+  exact Race.EventN.noConfusion h1
+
+theorem exw_accepted :
+    FinishedW memb2 syncAll 2 0 1 0 6 progS regs0 m0 = true ∧
+    Race.checkN Race.noSameN 2 (canonRunW memb2 syncAll 2 0 1 0 6 progS regs0 m0) = false :=
+  ⟨rfl, rfl⟩
+
+theorem exw_shfl_reported :
+    FinishedW memb2 syncNone 2 0 1 0 6 progH regs0 m0 = true ∧
+    Race.checkN Race.noSameN 2 (canonRunW memb2 syncNone 2 0 1 0 6 progH regs0 m0) = true :=
+  ⟨rfl, rfl⟩
+
+theorem exw_drain :
+    Members.Drain2 (fun _ => [0, 1]) (canonRunW memb2 syncAll 2 0 1 0 6 progS regs0 m0) :=
+  Members.drain2_of _ _ rfl
+
+theorem exw_end : ∀ b, Members.pendI (canonRunW memb2 syncAll 2 0 1 0 6 progS regs0 m0) b = [] := by
+  intro b
+  rw [exw_run]
+  show Sem.upd _ 0 (Race.dropL 2 _) b = []
+  cases Nat.decEq b 0 with
+  | isTrue e => rw [e, upd_same]; rfl
+  | isFalse e =>
+    rw [upd_other _ _ e]
+    show Sem.upd _ 0 _ b = []
+    rw [upd_other _ _ e]
+    show Sem.upd _ 0 _ b = []
+    rw [upd_other _ _ e]
+    rfl
+
+theorem exw_rust3 :
+    Members.RustCheck3 2 (Race.soloEvB (view memb2 syncAll 2 0 progS) regs0 m0 2)
+      (canonRunW memb2 syncAll 2 0 1 0 6 progS regs0 m0) := by
+  rw [exw_run]
+  exact Members.rust3_cons trivial (Members.rust3_cons trivial (Members.rust3_cons trivial
+    (Members.rust3_cons (Members.head3_none rfl) (Members.rust3_cons (Members.head3_none rfl)
+    (Members.rust3_cons trivial (Members.rust3_cons trivial
+    (Members.rust3_nil 2 _)))))))
+
+/-- **`warp_run_sound` on the executor's own run of the `bar.warp.sync` example**: every
+hypothesis about the run evaluated on it; `FromSolo`, `NotBlocked` and ownership come from the
+theorem. -/
+theorem exw_sound (m1 : Nat → Nat) :
+    WRaceFree memb2 progS 2 (winit regs0 m1) ∧ WBarriersFit memb2 progS 2 (winit regs0 m1) ∧
+    CollOwnR memb2 progS 2 (winit regs0 m1) ∧
+    (∀ t1 t2, WReach memb2 progS 2 (winit regs0 m1) t1 → WReach memb2 progS 2 (winit regs0 m1) t2 →
+      WFinal 2 t1 → WFinal 2 t2 → WSame t1 t2) ∧
+    (∀ t1 t2, WReach memb2 progS 2 (winit regs0 m1) t1 → WFinal 2 t1 →
+      WReach memb2 progS 2 (winit regs0 m1) t2 → (∀ v, WStep memb2 progS 2 t2 v → False) →
+      WFinal 2 t2) :=
+  by
+  have h := warp_run_sound memb2 syncAll (fun _ _ _ _ => True) 2 0 1 0 6 progS regs0 m0 m1
+    ex_indep (fun _ => trivial) ex_baseIds (fun _ => 2) (fun _ => [0, 1])
+    (fun _ => Nat.zeroLtSucc 1) (fun t _ _ _ _ _ _ h => ex_view_cnt t _ _ h) Members.pc_sized
+  have h1 := h exw_accepted.1
+  have h2 := h1 exw_drain
+  have h3 := h2 exw_end
+  have h4 := h3 exw_rust3
+  exact h4 exw_accepted.2
+
+end ExW
+
 end WarpRace
 end Kcert
