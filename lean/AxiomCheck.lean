@@ -1155,3 +1155,17 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.ExW.exw_accepted
 #print axioms Kcert.WarpRace.ExW.exw_shfl_reported
 #print axioms Kcert.WarpRace.ExW.exw_sound
+#print axioms Kcert.WarpRace.arr_view
+#print axioms Kcert.WarpRace.rust3_of_below
+#print axioms Kcert.Race.pushLanes_sync
+#print axioms Kcert.Race.fireI_J
+#print axioms Kcert.Race.canonW_J
+#print axioms Kcert.Race.drain2_split
+#print axioms Kcert.Race.drainLo_of_drain2
+#print axioms Kcert.WarpRace.loEv_view
+#print axioms Kcert.WarpRace.syncEv_view
+#print axioms Kcert.WarpRace.noSyncEv_view
+#print axioms Kcert.WarpRace.canonRunW_J
+#print axioms Kcert.WarpRace.warp_run_sound_lo
+#print axioms Kcert.WarpRace.ExW.exw_hS
+#print axioms Kcert.WarpRace.ExW.exw_sound_lo

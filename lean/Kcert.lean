@@ -51,3 +51,4 @@ import Kcert.WarpRace
 import Kcert.WarpRaceRun
 import Kcert.WarpRaceHist
 import Kcert.WarpRaceExec
+import Kcert.WarpRaceExec2

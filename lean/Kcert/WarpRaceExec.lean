@@ -537,6 +537,83 @@ theorem warp_run_sound (memb : Nat → Nat → Bool) (sync : Nat → Bool)
 
 end Exec
 
+section Check3
+
+variable {V : Type} [AccAdd V]
+
+/-! ### Check (3) at the collectives' ids is never consulted
+
+Every arrival of the view at an id `≥ B` is a `bar.warp.sync` arrival, which waits; check (3)
+is about a `bar.arrive` (non-waiting) arrival before, so on the view it need only be evaluated
+at the program's own ids (below `B`). -/
+
+theorem arr_view (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat) (wp : WProg V)
+    (hB : BaseIds wp B) (t pc : Nat) (regs : Nat → V) {b : Nat} {w : Bool}
+    (h : Members.evOf (view memb sync N B wp t pc regs) = Members.Ev.arr b w) :
+    b < B ∨ w = true := by
+  revert h
+  show Members.evOf (viewAct memb sync N B regs (wp t pc regs)) = Members.Ev.arr b w → _
+  cases e : wp t pc regs with
+  | base A =>
+    intro h
+    cases A with
+    | arrive b' n w' pc' =>
+      have h' : Members.Ev.arr b' w' = Members.Ev.arr b w := h
+      injection h' with e1 e2
+      rw [← e1]
+      exact Or.inl (hB t pc regs b' n w' pc' e)
+    | compute _ _ => cases h
+    | read _ _ _ => cases h
+    | write _ _ _ => cases h
+    | atomAdd _ _ _ => cases h
+    | exit => cases h
+  | coll g v res pc' =>
+    intro h
+    have h' : Members.evOf (cond (sync g) (Act.arrive (B + g) (nLanes memb N g) true pc')
+      (Act.compute pc' (postRegs sync g regs res))) = Members.Ev.arr b w := h
+    cases hs : sync g with
+    | true =>
+      rw [hs] at h'
+      have h2 : Members.Ev.arr (B + g) true = Members.Ev.arr b w := h'
+      injection h2 with e1 e2
+      exact Or.inr e2.symm
+    | false =>
+      rw [hs] at h'
+      cases h'
+
+/-- Check (3) of the Rust (`RustCheck3`) restricted to the program's ids (below `B`). -/
+def RustCheck3Below (N B : Nat) (act : Nat → Nat → Members.Ev) (H : List (Race.EventN V)) : Prop :=
+  ∀ t b w' h, b < B → Members.Sfx (Race.EventN.bar t b w' :: h) H → ∀ i, i < Members.nEv t h →
+    act t i = Members.Ev.arr b false →
+    Members.ac act b t (Members.nEv t h) = Members.ac act b t i + 1 →
+    ∃ m hc y j, Members.Sfx (Race.EventN.complete b m :: hc) h ∧
+      Race.In (t, i) (Race.takeL m (Members.pendI hc b)) ∧
+      Race.In (y, j) (Race.takeL m (Members.pendI hc b)) ∧ act y j = Members.Ev.arr b true ∧
+      ∃ k c, Members.PosAt h k y (j + 1) ∧ Race.Seg N h k y c ∧
+        (Race.brun N h).clocks.ordered ⟨y, c⟩ t = true
+
+theorem rust3_of_below (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat) (wp : WProg V)
+    (hB : BaseIds wp B) (regs0 : Nat → Nat → V) (m0 : Nat → V) (H : List (Race.EventN V))
+    (h3 : RustCheck3Below N B (Race.soloEvB (view memb sync N B wp) regs0 m0 N) H) :
+    Members.RustCheck3 N (Race.soloEvB (view memb sync N B wp) regs0 m0 N) H := by
+  intro t b w' h hs i hi ha
+  cases Nat.decLt b B with
+  | isTrue hb => exact h3 t b w' h hb hs i hi ha
+  | isFalse hb =>
+    intro _
+    apply False.elim
+    have ha' : cond (decide (t < N)) (Members.soloEv (view memb sync N B wp) regs0 m0 t i)
+      Members.Ev.loc = Members.Ev.arr b false := ha
+    cases hd : decide (t < N) with
+    | false => rw [hd] at ha'; cases ha'
+    | true =>
+      rw [hd] at ha'
+      cases arr_view memb sync N B wp hB t _ _ ha' with
+      | inl hl => exact hb hl
+      | inr hw => cases hw
+
+end Check3
+
 /-! ## Not vacuous: the example of `WarpRaceRun.lean` run the executor's way
 
 `Ex.progS` (lane 0 stores, `bar.warp.sync`, lane 1 loads): in the first pass both lanes stop
