@@ -1169,3 +1169,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.warp_run_sound_lo
 #print axioms Kcert.WarpRace.ExW.exw_hS
 #print axioms Kcert.WarpRace.ExW.exw_sound_lo
+#print axioms Kcert.WarpRace.cntB_pos
+#print axioms Kcert.WarpRace.hcnt_of_lo
+#print axioms Kcert.WarpRace.warp_run_sound_lo2
+#print axioms Kcert.WarpRace.ExW.exw_mbW
+#print axioms Kcert.WarpRace.ExW.exw_sound_lo2

@@ -643,6 +643,89 @@ theorem warp_run_sound_lo (memb : Nat → Nat → Bool) (sync : Nat → Bool)
     (Race.drain2_split hS _ hd hJ.2) hend'
     (rust3_of_below memb sync N B wp hB regs0 m0 _ hr) hc
 
+theorem cntB_pos (p : Nat → Bool) {t : Nat} (hp : p t = true) :
+    ∀ n, t < n → 0 < cntB p n := by
+  intro n
+  induction n with
+  | zero => intro h; exact False.elim (Nat.notLtZero t h)
+  | succ n ih =>
+    intro h
+    show 0 < cntB p n + cond (p n) 1 0
+    cases Nat.decEq t n with
+    | isTrue e =>
+      rw [← e, hp]
+      exact Nat.zeroLtSucc _
+    | isFalse e =>
+      exact Nat.ltOfLtOfLe (ih (Nat.ltOfLeOfNe (Nat.leOfLtSucc h) e)) (Nat.leAddRight _ _)
+
+/-- One count per id in the view's solo traces from the program's ids only: at an id `B + g`
+every arrival is a lane's, with count `nLanes memb N g`, positive as the lane (below `N`) is a
+lane of `g` (`CollOwnSolo`). -/
+theorem hcnt_of_lo (memb : Nat → Nat → Bool) (sync : Nat → Bool) (N B : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m0 : Nat → V) (mb : Nat → Nat) (hB : BaseIds wp B)
+    (hown : CollOwnSolo memb sync N B wp regs0 m0)
+    (hlo : ∀ t i b n w pc, t < N → b < B →
+      soloAct (view memb sync N B wp) regs0 m0 t i = Act.arrive b n w pc → n = mb b)
+    (hmbW : ∀ g, 0 < nLanes memb N g → mb (B + g) = nLanes memb N g) :
+    ∀ t i b n w pc, t < N →
+      soloAct (view memb sync N B wp) regs0 m0 t i = Act.arrive b n w pc → n = mb b := by
+  intro t i b n w pc ht e
+  have e' : viewAct memb sync N B (solo (view memb sync N B wp) regs0 m0 t i).regs
+      (wp t (solo (view memb sync N B wp) regs0 m0 t i).pc
+        (solo (view memb sync N B wp) regs0 m0 t i).regs) = Act.arrive b n w pc := e
+  revert e'
+  cases hw : wp t (solo (view memb sync N B wp) regs0 m0 t i).pc
+      (solo (view memb sync N B wp) regs0 m0 t i).regs with
+  | base A =>
+    intro e'
+    have eA : A = Act.arrive b n w pc := e'
+    rw [eA] at hw
+    exact hlo t i b n w pc ht (hB t _ _ b n w pc hw) e
+  | coll g v res pc' =>
+    intro e'
+    have e2 : cond (sync g) (Act.arrive (B + g) (nLanes memb N g) true pc')
+        (Act.compute pc' (postRegs sync g (solo (view memb sync N B wp) regs0 m0 t i).regs res)) =
+        Act.arrive b n w pc := e'
+    cases hs : sync g with
+    | false => rw [hs] at e2; cases e2
+    | true =>
+      rw [hs] at e2
+      injection e2 with e3 e4 e5 e6
+      rw [← e3, ← e4]
+      exact Eq.symm (hmbW g (cntB_pos (memb g) (hown t i ht g v res pc' hw) N ht))
+
+/-- **`warp_run_sound_lo` with one count per id only at the program's ids** (`hcntLo`); at the
+collectives' ids the count is the number of lanes (`hmbW`), and ownership comes from the
+run. -/
+theorem warp_run_sound_lo2 (memb : Nat → Nat → Bool) (sync : Nat → Bool)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (N B G Bb F : Nat) (wp : WProg V)
+    (regs0 : Nat → Nat → V) (m0 m1 : Nat → V)
+    (hind : WDataIndep sync wp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (hB : BaseIds wp B)
+    (hBb : Bb ≤ B)
+    (mb : Nat → Nat) (S : Nat → List Nat) (hpos : ∀ b, 0 < mb b)
+    (hcntLo : ∀ t i b n w pc, t < N → b < B →
+      soloAct (view memb sync N B wp) regs0 m0 t i = Act.arrive b n w pc → n = mb b)
+    (hmbW : ∀ g, 0 < nLanes memb N g → mb (B + g) = nLanes memb N g)
+    (hSz : Members.Sized mb S)
+    (hS : ∀ g u, 0 < nLanes memb N g → Members.memB u (S (B + g)) = (memb g u && decide (u < N)))
+    (hfin : FinishedW memb sync N B G Bb F wp regs0 m0 = true)
+    (hd : Race.DrainLo B S (canonRunW memb sync N B G Bb F wp regs0 m0))
+    (hend : ∀ b, b < B → Members.pendI (canonRunW memb sync N B G Bb F wp regs0 m0) b = [])
+    (hr : RustCheck3Below N B (Race.soloEvB (view memb sync N B wp) regs0 m0 N)
+      (canonRunW memb sync N B G Bb F wp regs0 m0))
+    (hc : Race.checkN Race.noSameN N (canonRunW memb sync N B G Bb F wp regs0 m0) = false) :
+    WRaceFree memb wp N (winit regs0 m1) ∧ WBarriersFit memb wp N (winit regs0 m1) ∧
+    CollOwnR memb wp N (winit regs0 m1) ∧
+    (∀ t1 t2, WReach memb wp N (winit regs0 m1) t1 → WReach memb wp N (winit regs0 m1) t2 →
+      WFinal N t1 → WFinal N t2 → WSame t1 t2) ∧
+    (∀ t1 t2, WReach memb wp N (winit regs0 m1) t1 → WFinal N t1 →
+      WReach memb wp N (winit regs0 m1) t2 → (∀ v, WStep memb wp N t2 v → False) →
+      WFinal N t2) :=
+  warp_run_sound_lo memb sync R N B G Bb F wp regs0 m0 m1 hind hR0 hB hBb mb S hpos
+    (hcnt_of_lo memb sync N B wp regs0 m0 mb hB
+      (collOwnSolo_of_run memb sync N B G Bb F wp regs0 m0 hfin) hcntLo hmbW)
+    hSz hS hfin hd hend hr hc
+
 end ExecLo
 
 /-! ## Not vacuous: the `bar.warp.sync` example with the checks only at the program's ids
@@ -689,6 +772,39 @@ theorem exw_sound_lo (m1 : Nat → Nat) :
     ex_indep (fun _ => trivial) ex_baseIds (Nat.leRefl 0) (fun _ => 2) (fun _ => [0, 1])
     (fun _ => Nat.zeroLtSucc 1) (fun t _ _ _ _ _ _ h => ex_view_cnt t _ _ h) Members.pc_sized
     exw_hS
+  have h1 := h exw_accepted.1
+  have h2 := h1 (Race.drainLo_of_drain2 0 _ _ exw_drain)
+  have h3 := h2 (fun b hb => False.elim (Nat.notLtZero b hb))
+  have h4 := h3 (fun _ b _ _ hb => False.elim (Nat.notLtZero b hb))
+  exact h4 exw_accepted.2
+
+theorem exw_mbW : ∀ g, 0 < nLanes memb2 2 g → (fun _ => 2) (0 + g) = nLanes memb2 2 g := by
+  intro g hl
+  cases Nat.decEq g 0 with
+  | isTrue e => subst e; rfl
+  | isFalse e =>
+    apply False.elim
+    have h0 : nLanes memb2 2 g = 0 := by
+      show (0 + cond (decide (g = 0)) 1 0) + cond (decide (g = 0)) 1 0 = 0
+      rw [decide_eq_false' e]
+      rfl
+    rw [h0] at hl
+    exact Nat.ltIrrefl 0 hl
+
+/-- **`warp_run_sound_lo2` on the example**: no count hypothesis at the collective's id. -/
+theorem exw_sound_lo2 (m1 : Nat → Nat) :
+    WRaceFree memb2 progS 2 (winit regs0 m1) ∧ WBarriersFit memb2 progS 2 (winit regs0 m1) ∧
+    CollOwnR memb2 progS 2 (winit regs0 m1) ∧
+    (∀ t1 t2, WReach memb2 progS 2 (winit regs0 m1) t1 → WReach memb2 progS 2 (winit regs0 m1) t2 →
+      WFinal 2 t1 → WFinal 2 t2 → WSame t1 t2) ∧
+    (∀ t1 t2, WReach memb2 progS 2 (winit regs0 m1) t1 → WFinal 2 t1 →
+      WReach memb2 progS 2 (winit regs0 m1) t2 → (∀ v, WStep memb2 progS 2 t2 v → False) →
+      WFinal 2 t2) :=
+  by
+  have h := warp_run_sound_lo2 memb2 syncAll (fun _ _ _ _ => True) 2 0 1 0 6 progS regs0 m0 m1
+    ex_indep (fun _ => trivial) ex_baseIds (Nat.leRefl 0) (fun _ => 2) (fun _ => [0, 1])
+    (fun _ => Nat.zeroLtSucc 1) (fun _ _ b _ _ _ _ hb _ => False.elim (Nat.notLtZero b hb))
+    exw_mbW Members.pc_sized exw_hS
   have h1 := h exw_accepted.1
   have h2 := h1 (Race.drainLo_of_drain2 0 _ _ exw_drain)
   have h3 := h2 (fun b hb => False.elim (Nat.notLtZero b hb))
