@@ -47,3 +47,8 @@ import Kcert.CheckNamed
 import Kcert.CpSem
 import Kcert.NamedSegments
 import Kcert.CpCheck
+import Kcert.WarpRace
+import Kcert.WarpRaceRun
+import Kcert.WarpRaceHist
+import Kcert.WarpRaceExec
+import Kcert.WarpRaceExec2
