@@ -1,0 +1,437 @@
+import Kcert.CpSem
+import Kcert.RaceCheck
+
+/-!
+# From the solo traces to `CpRaceFree` for every schedule (the cross-schedule argument)
+
+Rust: `checker/src/exec/tensor_core.rs` (`cp_async_issue`, `cp_async_wait`),
+`checker/src/exec/access.rs`, `checker/src/exec/race.rs`, `checker/src/exec/step.rs`
+(`Op::Exit` completes a thread's outstanding copies, "exit, never waited for").
+
+`RaceCheck.lean`'s argument for `CpSem`: for a program with whole-CTA `bar.sync` barriers
+(`SyncAll` of its `Sem` part) and data independence (`KDataIndep`: control flow, addresses,
+barriers, and the `cp.async` addresses, wait counts of a thread do not depend on loaded
+values), each thread's sequence of actions is its solo trace (`kAct`), and in every reachable
+state of every `CpSem` schedule (any interleaving of threads and copy engine) each thread is
+at a position of its trace, all within one epoch (`KInv`, `kinv_reach`), and every pending copy
+of a thread was issued at an earlier position of its trace and has not been completed there
+(`Slots`: no `wait` that covers its group, no `exit`, between the issue and the position).
+A copy's completion in the trace (`Completes`) is a `wait n` whose `n` most recent groups do
+not include the copy's group, or the thread's `exit` (the Rust completes outstanding copies at
+`exit` since session 7; in `CpSem` an `exit` does not wait, the copy may perform later, so
+the copy stays outstanding through the exit's epoch, which is what `Completes` at the exit
+says for the epochs).
+
+The trace-level checks (what the executor reports on its one run, over epochs):
+* `EpochRace` (`RaceCheck.lean`) for the `Sem` part;
+* `CpEpochRace`: a copy issued by thread `j` at trace position `kiss` and still outstanding
+  through position `p` (`Outst`), and an action of a thread `i` that `CpConflict`s with it,
+  whose epoch lies between the issue's epoch and the epoch of `p` (for `i = j`: after the issue
+  and before any completion, at `p` itself);
+* `CopyEpochRace`: two different copies outstanding over a common epoch that `CopyConflict`.
+
+Main theorem `cpRaceFree_of_epoch`: without these three, `CpRaceFree` holds from the launch, so
+`CpSem.kconfluence` and `CpSem.executor_representative` apply (with `kBarriersFit_of_syncAll`).
+-/
+
+namespace Kcert
+namespace CpLink
+
+open Sem
+open CpSem
+
+section Defs
+
+variable {V : Type} [AccAdd V]
+
+/-- Two `CpSem` actions from related register files do the same thing up to values written:
+`Sem`'s `ActRel`, or the same `cp.async` addresses, the same wait count, the same next `pc`. -/
+def KActRel (R : Nat → (Nat → V) → (Nat → V) → Prop) (regs regs' : Nat → V) :
+    KAct V → KAct V → Prop
+  | KAct.base A, KAct.base A' => ActRel R regs regs' A A'
+  | KAct.issue s d pc, KAct.issue s' d' pc' => s = s' ∧ d = d' ∧ pc = pc' ∧ R pc regs regs'
+  | KAct.commit pc, KAct.commit pc' => pc = pc' ∧ R pc regs regs'
+  | KAct.wait n pc, KAct.wait n' pc' => n = n' ∧ pc = pc' ∧ R pc regs regs'
+  | _, _ => False
+
+/-- Data independence for `CpSem` programs. -/
+def KDataIndep (kp : KProg V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) : Prop :=
+  ∀ i pc regs regs', R i pc regs regs' → KActRel (R i) regs regs' (kp i pc regs) (kp i pc regs')
+
+/-- Thread `i`'s `k`-th action run alone (the solo trace of the `Sem` part, `RaceCheck.solo`). -/
+def kAct (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) : KAct V :=
+  kp i (solo (baseProg kp) regs0 m0 i k).pc (solo (baseProg kp) regs0 m0 i k).regs
+
+def isIss : KAct V → Nat
+  | KAct.issue _ _ _ => 1
+  | _ => 0
+
+def isCom : KAct V → Nat
+  | KAct.commit _ => 1
+  | _ => 0
+
+/-- The issues among thread `i`'s first `k` actions (the slot of its next copy). -/
+def issues (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) : Nat → Nat
+  | 0 => 0
+  | k + 1 => issues kp regs0 m0 i k + isIss (kAct kp regs0 m0 i k)
+
+/-- The commits among thread `i`'s first `k` actions (its open group). -/
+def commits (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) : Nat → Nat
+  | 0 => 0
+  | k + 1 => commits kp regs0 m0 i k + isCom (kAct kp regs0 m0 i k)
+
+/-- Thread `i`'s action `kw` completes its copy issued at `kiss`: a `wait n` that does not
+leave the copy's group among the `n` most recent, or the thread's `exit`. -/
+def Completes (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kiss kw : Nat) : Prop :=
+  (∃ n pc, kAct kp regs0 m0 i kw = KAct.wait n pc ∧
+    commits kp regs0 m0 i kiss + n < commits kp regs0 m0 i kw) ∨
+  kAct kp regs0 m0 i kw = KAct.base Act.exit
+
+/-- No action strictly between `kiss` and `p` completes the copy issued at `kiss`. -/
+def NotDone (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kiss p : Nat) : Prop :=
+  ∀ kw, kiss < kw → kw < p → ¬Completes kp regs0 m0 i kiss kw
+
+/-- Thread `i`'s action `kiss` issues the copy `c` (its addresses). -/
+def IssueAt (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kiss : Nat) (c : Cp) :
+    Prop :=
+  ∃ pc, kAct kp regs0 m0 i kiss = KAct.issue c.src c.dst pc
+
+/-- The copy issued at `kiss` is outstanding through position `p`. -/
+def Outst (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kiss p : Nat) : Prop :=
+  kiss ≤ p ∧ NotDone kp regs0 m0 i kiss p
+
+/-- A copy and a conflicting action of a thread in an epoch where the copy is outstanding
+(for the issuing thread itself: after the issue, before any completion). -/
+def CpEpochRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss p c i k, j < N ∧ i < N ∧ IssueAt kp regs0 m0 j kiss c ∧
+    Outst kp regs0 m0 j kiss p ∧
+    CpConflict (soloAct (baseProg kp) regs0 m0 i k) c ∧
+    bars (baseProg kp) regs0 m0 j kiss ≤ bars (baseProg kp) regs0 m0 i k ∧
+    bars (baseProg kp) regs0 m0 i k ≤ bars (baseProg kp) regs0 m0 j p ∧
+    (i = j → kiss < k ∧ k = p)
+
+/-- Two different copies outstanding over a common epoch that conflict. -/
+def CopyEpochRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss p c j' kiss' p' d e, j < N ∧ j' < N ∧ ¬(j = j' ∧ kiss = kiss') ∧
+    IssueAt kp regs0 m0 j kiss c ∧ Outst kp regs0 m0 j kiss p ∧
+    IssueAt kp regs0 m0 j' kiss' d ∧ Outst kp regs0 m0 j' kiss' p' ∧
+    bars (baseProg kp) regs0 m0 j kiss ≤ e ∧ e ≤ bars (baseProg kp) regs0 m0 j p ∧
+    bars (baseProg kp) regs0 m0 j' kiss' ≤ e ∧ e ≤ bars (baseProg kp) regs0 m0 j' p' ∧
+    (j = j' → p = p') ∧ CopyConflict c d
+
+/-- Thread `i` at trace position `p`, `c` barriers having completed: running at an action of
+epoch `c`; waiting after its arrival of epoch `c`; exited at its `exit` of epoch `c`. -/
+def KTh (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (i c p : Nat) (t : TState V) : Prop :=
+  (t.status = Status.run →
+    TRel R i t (solo (baseProg kp) regs0 m0 i p) ∧ bars (baseProg kp) regs0 m0 i p = c) ∧
+  (∀ b, t.status = Status.bar b →
+    ∃ k n pc, p = k + 1 ∧ soloAct (baseProg kp) regs0 m0 i k = Act.arrive b n true pc ∧
+      bars (baseProg kp) regs0 m0 i k = c ∧ TRel R i t (solo (baseProg kp) regs0 m0 i p)) ∧
+  (t.status = Status.exited →
+    kAct kp regs0 m0 i p = KAct.base Act.exit ∧ bars (baseProg kp) regs0 m0 i p = c)
+
+/-- Thread `i`'s copy records at trace position `p`. -/
+def Slots (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i p : Nat) (r : KState V) :
+    Prop :=
+  r.nc i = issues kp regs0 m0 i p ∧ r.cg i = commits kp regs0 m0 i p ∧
+  (∀ l, r.nc i ≤ l → r.cps i l = none) ∧
+  ∀ l c, r.cps i l = some c → ∃ kiss, kiss < p ∧ issues kp regs0 m0 i kiss = l ∧
+    IssueAt kp regs0 m0 i kiss c ∧ c.grp = commits kp regs0 m0 i kiss ∧
+    NotDone kp regs0 m0 i kiss p
+
+/-- The invariant of reachable states. -/
+def KInv (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (r : KState V) : Prop :=
+  (∀ b, r.s.arr b = 0) ∧
+  (0 < N → ∀ b, ∃ i, i < N ∧ waiting b (r.s.th i).status = false) ∧
+  ∃ c, ∃ pos : Nat → Nat, ∀ i, i < N → KTh kp regs0 m0 R i c (pos i) (r.s.th i) ∧ Slots kp regs0 m0 i (pos i) r
+
+end Defs
+
+section Rel
+
+variable {V : Type} [AccAdd V]
+
+theorem kactRel_base {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V}
+    {K K' : KAct V} (pc pc' : Nat) (h : KActRel R r r' K K') :
+    ActRel R r r' (baseOf pc r K) (baseOf pc' r' K') := by
+  cases K with
+  | base A =>
+    cases K' with
+    | base A' => exact h
+    | issue s d p => exact False.elim h
+    | commit p => exact False.elim h
+    | wait n p => exact False.elim h
+  | issue s d p =>
+    cases K' with
+    | base A' => exact False.elim h
+    | issue s' d' p' => exact ⟨h.2.2.1, h.2.2.2⟩
+    | commit p' => exact False.elim h
+    | wait n p' => exact False.elim h
+  | commit p =>
+    cases K' with
+    | base A' => exact False.elim h
+    | issue s' d' p' => exact False.elim h
+    | commit p' => exact h
+    | wait n p' => exact False.elim h
+  | wait n p =>
+    cases K' with
+    | base A' => exact False.elim h
+    | issue s' d' p' => exact False.elim h
+    | commit p' => exact False.elim h
+    | wait n' p' => exact h.2
+
+theorem dataIndep_of_k (kp : KProg V) {R : Nat → Nat → (Nat → V) → (Nat → V) → Prop}
+    (h : KDataIndep kp R) : DataIndep (baseProg kp) R :=
+  fun i pc regs regs' hr => kactRel_base pc pc (h i pc regs regs' hr)
+
+theorem kactRel_of_trel (kp : KProg V) {R : Nat → Nat → (Nat → V) → (Nat → V) → Prop}
+    (hind : KDataIndep kp R) {i : Nat} {t u : TState V} (ht : TRel R i t u) :
+    KActRel (R i) t.regs u.regs (kp i t.pc t.regs) (kp i u.pc u.regs) := by
+  have h := hind i t.pc t.regs u.regs ht.2
+  rw [← ht.1]
+  exact h
+
+theorem cpConflict_rel {R : Nat → (Nat → V) → (Nat → V) → Prop} {r r' : Nat → V}
+    {A A' : Act V} (c : Cp) (h : ActRel R r r' A A') (hc : CpConflict A c) : CpConflict A' c := by
+  cases A <;> cases A' <;> (first | contradiction | skip) <;>
+    first | (rw [← h.1]; exact hc) | exact False.elim hc
+
+theorem bars_add (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) :
+    ∀ d, bars prog regs0 m0 i k ≤ bars prog regs0 m0 i (k + d)
+  | 0 => Nat.leRefl _
+  | d + 1 => Nat.leTrans (bars_add prog regs0 m0 i k d) (Nat.leAddRight _ _)
+
+theorem bars_mono (prog : Prog V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) {k k' : Nat}
+    (h : k ≤ k') : bars prog regs0 m0 i k ≤ bars prog regs0 m0 i k' :=
+  match Nat.le.dest h with
+  | ⟨d, e⟩ => e ▸ bars_add prog regs0 m0 i k d
+
+end Rel
+
+section SemPart
+
+variable {V : Type} [AccAdd V]
+
+/-- The trace position after action `A`: an `exit` stays (the thread is at its `exit`). -/
+def adv : Act V → Nat → Nat
+  | Act.exit, p => p
+  | Act.compute _ _, p => p + 1
+  | Act.read _ _ _, p => p + 1
+  | Act.write _ _ _, p => p + 1
+  | Act.atomAdd _ _ _, p => p + 1
+  | Act.arrive _ _ _ _, p => p + 1
+
+theorem baseOf_eq_exit {pc : Nat} {r : Nat → V} {K : KAct V} (h : baseOf pc r K = Act.exit) :
+    K = KAct.base Act.exit := by
+  cases K with
+  | base A => have h' : A = Act.exit := h; rw [h']
+  | issue s d p => exact Act.noConfusion h
+  | commit p => exact Act.noConfusion h
+  | wait n p => exact Act.noConfusion h
+
+theorem kth_run (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {i c p : Nat} {t : TState V}
+    (hs : t.status = Status.run) (ht : TRel R i t (solo (baseProg kp) regs0 m0 i p))
+    (hb : bars (baseProg kp) regs0 m0 i p = c) : KTh kp regs0 m0 R i c p t := by
+  refine ⟨fun _ => ⟨ht, hb⟩, ?_, ?_⟩
+  · intro b h; rw [hs] at h; exact False.elim (run_ne_bar h)
+  · intro h; rw [hs] at h; exact False.elim (run_ne_exited h)
+
+theorem kth_bar (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {i c k b n pc : Nat} {t : TState V}
+    (hs : t.status = Status.bar b)
+    (ha : soloAct (baseProg kp) regs0 m0 i k = Act.arrive b n true pc)
+    (hb : bars (baseProg kp) regs0 m0 i k = c)
+    (ht : TRel R i t (solo (baseProg kp) regs0 m0 i (k + 1))) :
+    KTh kp regs0 m0 R i c (k + 1) t := by
+  refine ⟨?_, ?_, ?_⟩
+  · intro h; rw [hs] at h; exact False.elim (run_ne_bar (Eq.symm h))
+  · intro b' h
+    rw [hs] at h
+    rw [← bar_inj h]
+    exact ⟨k, n, pc, rfl, ha, hb, ht⟩
+  · intro h; rw [hs] at h; exact False.elim (bar_ne_exited h)
+
+theorem kth_exit (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {i c p : Nat} {t : TState V}
+    (hs : t.status = Status.exited) (ha : kAct kp regs0 m0 i p = KAct.base Act.exit)
+    (hb : bars (baseProg kp) regs0 m0 i p = c) : KTh kp regs0 m0 R i c p t := by
+  refine ⟨?_, ?_, fun _ => ⟨ha, hb⟩⟩
+  · intro h; rw [hs] at h; exact False.elim (run_ne_exited (Eq.symm h))
+  · intro b h; rw [hs] at h; exact False.elim (bar_ne_exited (Eq.symm h))
+
+theorem sem_next_na (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (s : CState V) (j : Nat) (hj : j < N)
+    (c : Nat) (pos : Nat → Nat) (q : Nat)
+    (hth : ∀ i, i < N → KTh kp regs0 m0 R i c (pos i) (s.th i))
+    (hna : ∀ b n w pc, act (baseProg kp) j s = Act.arrive b n w pc → False)
+    (hj' : KTh kp regs0 m0 R j c q ((next (baseProg kp) N j s).th j)) :
+    (0 < N → ∀ b, ∃ i, i < N ∧ waiting b ((next (baseProg kp) N j s).th i).status = false) ∧
+    ∀ i, i < N → KTh kp regs0 m0 R i c (upd pos j q i) ((next (baseProg kp) N j s).th i) := by
+  have hf : firesA N (act (baseProg kp) j s) s = false := firesA_na N _ s hna
+  refine ⟨?_, ?_⟩
+  · intro _ b
+    refine ⟨j, hj, ?_⟩
+    rw [next_th_self]
+    exact waiting_newT _ _ _ _ (not_sameBar_na _ (Act.arrive b 0 true 0) hna)
+  · intro i hi
+    cases Nat.decEq i j with
+    | isTrue e => rw [e, upd_same]; exact hj'
+    | isFalse e =>
+      rw [next_th_other (baseProg kp) N j s e, hf, effOther_false, upd_other _ _ e]
+      exact hth i hi
+
+/-- The `Sem` part of a thread step keeps the invariant, the thread moving to `adv`. -/
+theorem sem_next (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (s : CState V) (j : Nat) (hj : j < N)
+    (hr : (s.th j).status = Status.run) (har : ∀ b, s.arr b = 0) (c : Nat) (pos : Nat → Nat)
+    (hth : ∀ i, i < N → KTh kp regs0 m0 R i c (pos i) (s.th i)) :
+    (∀ b, (next (baseProg kp) N j s).arr b = 0) ∧
+    (0 < N → ∀ b, ∃ i, i < N ∧ waiting b ((next (baseProg kp) N j s).th i).status = false) ∧
+    ∃ c', ∀ i, i < N → KTh kp regs0 m0 R i c' (upd pos j (adv (act (baseProg kp) j s) (pos j)) i)
+      ((next (baseProg kp) N j s).th i) := by
+  have hji := (hth j hj).1 hr
+  have htr := hji.1
+  have hbk := hji.2
+  have hrel : ActRel (R j) (s.th j).regs (solo (baseProg kp) regs0 m0 j (pos j)).regs
+      (act (baseProg kp) j s) (soloAct (baseProg kp) regs0 m0 j (pos j)) :=
+    actRel_of_trel (baseProg kp) (dataIndep_of_k kp hind) htr
+  have htr' : TRel R j ((next (baseProg kp) N j s).th j)
+      (solo (baseProg kp) regs0 m0 j (pos j + 1)) := by
+    rw [next_th_self]
+    exact trel_newT _ false s.mem m0 hrel htr
+  have hbk' : bars (baseProg kp) regs0 m0 j (pos j + 1) = c + isArr (act (baseProg kp) j s) := by
+    show bars (baseProg kp) regs0 m0 j (pos j) + isArr (soloAct (baseProg kp) regs0 m0 j (pos j)) =
+      c + isArr (act (baseProg kp) j s)
+    rw [hbk, isArr_rel hrel]
+  have har' := arr_next_zero (baseProg kp) N hsync j s har
+  refine ⟨har', ?_⟩
+  cases hA : act (baseProg kp) j s with
+  | compute pc r =>
+    have hna : ∀ b n w pc', act (baseProg kp) j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    have hs : ((next (baseProg kp) N j s).th j).status = Status.run := by
+      rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    match sem_next_na kp N regs0 m0 R s j hj c pos (pos j + 1) hth hna
+      (kth_run kp regs0 m0 R hs htr' hbk') with
+    | ⟨h1, h2⟩ => exact ⟨h1, c, h2⟩
+  | read a r pc =>
+    have hna : ∀ b n w pc', act (baseProg kp) j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    have hs : ((next (baseProg kp) N j s).th j).status = Status.run := by
+      rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    match sem_next_na kp N regs0 m0 R s j hj c pos (pos j + 1) hth hna
+      (kth_run kp regs0 m0 R hs htr' hbk') with
+    | ⟨h1, h2⟩ => exact ⟨h1, c, h2⟩
+  | write a v pc =>
+    have hna : ∀ b n w pc', act (baseProg kp) j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    have hs : ((next (baseProg kp) N j s).th j).status = Status.run := by
+      rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    match sem_next_na kp N regs0 m0 R s j hj c pos (pos j + 1) hth hna
+      (kth_run kp regs0 m0 R hs htr' hbk') with
+    | ⟨h1, h2⟩ => exact ⟨h1, c, h2⟩
+  | atomAdd a v pc =>
+    have hna : ∀ b n w pc', act (baseProg kp) j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    have hs : ((next (baseProg kp) N j s).th j).status = Status.run := by
+      rw [next_th_self, hA]; rfl
+    rw [hA] at hbk'
+    match sem_next_na kp N regs0 m0 R s j hj c pos (pos j + 1) hth hna
+      (kth_run kp regs0 m0 R hs htr' hbk') with
+    | ⟨h1, h2⟩ => exact ⟨h1, c, h2⟩
+  | exit =>
+    have hna : ∀ b n w pc', act (baseProg kp) j s = Act.arrive b n w pc' → False := by
+      intro b n w pc' h; rw [hA] at h; cases h
+    have hs : ((next (baseProg kp) N j s).th j).status = Status.exited := by
+      rw [next_th_self, hA]; rfl
+    rw [hA] at hrel
+    have hk : kAct kp regs0 m0 j (pos j) = KAct.base Act.exit := baseOf_eq_exit (actRel_exit hrel)
+    match sem_next_na kp N regs0 m0 R s j hj c pos (pos j) hth hna
+      (kth_exit kp regs0 m0 R hs hk hbk) with
+    | ⟨h1, h2⟩ => exact ⟨h1, c, h2⟩
+  | arrive b n w pc =>
+    match hsync j (s.th j).pc (s.th j).regs b n w pc hA with
+    | ⟨hn, hw⟩ =>
+    rw [hA] at hrel hbk'
+    have hsa : soloAct (baseProg kp) regs0 m0 j (pos j) = Act.arrive b n w pc := actRel_arrive hrel
+    rw [hn, hw] at hsa
+    have hfire : firesA N (act (baseProg kp) j s) s = decide (N ≤ countAt b s.th N + 1) := by
+      rw [hA, hn]
+      show decide (N ≤ countAt b s.th N + s.arr b + 1) = _
+      rw [har b, Nat.add_zero]
+    have hwj : waiting b (s.th j).status = false := by rw [hr]; rfl
+    cases hf : decide (N ≤ countAt b s.th N + 1) with
+    | false =>
+      have hfA : firesA N (act (baseProg kp) j s) s = false := by rw [hfire, hf]
+      have hs : ((next (baseProg kp) N j s).th j).status = Status.bar b := by
+        rw [next_th_self, hfA, hA, hw]; rfl
+      refine ⟨?_, c, ?_⟩
+      · intro _ b'
+        cases Nat.decEq b' b with
+        | isTrue e =>
+          rw [e]
+          have h1 : countAt b (next (baseProg kp) N j s).th N + (next (baseProg kp) N j s).arr b =
+              countAt b s.th N + s.arr b + 1 := arrivals_arrive (baseProg kp) N j s hj hr hA hfA
+          rw [har' b, har b, Nat.add_zero, Nat.add_zero] at h1
+          have hlt : countAt b s.th N + 1 < N := Nat.gtOfNotLe (of_decide_eq_false' hf)
+          have hlt2 : countAt b (next (baseProg kp) N j s).th N < N := by rw [h1]; exact hlt
+          exact exists_not_waiting b _ N hlt2
+        | isFalse e =>
+          refine ⟨j, hj, ?_⟩
+          rw [hs]
+          exact decide_eq_false' (fun h => e (Eq.symm h))
+      · intro i hi
+        cases Nat.decEq i j with
+        | isTrue e =>
+          rw [e, upd_same]
+          exact kth_bar kp regs0 m0 R hs hsa hbk htr'
+        | isFalse e =>
+          rw [next_th_other (baseProg kp) N j s e, hfA, effOther_false, upd_other _ _ e]
+          exact hth i hi
+    | true =>
+      have hfA : firesA N (act (baseProg kp) j s) s = true := by rw [hfire, hf]
+      have hle : N ≤ countAt b s.th N + 1 := of_decide_eq_true' hf
+      have hall : ∀ i, i < N → i ≠ j → waiting b (s.th i).status = true := by
+        intro i hi e
+        cases hw' : waiting b (s.th i).status with
+        | true => rfl
+        | false =>
+          have h2 := countAt_miss2 b i j s.th e hw' hwj N hi hj
+          exact False.elim (Nat.notSuccLeSelf (countAt b s.th N + 1) (Nat.leTrans h2 hle))
+      have hs : ((next (baseProg kp) N j s).th j).status = Status.run := by
+        rw [next_th_self, hfA, hA]; rfl
+      refine ⟨fun _ b' => ⟨j, hj, by rw [hs]; rfl⟩, c + 1, ?_⟩
+      intro i hi
+      cases Nat.decEq i j with
+      | isTrue e =>
+        rw [e, upd_same]
+        exact kth_run kp regs0 m0 R hs htr' hbk'
+      | isFalse e =>
+        rw [upd_other _ _ e]
+        have hwi := hall i hi e
+        have hsi : (s.th i).status = Status.bar b := status_of_waiting hwi
+        match (hth i hi).2.1 b hsi with
+        | ⟨ki, ni, pci, ep, hai, hbi, htri⟩ =>
+          have hnext : (next (baseProg kp) N j s).th i = { s.th i with status := Status.run } := by
+            rw [next_th_other (baseProg kp) N j s e, hfA, hA]
+            show cond (waiting b (s.th i).status) { s.th i with status := Status.run } (s.th i) = _
+            rw [hwi]
+            rfl
+          rw [hnext]
+          refine kth_run kp regs0 m0 R rfl htri ?_
+          rw [ep]
+          show bars (baseProg kp) regs0 m0 i ki + isArr (soloAct (baseProg kp) regs0 m0 i ki) = c + 1
+          rw [hbi, hai]
+          rfl
+
+end SemPart
+
+end CpLink
+end Kcert
