@@ -433,5 +433,211 @@ theorem sem_next (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat 
 
 end SemPart
 
+section SlotPart
+
+variable {V : Type} [AccAdd V]
+
+theorem notDone_succ (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i kiss p : Nat}
+    (h : NotDone kp regs0 m0 i kiss p) (hc : ¬Completes kp regs0 m0 i kiss p) :
+    NotDone kp regs0 m0 i kiss (p + 1) := by
+  intro kw h1 h2
+  cases Nat.eqOrLtOfLe (Nat.leOfLtSucc h2) with
+  | inl e => rw [e]; exact hc
+  | inr hl => exact h kw h1 hl
+
+/-- Slots that only lose copies, with the same counts, keep `Slots`. -/
+theorem slots_sub (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i p : Nat}
+    {r r' : KState V} (h : Slots kp regs0 m0 i p r) (hn : r'.nc i = r.nc i)
+    (hg : r'.cg i = r.cg i) (hc : ∀ l c, r'.cps i l = some c → r.cps i l = some c) :
+    Slots kp regs0 m0 i p r' := by
+  refine ⟨by rw [hn]; exact h.1, by rw [hg]; exact h.2.1, ?_, ?_⟩
+  · intro l hl
+    cases e : r'.cps i l with
+    | none => rfl
+    | some c =>
+      have h1 := hc l c e
+      rw [hn] at hl
+      rw [h.2.2.1 l hl] at h1
+      cases h1
+  · intro l c e
+    exact h.2.2.2 l c (hc l c e)
+
+/-- A thread action that issues nothing and completes none of the pending copies moves the
+position by one. -/
+theorem slots_step (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i p : Nat}
+    {r r' : KState V} (h : Slots kp regs0 m0 i p r) (hi : isIss (kAct kp regs0 m0 i p) = 0)
+    (hn : r'.nc i = r.nc i) (hg : r'.cg i = r.cg i + isCom (kAct kp regs0 m0 i p))
+    (hc : ∀ l, r'.cps i l = r.cps i l)
+    (hd : ∀ l c kiss, r.cps i l = some c → l < r.nc i → c.grp = commits kp regs0 m0 i kiss →
+      ¬Completes kp regs0 m0 i kiss p) :
+    Slots kp regs0 m0 i (p + 1) r' := by
+  refine ⟨?_, ?_, ?_, ?_⟩
+  · show r'.nc i = issues kp regs0 m0 i p + isIss (kAct kp regs0 m0 i p)
+    rw [hi, Nat.add_zero, hn]; exact h.1
+  · show r'.cg i = commits kp regs0 m0 i p + isCom (kAct kp regs0 m0 i p)
+    rw [hg, h.2.1]
+  · intro l hl
+    rw [hc l]
+    rw [hn] at hl
+    exact h.2.2.1 l hl
+  · intro l c e
+    rw [hc l] at e
+    have hl : l < r.nc i := by
+      cases Nat.ltOrGe l (r.nc i) with
+      | inl hl => exact hl
+      | inr hl => rw [h.2.2.1 l hl] at e; cases e
+    match h.2.2.2 l c e with
+    | ⟨kiss, hk, hil, hia, hg', hnd⟩ =>
+      exact ⟨kiss, Nat.ltOfLtOfLe hk (Nat.leSucc p), hil, hia, hg',
+        notDone_succ kp regs0 m0 hnd (hd l c kiss e hl hg')⟩
+
+theorem act_eq_baseOf (kp : KProg V) (j : Nat) (r : KState V) :
+    act (baseProg kp) j r.s = baseOf (r.s.th j).pc (r.s.th j).regs (kact kp j r) := rfl
+
+theorem tn_nc (kp : KProg V) (N j : Nat) (r : KState V) :
+    (tnext kp N j r).nc j = ncT (kact kp j r) (r.nc j) := upd_same _ _ _
+theorem tn_cg (kp : KProg V) (N j : Nat) (r : KState V) :
+    (tnext kp N j r).cg j = cgT (kact kp j r) (r.cg j) := upd_same _ _ _
+theorem tn_cps (kp : KProg V) (N j : Nat) (r : KState V) (l : Nat) :
+    (tnext kp N j r).cps j l = cpsT (kact kp j r) (r.cps j) (r.nc j) (r.cg j) l := by
+  show upd r.cps j _ j l = _
+  rw [upd_same]
+
+theorem notCompl_of (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i kiss p : Nat}
+    (h1 : ∀ n pc, kAct kp regs0 m0 i p = KAct.wait n pc → False)
+    (h2 : kAct kp regs0 m0 i p = KAct.base Act.exit → False) :
+    ¬Completes kp regs0 m0 i kiss p := by
+  intro h
+  cases h with
+  | inl h => match h with | ⟨n, pc, e, _⟩ => exact h1 n pc e
+  | inr h => exact h2 h
+
+theorem slots_base (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j p : Nat)
+    (r : KState V) (h : Slots kp regs0 m0 j p r) {A A' : Act V} (hK : kact kp j r = KAct.base A)
+    (hK' : kAct kp regs0 m0 j p = KAct.base A') (hne : A' = Act.exit → False) :
+    Slots kp regs0 m0 j (p + 1) (tnext kp N j r) := by
+  refine slots_step kp regs0 m0 h (by rw [hK']; rfl) (by rw [tn_nc, hK]; rfl)
+    (by rw [tn_cg, hK, hK']; rfl) (fun l => by rw [tn_cps, hK]; rfl) ?_
+  intro l c kiss _ _ _
+  refine notCompl_of kp regs0 m0 (fun n pc e => ?_) (fun e => ?_)
+  · rw [hK'] at e; exact KAct.noConfusion e
+  · rw [hK'] at e
+    apply hne
+    injection e with e2
+    exact e2
+
+/-- The issuing thread's records after its step. -/
+theorem slots_thread (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (j p : Nat) (r : KState V)
+    (h : Slots kp regs0 m0 j p r)
+    (hk : KActRel (R j) (r.s.th j).regs (solo (baseProg kp) regs0 m0 j p).regs (kact kp j r)
+      (kAct kp regs0 m0 j p))
+    (hw : WaitOK kp j r) :
+    Slots kp regs0 m0 j (adv (act (baseProg kp) j r.s) p) (tnext kp N j r) := by
+  rw [act_eq_baseOf]
+  cases hK : kact kp j r with
+  | base A =>
+    rw [hK] at hk
+    cases hK' : kAct kp regs0 m0 j p with
+    | issue s' d' pc' => rw [hK'] at hk; exact False.elim hk
+    | commit pc' => rw [hK'] at hk; exact False.elim hk
+    | wait n' pc' => rw [hK'] at hk; exact False.elim hk
+    | base A' =>
+    rw [hK'] at hk
+    cases A with
+    | exit =>
+      exact slots_sub kp regs0 m0 h (by rw [tn_nc, hK]; rfl) (by rw [tn_cg, hK]; rfl)
+        (fun l c e => by rw [tn_cps, hK] at e; exact e)
+    | compute pc r2 =>
+      exact slots_base kp N regs0 m0 j p r h hK hK' (fun e => by rw [e] at hk; exact hk)
+    | read a r2 pc =>
+      exact slots_base kp N regs0 m0 j p r h hK hK' (fun e => by rw [e] at hk; exact hk)
+    | write a v pc =>
+      exact slots_base kp N regs0 m0 j p r h hK hK' (fun e => by rw [e] at hk; exact hk)
+    | atomAdd a v pc =>
+      exact slots_base kp N regs0 m0 j p r h hK hK' (fun e => by rw [e] at hk; exact hk)
+    | arrive b n w pc =>
+      exact slots_base kp N regs0 m0 j p r h hK hK' (fun e => by rw [e] at hk; exact hk)
+  | commit pc =>
+    rw [hK] at hk
+    cases hK' : kAct kp regs0 m0 j p with
+    | issue s' d' pc' => rw [hK'] at hk; exact False.elim hk
+    | base A' => rw [hK'] at hk; exact False.elim hk
+    | wait n' pc' => rw [hK'] at hk; exact False.elim hk
+    | commit pc' =>
+    show Slots kp regs0 m0 j (p + 1) (tnext kp N j r)
+    refine slots_step kp regs0 m0 h (by rw [hK']; rfl) (by rw [tn_nc, hK]; rfl)
+      (by rw [tn_cg, hK, hK']; rfl) (fun l => by rw [tn_cps, hK]; rfl) ?_
+    intro l c kiss _ _ _
+    refine notCompl_of kp regs0 m0 (fun n pc e => ?_) (fun e => ?_)
+    · rw [hK'] at e; exact KAct.noConfusion e
+    · rw [hK'] at e; exact KAct.noConfusion e
+  | wait n pc =>
+    rw [hK] at hk
+    cases hK' : kAct kp regs0 m0 j p with
+    | issue s' d' pc' => rw [hK'] at hk; exact False.elim hk
+    | base A' => rw [hK'] at hk; exact False.elim hk
+    | commit pc' => rw [hK'] at hk; exact False.elim hk
+    | wait n' pc' =>
+    rw [hK'] at hk
+    show Slots kp regs0 m0 j (p + 1) (tnext kp N j r)
+    refine slots_step kp regs0 m0 h (by rw [hK']; rfl) (by rw [tn_nc, hK]; rfl)
+      (by rw [tn_cg, hK, hK']; rfl) (fun l => by rw [tn_cps, hK]; rfl) ?_
+    intro l c kiss e hl hg' hcomp
+    cases hcomp with
+    | inr e2 => rw [hK'] at e2; exact KAct.noConfusion e2
+    | inl e2 =>
+      match e2 with
+      | ⟨n2, pc2, e3, hlt⟩ =>
+        rw [hK'] at e3
+        injection e3 with en _
+        rw [← hg', ← h.2.1, ← en, ← hk.1] at hlt
+        exact hw n pc hK l c hl e hlt
+  | issue sr ds pc =>
+    rw [hK] at hk
+    cases hK' : kAct kp regs0 m0 j p with
+    | wait n' pc' => rw [hK'] at hk; exact False.elim hk
+    | base A' => rw [hK'] at hk; exact False.elim hk
+    | commit pc' => rw [hK'] at hk; exact False.elim hk
+    | issue s' d' pc' =>
+    rw [hK'] at hk
+    show Slots kp regs0 m0 j (p + 1) (tnext kp N j r)
+    have ecps : ∀ l, (tnext kp N j r).cps j l =
+        upd (r.cps j) (r.nc j) (some ⟨sr, ds, r.cg j⟩) l := fun l => by rw [tn_cps, hK]; rfl
+    refine ⟨?_, ?_, ?_, ?_⟩
+    · show (tnext kp N j r).nc j = issues kp regs0 m0 j p + isIss (kAct kp regs0 m0 j p)
+      rw [tn_nc, hK, hK', h.1]; rfl
+    · show (tnext kp N j r).cg j = commits kp regs0 m0 j p + isCom (kAct kp regs0 m0 j p)
+      rw [tn_cg, hK, hK', h.2.1]; rfl
+    · intro l hl
+      have hl' : r.nc j + 1 ≤ l := by rw [tn_nc, hK] at hl; exact hl
+      have hne : l ≠ r.nc j := fun e => by
+        rw [e] at hl'; exact Nat.notSuccLeSelf _ hl'
+      rw [ecps, upd_other _ _ hne]
+      exact h.2.2.1 l (Nat.leTrans (Nat.leSucc _) hl')
+    · intro l c e
+      rw [ecps] at e
+      cases Nat.decEq l (r.nc j) with
+      | isTrue el =>
+        rw [el, upd_same] at e
+        injection e with e
+        rw [← e]
+        refine ⟨p, Nat.leRefl _, ?_, ⟨pc', ?_⟩, ?_, ?_⟩
+        · rw [el, h.1]
+        · rw [hK', ← hk.1, ← hk.2.1]
+        · exact h.2.1
+        · intro kw h1 h2
+          exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans h2 h1))
+      | isFalse el =>
+        rw [upd_other _ _ el] at e
+        match h.2.2.2 l c e with
+        | ⟨kiss, hk2, hil, hia, hg', hnd⟩ =>
+          refine ⟨kiss, Nat.ltOfLtOfLe hk2 (Nat.leSucc p), hil, hia, hg', ?_⟩
+          refine notDone_succ kp regs0 m0 hnd (notCompl_of kp regs0 m0 (fun n pc e => ?_) (fun e => ?_))
+          · rw [hK'] at e; exact KAct.noConfusion e
+          · rw [hK'] at e; exact KAct.noConfusion e
+
+end SlotPart
+
 end CpLink
 end Kcert
