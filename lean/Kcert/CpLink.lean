@@ -639,5 +639,93 @@ theorem slots_thread (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : 
 
 end SlotPart
 
+section Reach
+
+variable {V : Type} [AccAdd V]
+
+theorem kinv_same (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {r r' : KState V} (h : KSame r r')
+    (hI : KInv kp N regs0 m0 R r) : KInv kp N regs0 m0 R r' := by
+  match hI with
+  | ⟨har, hwit, c, pos, hall⟩ =>
+    refine ⟨fun b => by rw [← h.1.2.2 b]; exact har b, ?_, c, pos, ?_⟩
+    · intro hN b
+      match hwit hN b with
+      | ⟨i, hi, hw⟩ => exact ⟨i, hi, by rw [← h.1.1 i]; exact hw⟩
+    · intro i hi
+      refine ⟨by rw [← h.1.1 i]; exact (hall i hi).1, ?_⟩
+      exact slots_sub kp regs0 m0 (hall i hi).2 (Eq.symm (h.2.2.1 i)) (Eq.symm (h.2.2.2 i))
+        (fun l c e => by rw [← h.2.1 i l] at e; exact e)
+
+theorem kinv_eng (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (j k : Nat) {r : KState V}
+    (hI : KInv kp N regs0 m0 R r) : KInv kp N regs0 m0 R (enext j k r) := by
+  match hI with
+  | ⟨har, hwit, c, pos, hall⟩ =>
+    refine ⟨har, hwit, c, pos, ?_⟩
+    intro i hi
+    exact ⟨(hall i hi).1, slots_sub kp regs0 m0 (hall i hi).2 rfl rfl
+      (fun l c e => enext_cps_sub j k r i l c e)⟩
+
+theorem kinv_thr (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (j : Nat) {r : KState V} (hj : j < N)
+    (hr : (r.s.th j).status = Status.run) (hw : WaitOK kp j r)
+    (hI : KInv kp N regs0 m0 R r) : KInv kp N regs0 m0 R (tnext kp N j r) := by
+  match hI with
+  | ⟨har, hwit, c, pos, hall⟩ =>
+    match sem_next kp N regs0 m0 R hsync hind r.s j hj hr har c pos (fun i hi => (hall i hi).1) with
+    | ⟨har', hwit', c', hth'⟩ =>
+      refine ⟨har', hwit', c', upd pos j (adv (act (baseProg kp) j r.s) (pos j)), ?_⟩
+      intro i hi
+      refine ⟨hth' i hi, ?_⟩
+      cases Nat.decEq i j with
+      | isTrue e =>
+        rw [e, upd_same]
+        exact slots_thread kp N regs0 m0 R j (pos j) r (hall j hj).2
+          (kactRel_of_trel kp hind ((hall j hj).1.1 hr).1) hw
+      | isFalse e =>
+        rw [upd_other _ _ e]
+        exact slots_sub kp regs0 m0 (hall i hi).2 (upd_other _ _ e) (upd_other _ _ e)
+          (fun l c h2 => by
+            have h3 : upd r.cps j (cpsT (kact kp j r) (r.cps j) (r.nc j) (r.cg j)) i l = some c := h2
+            rw [upd_other _ _ e] at h3
+            exact h3)
+
+theorem kinv_init (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) :
+    KInv kp N regs0 m0 R (kinit regs0 m0) := by
+  refine ⟨fun _ => rfl, fun hN _ => ⟨0, hN, rfl⟩, 0, fun _ => 0, ?_⟩
+  intro i _
+  refine ⟨kth_run kp regs0 m0 R (p := 0) rfl ⟨rfl, hR0 i⟩ rfl, rfl, rfl, fun _ _ => rfl, ?_⟩
+  intro l c e
+  cases e
+
+theorem kinv_reach_gen (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) {s r : KState V} (hs : KReach kp N s r) :
+    KInv kp N regs0 m0 R s → KInv kp N regs0 m0 R r := by
+  induction hs with
+  | refl s => exact fun h => h
+  | step hst _ ih =>
+    intro h
+    match hst with
+    | ⟨KLbl.thr j, ⟨hj, hrun, hw⟩, hsame⟩ =>
+      exact ih (kinv_same kp N regs0 m0 R (ksame_symm hsame)
+        (kinv_thr kp N regs0 m0 R hsync hind j hj hrun hw h))
+    | ⟨KLbl.eng j k, _, hsame⟩ =>
+      exact ih (kinv_same kp N regs0 m0 R (ksame_symm hsame) (kinv_eng kp N regs0 m0 R j k h))
+
+/-- Every state of every `CpSem` schedule from the launch matches the solo traces: each thread
+at a position of its trace, all in one epoch, every pending copy issued earlier in the trace
+and not completed since. -/
+theorem kinv_reach (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) {r : KState V}
+    (hr : KReach kp N (kinit regs0 m0) r) : KInv kp N regs0 m0 R r :=
+  kinv_reach_gen kp N regs0 m0 R hsync hind hr (kinv_init kp N regs0 m0 R hR0)
+
+end Reach
+
 end CpLink
 end Kcert
