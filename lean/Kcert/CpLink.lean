@@ -727,5 +727,122 @@ theorem kinv_reach (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Na
 
 end Reach
 
+section Main
+
+variable {V : Type} [AccAdd V]
+
+/-- The position of a thread's latest action of the current epoch: its position, or, waiting at
+a barrier, the arrival's. -/
+def qOf : Status → Nat → Nat
+  | Status.bar _, p => Nat.pred p
+  | Status.run, p => p
+  | Status.exited, p => p
+
+theorem thpos (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) {j c p : Nat} {t : TState V}
+    (h : KTh kp regs0 m0 R j c p t) :
+    bars (baseProg kp) regs0 m0 j (qOf t.status p) = c ∧ qOf t.status p ≤ p ∧
+      p ≤ qOf t.status p + 1 ∧ (t.status = Status.run → qOf t.status p = p) := by
+  cases hs : t.status with
+  | run => exact ⟨(h.1 hs).2, Nat.leRefl _, Nat.leSucc _, fun _ => rfl⟩
+  | exited => exact ⟨(h.2.2 hs).2, Nat.leRefl _, Nat.leSucc _, fun _ => rfl⟩
+  | bar b =>
+    match h.2.1 b hs with
+    | ⟨k, n, pc, ep, _, hb, _⟩ =>
+      rw [ep]
+      exact ⟨hb, Nat.leSucc _, Nat.leRefl _, fun e => False.elim (run_ne_bar (Eq.symm e))⟩
+
+theorem pend_outst (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j p q c l : Nat}
+    {r : KState V} {cp : Cp} (hsl : Slots kp regs0 m0 j p r)
+    (hq : bars (baseProg kp) regs0 m0 j q = c) (hqp : q ≤ p) (hpq : p ≤ q + 1)
+    (hc : r.cps j l = some cp) :
+    ∃ kiss, IssueAt kp regs0 m0 j kiss cp ∧ Outst kp regs0 m0 j kiss q ∧
+      bars (baseProg kp) regs0 m0 j kiss ≤ c ∧ issues kp regs0 m0 j kiss = l ∧ kiss < p := by
+  match hsl.2.2.2 l cp hc with
+  | ⟨kiss, hk, hil, hia, _, hnd⟩ =>
+    have hkq : kiss ≤ q := Nat.leOfLtSucc (Nat.ltOfLtOfLe hk hpq)
+    refine ⟨kiss, hia, ⟨hkq, fun kw h1 h2 => hnd kw h1 (Nat.ltOfLtOfLe h2 hqp)⟩, ?_, hil, hk⟩
+    rw [← hq]
+    exact bars_mono _ regs0 m0 j hkq
+
+/-- The cross-schedule lemma: every race of `CpRaceFree` in a state of any schedule from the
+launch is one of the three trace-level races. -/
+theorem race_complete_k (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) {r : KState V}
+    (hr : KReach kp N (kinit regs0 m0) r) :
+    (∀ i j, i ≠ j → i < N → j < N → (r.s.th i).status = Status.run →
+      (r.s.th j).status = Status.run →
+      Conflict (act (baseProg kp) i r.s) (act (baseProg kp) j r.s) →
+      EpochRace (baseProg kp) N regs0 m0) ∧
+    (∀ i j k c, i < N → (r.s.th i).status = Status.run → j < N → k < r.nc j →
+      r.cps j k = some c → CpConflict (act (baseProg kp) i r.s) c →
+      CpEpochRace kp N regs0 m0) ∧
+    (∀ i k j l c d, i < N → j < N → k < r.nc i → l < r.nc j → ¬(i = j ∧ k = l) →
+      r.cps i k = some c → r.cps j l = some d → CopyConflict c d →
+      CopyEpochRace kp N regs0 m0) := by
+  match kinv_reach kp N regs0 m0 R hsync hind hR0 hr with
+  | ⟨_, _, c, pos, hall⟩ =>
+  refine ⟨?_, ?_, ?_⟩
+  · intro i j hij hi hj hri hrj hc
+    have ti := (hall i hi).1.1 hri
+    have tj := (hall j hj).1.1 hrj
+    exact ⟨i, j, pos i, pos j, hij, hi, hj,
+      conflict_rel (actRel_of_trel _ (dataIndep_of_k kp hind) ti.1)
+        (actRel_of_trel _ (dataIndep_of_k kp hind) tj.1) hc,
+      Eq.trans ti.2 (Eq.symm tj.2)⟩
+  · intro i j k cp hi hri hj _ hcp hc
+    have ti := (hall i hi).1.1 hri
+    match thpos kp regs0 m0 R (hall j hj).1 with
+    | ⟨hq, hqp, hpq, hqr⟩ =>
+    match pend_outst kp regs0 m0 (hall j hj).2 hq hqp hpq hcp with
+    | ⟨kiss, hia, hout, hb, _, hkp⟩ =>
+      refine ⟨j, kiss, qOf (r.s.th j).status (pos j), cp, i, pos i, hj, hi, hia, hout,
+        cpConflict_rel cp (actRel_of_trel _ (dataIndep_of_k kp hind) ti.1) hc, ?_, ?_, ?_⟩
+      · rw [ti.2]; exact hb
+      · rw [ti.2, hq]; exact Nat.leRefl _
+      · intro e
+        rw [e] at hri
+        rw [e, hqr hri]
+        exact ⟨hkp, rfl⟩
+  · intro i k j l c1 d1 hi hj _ _ hne hc hd hcc
+    match thpos kp regs0 m0 R (hall i hi).1, thpos kp regs0 m0 R (hall j hj).1 with
+    | ⟨hq, hqp, hpq, _⟩, ⟨hq', hqp', hpq', _⟩ =>
+    match pend_outst kp regs0 m0 (hall i hi).2 hq hqp hpq hc,
+      pend_outst kp regs0 m0 (hall j hj).2 hq' hqp' hpq' hd with
+    | ⟨kiss, hia, hout, hb, hil, _⟩, ⟨kiss', hia', hout', hb', hil', _⟩ =>
+      refine ⟨i, kiss, qOf (r.s.th i).status (pos i), c1, j, kiss',
+        qOf (r.s.th j).status (pos j), d1, c, hi, hj, ?_, hia, hout, hia', hout', hb, ?_, hb', ?_,
+        ?_, hcc⟩
+      · intro e
+        apply hne
+        refine ⟨e.1, ?_⟩
+        rw [← hil, ← hil', e.2, e.1]
+      · rw [hq]; exact Nat.leRefl _
+      · rw [hq']; exact Nat.leRefl _
+      · intro e; rw [e]
+
+/-- The main theorem: for a `CpSem` program with whole-CTA `bar.sync` barriers and data
+independence, if the solo traces have no race in one epoch (`EpochRace`), no access
+conflicting with an outstanding copy (`CpEpochRace`) and no two conflicting outstanding copies
+(`CopyEpochRace`), then `CpRaceFree` holds from the launch, for every schedule of threads and
+copy engine. -/
+theorem cpRaceFree_of_epoch (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (h1 : ¬EpochRace (baseProg kp) N regs0 m0) (h2 : ¬CpEpochRace kp N regs0 m0)
+    (h3 : ¬CopyEpochRace kp N regs0 m0) : CpRaceFree kp N (kinit regs0 m0) := by
+  intro r hr
+  have hc := race_complete_k kp N regs0 m0 R hsync hind hR0 hr
+  refine ⟨?_, ?_, ?_⟩
+  · intro i j hij hi hj hri hrj hx
+    exact h1 (hc.1 i j hij hi hj hri hrj hx)
+  · intro i j k c hi hri hj hk hck hx
+    exact h2 (hc.2.1 i j k c hi hri hj hk hck hx)
+  · intro i k j l c d hi hj hk hl hne hc' hd hx
+    exact h3 (hc.2.2 i k j l c d hi hj hk hl hne hc' hd hx)
+
+end Main
+
 end CpLink
 end Kcert
