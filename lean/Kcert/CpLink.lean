@@ -844,5 +844,73 @@ theorem cpRaceFree_of_epoch (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V)
 
 end Main
 
+section Fit
+
+variable {V : Type} [AccAdd V]
+
+theorem arr_kreach_zero (kp : KProg V) (N : Nat) (hsync : SyncAll (baseProg kp) N)
+    {s r : KState V} (hs : KReach kp N s r) : (∀ b, s.s.arr b = 0) → ∀ b, r.s.arr b = 0 := by
+  induction hs with
+  | refl s => exact fun h => h
+  | step hst _ ih =>
+    intro h
+    match hst with
+    | ⟨KLbl.thr j, _, hsame⟩ =>
+      exact ih (fun b => by
+        rw [hsame.1.2.2 b]
+        exact arr_next_zero (baseProg kp) N hsync j _ h b)
+    | ⟨KLbl.eng j k, _, hsame⟩ =>
+      exact ih (fun b => by rw [hsame.1.2.2 b]; exact h b)
+
+/-- Whole-CTA `bar.sync` barriers always fit in `CpSem` too (`RaceCheck.barriersFit_of_syncAll`
+for the `Sem` part; copies do not arrive at barriers). -/
+theorem kBarriersFit_of_syncAll (kp : KProg V) (N : Nat) (s0 : KState V)
+    (hsync : SyncAll (baseProg kp) N) (h0 : ∀ b, s0.s.arr b = 0) : KBarriersFit kp N s0 := by
+  intro r hr i j hij hi hj hri hrj
+  have har := arr_kreach_zero kp N hsync hr h0
+  have key : ∀ A B, act (baseProg kp) i r.s = A → act (baseProg kp) j r.s = B →
+      BarFits N r.s A B := by
+    intro A B hA hB
+    cases A with
+    | compute pc q => cases B <;> exact True.intro
+    | read a q pc => cases B <;> exact True.intro
+    | write a v pc => cases B <;> exact True.intro
+    | atomAdd a v pc => cases B <;> exact True.intro
+    | exit => cases B <;> exact True.intro
+    | arrive b n w pa =>
+      cases B with
+      | compute pc q => exact True.intro
+      | read a q pc => exact True.intro
+      | write a v pc => exact True.intro
+      | atomAdd a v pc => exact True.intro
+      | exit => exact True.intro
+      | arrive c m w' pb =>
+        match hsync i (r.s.th i).pc (r.s.th i).regs b n w pa hA,
+          hsync j (r.s.th j).pc (r.s.th j).regs c m w' pb hB with
+        | ⟨hn, _⟩, ⟨hm, _⟩ =>
+          intro _
+          refine ⟨Eq.trans hn (Eq.symm hm), ?_⟩
+          show countAt b r.s.th N + r.s.arr b + 2 ≤ n
+          rw [har b, Nat.add_zero, hn]
+          have hwi : waiting b (r.s.th i).status = false := by rw [hri]; rfl
+          have hwj : waiting b (r.s.th j).status = false := by rw [hrj]; rfl
+          exact countAt_miss2 b i j r.s.th hij hwi hwj N hi hj
+  exact key _ _ rfl rfl
+
+/-- Composed with `CpSem.executor_representative`: without the three trace-level races, the
+final state of the executor's run (`XReach`, each copy at its wait) is the final state of every
+schedule of threads and copy engine. -/
+theorem executor_sound_epoch (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (h1 : ¬EpochRace (baseProg kp) N regs0 m0) (h2 : ¬CpEpochRace kp N regs0 m0)
+    (h3 : ¬CopyEpochRace kp N regs0 m0) {t1 t2 : KState V}
+    (hx : XReach kp N (kinit regs0 m0) t1) (f1 : KFinal N t1)
+    (ht : KReach kp N (kinit regs0 m0) t2) (f2 : KFinal N t2) : KSame t1 t2 :=
+  executor_representative kp N (cpRaceFree_of_epoch kp N regs0 m0 R hsync hind hR0 h1 h2 h3)
+    (kBarriersFit_of_syncAll kp N _ hsync (fun _ => rfl)) hx f1 ht f2
+
+end Fit
+
 end CpLink
 end Kcert
