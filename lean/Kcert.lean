@@ -47,3 +47,4 @@ import Kcert.CheckNamed
 import Kcert.CpSem
 import Kcert.NamedSegments
 import Kcert.CpCheck
+import Kcert.CpLink

@@ -1,5 +1,6 @@
 import Kcert.CpSem
 import Kcert.RaceCheck
+import Kcert.CpCheck
 
 /-!
 # From the solo traces to `CpRaceFree` for every schedule (the cross-schedule argument)
@@ -911,6 +912,257 @@ theorem executor_sound_epoch (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V
     (kBarriersFit_of_syncAll kp N _ hsync (fun _ => rfl)) hx f1 ht f2
 
 end Fit
+
+/-! ### Examples: `kp2` gets `CpRaceFree` from the theorem; `kpRacy` and `kpNoWait` are races -/
+
+namespace Ex
+
+open CpSem.Example
+
+def r0 : Nat → Nat → Nat := fun _ _ => 0
+
+theorem kactRel_true (K : KAct Nat) (r r' : Nat → Nat) :
+    KActRel (fun _ _ _ => True) r r' K K := by
+  cases K with
+  | base A =>
+    cases A with
+    | compute pc q => exact ⟨rfl, trivial⟩
+    | read a q pc => exact ⟨rfl, rfl, rfl, fun _ _ => trivial⟩
+    | write a v pc => exact ⟨rfl, rfl, trivial⟩
+    | atomAdd a v pc => exact ⟨rfl, rfl, trivial⟩
+    | arrive b n w pc => exact ⟨rfl, rfl, rfl, rfl, trivial⟩
+    | exit => exact trivial
+  | issue s d pc => exact ⟨rfl, rfl, rfl, trivial⟩
+  | commit pc => exact ⟨rfl, trivial⟩
+  | wait n pc => exact ⟨rfl, rfl, trivial⟩
+
+/-- `kp2` ignores its registers: data independent with the trivial relation. -/
+theorem kp2_indep : KDataIndep kp2 (fun _ _ _ _ => True) :=
+  fun i pc regs regs' _ => kactRel_true (kp2 i pc regs) regs regs'
+
+theorem kp2_0_hi (p : Nat) (regs : Nat → Nat) : kp2 0 (p + 4) regs = KAct.base Act.exit := rfl
+theorem kp2_1_hi (p : Nat) (regs : Nat → Nat) : kp2 1 (p + 2) regs = KAct.base Act.exit := rfl
+theorem kp2_hi (i p : Nat) (regs : Nat → Nat) : kp2 (i + 2) p regs = KAct.base Act.exit := rfl
+
+/-- `kp2`'s barriers are `bar.sync 0, 2`: whole-CTA for two threads. -/
+theorem kp2_sync : SyncAll (baseProg kp2) 2 := by
+  intro i pc regs b n w pc' h
+  have h' : baseOf pc regs (kp2 i pc regs) = Act.arrive b n w pc' := h
+  cases i with
+  | zero =>
+    cases pc with
+    | zero => exact Act.noConfusion h'
+    | succ pc => cases pc with
+      | zero => exact Act.noConfusion h'
+      | succ pc => cases pc with
+        | zero => exact Act.noConfusion h'
+        | succ pc => cases pc with
+          | zero => injection h' with _ e2 e3 _; exact ⟨Eq.symm e2, Eq.symm e3⟩
+          | succ pc => rw [kp2_0_hi pc regs] at h'; exact Act.noConfusion h'
+  | succ i => cases i with
+    | zero =>
+      cases pc with
+      | zero => injection h' with _ e2 e3 _; exact ⟨Eq.symm e2, Eq.symm e3⟩
+      | succ pc => cases pc with
+        | zero => exact Act.noConfusion h'
+        | succ pc => rw [kp2_1_hi pc regs] at h'; exact Act.noConfusion h'
+    | succ i => rw [kp2_hi i pc regs] at h'; exact Act.noConfusion h'
+
+theorem solo_succ' (prog : Prog Nat) (regs0 : Nat → Nat → Nat) (m0 : Nat → Nat) (i k : Nat) :
+    solo prog regs0 m0 i (k + 1) =
+      newT (prog i (solo prog regs0 m0 i k).pc (solo prog regs0 m0 i k).regs) false
+        (solo prog regs0 m0 i k) m0 := rfl
+
+theorem newT_pc0 (t : TState Nat) (ht : t.pc = 4) :
+    (newT (baseProg kp2 0 t.pc t.regs) false t m0).pc = 4 := by
+  cases t with
+  | mk pc rg st =>
+    have e : pc = 4 := ht
+    rw [e]
+    rfl
+
+theorem newT_pc1 (t : TState Nat) (ht : t.pc = 2) :
+    (newT (baseProg kp2 1 t.pc t.regs) false t m0).pc = 2 := by
+  cases t with
+  | mk pc rg st =>
+    have e : pc = 2 := ht
+    rw [e]
+    rfl
+
+theorem solo0_pc : ∀ k, (solo (baseProg kp2) r0 m0 0 (k + 4)).pc = 4
+  | 0 => rfl
+  | k + 1 => by
+    rw [show k + 1 + 4 = (k + 4) + 1 from rfl, solo_succ']
+    exact newT_pc0 _ (solo0_pc k)
+
+theorem solo1_pc : ∀ k, (solo (baseProg kp2) r0 m0 1 (k + 2)).pc = 2
+  | 0 => rfl
+  | k + 1 => by
+    rw [show k + 1 + 2 = (k + 2) + 1 from rfl, solo_succ']
+    exact newT_pc1 _ (solo1_pc k)
+
+theorem kp2_at0 (t : TState Nat) (ht : t.pc = 4) : kp2 0 t.pc t.regs = KAct.base Act.exit := by
+  rw [ht]; rfl
+
+theorem kp2_at1 (t : TState Nat) (ht : t.pc = 2) : kp2 1 t.pc t.regs = KAct.base Act.exit := by
+  rw [ht]; rfl
+
+theorem kAct_eq (kp : KProg Nat) (regs0 : Nat → Nat → Nat) (m0 : Nat → Nat) (i k : Nat) :
+    kAct kp regs0 m0 i k =
+      kp i (solo (baseProg kp) regs0 m0 i k).pc (solo (baseProg kp) regs0 m0 i k).regs := rfl
+
+theorem kAct0_hi (k : Nat) : kAct kp2 r0 m0 0 (k + 4) = KAct.base Act.exit := by
+  rw [kAct_eq]; exact kp2_at0 _ (solo0_pc k)
+
+theorem kAct1_hi (k : Nat) : kAct kp2 r0 m0 1 (k + 2) = KAct.base Act.exit := by
+  rw [kAct_eq]; exact kp2_at1 _ (solo1_pc k)
+
+theorem soloAct_of (i k : Nat) {A : Act Nat} (h : kAct kp2 r0 m0 i k = KAct.base A) :
+    soloAct (baseProg kp2) r0 m0 i k = A := by
+  show baseOf _ _ (kAct kp2 r0 m0 i k) = A
+  rw [h]
+  rfl
+
+/-- Thread 0 touches no memory itself (its copy is the engine's). -/
+theorem noMem0 (k : Nat) : NoMem (soloAct (baseProg kp2) r0 m0 0 k) := by
+  cases k with
+  | zero => exact noMem_compute _ _
+  | succ k => cases k with
+    | zero => exact noMem_compute _ _
+    | succ k => cases k with
+      | zero => exact noMem_compute _ _
+      | succ k => cases k with
+        | zero => exact noMem_arrive 0 2 true 4
+        | succ k => rw [soloAct_of 0 (k + 4) (kAct0_hi k)]; exact noMem_exit
+
+theorem bars0_hi : ∀ k, bars (baseProg kp2) r0 m0 0 (k + 4) = 1
+  | 0 => rfl
+  | k + 1 => by
+    show bars (baseProg kp2) r0 m0 0 (k + 4) + isArr (soloAct (baseProg kp2) r0 m0 0 (k + 4)) = 1
+    rw [bars0_hi k, soloAct_of 0 (k + 4) (kAct0_hi k)]
+    rfl
+
+theorem bars1_hi : ∀ k, bars (baseProg kp2) r0 m0 1 (k + 1) = 1
+  | 0 => rfl
+  | k + 1 => by
+    show bars (baseProg kp2) r0 m0 1 (k + 1) + isArr (soloAct (baseProg kp2) r0 m0 1 (k + 1)) = 1
+    rw [bars1_hi k]
+    cases k with
+    | zero => rfl
+    | succ k => rw [soloAct_of 1 (k + 2) (kAct1_hi k)]; rfl
+
+/-- The only copy of `kp2`: thread 0's first action, from 0 to 1. -/
+theorem kp2_issue {j kiss : Nat} {c : Cp} (hj : j < 2) (h : IssueAt kp2 r0 m0 j kiss c) :
+    j = 0 ∧ kiss = 0 ∧ c.src = 0 ∧ c.dst = 1 := by
+  match h with
+  | ⟨pc, e⟩ =>
+  cases j with
+  | zero =>
+    cases kiss with
+    | zero =>
+      have e' : KAct.issue 0 1 1 = KAct.issue c.src c.dst pc := e
+      injection e' with e1 e2 _
+      exact ⟨rfl, rfl, Eq.symm e1, Eq.symm e2⟩
+    | succ k => cases k with
+      | zero => exact KAct.noConfusion e
+      | succ k => cases k with
+        | zero => exact KAct.noConfusion e
+        | succ k => cases k with
+          | zero => exact KAct.noConfusion e
+          | succ k => rw [kAct0_hi k] at e; exact KAct.noConfusion e
+  | succ j => cases j with
+    | zero =>
+      cases kiss with
+      | zero => exact KAct.noConfusion e
+      | succ k => cases k with
+        | zero => exact KAct.noConfusion e
+        | succ k => rw [kAct1_hi k] at e; exact KAct.noConfusion e
+    | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj)))
+
+/-- The copy is completed at thread 0's wait (position 2): it is outstanding only in epoch 0. -/
+theorem kp2_outst {p : Nat} (h : Outst kp2 r0 m0 0 0 p) : bars (baseProg kp2) r0 m0 0 p = 0 := by
+  cases Nat.ltOrGe p 3 with
+  | inr hp =>
+    exact False.elim (h.2 2 (by decide) hp (Or.inl ⟨0, 3, rfl, by decide⟩))
+  | inl hp =>
+    cases p with
+    | zero => rfl
+    | succ p => cases p with
+      | zero => rfl
+      | succ p => cases p with
+        | zero => rfl
+        | succ p => exact False.elim (Nat.notLtZero p (Nat.lt_of_succ_lt_succ
+            (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hp))))
+
+theorem kp2_noEpochRace : ¬EpochRace (baseProg kp2) 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨i, j, ki, kj, hij, hi, hj, hc, _⟩ =>
+    cases i with
+    | zero => exact ((noMem0 ki).1 _).1 hc
+    | succ i => cases i with
+      | succ i => exact Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi))
+      | zero =>
+        cases j with
+        | zero => exact ((noMem0 kj).1 _).2 hc
+        | succ j => cases j with
+          | zero => exact hij rfl
+          | succ j => exact Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj))
+
+theorem kp2_noCpEpochRace : ¬CpEpochRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, p, c, i, k, hj, hi, hia, hout, hcc, _, hb2, _⟩ =>
+    match kp2_issue hj hia with
+    | ⟨ej, ek, _, ed⟩ =>
+    rw [ej, ek] at hout
+    rw [ej] at hb2
+    rw [kp2_outst hout] at hb2
+    cases i with
+    | zero => exact (noMem0 k).2 c hcc
+    | succ i => cases i with
+      | succ i => exact Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi))
+      | zero =>
+        cases k with
+        | zero => exact hcc
+        | succ k =>
+          rw [bars1_hi k] at hb2
+          exact Nat.notSuccLeZero 0 hb2
+
+theorem kp2_noCopyEpochRace : ¬CopyEpochRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, _, _, j', kiss', _, _, _, hj, hj', hne, hia, _, hia', _⟩ =>
+    match kp2_issue hj hia, kp2_issue hj' hia' with
+    | ⟨e1, e2, _⟩, ⟨e1', e2', _⟩ =>
+      exact hne ⟨Eq.trans e1 (Eq.symm e1'), Eq.trans e2 (Eq.symm e2')⟩
+
+/-- `kp2` is race free, now from the trace-level checks (`CpSem.Example.ex_raceFree` proved
+it by an invariant written for this program). -/
+theorem kp2_raceFree : CpRaceFree kp2 2 s0 :=
+  cpRaceFree_of_epoch kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial)
+    kp2_noEpochRace kp2_noCpEpochRace kp2_noCopyEpochRace
+
+/-- And every schedule's final state is the executor's (`executor_sound_epoch`, `xreachB`). -/
+theorem kp2_executor (t : KState Nat) (ht : KReach kp2 2 s0 t) (hf : KFinal 2 t) : KSame b9 t :=
+  executor_sound_epoch kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial)
+    kp2_noEpochRace kp2_noCpEpochRace kp2_noCopyEpochRace xreachB finalB ht hf
+
+/-- `kpRacy`: thread 1's write of the source (position 0, epoch 0) while thread 0's copy
+(issued at position 0, epoch 0) is outstanding: a `CpEpochRace`. -/
+theorem kpRacy_race : CpEpochRace kpRacy 2 r0 m0 :=
+  ⟨0, 0, 0, ⟨0, 1, 0⟩, 1, 0, by decide, by decide, ⟨1, rfl⟩,
+    ⟨Nat.leRefl 0, fun kw h1 h2 => False.elim (Nat.notLtZero kw h2)⟩, Or.inr rfl,
+    Nat.leRefl 0, Nat.leRefl 0, fun e => Nat.noConfusion e⟩
+
+/-- `CpCheck.Finding.kpNoWait` (copy never waited for; the write of its destination after the
+issue, before the `exit`): a `CpEpochRace` of the issuing thread itself. -/
+theorem kpNoWait_race : CpEpochRace CpCheck.Finding.kpNoWait 1 r0 m0 :=
+  ⟨0, 0, 1, ⟨0, 1, 0⟩, 0, 1, by decide, by decide, ⟨1, rfl⟩,
+    ⟨Nat.zeroLe 1, fun kw h1 h2 => False.elim (Nat.notSuccLeSelf 0 (Nat.leTrans h1 (Nat.leOfLtSucc h2)))⟩,
+    Or.inl rfl, Nat.leRefl 0, Nat.leRefl 0, fun _ => ⟨by decide, rfl⟩⟩
+
+end Ex
 
 end CpLink
 end Kcert
