@@ -913,6 +913,132 @@ theorem executor_sound_epoch (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V
 
 end Fit
 
+/-! ### The three places in the executor's order
+
+The executor runs epoch by epoch, and in an epoch thread `0`, then `1`, ...; each thread's
+actions of the epoch in program order (`Before`: the order of the events in its epoch-sorted
+history).  A copy issued at `kiss` is completed at its first completion `kf` (`First`; the Rust
+completes it there, at the `wait` or at the `exit`).  The executor's reports, at the trace level:
+* `IssRace`: an action of another thread, in the issue's epoch, conflicting with the copy (the
+  vector clocks: the issue reads the source and writes the destination, `CpCheck.before_iss`);
+* `FinRace`: likewise in the completion's epoch (`CpCheck.after_fin`);
+* `TagRace`: a conflicting action between the issue and the completion in the executor's order,
+  any thread (the `Pending` tag and `Cta::inflight`: `CpCheck.between_dst`, `between_src`).
+`cpEpochRace_three`: every `CpEpochRace` is one of them, provided each copy has a completion
+(`Finishes`: the run ends with the thread's `exit`, which completes its copies). -/
+
+section Three
+
+variable {V : Type} [AccAdd V]
+
+/-- Thread `i`'s action `k` comes before thread `j`'s action `k'` in the executor's history. -/
+def Before (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k j k' : Nat) : Prop :=
+  bars (baseProg kp) regs0 m0 i k < bars (baseProg kp) regs0 m0 j k' ∨
+    (bars (baseProg kp) regs0 m0 i k = bars (baseProg kp) regs0 m0 j k' ∧
+      (i < j ∨ (i = j ∧ k < k')))
+
+/-- `kf` is the first completion of the copy issued at `kiss`. -/
+def First (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss kf : Nat) : Prop :=
+  kiss < kf ∧ Completes kp regs0 m0 j kiss kf ∧ NotDone kp regs0 m0 j kiss kf
+
+def IssRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss c i k, j < N ∧ i < N ∧ i ≠ j ∧ IssueAt kp regs0 m0 j kiss c ∧
+    CpConflict (soloAct (baseProg kp) regs0 m0 i k) c ∧
+    bars (baseProg kp) regs0 m0 i k = bars (baseProg kp) regs0 m0 j kiss
+
+def FinRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss kf c i k, j < N ∧ i < N ∧ i ≠ j ∧ IssueAt kp regs0 m0 j kiss c ∧
+    First kp regs0 m0 j kiss kf ∧ CpConflict (soloAct (baseProg kp) regs0 m0 i k) c ∧
+    bars (baseProg kp) regs0 m0 i k = bars (baseProg kp) regs0 m0 j kf
+
+def TagRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss kf c i k, j < N ∧ i < N ∧ IssueAt kp regs0 m0 j kiss c ∧
+    First kp regs0 m0 j kiss kf ∧ CpConflict (soloAct (baseProg kp) regs0 m0 i k) c ∧
+    Before kp regs0 m0 j kiss i k ∧ Before kp regs0 m0 i k j kf
+
+/-- Every issued copy has a first completion in its thread's trace. -/
+def Finishes (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∀ j kiss c, j < N → IssueAt kp regs0 m0 j kiss c → ∃ kf, First kp regs0 m0 j kiss kf
+
+theorem soloAct_kAct (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j k : Nat) :
+    soloAct (baseProg kp) regs0 m0 j k =
+      baseOf (solo (baseProg kp) regs0 m0 j k).pc (solo (baseProg kp) regs0 m0 j k).regs
+        (kAct kp regs0 m0 j k) := rfl
+
+/-- A completion (a wait or the exit) touches no memory itself. -/
+theorem completes_quiet (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kw : Nat}
+    (h : Completes kp regs0 m0 j kiss kw) (c : Cp) :
+    ¬CpConflict (soloAct (baseProg kp) regs0 m0 j kw) c := by
+  rw [soloAct_kAct]
+  cases h with
+  | inl h =>
+    match h with
+    | ⟨n, pc, e, _⟩ => rw [e]; exact fun h => h
+  | inr e => rw [e]; exact fun h => h
+
+theorem before_same (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j k k' : Nat}
+    (h : k < k') : Before kp regs0 m0 j k j k' := by
+  cases Nat.eqOrLtOfLe (bars_mono (baseProg kp) regs0 m0 j (Nat.leOfLt h)) with
+  | inl e => exact Or.inr ⟨e, Or.inr ⟨rfl, h⟩⟩
+  | inr hl => exact Or.inl hl
+
+/-- The three places: a copy and a conflicting action in an epoch where the copy is
+outstanding are reported by the executor: by the vector clocks against the issue or the
+completion, or by the tags between them. -/
+theorem cpEpochRace_three (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (hfin : Finishes kp N regs0 m0) (h : CpEpochRace kp N regs0 m0) :
+    IssRace kp N regs0 m0 ∨ FinRace kp N regs0 m0 ∨ TagRace kp N regs0 m0 := by
+  match h with
+  | ⟨j, kiss, p, c, i, k, hj, hi, hia, ⟨_, hnd⟩, hcc, hb1, hb2, hij⟩ =>
+  match hfin j kiss c hj hia with
+  | ⟨kf, hkf, hcomp, hndf⟩ =>
+  have hpkf : p ≤ kf := by
+    cases Nat.ltOrGe kf p with
+    | inl hlt => exact False.elim (hnd kf hkf hlt hcomp)
+    | inr hge => exact hge
+  have hfirst : First kp regs0 m0 j kiss kf := ⟨hkf, hcomp, hndf⟩
+  cases Nat.decEq i j with
+  | isTrue e =>
+    match hij e with
+    | ⟨hlt, ekp⟩ =>
+    rw [e] at hcc hi
+    have hkkf : k ≤ kf := by rw [ekp]; exact hpkf
+    cases Nat.eqOrLtOfLe hkkf with
+    | inl ek => rw [ek] at hcc; exact False.elim (completes_quiet kp regs0 m0 hcomp c hcc)
+    | inr hk =>
+      exact Or.inr (Or.inr ⟨j, kiss, kf, c, j, k, hj, hi, hia, hfirst, hcc,
+        before_same kp regs0 m0 hlt, before_same kp regs0 m0 hk⟩)
+  | isFalse ne =>
+    have hb3 : bars (baseProg kp) regs0 m0 i k ≤ bars (baseProg kp) regs0 m0 j kf :=
+      Nat.leTrans hb2 (bars_mono _ regs0 m0 j hpkf)
+    cases Nat.eqOrLtOfLe hb1 with
+    | inl e1 => exact Or.inl ⟨j, kiss, c, i, k, hj, hi, ne, hia, hcc, Eq.symm e1⟩
+    | inr l1 =>
+      cases Nat.eqOrLtOfLe hb3 with
+      | inl e2 => exact Or.inr (Or.inl ⟨j, kiss, kf, c, i, k, hj, hi, ne, hia, hfirst, hcc, e2⟩)
+      | inr l2 =>
+        exact Or.inr (Or.inr ⟨j, kiss, kf, c, i, k, hj, hi, hia, hfirst, hcc, Or.inl l1,
+          Or.inl l2⟩)
+
+/-- The main theorem stated with the executor's three reports. -/
+theorem cpRaceFree_of_reports (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hfin : Finishes kp N regs0 m0) (h1 : ¬EpochRace (baseProg kp) N regs0 m0)
+    (hi : ¬IssRace kp N regs0 m0) (hf : ¬FinRace kp N regs0 m0) (ht : ¬TagRace kp N regs0 m0)
+    (h3 : ¬CopyEpochRace kp N regs0 m0) : CpRaceFree kp N (kinit regs0 m0) := by
+  refine cpRaceFree_of_epoch kp N regs0 m0 R hsync hind hR0 h1 ?_ h3
+  intro h
+  cases cpEpochRace_three kp N regs0 m0 hfin h with
+  | inl h' => exact hi h'
+  | inr h' =>
+    cases h' with
+    | inl h'' => exact hf h''
+    | inr h'' => exact ht h''
+
+end Three
+
+
 /-! ### Examples: `kp2` gets `CpRaceFree` from the theorem; `kpRacy` and `kpNoWait` are races -/
 
 namespace Ex
