@@ -1146,6 +1146,19 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpLink.arr_kreach_zero
 #print axioms Kcert.CpLink.kBarriersFit_of_syncAll
 #print axioms Kcert.CpLink.executor_sound_epoch
+#print axioms Kcert.CpLink.soloAct_kAct
+#print axioms Kcert.CpLink.completes_quiet
+#print axioms Kcert.CpLink.before_same
+#print axioms Kcert.CpLink.cpEpochRace_three
+#print axioms Kcert.CpLink.cpRaceFree_of_reports
+#print axioms Kcert.CpLink.kAct_exit_succ
+#print axioms Kcert.CpLink.kAct_exit_add
+#print axioms Kcert.CpLink.completes_dec
+#print axioms Kcert.CpLink.lt_add_succ'
+#print axioms Kcert.CpLink.le_of_lt_add_one'
+#print axioms Kcert.CpLink.first_search
+#print axioms Kcert.CpLink.finishes_of_exits
+#print axioms Kcert.CpLink.cpRaceFree_of_run
 #print axioms Kcert.CpLink.Ex.kactRel_true
 #print axioms Kcert.CpLink.Ex.kp2_indep
 #print axioms Kcert.CpLink.Ex.kp2_0_hi
@@ -1175,3 +1188,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpLink.Ex.kp2_executor
 #print axioms Kcert.CpLink.Ex.kpRacy_race
 #print axioms Kcert.CpLink.Ex.kpNoWait_race
+#print axioms Kcert.CpLink.Ex.kpRacy_issRace
+#print axioms Kcert.CpLink.Ex.kpNoWait_tagRace

@@ -1036,6 +1036,114 @@ theorem cpRaceFree_of_reports (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → 
     | inl h'' => exact hf h''
     | inr h'' => exact ht h''
 
+/-- Every thread below `N` reaches its `exit` in its trace (the executor's run finishes). -/
+def Exits (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∀ j, j < N → ∃ kx, kAct kp regs0 m0 j kx = KAct.base Act.exit
+
+theorem kAct_exit_succ (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j k : Nat}
+    (h : kAct kp regs0 m0 j k = KAct.base Act.exit) :
+    kAct kp regs0 m0 j (k + 1) = KAct.base Act.exit := by
+  have hs : soloAct (baseProg kp) regs0 m0 j k = Act.exit := by rw [soloAct_kAct, h]; rfl
+  have e : solo (baseProg kp) regs0 m0 j (k + 1) =
+      newT (soloAct (baseProg kp) regs0 m0 j k) false (solo (baseProg kp) regs0 m0 j k) m0 := rfl
+  rw [hs] at e
+  show kp j (solo (baseProg kp) regs0 m0 j (k + 1)).pc (solo (baseProg kp) regs0 m0 j (k + 1)).regs = _
+  rw [e]
+  exact h
+
+theorem kAct_exit_add (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j k : Nat}
+    (h : kAct kp regs0 m0 j k = KAct.base Act.exit) :
+    ∀ d, kAct kp regs0 m0 j (k + d) = KAct.base Act.exit
+  | 0 => h
+  | d + 1 => kAct_exit_succ kp regs0 m0 (kAct_exit_add kp regs0 m0 h d)
+
+theorem completes_dec (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss kw : Nat) :
+    Completes kp regs0 m0 j kiss kw ∨ ¬Completes kp regs0 m0 j kiss kw := by
+  cases hK : kAct kp regs0 m0 j kw with
+  | wait n pc =>
+    cases Nat.decLt (commits kp regs0 m0 j kiss + n) (commits kp regs0 m0 j kw) with
+    | isTrue hl => exact Or.inl (Or.inl ⟨n, pc, hK, hl⟩)
+    | isFalse hl =>
+      refine Or.inr (fun hc => ?_)
+      cases hc with
+      | inl h =>
+        match h with
+        | ⟨n', pc', e, hl'⟩ =>
+          rw [hK] at e
+          injection e with e1 _
+          rw [e1] at hl
+          exact hl hl'
+      | inr e => rw [hK] at e; exact KAct.noConfusion e
+  | issue s d pc =>
+    refine Or.inr (fun hc => ?_)
+    cases hc with
+    | inl h => match h with | ⟨_, _, e, _⟩ => rw [hK] at e; exact KAct.noConfusion e
+    | inr e => rw [hK] at e; exact KAct.noConfusion e
+  | commit pc =>
+    refine Or.inr (fun hc => ?_)
+    cases hc with
+    | inl h => match h with | ⟨_, _, e, _⟩ => rw [hK] at e; exact KAct.noConfusion e
+    | inr e => rw [hK] at e; exact KAct.noConfusion e
+  | base A =>
+    cases A with
+    | exit => exact Or.inl (Or.inr hK)
+    | _ =>
+      refine Or.inr (fun hc => ?_)
+      cases hc with
+      | inl h => match h with | ⟨_, _, e, _⟩ => rw [hK] at e; exact KAct.noConfusion e
+      | inr e => rw [hK] at e; injection e with e'; exact Act.noConfusion e'
+
+theorem lt_add_succ' (a m : Nat) : a < a + m + 1 := Nat.succLeSucc (Nat.leAddRight a m)
+theorem le_of_lt_add_one' {kw a : Nat} (h : kw < a + 1) : kw ≤ a := Nat.leOfLtSucc h
+
+/-- Up to `kiss + m`: no completion yet, or a first one. -/
+theorem first_search (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss : Nat) :
+    ∀ m, (∀ kw, kiss < kw → kw ≤ kiss + m → ¬Completes kp regs0 m0 j kiss kw) ∨
+      ∃ kf, First kp regs0 m0 j kiss kf
+  | 0 => Or.inl (fun kw h1 h2 _ => Nat.ltIrrefl kiss (Nat.ltOfLtOfLe h1 h2))
+  | m + 1 =>
+    match first_search kp regs0 m0 j kiss m with
+    | Or.inr h => Or.inr h
+    | Or.inl h =>
+      match completes_dec kp regs0 m0 j kiss (kiss + m + 1) with
+      | Or.inl hc =>
+        Or.inr ⟨kiss + m + 1, lt_add_succ' kiss m, hc,
+          fun kw h1 h2 => h kw h1 (le_of_lt_add_one' h2)⟩
+      | Or.inr hn =>
+        Or.inl (fun kw h1 h2 => by
+          cases Nat.eqOrLtOfLe h2 with
+          | inl e => rw [e]; exact hn
+          | inr hl => exact h kw h1 (le_of_lt_add_one' hl))
+
+/-- A finished run gives `Finishes`: every copy is completed at latest at the `exit`. -/
+theorem finishes_of_exits (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (hx : Exits kp N regs0 m0) : Finishes kp N regs0 m0 := by
+  intro j kiss c hj hia
+  match hx j hj, hia with
+  | ⟨kx, ex⟩, ⟨pc, ei⟩ =>
+    have hlt : kiss < kx := by
+      cases Nat.ltOrGe kiss kx with
+      | inl h => exact h
+      | inr h =>
+        match Nat.le.dest h with
+        | ⟨d, e⟩ =>
+          have e2 := kAct_exit_add kp regs0 m0 ex d
+          rw [e, ei] at e2
+          exact KAct.noConfusion e2
+    match first_search kp regs0 m0 j kiss kx with
+    | Or.inr h => exact h
+    | Or.inl h => exact False.elim (h kx hlt (Nat.leAddLeft kx kiss) (Or.inr ex))
+
+/-- The main theorem with the executor's three reports, for a finished run. -/
+theorem cpRaceFree_of_run (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hx : Exits kp N regs0 m0) (h1 : ¬EpochRace (baseProg kp) N regs0 m0)
+    (hi : ¬IssRace kp N regs0 m0) (hf : ¬FinRace kp N regs0 m0) (ht : ¬TagRace kp N regs0 m0)
+    (h3 : ¬CopyEpochRace kp N regs0 m0) : CpRaceFree kp N (kinit regs0 m0) :=
+  cpRaceFree_of_reports kp N regs0 m0 R hsync hind hR0 (finishes_of_exits kp N regs0 m0 hx)
+    h1 hi hf ht h3
+
 end Three
 
 
@@ -1287,6 +1395,34 @@ theorem kpNoWait_race : CpEpochRace CpCheck.Finding.kpNoWait 1 r0 m0 :=
   ⟨0, 0, 1, ⟨0, 1, 0⟩, 0, 1, by decide, by decide, ⟨1, rfl⟩,
     ⟨Nat.zeroLe 1, fun kw h1 h2 => False.elim (Nat.notSuccLeSelf 0 (Nat.leTrans h1 (Nat.leOfLtSucc h2)))⟩,
     Or.inl rfl, Nat.leRefl 0, Nat.leRefl 0, fun _ => ⟨by decide, rfl⟩⟩
+
+/-- `kpRacy` is reported by the vector clocks against the issue (`IssRace`; the hand-written
+history `CpCheck.histRacy` is rejected by `epochRace`, `CpCheck.kpRacy_reported`). -/
+theorem kpRacy_issRace : IssRace kpRacy 2 r0 m0 :=
+  ⟨0, 0, ⟨0, 1, 0⟩, 1, 0, by decide, by decide, fun e => Nat.noConfusion e, ⟨1, rfl⟩,
+    Or.inr rfl, rfl⟩
+
+/-- `kpNoWait` is reported by the tags between the issue and the completion at the `exit`
+(`TagRace`; the Rust since session 7: `Op::Exit` completes the copy, finds the destination no
+longer `Pending`). -/
+theorem kpNoWait_tagRace : TagRace CpCheck.Finding.kpNoWait 1 r0 m0 := by
+  refine ⟨0, 0, 3, ⟨0, 1, 0⟩, 0, 1, by decide, by decide, ⟨1, rfl⟩, ⟨by decide, Or.inr rfl, ?_⟩,
+    Or.inl rfl, Or.inr ⟨rfl, Or.inr ⟨rfl, by decide⟩⟩, Or.inr ⟨rfl, Or.inr ⟨rfl, by decide⟩⟩⟩
+  intro kw h1 h2 hc
+  cases kw with
+  | zero => exact Nat.notLtZero 0 h1
+  | succ kw => cases kw with
+    | zero =>
+      cases hc with
+      | inl h => match h with | ⟨_, _, e, _⟩ => exact KAct.noConfusion e
+      | inr e => exact Act.noConfusion (KAct.base.inj e)
+    | succ kw => cases kw with
+      | zero =>
+        cases hc with
+        | inl h => match h with | ⟨_, _, e, _⟩ => exact KAct.noConfusion e
+        | inr e => exact Act.noConfusion (KAct.base.inj e)
+      | succ kw => exact Nat.notLtZero kw (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ
+          (Nat.lt_of_succ_lt_succ h2)))
 
 end Ex
 
