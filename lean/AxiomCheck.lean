@@ -1159,6 +1159,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpLink.first_search
 #print axioms Kcert.CpLink.finishes_of_exits
 #print axioms Kcert.CpLink.cpRaceFree_of_run
+#print axioms Kcert.CpLink.before_total
+#print axioms Kcert.CpLink.before_bars
+#print axioms Kcert.CpLink.issue_not_completes
+#print axioms Kcert.CpLink.copy_two_one
+#print axioms Kcert.CpLink.copyEpochRace_two
+#print axioms Kcert.CpLink.cpRaceFree_of_reports_all
 #print axioms Kcert.CpLink.Ex.kactRel_true
 #print axioms Kcert.CpLink.Ex.kp2_indep
 #print axioms Kcert.CpLink.Ex.kp2_0_hi

@@ -1144,6 +1144,150 @@ theorem cpRaceFree_of_run (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (
   cpRaceFree_of_reports kp N regs0 m0 R hsync hind hR0 (finishes_of_exits kp N regs0 m0 hx)
     h1 hi hf ht h3
 
+/-! ### Two copies: the executor's reports
+
+With sources and destinations in different address spaces (`Disjoint`: in PTX `cp.async` copies
+from global to shared memory), two copies conflict only with one destination.  The Rust reports
+two copies to one destination outstanding together by the tag (an issue to a destination
+between another copy's issue and completion: `CpCheck.run_issue_dst`, `between_dst` with an
+issue) or by the vector clocks (the issue and the completion each write the destination). -/
+
+/-- No copy's destination is any copy's source. -/
+def Disjoint (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∀ j kiss c j' kiss' d, j < N → j' < N → IssueAt kp regs0 m0 j kiss c →
+    IssueAt kp regs0 m0 j' kiss' d → c.dst ≠ d.src
+
+/-- An issue to a destination between another copy's issue and first completion to it. -/
+def CopyTagRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss kf c j' kiss' d, j < N ∧ j' < N ∧ ¬(j = j' ∧ kiss = kiss') ∧
+    IssueAt kp regs0 m0 j kiss c ∧ First kp regs0 m0 j kiss kf ∧ IssueAt kp regs0 m0 j' kiss' d ∧
+    c.dst = d.dst ∧ Before kp regs0 m0 j kiss j' kiss' ∧ Before kp regs0 m0 j' kiss' j kf
+
+/-- Another thread's issue to one destination in the epoch of a copy's first completion. -/
+def CopyClockRace (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) : Prop :=
+  ∃ j kiss kf c j' kiss' d, j < N ∧ j' < N ∧ j ≠ j' ∧
+    IssueAt kp regs0 m0 j kiss c ∧ First kp regs0 m0 j kiss kf ∧ IssueAt kp regs0 m0 j' kiss' d ∧
+    c.dst = d.dst ∧ bars (baseProg kp) regs0 m0 j kf = bars (baseProg kp) regs0 m0 j' kiss'
+
+theorem before_total (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i k j k' : Nat}
+    (hne : ¬(i = j ∧ k = k')) : Before kp regs0 m0 i k j k' ∨ Before kp regs0 m0 j k' i k := by
+  cases Nat.ltOrGe (bars (baseProg kp) regs0 m0 i k) (bars (baseProg kp) regs0 m0 j k') with
+  | inl h => exact Or.inl (Or.inl h)
+  | inr h =>
+    cases Nat.eqOrLtOfLe h with
+    | inr h2 => exact Or.inr (Or.inl h2)
+    | inl e =>
+      cases Nat.ltOrGe i j with
+      | inl hij => exact Or.inl (Or.inr ⟨Eq.symm e, Or.inl hij⟩)
+      | inr hij =>
+        cases Nat.eqOrLtOfLe hij with
+        | inr hji => exact Or.inr (Or.inr ⟨e, Or.inl hji⟩)
+        | inl eji =>
+          cases Nat.ltOrGe k k' with
+          | inl hk => exact Or.inl (Or.inr ⟨Eq.symm e, Or.inr ⟨Eq.symm eji, hk⟩⟩)
+          | inr hk =>
+            cases Nat.eqOrLtOfLe hk with
+            | inr hk2 => exact Or.inr (Or.inr ⟨e, Or.inr ⟨eji, hk2⟩⟩)
+            | inl ek => exact False.elim (hne ⟨Eq.symm eji, Eq.symm ek⟩)
+
+theorem before_bars (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i k j k' : Nat}
+    (h : Before kp regs0 m0 i k j k') :
+    bars (baseProg kp) regs0 m0 i k ≤ bars (baseProg kp) regs0 m0 j k' := by
+  cases h with
+  | inl h => exact Nat.leOfLt h
+  | inr h => rw [h.1]; exact Nat.leRefl _
+
+theorem issue_not_completes (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    {j kiss k : Nat} {c : Cp} (hia : IssueAt kp regs0 m0 j k c) :
+    ¬Completes kp regs0 m0 j kiss k := by
+  match hia with
+  | ⟨pc, e⟩ =>
+    refine notCompl_of kp regs0 m0 (fun n pc' e' => ?_) (fun e' => ?_)
+    · rw [e] at e'; exact KAct.noConfusion e'
+    · rw [e] at e'; exact KAct.noConfusion e'
+
+/-- One order of the two issues. -/
+theorem copy_two_one (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (hfin : Finishes kp N regs0 m0) {j kiss p j' kiss' p' e : Nat} {c d : Cp}
+    (hj : j < N) (hj' : j' < N) (hne : ¬(j = j' ∧ kiss = kiss'))
+    (hia : IssueAt kp regs0 m0 j kiss c) (hout : Outst kp regs0 m0 j kiss p)
+    (hia' : IssueAt kp regs0 m0 j' kiss' d) (hout' : Outst kp regs0 m0 j' kiss' p')
+    (he2 : e ≤ bars (baseProg kp) regs0 m0 j p) (he3 : bars (baseProg kp) regs0 m0 j' kiss' ≤ e)
+    (hpp : j = j' → p = p') (hdd : c.dst = d.dst)
+    (hb : Before kp regs0 m0 j kiss j' kiss') :
+    CopyTagRace kp N regs0 m0 ∨ CopyClockRace kp N regs0 m0 := by
+  match hfin j kiss c hj hia with
+  | ⟨kf, hkf, hcomp, hndf⟩ =>
+  have hfirst : First kp regs0 m0 j kiss kf := ⟨hkf, hcomp, hndf⟩
+  have hpkf : p ≤ kf := by
+    cases Nat.ltOrGe kf p with
+    | inl hlt => exact False.elim (hout.2 kf hkf hlt hcomp)
+    | inr hge => exact hge
+  have hne2 : ¬(j' = j ∧ kiss' = kf) := by
+    intro h
+    rw [h.1, h.2] at hia'
+    exact issue_not_completes kp regs0 m0 hia' hcomp
+  cases before_total kp regs0 m0 hne2 with
+  | inl h => exact Or.inl ⟨j, kiss, kf, c, j', kiss', d, hj, hj', hne, hia, hfirst, hia', hdd, hb, h⟩
+  | inr h =>
+    have hb1 := before_bars kp regs0 m0 h
+    have hb2 : bars (baseProg kp) regs0 m0 j' kiss' ≤ bars (baseProg kp) regs0 m0 j kf :=
+      Nat.leTrans he3 (Nat.leTrans he2 (bars_mono _ regs0 m0 j hpkf))
+    have heq := Nat.leAntisymm hb1 hb2
+    cases Nat.decEq j j' with
+    | isFalse nj => exact Or.inr ⟨j, kiss, kf, c, j', kiss', d, hj, hj', nj, hia, hfirst, hia', hdd, heq⟩
+    | isTrue ej =>
+      have ep := hpp ej
+      have hk' : kiss' ≤ kf := by
+        have h1 := hout'.1
+        rw [← ep] at h1
+        exact Nat.leTrans h1 hpkf
+      cases h with
+      | inl hl => rw [heq] at hl; exact False.elim (Nat.ltIrrefl _ hl)
+      | inr hr =>
+        cases hr.2 with
+        | inl hl => rw [ej] at hl; exact False.elim (Nat.ltIrrefl _ hl)
+        | inr hr2 => exact False.elim (Nat.notSuccLeSelf _ (Nat.leTrans hr2.2 hk'))
+
+/-- Two conflicting outstanding copies are reported (tags or clocks), with disjoint spaces. -/
+theorem copyEpochRace_two (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (hfin : Finishes kp N regs0 m0) (hdis : Disjoint kp N regs0 m0)
+    (h : CopyEpochRace kp N regs0 m0) : CopyTagRace kp N regs0 m0 ∨ CopyClockRace kp N regs0 m0 := by
+  match h with
+  | ⟨j, kiss, p, c, j', kiss', p', d, e, hj, hj', hne, hia, hout, hia', hout', he1, he2, he3, he4,
+      hpp, hcc⟩ =>
+  have hdd : c.dst = d.dst := by
+    cases hcc with
+    | inl h1 => exact False.elim (hdis j kiss c j' kiss' d hj hj' hia hia' h1)
+    | inr h1 =>
+      cases h1 with
+      | inl h2 => exact False.elim (hdis j' kiss' d j kiss c hj' hj hia' hia h2)
+      | inr h2 => exact h2
+  cases before_total kp regs0 m0 hne with
+  | inl hb =>
+    exact copy_two_one kp N regs0 m0 hfin hj hj' hne hia hout hia' hout' he2 he3 hpp hdd hb
+  | inr hb =>
+    have hne' : ¬(j' = j ∧ kiss' = kiss) := fun h2 => hne ⟨Eq.symm h2.1, Eq.symm h2.2⟩
+    exact copy_two_one kp N regs0 m0 hfin hj' hj hne' hia' hout' hia hout he4 he1
+      (fun h2 => Eq.symm (hpp (Eq.symm h2))) (Eq.symm hdd) hb
+
+/-- The main theorem with the executor's reports only, for a finished run with sources and
+destinations in different spaces: no `EpochRace`, `IssRace`, `FinRace`, `TagRace`,
+`CopyTagRace`, `CopyClockRace` gives `CpRaceFree` for every schedule. -/
+theorem cpRaceFree_of_reports_all (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hx : Exits kp N regs0 m0) (hdis : Disjoint kp N regs0 m0)
+    (h1 : ¬EpochRace (baseProg kp) N regs0 m0)
+    (hi : ¬IssRace kp N regs0 m0) (hf : ¬FinRace kp N regs0 m0) (ht : ¬TagRace kp N regs0 m0)
+    (hct : ¬CopyTagRace kp N regs0 m0) (hcc : ¬CopyClockRace kp N regs0 m0) :
+    CpRaceFree kp N (kinit regs0 m0) := by
+  refine cpRaceFree_of_run kp N regs0 m0 R hsync hind hR0 hx h1 hi hf ht ?_
+  intro h
+  cases copyEpochRace_two kp N regs0 m0 (finishes_of_exits kp N regs0 m0 hx) hdis h with
+  | inl h' => exact hct h'
+  | inr h' => exact hcc h'
+
 end Three
 
 
