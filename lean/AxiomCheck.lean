@@ -1196,3 +1196,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpLink.Ex.kpNoWait_race
 #print axioms Kcert.CpLink.Ex.kpRacy_issRace
 #print axioms Kcert.CpLink.Ex.kpNoWait_tagRace
+#print axioms Kcert.CpLink.Ex.kp2_exits
+#print axioms Kcert.CpLink.Ex.kp2_disjoint
+#print axioms Kcert.CpLink.Ex.kp2_first
+#print axioms Kcert.CpLink.Ex.kp2_t1
+#print axioms Kcert.CpLink.Ex.i_one
+#print axioms Kcert.CpLink.Ex.kp2_noIssRace
+#print axioms Kcert.CpLink.Ex.kp2_noFinRace
+#print axioms Kcert.CpLink.Ex.kp2_noTagRace
+#print axioms Kcert.CpLink.Ex.kp2_noCopyTagRace
+#print axioms Kcert.CpLink.Ex.kp2_noCopyClockRace
+#print axioms Kcert.CpLink.Ex.kp2_raceFree_reports

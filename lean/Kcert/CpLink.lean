@@ -1568,6 +1568,102 @@ theorem kpNoWait_tagRace : TagRace CpCheck.Finding.kpNoWait 1 r0 m0 := by
       | succ kw => exact Nat.notLtZero kw (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ
           (Nat.lt_of_succ_lt_succ h2)))
 
+/-! `kp2` through the executor's reports (`cpRaceFree_of_reports_all`). -/
+
+theorem kp2_exits : Exits kp2 2 r0 m0 := by
+  intro j hj
+  cases j with
+  | zero => exact ⟨0 + 4, kAct0_hi 0⟩
+  | succ j => cases j with
+    | zero => exact ⟨0 + 2, kAct1_hi 0⟩
+    | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj)))
+
+theorem kp2_disjoint : Disjoint kp2 2 r0 m0 := by
+  intro j kiss c j' kiss' d hj hj' hia hia' e
+  match kp2_issue hj hia, kp2_issue hj' hia' with
+  | ⟨_, _, _, e1⟩, ⟨_, _, e2, _⟩ =>
+    rw [e1, e2] at e
+    exact Nat.noConfusion e
+
+theorem kp2_first {kf : Nat} (h : First kp2 r0 m0 0 0 kf) : bars (baseProg kp2) r0 m0 0 kf = 0 :=
+  kp2_outst ⟨Nat.leOfLt h.1, h.2.2⟩
+
+/-- Thread 1's only access conflicting with the copy is in epoch 1. -/
+theorem kp2_t1 {k : Nat} {c : Cp} (hcc : CpConflict (soloAct (baseProg kp2) r0 m0 1 k) c) :
+    bars (baseProg kp2) r0 m0 1 k = 1 := by
+  cases k with
+  | zero => exact False.elim hcc
+  | succ k => exact bars1_hi k
+
+theorem i_one {i : Nat} (hi : i < 2) (hne : i ≠ 0) : i = 1 := by
+  cases i with
+  | zero => exact False.elim (hne rfl)
+  | succ i => cases i with
+    | zero => rfl
+    | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+
+theorem kp2_noIssRace : ¬IssRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, c, i, k, hj, hi, hne, hia, hcc, hb⟩ =>
+    match kp2_issue hj hia with
+    | ⟨ej, ek, _, _⟩ =>
+      rw [ej] at hne
+      rw [ej, ek] at hb
+      rw [i_one hi hne] at hcc hb
+      rw [kp2_t1 hcc] at hb
+      exact Nat.noConfusion hb
+
+theorem kp2_noFinRace : ¬FinRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, kf, c, i, k, hj, hi, hne, hia, hfirst, hcc, hb⟩ =>
+    match kp2_issue hj hia with
+    | ⟨ej, ek, _, _⟩ =>
+      rw [ej] at hne hb hfirst
+      rw [ek] at hfirst
+      rw [i_one hi hne] at hcc hb
+      rw [kp2_t1 hcc, kp2_first hfirst] at hb
+      exact Nat.noConfusion hb
+
+theorem kp2_noTagRace : ¬TagRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, kf, c, i, k, hj, hi, hia, hfirst, hcc, _, hb2⟩ =>
+    match kp2_issue hj hia with
+    | ⟨ej, ek, _, _⟩ =>
+      rw [ej, ek] at hfirst
+      rw [ej] at hb2
+      have h2 := before_bars kp2 r0 m0 hb2
+      rw [kp2_first hfirst] at h2
+      cases Nat.decEq i 0 with
+      | isTrue e => rw [e] at hcc; exact (noMem0 k).2 c hcc
+      | isFalse ne =>
+        rw [i_one hi ne] at hcc h2
+        rw [kp2_t1 hcc] at h2
+        exact Nat.notSuccLeZero 0 h2
+
+theorem kp2_noCopyTagRace : ¬CopyTagRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, _, _, j', kiss', _, hj, hj', hne, hia, _, hia', _⟩ =>
+    match kp2_issue hj hia, kp2_issue hj' hia' with
+    | ⟨e1, e2, _⟩, ⟨e1', e2', _⟩ =>
+      exact hne ⟨Eq.trans e1 (Eq.symm e1'), Eq.trans e2 (Eq.symm e2')⟩
+
+theorem kp2_noCopyClockRace : ¬CopyClockRace kp2 2 r0 m0 := by
+  intro h
+  match h with
+  | ⟨j, kiss, _, _, j', kiss', _, hj, hj', hne, hia, _, hia', _⟩ =>
+    match kp2_issue hj hia, kp2_issue hj' hia' with
+    | ⟨e1, _, _⟩, ⟨e1', _, _⟩ => exact hne (Eq.trans e1 (Eq.symm e1'))
+
+/-- `kp2` is race free from the executor's reports (none on its run). -/
+theorem kp2_raceFree_reports : CpRaceFree kp2 2 s0 :=
+  cpRaceFree_of_reports_all kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep
+    (fun _ => trivial) kp2_exits kp2_disjoint kp2_noEpochRace kp2_noIssRace kp2_noFinRace
+    kp2_noTagRace kp2_noCopyTagRace kp2_noCopyClockRace
+
 end Ex
 
 end CpLink
