@@ -1291,6 +1291,234 @@ theorem cpRaceFree_of_reports_all (kp : KProg V) (N : Nat) (regs0 : Nat → Nat 
 end Three
 
 
+/-! ### The vector-clock reports on a list history
+
+Any history (a list of (epoch, event) pairs, `CpCheck`) that contains the run's events at their
+epochs (`HasAccs`: each read, write, atomic of the trace; `HasIss`: each issue; `HasFin`: each
+copy's completion at its first completion) and that `CpCheck.accepts` has no `EpochRace`,
+`IssRace`, `FinRace`, `CopyClockRace`: two such events of different threads in one epoch that
+conflict are an `epochRace`.  (The tag reports, `TagRace` and `CopyTagRace`, need the order of
+the list, not only its contents: NOT derived here.) -/
+
+section Clocks
+
+open CpCheck
+
+variable {V : Type} [AccAdd V]
+
+/-- `x` occurs in the list. -/
+def Occ (x : Nat × XEv) : List (Nat × XEv) → Prop
+  | [] => False
+  | y :: l => y = x ∨ Occ x l
+
+/-- The event of a `Sem` action of thread `t` (a store or an atomic is a write). -/
+def evOf (t : Nat) : Act V → Option XEv
+  | Act.read a _ _ => some (XEv.rd t a)
+  | Act.write a _ _ => some (XEv.wr t a)
+  | Act.atomAdd a _ _ => some (XEv.wr t a)
+  | _ => none
+
+def HasAccs (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (h : List (Nat × XEv)) : Prop :=
+  ∀ i k x, i < N → evOf i (soloAct (baseProg kp) regs0 m0 i k) = some x →
+    Occ (bars (baseProg kp) regs0 m0 i k, x) h
+
+def HasIss (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (h : List (Nat × XEv)) : Prop :=
+  ∀ j kiss c, j < N → IssueAt kp regs0 m0 j kiss c →
+    Occ (bars (baseProg kp) regs0 m0 j kiss, XEv.iss j c.src c.dst) h
+
+def HasFin (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (h : List (Nat × XEv)) : Prop :=
+  ∀ j kiss kf c, j < N → IssueAt kp regs0 m0 j kiss c → First kp regs0 m0 j kiss kf →
+    Occ (bars (baseProg kp) regs0 m0 j kf, XEv.fin j c.src c.dst) h
+
+theorem occ_split1 (q : Nat × XEv) : ∀ (l : List (Nat × XEv)), Occ q l →
+    ∃ M R, l = appP M (q :: R)
+  | [], h => False.elim h
+  | y :: l, h => by
+    cases h with
+    | inl e => exact ⟨[], l, by rw [e]; rfl⟩
+    | inr h' =>
+      match occ_split1 q l h' with
+      | ⟨M, R, e⟩ => exact ⟨y :: M, R, by rw [e]; rfl⟩
+
+theorem occ_split2 (p q : Nat × XEv) (hne : p ≠ q) : ∀ (l : List (Nat × XEv)), Occ p l →
+    Occ q l → ∃ A M R, l = appP A (p :: appP M (q :: R)) ∨ l = appP A (q :: appP M (p :: R))
+  | [], hp, _ => False.elim hp
+  | y :: l, hp, hq => by
+    cases hp with
+    | inl ep =>
+      cases hq with
+      | inl eq => exact False.elim (hne (Eq.trans (Eq.symm ep) eq))
+      | inr hq' =>
+        match occ_split1 q l hq' with
+        | ⟨M, R, e⟩ => exact ⟨[], M, R, Or.inl (by rw [e, ep]; rfl)⟩
+    | inr hp' =>
+      cases hq with
+      | inl eq =>
+        match occ_split1 p l hp' with
+        | ⟨M, R, e⟩ => exact ⟨[], M, R, Or.inr (by rw [e, eq]; rfl)⟩
+      | inr hq' =>
+        match occ_split2 p q hne l hp' hq' with
+        | ⟨A, M, R, Or.inl e⟩ => exact ⟨y :: A, M, R, Or.inl (by rw [e]; rfl)⟩
+        | ⟨A, M, R, Or.inr e⟩ => exact ⟨y :: A, M, R, Or.inr (by rw [e]; rfl)⟩
+
+theorem beq_symm' (a b : Nat) : Nat.beq a b = Nat.beq b a := by
+  cases h : Nat.beq a b with
+  | true => rw [eq_of_beq' a b h, beq_self]
+  | false =>
+    cases h2 : Nat.beq b a with
+    | false => rfl
+    | true => rw [eq_of_beq' b a h2, beq_self] at h; cases h
+
+theorem optEq_symm (a b : Option Nat) : optEq a b = optEq b a := by
+  cases a with
+  | none => cases b <;> rfl
+  | some x =>
+    cases b with
+    | none => rfl
+    | some y => exact beq_symm' x y
+
+theorem or3_swap (a b c : Bool) : (a || b || c) = (a || c || b) := by
+  cases a <;> cases b <;> cases c <;> rfl
+
+theorem evConf_symm (e f : XEv) : evConf e f = evConf f e := by
+  show (not (Nat.beq (evT e) (evT f)) &&
+      (optEq (evW e) (evW f) || optEq (evW e) (evR f) || optEq (evR e) (evW f))) =
+    (not (Nat.beq (evT f) (evT e)) &&
+      (optEq (evW f) (evW e) || optEq (evW f) (evR e) || optEq (evR f) (evW e)))
+  rw [beq_symm' (evT e), optEq_symm (evW e) (evW f), optEq_symm (evW e) (evR f),
+    optEq_symm (evR e) (evW f), or3_swap]
+
+theorem ne_of_evT {p q : Nat × XEv} (h : evT p.2 ≠ evT q.2) : p ≠ q := by
+  intro e; rw [e] at h; exact h rfl
+
+/-- Two events of different threads, of one epoch, that conflict, in an accepted history. -/
+theorem epochRace_of_occ (h : List (Nat × XEv)) (p q : Nat × XEv) (hp : Occ p h) (hq : Occ q h)
+    (he : p.1 = q.1) (hc : evConf p.2 q.2 = true) (ht : evT p.2 ≠ evT q.2) :
+    epochRace h = true := by
+  match occ_split2 p q (ne_of_evT ht) h hp hq with
+  | ⟨A, M, R, Or.inl e⟩ =>
+    rw [e]
+    apply epochRace_app
+    show (Nat.beq p.1 q.1 && evConf p.2 q.2) = true
+    rw [he, beq_self, hc]; rfl
+  | ⟨A, M, R, Or.inr e⟩ =>
+    rw [e]
+    apply epochRace_app
+    show (Nat.beq q.1 p.1 && evConf q.2 p.2) = true
+    rw [he, beq_self, evConf_symm, hc]; rfl
+
+theorem evOf_copyConf {t : Nat} {A : Act V} {c : Cp} (h : CpConflict A c) :
+    ∃ x, evOf t A = some x ∧ CopyConf c.src c.dst x ∧ evT x = t := by
+  cases A with
+  | read a r pc => exact ⟨XEv.rd t a, rfl, h, rfl⟩
+  | write a v pc => exact ⟨XEv.wr t a, rfl, h, rfl⟩
+  | atomAdd a v pc => exact ⟨XEv.wr t a, rfl, h, rfl⟩
+  | compute pc r => exact False.elim h
+  | arrive b n w pc => exact False.elim h
+  | exit => exact False.elim h
+
+theorem wr_rd {i j a : Nat} (hij : i ≠ j) : evConf (XEv.wr i a) (XEv.rd j a) = true := by
+  show (not (Nat.beq i j) && (false || Nat.beq a a || false)) = true
+  rw [beq_ne hij, beq_self]; rfl
+theorem rd_wr {i j a : Nat} (hij : i ≠ j) : evConf (XEv.rd i a) (XEv.wr j a) = true := by
+  show (not (Nat.beq i j) && (false || false || Nat.beq a a)) = true
+  rw [beq_ne hij, beq_self]; rfl
+theorem wr_wr {i j a : Nat} (hij : i ≠ j) : evConf (XEv.wr i a) (XEv.wr j a) = true := by
+  show (not (Nat.beq i j) && (Nat.beq a a || false || false)) = true
+  rw [beq_ne hij, beq_self]; rfl
+
+theorem evOf_conflict {i j : Nat} (hij : i ≠ j) {A B : Act V} (h : Conflict A B) :
+    ∃ x y, evOf i A = some x ∧ evOf j B = some y ∧ evConf x y = true ∧ evT x = i ∧ evT y = j := by
+  cases A with
+  | read a r pc =>
+    cases B with
+    | write b v pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, rd_wr hij, rfl, rfl⟩
+    | atomAdd b v pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, rd_wr hij, rfl, rfl⟩
+    | _ => exact False.elim h
+  | write a v pc =>
+    cases B with
+    | read b r pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, wr_rd hij, rfl, rfl⟩
+    | write b w pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, wr_wr hij, rfl, rfl⟩
+    | atomAdd b w pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, wr_wr hij, rfl, rfl⟩
+    | _ => exact False.elim h
+  | atomAdd a v pc =>
+    cases B with
+    | read b r pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, wr_rd hij, rfl, rfl⟩
+    | write b w pc' => have e : a = b := h; rw [e]; exact ⟨_, _, rfl, rfl, wr_wr hij, rfl, rfl⟩
+    | _ => exact False.elim h
+  | compute pc r => exact False.elim h
+  | arrive b n w pc => exact False.elim h
+  | exit => exact False.elim h
+
+theorem and_not_true (b : Bool) : (b && !true) = false := by cases b <;> rfl
+
+theorem accepts_epoch (h : List (Nat × XEv)) (ha : accepts h = true) : epochRace h = false := by
+  cases e : epochRace h with
+  | false => rfl
+  | true =>
+    have h2 : (xcheck xst0 (h.map Prod.snd) && not (epochRace h)) = true := ha
+    rw [e, and_not_true] at h2
+    cases h2
+
+/-- An accepted history containing the run's events has none of the vector-clock reports. -/
+theorem accepts_clocks (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (h : List (Nat × XEv)) (ha : accepts h = true) (hA : HasAccs kp N regs0 m0 h)
+    (hI : HasIss kp N regs0 m0 h) (hF : HasFin kp N regs0 m0 h) :
+    ¬EpochRace (baseProg kp) N regs0 m0 ∧ ¬IssRace kp N regs0 m0 ∧ ¬FinRace kp N regs0 m0 ∧
+      ¬CopyClockRace kp N regs0 m0 := by
+  have hno := accepts_epoch h ha
+  have bad : epochRace h = true → False := fun e => by rw [hno] at e; cases e
+  refine ⟨?_, ?_, ?_, ?_⟩
+  · intro hr
+    match hr with
+    | ⟨i, j, ki, kj, hij, hi, hj, hc, hb⟩ =>
+      match evOf_conflict hij hc with
+      | ⟨x, y, ex, ey, hxy, tx, ty⟩ =>
+        exact bad (epochRace_of_occ h _ _ (hA i ki x hi ex) (hA j kj y hj ey) hb hxy
+          (by rw [tx, ty]; exact hij))
+  · intro hr
+    match hr with
+    | ⟨j, kiss, c, i, k, hj, hi, hne, hia, hcc, hb⟩ =>
+      match evOf_copyConf (t := i) hcc with
+      | ⟨x, ex, hx, tx⟩ =>
+        have ht : evT x ≠ j := by rw [tx]; exact hne
+        exact bad (epochRace_of_occ h _ _ (hA i k x hi ex) (hI j kiss c hj hia) hb
+          (conf_iss x j c.src c.dst hx ht) ht)
+  · intro hr
+    match hr with
+    | ⟨j, kiss, kf, c, i, k, hj, hi, hne, hia, hfirst, hcc, hb⟩ =>
+      match evOf_copyConf (t := i) hcc with
+      | ⟨x, ex, hx, tx⟩ =>
+        have ht : evT x ≠ j := by rw [tx]; exact hne
+        exact bad (epochRace_of_occ h _ _ (hF j kiss kf c hj hia hfirst) (hA i k x hi ex)
+          (Eq.symm hb) (conf_fin x j c.src c.dst hx ht) (fun e => ht (Eq.symm e)))
+  · intro hr
+    match hr with
+    | ⟨j, kiss, kf, c, j', kiss', d, hj, hj', hne, hia, hfirst, hia', hdd, hb⟩ =>
+      have hx : CopyConf c.src c.dst (XEv.iss j' d.src d.dst) := Eq.symm hdd
+      have ht : evT (XEv.iss j' d.src d.dst) ≠ j := fun e => hne (Eq.symm e)
+      exact bad (epochRace_of_occ h _ _ (hF j kiss kf c hj hia hfirst) (hI j' kiss' d hj' hia')
+        hb (conf_fin _ j c.src c.dst hx ht) hne)
+
+/-- The main theorem from an accepted history: what remains as hypotheses are the two tag
+reports (`TagRace`, `CopyTagRace`), which need the order of the history. -/
+theorem cpRaceFree_of_accepts (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hx : Exits kp N regs0 m0) (hdis : Disjoint kp N regs0 m0)
+    (h : List (Nat × XEv)) (ha : accepts h = true) (hA : HasAccs kp N regs0 m0 h)
+    (hI : HasIss kp N regs0 m0 h) (hF : HasFin kp N regs0 m0 h)
+    (ht : ¬TagRace kp N regs0 m0) (hct : ¬CopyTagRace kp N regs0 m0) :
+    CpRaceFree kp N (kinit regs0 m0) :=
+  match accepts_clocks kp N regs0 m0 h ha hA hI hF with
+  | ⟨h1, hi, hf, hcc⟩ =>
+    cpRaceFree_of_reports_all kp N regs0 m0 R hsync hind hR0 hx hdis h1 hi hf ht hct hcc
+
+end Clocks
+
 /-! ### Examples: `kp2` gets `CpRaceFree` from the theorem; `kpRacy` and `kpNoWait` are races -/
 
 namespace Ex
@@ -1663,6 +1891,77 @@ theorem kp2_raceFree_reports : CpRaceFree kp2 2 s0 :=
   cpRaceFree_of_reports_all kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep
     (fun _ => trivial) kp2_exits kp2_disjoint kp2_noEpochRace kp2_noIssRace kp2_noFinRace
     kp2_noTagRace kp2_noCopyTagRace kp2_noCopyClockRace
+
+/-! `kp2` from the accepted hand-written history `CpCheck.histKp2` (`CpCheck.kp2_passes`). -/
+
+theorem cpConf_of_evOf {t : Nat} {A : Act Nat} {x : CpCheck.XEv} (h : evOf t A = some x) :
+    ∃ c, CpConflict A c := by
+  cases A with
+  | read a r pc => exact ⟨⟨a, a, 0⟩, rfl⟩
+  | write a v pc => exact ⟨⟨a, a, 0⟩, Or.inl rfl⟩
+  | atomAdd a v pc => exact ⟨⟨a, a, 0⟩, Or.inl rfl⟩
+  | compute pc r => exact Option.noConfusion h
+  | arrive b n w pc => exact Option.noConfusion h
+  | exit => exact Option.noConfusion h
+
+theorem kp2_first2 {kf : Nat} (h : First kp2 r0 m0 0 0 kf) : kf = 2 := by
+  cases Nat.ltOrGe kf 3 with
+  | inr hp => exact False.elim (h.2.2 2 (by decide) hp (Or.inl ⟨0, 3, rfl, by decide⟩))
+  | inl hp =>
+    cases kf with
+    | zero => exact False.elim (Nat.ltIrrefl 0 h.1)
+    | succ kf => cases kf with
+      | zero =>
+        cases h.2.1 with
+        | inl h2 => match h2 with | ⟨_, _, e, _⟩ => exact KAct.noConfusion e
+        | inr e => exact KAct.noConfusion e
+      | succ kf => cases kf with
+        | zero => rfl
+        | succ kf => exact False.elim (Nat.notLtZero kf (Nat.lt_of_succ_lt_succ
+            (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hp))))
+
+theorem histKp2_accs : HasAccs kp2 2 r0 m0 CpCheck.histKp2 := by
+  intro i k x hi ex
+  cases i with
+  | zero =>
+    match cpConf_of_evOf ex with
+    | ⟨c, hc⟩ => exact False.elim ((noMem0 k).2 c hc)
+  | succ i => cases i with
+    | succ i => exact False.elim (Nat.notLtZero i (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hi)))
+    | zero =>
+      cases k with
+      | zero => exact Option.noConfusion ex
+      | succ k => cases k with
+        | zero =>
+          have ex' : some (CpCheck.XEv.rd 1 1) = some x := ex
+          injection ex' with e
+          rw [← e]
+          exact Or.inr (Or.inr (Or.inl rfl))
+        | succ k =>
+          rw [soloAct_of 1 (k + 2) (kAct1_hi k)] at ex
+          exact Option.noConfusion ex
+
+theorem histKp2_iss : HasIss kp2 2 r0 m0 CpCheck.histKp2 := by
+  intro j kiss c hj hia
+  match kp2_issue hj hia with
+  | ⟨ej, ek, es, ed⟩ =>
+    rw [ej, ek, es, ed]
+    exact Or.inl rfl
+
+theorem histKp2_fin : HasFin kp2 2 r0 m0 CpCheck.histKp2 := by
+  intro j kiss kf c hj hia hfirst
+  match kp2_issue hj hia with
+  | ⟨ej, ek, es, ed⟩ =>
+    rw [ej, ek] at hfirst
+    rw [ej, kp2_first2 hfirst, es, ed]
+    exact Or.inr (Or.inl rfl)
+
+/-- `kp2` is race free from the accepted history `CpCheck.histKp2` (the tag reports, which
+`cpRaceFree_of_accepts` still takes as hypotheses, are shown absent by hand). -/
+theorem kp2_raceFree_accepts : CpRaceFree kp2 2 s0 :=
+  cpRaceFree_of_accepts kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial)
+    kp2_exits kp2_disjoint CpCheck.histKp2 CpCheck.kp2_passes histKp2_accs histKp2_iss
+    histKp2_fin kp2_noTagRace kp2_noCopyTagRace
 
 end Ex
 
