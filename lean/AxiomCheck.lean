@@ -1230,3 +1230,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpLink.Ex.histKp2_iss
 #print axioms Kcert.CpLink.Ex.histKp2_fin
 #print axioms Kcert.CpLink.Ex.kp2_raceFree_accepts
+#print axioms Kcert.CpLink.Ex.kpRacy_rejected

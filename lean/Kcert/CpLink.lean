@@ -1963,6 +1963,14 @@ theorem kp2_raceFree_accepts : CpRaceFree kp2 2 s0 :=
     kp2_exits kp2_disjoint CpCheck.histKp2 CpCheck.kp2_passes histKp2_accs histKp2_iss
     histKp2_fin kp2_noTagRace kp2_noCopyTagRace
 
+/-- Every history with `kpRacy`'s events at their epochs is rejected by `CpCheck.accepts`
+(not only the hand-written `CpCheck.histRacy`). -/
+theorem kpRacy_rejected (h : List (Nat × CpCheck.XEv)) (hA : HasAccs kpRacy 2 r0 m0 h)
+    (hI : HasIss kpRacy 2 r0 m0 h) (hF : HasFin kpRacy 2 r0 m0 h) : CpCheck.accepts h = false := by
+  cases e : CpCheck.accepts h with
+  | false => rfl
+  | true => exact False.elim ((accepts_clocks kpRacy 2 r0 m0 h e hA hI hF).2.1 kpRacy_issRace)
+
 end Ex
 
 end CpLink
