@@ -48,3 +48,4 @@ import Kcert.CpSem
 import Kcert.NamedSegments
 import Kcert.CpCheck
 import Kcert.CpLink
+import Kcert.CpHist
