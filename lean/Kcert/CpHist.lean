@@ -43,12 +43,16 @@ section Build
 
 variable {V : Type} [AccAdd V]
 
-/-- Thread `j`'s action `kw` completes its copy issued at `kiss` (`CpLink.Completes`). -/
-def complB (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss kw : Nat) : Bool :=
-  match kAct kp regs0 m0 j kw with
-  | KAct.wait n _ => decide (commits kp regs0 m0 j kiss + n < commits kp regs0 m0 j kw)
+/-- Whether an action completes a copy issued with `a` commits before it, the action having
+`b` commits before it: a `wait n` with `a + n < b`, or the `exit`. -/
+def complK (a b : Nat) : KAct V → Bool
+  | KAct.wait n _ => decide (a + n < b)
   | KAct.base Act.exit => true
   | _ => false
+
+/-- Thread `j`'s action `kw` completes its copy issued at `kiss` (`CpLink.Completes`). -/
+def complB (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss kw : Nat) : Bool :=
+  complK (commits kp regs0 m0 j kiss) (commits kp regs0 m0 j kw) (kAct kp regs0 m0 j kw)
 
 /-- No action `kw` with `kiss < kw < K` completes the copy issued at `kiss`. -/
 def noComplB (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss : Nat) : Nat → Bool
@@ -60,25 +64,29 @@ def noComplB (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss
 def firstB (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (j kiss kf : Nat) : Bool :=
   decide (kiss < kf) && complB kp regs0 m0 j kiss kf && noComplB kp regs0 m0 j kiss kf
 
-/-- The read or write of action `k` of thread `i`. -/
-def accEv (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) : List XEv :=
-  match evOf i (soloAct (baseProg kp) regs0 m0 i k) with
+def optL : Option XEv → List XEv
   | some x => [x]
   | none => []
 
-/-- The issue of action `k` of thread `i`. -/
-def issEv (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) : List XEv :=
-  match kAct kp regs0 m0 i k with
+/-- The read or write of action `k` of thread `i`. -/
+def accEv (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) : List XEv :=
+  optL (evOf i (soloAct (baseProg kp) regs0 m0 i k))
+
+def issK (i : Nat) : KAct V → List XEv
   | KAct.issue s d _ => [XEv.iss i s d]
   | _ => []
 
+def finK (i : Nat) : KAct V → List XEv
+  | KAct.issue s d _ => [XEv.fin i s d]
+  | _ => []
+
+/-- The issue of action `k` of thread `i`. -/
+def issEv (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i k : Nat) : List XEv :=
+  issK i (kAct kp regs0 m0 i k)
+
 /-- The completion at `kf` of the copy issued at `kiss`, if `kf` is its first completion. -/
 def finOne (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kf kiss : Nat) : List XEv :=
-  match firstB kp regs0 m0 i kiss kf with
-  | true => issEv kp regs0 m0 i kiss |>.map (fun x => match x with
-      | XEv.iss t s d => XEv.fin t s d
-      | y => y)
-  | false => []
+  cond (firstB kp regs0 m0 i kiss kf) (finK i (kAct kp regs0 m0 i kiss)) []
 
 /-- The completions at `kf` of the copies issued before `kf`, in issue order. -/
 def finsUp (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kf : Nat) : Nat → List XEv
@@ -225,9 +233,7 @@ theorem canon_accs (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Na
     have hk : k < L := Nat.ltTrans (lt_of_not_exit kp regs0 m0 ex hne) hkx
     apply occ_canon kp N regs0 m0 L E i k x hi hk (bars_lt kp N regs0 m0 hb hi hk)
     apply occE_app_l
-    show OccE x (match evOf i (soloAct (baseProg kp) regs0 m0 i k) with
-      | some x => [x]
-      | none => [])
+    show OccE x (optL (evOf i (soloAct (baseProg kp) regs0 m0 i k)))
     rw [hx]
     exact Or.inl rfl
 
@@ -243,13 +249,161 @@ theorem canon_iss (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat
     apply occ_canon kp N regs0 m0 L E j kiss _ hj hk (bars_lt kp N regs0 m0 hb hj hk)
     apply occE_app_r
     apply occE_app_l
-    show OccE _ (match kAct kp regs0 m0 j kiss with
-      | KAct.issue s d _ => [XEv.iss j s d]
-      | _ => [])
+    show OccE _ (issK j (kAct kp regs0 m0 j kiss))
     rw [ei]
     exact Or.inl rfl
 
+theorem complB_of (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kw : Nat}
+    (h : Completes kp regs0 m0 j kiss kw) : complB kp regs0 m0 j kiss kw = true := by
+  show complK (commits kp regs0 m0 j kiss) (commits kp regs0 m0 j kw) (kAct kp regs0 m0 j kw) = true
+  cases h with
+  | inl h =>
+    match h with
+    | ⟨n, pc, e, hl⟩ => rw [e]; exact decide_eq_true' hl
+  | inr e => rw [e]; rfl
+
+theorem completes_of (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kw : Nat}
+    (h : complB kp regs0 m0 j kiss kw = true) : Completes kp regs0 m0 j kiss kw := by
+  have h' : complK (commits kp regs0 m0 j kiss) (commits kp regs0 m0 j kw)
+      (kAct kp regs0 m0 j kw) = true := h
+  cases hK : kAct kp regs0 m0 j kw with
+  | wait n pc => rw [hK] at h'; exact Or.inl ⟨n, pc, hK, of_decide_eq_true' h'⟩
+  | issue s d pc => rw [hK] at h'; cases h'
+  | commit pc => rw [hK] at h'; cases h'
+  | base A =>
+    cases A with
+    | exit => exact Or.inr hK
+    | compute pc r => rw [hK] at h'; cases h'
+    | read a r pc => rw [hK] at h'; cases h'
+    | write a v pc => rw [hK] at h'; cases h'
+    | atomAdd a v pc => rw [hK] at h'; cases h'
+    | arrive b n w pc => rw [hK] at h'; cases h'
+
+theorem noComplB_of (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kf : Nat}
+    (h : NotDone kp regs0 m0 j kiss kf) : ∀ K, K ≤ kf → noComplB kp regs0 m0 j kiss K = true
+  | 0, _ => rfl
+  | K + 1, hK => by
+    have ih := noComplB_of kp regs0 m0 h K (Nat.leTrans (Nat.leSucc K) hK)
+    show (noComplB kp regs0 m0 j kiss K &&
+      (not (decide (kiss < K)) || not (complB kp regs0 m0 j kiss K))) = true
+    rw [ih]
+    cases hd : decide (kiss < K) with
+    | false => rfl
+    | true =>
+      cases hc : complB kp regs0 m0 j kiss K with
+      | false => rfl
+      | true =>
+        exact False.elim (h K (of_decide_eq_true' hd) hK (completes_of kp regs0 m0 hc))
+
+theorem firstB_of (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kf : Nat}
+    (h : First kp regs0 m0 j kiss kf) : firstB kp regs0 m0 j kiss kf = true := by
+  match h with
+  | ⟨h1, h2, h3⟩ =>
+    show (decide (kiss < kf) && complB kp regs0 m0 j kiss kf && noComplB kp regs0 m0 j kiss kf)
+      = true
+    rw [decide_eq_true' h1, complB_of kp regs0 m0 h2, noComplB_of kp regs0 m0 h3 kf (Nat.leRefl kf)]
+    rfl
+
+/-- The completion of the copy issued at `kiss` is among the completions at its first
+completion `kf`. -/
+theorem occ_finsUp (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kf : Nat}
+    {s d pc : Nat} (ei : kAct kp regs0 m0 j kiss = KAct.issue s d pc)
+    (hf : firstB kp regs0 m0 j kiss kf = true) :
+    ∀ m, kiss < m → OccE (XEv.fin j s d) (finsUp kp regs0 m0 j kf m)
+  | 0, h => False.elim (Nat.notLtZero kiss h)
+  | m + 1, h => by
+    cases Nat.eqOrLtOfLe (Nat.leOfLtSucc h) with
+    | inl e =>
+      apply occE_app_r
+      show OccE _ (cond (firstB kp regs0 m0 j m kf) (finK j (kAct kp regs0 m0 j m)) [])
+      rw [← e, hf, ei]
+      exact Or.inl rfl
+    | inr hl => exact occE_app_l _ _ _ (occ_finsUp kp regs0 m0 ei hf m hl)
+
+/-- The completions of the run occur in the built history, at the epochs of the first
+completions. -/
+theorem canon_fin (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (hb : Bounded kp N regs0 m0 L E) : HasFin kp N regs0 m0 (canonCp kp N regs0 m0 L E) := by
+  intro j kiss kf c hj hia hfirst
+  match (hb j hj).1, hia, hfirst with
+  | ⟨kx, hkx, ex⟩, ⟨pc, ei⟩, ⟨h1, h2, h3⟩ =>
+    have hne : kAct kp regs0 m0 j kiss ≠ KAct.base Act.exit := by
+      rw [ei]; exact fun e => KAct.noConfusion e
+    have hix : kiss < kx := lt_of_not_exit kp regs0 m0 ex hne
+    have hfx : kf ≤ kx := by
+      cases Nat.ltOrGe kx kf with
+      | inl hl => exact False.elim (h3 kx hix hl (Or.inr ex))
+      | inr hg => exact hg
+    have hk : kf < L := Nat.ltOfLeOfLt hfx hkx
+    apply occ_canon kp N regs0 m0 L E j kf _ hj hk (bars_lt kp N regs0 m0 hb hj hk)
+    apply occE_app_r
+    apply occE_app_r
+    exact occ_finsUp kp regs0 m0 ei (firstB_of kp regs0 m0 hfirst) kf h1
+
+/-- The main theorem on the built history: if the executor's history built from the program
+passes the checks (`CpCheck.accepts`: the tags and the epoch race check), every `CpSem`
+schedule from the launch is `CpRaceFree`.  Hypotheses left: whole-CTA barriers, data
+independence, the bounds of the run, `Disjoint` (no copy's destination is a copy's source), and
+the two tag reports `TagRace`, `CopyTagRace` at the trace level (not yet derived from
+`xcheck` on `canonCp`). -/
+theorem cpRaceFree_of_exec (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (hsync : SyncAll (baseProg kp) N)
+    (hind : KDataIndep kp R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (L E : Nat)
+    (hb : Bounded kp N regs0 m0 L E) (hdis : Disjoint kp N regs0 m0)
+    (ha : accepts (canonCp kp N regs0 m0 L E) = true)
+    (ht : ¬TagRace kp N regs0 m0) (hct : ¬CopyTagRace kp N regs0 m0) :
+    CpRaceFree kp N (kinit regs0 m0) :=
+  cpRaceFree_of_accepts kp N regs0 m0 R hsync hind hR0 (exits_of_bounded kp N regs0 m0 hb) hdis
+    _ ha (canon_accs kp N regs0 m0 L E hb) (canon_iss kp N regs0 m0 L E hb)
+    (canon_fin kp N regs0 m0 L E hb) ht hct
+
 end Has
+
+/-! ### Examples (`CpSem.Example`), by evaluation -/
+
+namespace Ex
+
+open CpSem.Example
+open CpLink.Ex
+
+/-- The built history of `kp2` is the hand-written `CpCheck.histKp2`. -/
+theorem canon_kp2 : canonCp kp2 2 r0 m0 6 2 = histKp2 := rfl
+
+theorem kp2_accepted : accepts (canonCp kp2 2 r0 m0 6 2) = true := rfl
+
+theorem kp2_bounded : Bounded kp2 2 r0 m0 6 2 := by
+  intro j hj
+  cases j with
+  | zero => exact ⟨⟨4, by decide, rfl⟩, by decide⟩
+  | succ j =>
+    cases j with
+    | zero => exact ⟨⟨2, by decide, rfl⟩, by decide⟩
+    | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hj)))
+
+/-- `kp2` is race free through the built history. -/
+theorem kp2_raceFree_exec : CpRaceFree kp2 2 s0 :=
+  cpRaceFree_of_exec kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial) 6 2
+    kp2_bounded kp2_disjoint kp2_accepted kp2_noTagRace kp2_noCopyTagRace
+
+/-- `kpRacy`: the built history (thread 0 issues 0 → 1 and completes it at its wait, then
+thread 1 writes 0, one epoch) is rejected (an epoch race). -/
+theorem canon_kpRacy :
+    canonCp kpRacy 2 r0 m0 4 1 = [(0, XEv.iss 0 0 1), (0, XEv.fin 0 0 1), (0, XEv.wr 1 0)] := rfl
+
+theorem kpRacy_rejected_exec : accepts (canonCp kpRacy 2 r0 m0 4 1) = false := rfl
+
+/-- `kpNoWait`: the built history completes the copy at the `exit` (the Rust since `Op::Exit`
+calls `cp_async_wait`), after the write of its destination: the tags reject it. -/
+theorem canon_kpNoWait : canonCp CpCheck.Finding.kpNoWait 1 r0 m0 4 1 =
+    [(0, XEv.iss 0 0 1), (0, XEv.wr 0 1), (0, XEv.rd 0 1), (0, XEv.fin 0 0 1)] := rfl
+
+theorem kpNoWait_rejected_exec : accepts (canonCp CpCheck.Finding.kpNoWait 1 r0 m0 4 1) = false :=
+  rfl
+
+theorem kpNoWait_tags_exec :
+    xcheck xst0 ((canonCp CpCheck.Finding.kpNoWait 1 r0 m0 4 1).map Prod.snd) = false := rfl
+
+end Ex
 
 end CpHist
 end Kcert
