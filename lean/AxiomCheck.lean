@@ -1259,3 +1259,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpHist.Ex.canon_kpNoWait
 #print axioms Kcert.CpHist.Ex.kpNoWait_rejected_exec
 #print axioms Kcert.CpHist.Ex.kpNoWait_tags_exec
+#print axioms Kcert.CpHist.cnt_app
+#print axioms Kcert.CpHist.pred_add_one
+#print axioms Kcert.CpHist.isZero_false_of
+#print axioms Kcert.CpHist.od_step
+#print axioms Kcert.CpHist.os_step
+#print axioms Kcert.CpHist.od_count
+#print axioms Kcert.CpHist.os_count
+#print axioms Kcert.CpHist.xcheck_prefix
+#print axioms Kcert.CpHist.zero_of_add_le
+#print axioms Kcert.CpHist.dst_balanced
+#print axioms Kcert.CpHist.src_balanced

@@ -359,6 +359,185 @@ theorem cpRaceFree_of_exec (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) 
 
 end Has
 
+/-! ### Two copies to one destination: the anonymous tag cannot confuse them
+
+The Rust's `Val::Pending` does not name its copy.  Counting issues (`nI`) and completions (`nF`)
+per destination (and per source for `Cta::inflight`): on a history that passes the tag checks,
+the ghost counts are exactly issues minus completions (`od_count`, `os_count`).  So at any read,
+write or issue of `d` in a checked history whose copies to `d` all complete, as many copies to
+`d` have completed as were issued before (`dst_balanced`), whatever the interleaving of other
+copies to `d`; and at a write of `s`, as many copies from `s` have completed as were issued
+(`src_balanced`).  (These generalize `CpCheck.between_dst` / `between_src`, which assume no
+other completion to `d` / from `s` between the issue and the event.) -/
+
+section Count
+
+def isI (d : Nat) : XEv → Nat
+  | XEv.iss _ _ d' => cond (Nat.beq d' d) 1 0
+  | _ => 0
+
+def isF (d : Nat) : XEv → Nat
+  | XEv.fin _ _ d' => cond (Nat.beq d' d) 1 0
+  | _ => 0
+
+def isIS (s : Nat) : XEv → Nat
+  | XEv.iss _ s' _ => cond (Nat.beq s' s) 1 0
+  | _ => 0
+
+def isFS (s : Nat) : XEv → Nat
+  | XEv.fin _ s' _ => cond (Nat.beq s' s) 1 0
+  | _ => 0
+
+/-- The events of `l` counted by `f`. -/
+def cnt (f : XEv → Nat) : List XEv → Nat
+  | [] => 0
+  | e :: l => f e + cnt f l
+
+theorem cnt_app (f : XEv → Nat) (P Q : List XEv) : cnt f (app P Q) = cnt f P + cnt f Q := by
+  induction P with
+  | nil => exact Eq.symm (Nat.zero_add _)
+  | cons e P ih =>
+    show f e + cnt f (app P Q) = (f e + cnt f P) + cnt f Q
+    rw [ih, Nat.add_assoc]
+
+theorem pred_add_one {n : Nat} (h : isZero n = false) : n - 1 + 1 = n := by
+  cases n with
+  | zero => cases h
+  | succ k => rfl
+
+theorem isZero_false_of {n : Nat} (h : not (isZero n) = true) : isZero n = false := by
+  cases hn : isZero n with
+  | false => rfl
+  | true => rw [hn] at h; cases h
+
+theorem od_step (d : Nat) (st : XSt) (e : XEv) (hok : ok st e = true) :
+    (step st e).od d + isF d e = st.od d + isI d e := by
+  cases e with
+  | rd t a => rfl
+  | wr t a => rfl
+  | iss t s d' =>
+    show upd st.od d' (st.od d' + 1) d + 0 = st.od d + cond (Nat.beq d' d) 1 0
+    cases Nat.decEq d d' with
+    | isTrue he => rw [← he, upd_same, beq_self]; rfl
+    | isFalse he => rw [upd_other _ _ he, beq_ne (fun h => he (Eq.symm h))]; rfl
+  | fin t s d' =>
+    show upd st.od d' (st.od d' - 1) d + cond (Nat.beq d' d) 1 0 = st.od d + 0
+    cases Nat.decEq d d' with
+    | isTrue he =>
+      rw [← he, upd_same, beq_self]
+      rw [← he] at hok
+      have h1 : not (isZero (st.od d)) = true := and_right' (and_left' hok)
+      exact pred_add_one (isZero_false_of h1)
+    | isFalse he => rw [upd_other _ _ he, beq_ne (fun h => he (Eq.symm h))]; rfl
+
+theorem os_step (s : Nat) (st : XSt) (e : XEv) (hok : ok st e = true) :
+    (step st e).os s + isFS s e = st.os s + isIS s e := by
+  cases e with
+  | rd t a => rfl
+  | wr t a => rfl
+  | iss t s' d' =>
+    show upd st.os s' (st.os s' + 1) s + 0 = st.os s + cond (Nat.beq s' s) 1 0
+    cases Nat.decEq s s' with
+    | isTrue he => rw [← he, upd_same, beq_self]; rfl
+    | isFalse he => rw [upd_other _ _ he, beq_ne (fun h => he (Eq.symm h))]; rfl
+  | fin t s' d' =>
+    show upd st.os s' (st.os s' - 1) s + cond (Nat.beq s' s) 1 0 = st.os s + 0
+    cases Nat.decEq s s' with
+    | isTrue he =>
+      rw [← he, upd_same, beq_self]
+      rw [← he] at hok
+      have h1 : not (isZero (st.os s)) = true := and_right' hok
+      exact pred_add_one (isZero_false_of h1)
+    | isFalse he => rw [upd_other _ _ he, beq_ne (fun h => he (Eq.symm h))]; rfl
+
+theorem add4 (a b c d : Nat) : (a + (b + c)) + d = (a + b) + (c + d) := by
+  rw [Nat.add_assoc, Nat.add_assoc, Nat.add_assoc]
+
+/-- On a checked history, `od d` is the issues minus the completions to `d`. -/
+theorem od_count (d : Nat) : ∀ (l : List XEv) (st : XSt), xcheck st l = true →
+    (run st l).od d + cnt (isF d) l = st.od d + cnt (isI d) l
+  | [], st, _ => rfl
+  | e :: l, st, hc => by
+    have ih := od_count d l (step st e) (xcheck_cons hc).2
+    have h1 := od_step d st e (xcheck_cons hc).1
+    show (run (step st e) l).od d + (isF d e + cnt (isF d) l) = st.od d + (isI d e + cnt (isI d) l)
+    rw [Nat.add_comm (isF d e), ← Nat.add_assoc, ih, Nat.add_comm (isI d e), ← Nat.add_assoc,
+      Nat.add_right_comm, h1, Nat.add_right_comm]
+
+/-- On a checked history, `os s` is the issues minus the completions from `s`. -/
+theorem os_count (s : Nat) : ∀ (l : List XEv) (st : XSt), xcheck st l = true →
+    (run st l).os s + cnt (isFS s) l = st.os s + cnt (isIS s) l
+  | [], st, _ => rfl
+  | e :: l, st, hc => by
+    have ih := os_count s l (step st e) (xcheck_cons hc).2
+    have h1 := os_step s st e (xcheck_cons hc).1
+    show (run (step st e) l).os s + (isFS s e + cnt (isFS s) l) =
+      st.os s + (isIS s e + cnt (isIS s) l)
+    rw [Nat.add_comm (isFS s e), ← Nat.add_assoc, ih, Nat.add_comm (isIS s e), ← Nat.add_assoc,
+      Nat.add_right_comm, h1, Nat.add_right_comm]
+
+theorem xcheck_prefix : ∀ (P Q : List XEv) (st : XSt), xcheck st (app P Q) = true →
+    xcheck st P = true
+  | [], _, _, _ => rfl
+  | e :: P, Q, st, hc => by
+    show (ok st e && xcheck (step st e) P) = true
+    rw [(xcheck_cons hc).1, xcheck_prefix P Q (step st e) (xcheck_cons hc).2]
+    rfl
+
+theorem zero_of_add_le {a b : Nat} (h : a + b ≤ b) : a = 0 := by
+  cases a with
+  | zero => rfl
+  | succ k =>
+    have h1 : 1 + b ≤ Nat.succ k + b := Nat.addLeAddRight (Nat.succLeSucc (Nat.zeroLe k)) b
+    rw [Nat.add_comm 1 b] at h1
+    exact False.elim (Nat.notSuccLeSelf b (Nat.leTrans h1 h))
+
+/-- At a read, write or issue of `d` in a checked history in which every copy to `d` completes
+(no more issues than completions to `d`), the issues and the completions to `d` before it are
+balanced: no copy to `d` is outstanding there, however copies to `d` interleave. -/
+theorem dst_balanced (P Q : List XEv) (x : XEv) (d : Nat) (hx : DstConf d x)
+    (hc : xcheck xst0 (app P (x :: Q)) = true)
+    (hall : cnt (isI d) (app P (x :: Q)) ≤ cnt (isF d) (app P (x :: Q))) :
+    cnt (isI d) P = cnt (isF d) P := by
+  have h1 : (run xst0 (app P (x :: Q))).od d + cnt (isF d) (app P (x :: Q)) =
+      0 + cnt (isI d) (app P (x :: Q)) := od_count d _ xst0 hc
+  have h2 : (run xst0 (app P (x :: Q))).od d + cnt (isF d) (app P (x :: Q)) ≤
+      cnt (isF d) (app P (x :: Q)) := by
+    rw [h1]; rw [Nat.zero_add]; exact hall
+  have hend := zero_of_add_le h2
+  have h0 : (run xst0 P).od d = 0 := by
+    cases x with
+    | rd t a =>
+      have ha : a = d := hx
+      rw [ha] at hc hend
+      exact run_read_dst P Q t d hc hend
+    | wr t a =>
+      have ha : a = d := hx
+      rw [ha] at hc hend
+      exact run_write_dst P Q t d hc hend
+    | iss t s' a =>
+      have ha : a = d := hx
+      rw [ha] at hc hend
+      exact run_issue_dst P Q t s' d hc hend
+    | fin t s' a => exact False.elim hx
+  have h3 : (run xst0 P).od d + cnt (isF d) P = 0 + cnt (isI d) P :=
+    od_count d P xst0 (xcheck_prefix P _ xst0 hc)
+  rw [h0, Nat.zero_add] at h3
+  exact Eq.symm (Eq.trans h3 (Nat.zero_add _))
+
+/-- At a write of `s` in a checked history, the issues and the completions from `s` before it
+are balanced (`Cta::inflight`). -/
+theorem src_balanced (P Q : List XEv) (t s : Nat)
+    (hc : xcheck xst0 (app P (XEv.wr t s :: Q)) = true) :
+    cnt (isIS s) P = cnt (isFS s) P := by
+  have h0 := run_write_src P Q t s hc
+  have h3 : (run xst0 P).os s + cnt (isFS s) P = 0 + cnt (isIS s) P :=
+    os_count s P xst0 (xcheck_prefix P _ xst0 hc)
+  rw [h0, Nat.zero_add] at h3
+  exact Eq.symm (Eq.trans h3 (Nat.zero_add _))
+
+end Count
+
 /-! ### Examples (`CpSem.Example`), by evaluation -/
 
 namespace Ex
