@@ -1270,3 +1270,10 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpHist.zero_of_add_le
 #print axioms Kcert.CpHist.dst_balanced
 #print axioms Kcert.CpHist.src_balanced
+#print axioms Kcert.CpHist.ne_of_lt'
+#print axioms Kcert.CpHist.tag_between
+#print axioms Kcert.CpHist.xcheck_of_accepts
+#print axioms Kcert.CpHist.noTagRace_of
+#print axioms Kcert.CpHist.noCopyTagRace_of
+#print axioms Kcert.CpHist.cpRaceFree_of_exec_counts
+#print axioms Kcert.CpHist.Ex.kp2_allDone

@@ -538,6 +538,113 @@ theorem src_balanced (P Q : List XEv) (t s : Nat)
 
 end Count
 
+/-! ### The tag reports from the tag checks on the built history
+
+`TagRace` and `CopyTagRace` are derived from `xcheck` passing on `canonCp`, given two counting
+facts about `canonCp` itself (true of the construction, independent of any check, NOT yet proved
+here): `Balanced`, before any event strictly between a copy's issue and its first completion
+in the order `Before`, more copies to its destination and from its source were issued than
+completed (the copy itself is outstanding and every completion in the prefix follows its own
+issue in the prefix); `AllDone`, the built history completes every copy it issues (no more
+issues than completions to any destination). -/
+
+section Tags
+
+variable {V : Type} [AccAdd V]
+
+def Balanced (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat) :
+    Prop :=
+  ∀ j kiss kf c i k x, j < N → i < N → IssueAt kp regs0 m0 j kiss c →
+    First kp regs0 m0 j kiss kf → OccE x (evAt kp regs0 m0 i k) →
+    Before kp regs0 m0 j kiss i k → Before kp regs0 m0 i k j kf →
+    ∃ P Q, (canonCp kp N regs0 m0 L E).map Prod.snd = app P (x :: Q) ∧
+      cnt (isF c.dst) P < cnt (isI c.dst) P ∧ cnt (isFS c.src) P < cnt (isIS c.src) P
+
+def AllDone (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat) :
+    Prop :=
+  ∀ d, cnt (isI d) ((canonCp kp N regs0 m0 L E).map Prod.snd) ≤
+    cnt (isF d) ((canonCp kp N regs0 m0 L E).map Prod.snd)
+
+theorem ne_of_lt' {a b : Nat} (h : a < b) (e : b = a) : False := by
+  rw [e] at h; exact Nat.ltIrrefl a h
+
+/-- A conflicting event strictly between a copy's issue and its first completion is rejected
+by the tags. -/
+theorem tag_between (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (hc : xcheck xst0 ((canonCp kp N regs0 m0 L E).map Prod.snd) = true)
+    (hall : AllDone kp N regs0 m0 L E) (x : XEv) (c : Cp) (hx : CopyConf c.src c.dst x)
+    (P Q : List XEv) (e : (canonCp kp N regs0 m0 L E).map Prod.snd = app P (x :: Q))
+    (h1 : cnt (isF c.dst) P < cnt (isI c.dst) P) (h2 : cnt (isFS c.src) P < cnt (isIS c.src) P) :
+    False := by
+  rw [e] at hc
+  have ha := hall c.dst
+  rw [e] at ha
+  cases x with
+  | rd t a => exact ne_of_lt' h1 (dst_balanced P Q _ c.dst hx hc ha)
+  | wr t a =>
+    cases hx with
+    | inl hd => exact ne_of_lt' h1 (dst_balanced P Q _ c.dst hd hc ha)
+    | inr hs =>
+      rw [hs] at hc
+      exact ne_of_lt' h2 (src_balanced P Q t c.src hc)
+  | iss t s' a => exact ne_of_lt' h1 (dst_balanced P Q _ c.dst hx hc ha)
+  | fin t s' a => exact hx
+
+theorem xcheck_of_accepts (h : List (Nat × XEv)) (ha : accepts h = true) :
+    xcheck xst0 (h.map Prod.snd) = true := and_left' ha
+
+/-- No `TagRace`: from the tag checks on the built history. -/
+theorem noTagRace_of (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (ha : accepts (canonCp kp N regs0 m0 L E) = true) (hbal : Balanced kp N regs0 m0 L E)
+    (hall : AllDone kp N regs0 m0 L E) : ¬TagRace kp N regs0 m0 := by
+  intro hr
+  match hr with
+  | ⟨j, kiss, kf, c, i, k, hj, hi, hia, hfirst, hcc, hb1, hb2⟩ =>
+    match evOf_copyConf (t := i) hcc with
+    | ⟨x, ex, hx, _⟩ =>
+      have hocc : OccE x (evAt kp regs0 m0 i k) := by
+        apply occE_app_l
+        show OccE x (optL (evOf i (soloAct (baseProg kp) regs0 m0 i k)))
+        rw [ex]
+        exact Or.inl rfl
+      match hbal j kiss kf c i k x hj hi hia hfirst hocc hb1 hb2 with
+      | ⟨P, Q, e, h1, h2⟩ =>
+        exact tag_between kp N regs0 m0 L E (xcheck_of_accepts _ ha) hall x c hx P Q e h1 h2
+
+/-- No `CopyTagRace`: from the tag checks on the built history. -/
+theorem noCopyTagRace_of (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (L E : Nat) (ha : accepts (canonCp kp N regs0 m0 L E) = true)
+    (hbal : Balanced kp N regs0 m0 L E) (hall : AllDone kp N regs0 m0 L E) :
+    ¬CopyTagRace kp N regs0 m0 := by
+  intro hr
+  match hr with
+  | ⟨j, kiss, kf, c, j', kiss', d, hj, hj', _, hia, hfirst, ⟨pc, ei⟩, hdd, hb1, hb2⟩ =>
+    have hocc : OccE (XEv.iss j' d.src d.dst) (evAt kp regs0 m0 j' kiss') := by
+      apply occE_app_r
+      apply occE_app_l
+      show OccE _ (issK j' (kAct kp regs0 m0 j' kiss'))
+      rw [ei]
+      exact Or.inl rfl
+    match hbal j kiss kf c j' kiss' _ hj hj' hia hfirst hocc hb1 hb2 with
+    | ⟨P, Q, e, h1, h2⟩ =>
+      exact tag_between kp N regs0 m0 L E (xcheck_of_accepts _ ha) hall _ c (Eq.symm hdd) P Q e
+        h1 h2
+
+/-- The main theorem with the tag reports derived: the built history accepted by the
+executor's checks gives `CpRaceFree`, given the two counting facts about the construction
+(`Balanced`, `AllDone`), `Disjoint`, the bounds, whole-CTA barriers and data independence. -/
+theorem cpRaceFree_of_exec_counts (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hsync : SyncAll (baseProg kp) N) (hind : KDataIndep kp R)
+    (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (L E : Nat) (hb : Bounded kp N regs0 m0 L E)
+    (hdis : Disjoint kp N regs0 m0) (ha : accepts (canonCp kp N regs0 m0 L E) = true)
+    (hbal : Balanced kp N regs0 m0 L E) (hall : AllDone kp N regs0 m0 L E) :
+    CpRaceFree kp N (kinit regs0 m0) :=
+  cpRaceFree_of_exec kp N regs0 m0 R hsync hind hR0 L E hb hdis ha
+    (noTagRace_of kp N regs0 m0 L E ha hbal hall) (noCopyTagRace_of kp N regs0 m0 L E ha hbal hall)
+
+end Tags
+
 /-! ### Examples (`CpSem.Example`), by evaluation -/
 
 namespace Ex
@@ -563,6 +670,13 @@ theorem kp2_bounded : Bounded kp2 2 r0 m0 6 2 := by
 theorem kp2_raceFree_exec : CpRaceFree kp2 2 s0 :=
   cpRaceFree_of_exec kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial) 6 2
     kp2_bounded kp2_disjoint kp2_accepted kp2_noTagRace kp2_noCopyTagRace
+
+/-- `AllDone` holds for `kp2`'s built history (its one copy completes at the wait). -/
+theorem kp2_allDone : AllDone kp2 2 r0 m0 6 2 := by
+  intro d
+  rw [canon_kp2]
+  show cond (Nat.beq 1 d) 1 0 + (0 + (0 + 0)) ≤ 0 + (cond (Nat.beq 1 d) 1 0 + (0 + 0))
+  cases Nat.beq 1 d <;> decide
 
 /-- `kpRacy`: the built history (thread 0 issues 0 → 1 and completes it at its wait, then
 thread 1 writes 0, one epoch) is rejected (an epoch race). -/
