@@ -645,6 +645,186 @@ theorem cpRaceFree_of_exec_counts (kp : KProg V) (N : Nat) (regs0 : Nat → Nat 
 
 end Tags
 
+/-! ### Per-thread counts: every issue is balanced by its first completion
+
+`sumN f n = f 0 + ... + f (n - 1)`.  For thread `i`, `tlist i p` is the events of its first `p`
+actions.  `thread_count`: the issues to `d` among them are the completions to `d` among them
+plus the copies to `d` issued there and not completed before `p` (`outN`). -/
+
+section PerThread
+
+variable {V : Type} [AccAdd V]
+
+theorem add_swap4 (a b c d : Nat) : (a + b) + (c + d) = (a + c) + (b + d) := by
+  rw [Nat.add_assoc a b (c + d), ← Nat.add_assoc b c d, Nat.add_comm b c, Nat.add_assoc c b d,
+    ← Nat.add_assoc a c (b + d)]
+
+def sumN (f : Nat → Nat) : Nat → Nat
+  | 0 => 0
+  | n + 1 => sumN f n + f n
+
+theorem sumN_add (f g : Nat → Nat) : ∀ n, sumN (fun k => f k + g k) n = sumN f n + sumN g n
+  | 0 => rfl
+  | n + 1 => by
+    show sumN (fun k => f k + g k) n + (f n + g n) = (sumN f n + f n) + (sumN g n + g n)
+    rw [sumN_add f g n]
+    exact add_swap4 _ _ _ _
+
+theorem sumN_congr (f g : Nat → Nat) : ∀ n, (∀ k, k < n → f k = g k) → sumN f n = sumN g n
+  | 0, _ => rfl
+  | n + 1, h => by
+    show sumN f n + f n = sumN g n + g n
+    rw [sumN_congr f g n (fun k hk => h k (Nat.ltTrans hk (Nat.ltSuccSelf n))),
+      h n (Nat.ltSuccSelf n)]
+
+theorem sumN_zero (f : Nat → Nat) : ∀ n, (∀ k, k < n → f k = 0) → sumN f n = 0
+  | 0, _ => rfl
+  | n + 1, h => by
+    show sumN f n + f n = 0
+    rw [sumN_zero f n (fun k hk => h k (Nat.ltTrans hk (Nat.ltSuccSelf n))),
+      h n (Nat.ltSuccSelf n)]
+
+/-- 1 for an issue to `d`. -/
+def issD (d : Nat) : KAct V → Nat
+  | KAct.issue _ d' _ => cond (Nat.beq d' d) 1 0
+  | _ => 0
+
+def tlist (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i : Nat) : Nat → List XEv
+  | 0 => []
+  | p + 1 => app (tlist kp regs0 m0 i p) (evAt kp regs0 m0 i p)
+
+/-- The copies to `d` issued before `p` and not completed before `p`. -/
+def outN (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d p : Nat) : Nat :=
+  sumN (fun kiss => cond (noComplB kp regs0 m0 i kiss p) (issD d (kAct kp regs0 m0 i kiss)) 0) p
+
+/-- The completions to `d` at `kf`. -/
+def finsN (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d kf : Nat) : Nat :=
+  sumN (fun kiss => cond (firstB kp regs0 m0 i kiss kf) (issD d (kAct kp regs0 m0 i kiss)) 0) kf
+
+theorem cnt_optL_I (d i : Nat) (A : Act V) : cnt (isI d) (optL (evOf i A)) = 0 := by
+  cases A <;> rfl
+
+theorem cnt_optL_F (d i : Nat) (A : Act V) : cnt (isF d) (optL (evOf i A)) = 0 := by
+  cases A <;> rfl
+
+theorem cnt_issK_I (d i : Nat) (K : KAct V) : cnt (isI d) (issK i K) = issD d K := by
+  cases K with
+  | issue s d' pc => show cond (Nat.beq d' d) 1 0 + 0 = cond (Nat.beq d' d) 1 0; rfl
+  | _ => rfl
+
+theorem cnt_issK_F (d i : Nat) (K : KAct V) : cnt (isF d) (issK i K) = 0 := by
+  cases K <;> rfl
+
+theorem cnt_finK_I (d i : Nat) (K : KAct V) : cnt (isI d) (finK i K) = 0 := by
+  cases K <;> rfl
+
+theorem cnt_finK_F (d i : Nat) (K : KAct V) : cnt (isF d) (finK i K) = issD d K := by
+  cases K with
+  | issue s d' pc => show cond (Nat.beq d' d) 1 0 + 0 = cond (Nat.beq d' d) 1 0; rfl
+  | _ => rfl
+
+theorem cnt_finsUp_I (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d kf : Nat) :
+    ∀ m, cnt (isI d) (finsUp kp regs0 m0 i kf m) = 0
+  | 0 => rfl
+  | m + 1 => by
+    show cnt (isI d) (app (finsUp kp regs0 m0 i kf m) (finOne kp regs0 m0 i kf m)) = 0
+    rw [cnt_app, cnt_finsUp_I kp regs0 m0 i d kf m]
+    show 0 + cnt (isI d) (cond (firstB kp regs0 m0 i m kf) (finK i (kAct kp regs0 m0 i m)) []) = 0
+    cases firstB kp regs0 m0 i m kf with
+    | true => rw [Nat.zero_add]; exact cnt_finK_I d i _
+    | false => rfl
+
+theorem cnt_finsUp_F (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d kf : Nat) :
+    ∀ m, cnt (isF d) (finsUp kp regs0 m0 i kf m) =
+      sumN (fun kiss => cond (firstB kp regs0 m0 i kiss kf) (issD d (kAct kp regs0 m0 i kiss)) 0) m
+  | 0 => rfl
+  | m + 1 => by
+    show cnt (isF d) (app (finsUp kp regs0 m0 i kf m)
+      (cond (firstB kp regs0 m0 i m kf) (finK i (kAct kp regs0 m0 i m)) [])) =
+      sumN (fun kiss => cond (firstB kp regs0 m0 i kiss kf) (issD d (kAct kp regs0 m0 i kiss)) 0) m
+        + cond (firstB kp regs0 m0 i m kf) (issD d (kAct kp regs0 m0 i m)) 0
+    rw [cnt_app, cnt_finsUp_F kp regs0 m0 i d kf m]
+    cases firstB kp regs0 m0 i m kf with
+    | true => exact congrArg _ (cnt_finK_F d i _)
+    | false => rfl
+
+theorem cnt_evAt_I (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d k : Nat) :
+    cnt (isI d) (evAt kp regs0 m0 i k) = issD d (kAct kp regs0 m0 i k) := by
+  show cnt (isI d) (app (optL (evOf i (soloAct (baseProg kp) regs0 m0 i k)))
+    (app (issK i (kAct kp regs0 m0 i k)) (finsUp kp regs0 m0 i k k))) = _
+  rw [cnt_app, cnt_app, cnt_optL_I, cnt_issK_I, cnt_finsUp_I, Nat.zero_add, Nat.add_zero]
+
+theorem cnt_evAt_F (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d k : Nat) :
+    cnt (isF d) (evAt kp regs0 m0 i k) = finsN kp regs0 m0 i d k := by
+  show cnt (isF d) (app (optL (evOf i (soloAct (baseProg kp) regs0 m0 i k)))
+    (app (issK i (kAct kp regs0 m0 i k)) (finsUp kp regs0 m0 i k k))) = _
+  rw [cnt_app, cnt_app, cnt_optL_F, cnt_issK_F, cnt_finsUp_F, Nat.zero_add, Nat.zero_add]
+  rfl
+
+theorem noComplB_low (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i kiss : Nat) :
+    ∀ K, K ≤ kiss + 1 → noComplB kp regs0 m0 i kiss K = true
+  | 0, _ => rfl
+  | K + 1, h => by
+    show (noComplB kp regs0 m0 i kiss K &&
+      (not (decide (kiss < K)) || not (complB kp regs0 m0 i kiss K))) = true
+    have hK : ¬kiss < K := fun hl => Nat.ltIrrefl K (Nat.ltOfLeOfLt (Nat.leOfSuccLeSucc h) hl)
+    rw [noComplB_low kp regs0 m0 i kiss K (Nat.leTrans (Nat.leSucc K) h), decide_eq_false' hK]
+    rfl
+
+/-- The split of one copy's term at `p`: not completed before `p + 1`, or first completed at `p`. -/
+theorem split_term (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d kiss p : Nat)
+    (hk : kiss < p) :
+    cond (noComplB kp regs0 m0 i kiss p) (issD d (kAct kp regs0 m0 i kiss)) 0 =
+      cond (noComplB kp regs0 m0 i kiss (p + 1)) (issD d (kAct kp regs0 m0 i kiss)) 0 +
+      cond (firstB kp regs0 m0 i kiss p) (issD d (kAct kp regs0 m0 i kiss)) 0 := by
+  show cond (noComplB kp regs0 m0 i kiss p) (issD d (kAct kp regs0 m0 i kiss)) 0 =
+      cond (noComplB kp regs0 m0 i kiss p &&
+        (not (decide (kiss < p)) || not (complB kp regs0 m0 i kiss p)))
+        (issD d (kAct kp regs0 m0 i kiss)) 0 +
+      cond (decide (kiss < p) && complB kp regs0 m0 i kiss p && noComplB kp regs0 m0 i kiss p)
+        (issD d (kAct kp regs0 m0 i kiss)) 0
+  rw [decide_eq_true' hk]
+  cases noComplB kp regs0 m0 i kiss p with
+  | false => cases complB kp regs0 m0 i kiss p <;> rfl
+  | true =>
+    cases complB kp regs0 m0 i kiss p with
+    | false => rfl
+    | true => exact Eq.symm (Nat.zero_add _)
+
+theorem out_step (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d p : Nat) :
+    outN kp regs0 m0 i d p + issD d (kAct kp regs0 m0 i p) =
+      outN kp regs0 m0 i d (p + 1) + finsN kp regs0 m0 i d p := by
+  have h1 : outN kp regs0 m0 i d p =
+      sumN (fun kiss => cond (noComplB kp regs0 m0 i kiss (p + 1))
+        (issD d (kAct kp regs0 m0 i kiss)) 0) p + finsN kp regs0 m0 i d p := by
+    show sumN (fun kiss => cond (noComplB kp regs0 m0 i kiss p)
+        (issD d (kAct kp regs0 m0 i kiss)) 0) p =
+      sumN (fun kiss => cond (noComplB kp regs0 m0 i kiss (p + 1))
+        (issD d (kAct kp regs0 m0 i kiss)) 0) p +
+      sumN (fun kiss => cond (firstB kp regs0 m0 i kiss p) (issD d (kAct kp regs0 m0 i kiss)) 0) p
+    rw [← sumN_add]
+    exact sumN_congr _ _ p (fun kiss hk => split_term kp regs0 m0 i d kiss p hk)
+  have h2 : outN kp regs0 m0 i d (p + 1) =
+      sumN (fun kiss => cond (noComplB kp regs0 m0 i kiss (p + 1))
+        (issD d (kAct kp regs0 m0 i kiss)) 0) p + issD d (kAct kp regs0 m0 i p) := by
+    show _ + cond (noComplB kp regs0 m0 i p (p + 1)) (issD d (kAct kp regs0 m0 i p)) 0 = _
+    rw [noComplB_low kp regs0 m0 i p (p + 1) (Nat.leRefl _)]
+    rfl
+  rw [h1, h2, Nat.add_right_comm]
+
+/-- Per thread: issues = completions + outstanding. -/
+theorem thread_count (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d : Nat) :
+    ∀ p, cnt (isI d) (tlist kp regs0 m0 i p) =
+      cnt (isF d) (tlist kp regs0 m0 i p) + outN kp regs0 m0 i d p
+  | 0 => rfl
+  | p + 1 => by
+    show cnt (isI d) (app (tlist kp regs0 m0 i p) (evAt kp regs0 m0 i p)) =
+      cnt (isF d) (app (tlist kp regs0 m0 i p) (evAt kp regs0 m0 i p)) + outN kp regs0 m0 i d (p + 1)
+    rw [cnt_app, cnt_app, cnt_evAt_I, cnt_evAt_F, thread_count kp regs0 m0 i d p, Nat.add_assoc,
+      out_step, Nat.add_comm (outN kp regs0 m0 i d (p + 1)), ← Nat.add_assoc]
+
+end PerThread
+
 /-! ### Examples (`CpSem.Example`), by evaluation -/
 
 namespace Ex
