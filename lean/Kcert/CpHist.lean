@@ -825,6 +825,159 @@ theorem thread_count (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V)
 
 end PerThread
 
+/-! ### `AllDone` for every bounded program -/
+
+section AllDoneSec
+
+variable {V : Type} [AccAdd V]
+
+theorem noComplB_false (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i kiss kw : Nat}
+    (h1 : kiss < kw) (hc : complB kp regs0 m0 i kiss kw = true) :
+    ∀ K, kw < K → noComplB kp regs0 m0 i kiss K = false
+  | 0, h => False.elim (Nat.notLtZero kw h)
+  | K + 1, h => by
+    show (noComplB kp regs0 m0 i kiss K &&
+      (not (decide (kiss < K)) || not (complB kp regs0 m0 i kiss K))) = false
+    cases Nat.eqOrLtOfLe (Nat.leOfLtSucc h) with
+    | inl e =>
+      rw [← e, decide_eq_true' h1, hc]
+      cases noComplB kp regs0 m0 i kiss kw <;> rfl
+    | inr hl => rw [noComplB_false kp regs0 m0 h1 hc K hl]; rfl
+
+theorem cond_zero (b : Bool) : cond b 0 0 = 0 := by cases b <;> rfl
+
+/-- A thread that exits before `L` has no copy outstanding at `L`. -/
+theorem outN_zero (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {i kx L : Nat} (d : Nat)
+    (hkx : kx < L) (ex : kAct kp regs0 m0 i kx = KAct.base Act.exit) :
+    outN kp regs0 m0 i d L = 0 := by
+  apply sumN_zero
+  intro kiss hk
+  cases hK : kAct kp regs0 m0 i kiss with
+  | issue s d' pc =>
+    have hne : kAct kp regs0 m0 i kiss ≠ KAct.base Act.exit := by
+      rw [hK]; exact fun e => KAct.noConfusion e
+    have hix := lt_of_not_exit kp regs0 m0 ex hne
+    have hc : complB kp regs0 m0 i kiss kx = true := complB_of kp regs0 m0 (Or.inr ex)
+    rw [noComplB_false kp regs0 m0 hix hc L hkx]
+    rfl
+  | base A => exact cond_zero _
+  | commit pc => exact cond_zero _
+  | wait n pc => exact cond_zero _
+
+theorem map_appP (A B : List (Nat × XEv)) :
+    (appP A B).map Prod.snd = app (A.map Prod.snd) (B.map Prod.snd) := by
+  induction A with
+  | nil => rfl
+  | cons x A ih => exact congrArg (List.cons x.2) ih
+
+theorem map_tagE (e : Nat) (l : List XEv) : (tagE e l).map Prod.snd = l := by
+  induction l with
+  | nil => rfl
+  | cons x l ih => exact congrArg (List.cons x) ih
+
+theorem cnt_gen (f : XEv → Nat) (g : Nat → List (Nat × XEv)) :
+    ∀ n, cnt f ((gen g n).map Prod.snd) = sumN (fun j => cnt f ((g j).map Prod.snd)) n
+  | 0 => rfl
+  | n + 1 => by
+    show cnt f ((appP (gen g n) (g n)).map Prod.snd) = _
+    rw [map_appP, cnt_app, cnt_gen f g n]
+    rfl
+
+theorem sumN_swap (g : Nat → Nat → Nat) (N : Nat) : ∀ E,
+    sumN (fun e => sumN (fun i => g e i) N) E = sumN (fun i => sumN (fun e => g e i) E) N
+  | 0 => Eq.symm (sumN_zero _ N (fun _ _ => rfl))
+  | E + 1 => by
+    show sumN (fun e => sumN (fun i => g e i) N) E + sumN (fun i => g E i) N =
+      sumN (fun i => sumN (fun e => g e i) E + g E i) N
+    rw [sumN_add, sumN_swap g N E]
+
+theorem sumN_ind (b c : Nat) : ∀ E, b < E → sumN (fun e => cond (Nat.beq b e) c 0) E = c
+  | 0, h => False.elim (Nat.notLtZero b h)
+  | E + 1, h => by
+    show sumN (fun e => cond (Nat.beq b e) c 0) E + cond (Nat.beq b E) c 0 = c
+    cases Nat.eqOrLtOfLe (Nat.leOfLtSucc h) with
+    | inl e =>
+      rw [e, beq_self]
+      have h0 : sumN (fun e => cond (Nat.beq E e) c 0) E = 0 :=
+        sumN_zero _ E (fun k hk => by
+          rw [beq_ne (fun h' => Nat.ltIrrefl k (by rw [h'] at hk; exact hk))]; rfl)
+      rw [h0]
+      exact Nat.zero_add c
+    | inr hl =>
+      rw [sumN_ind b c E hl, beq_ne (fun h' => Nat.ltIrrefl E (by rw [h'] at hl; exact hl))]
+      rfl
+
+theorem cnt_tlist (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (f : XEv → Nat) (i : Nat) :
+    ∀ p, cnt f (tlist kp regs0 m0 i p) = sumN (fun k => cnt f (evAt kp regs0 m0 i k)) p
+  | 0 => rfl
+  | p + 1 => by
+    show cnt f (app (tlist kp regs0 m0 i p) (evAt kp regs0 m0 i p)) = _
+    rw [cnt_app, cnt_tlist kp regs0 m0 f i p]
+    rfl
+
+theorem cnt_cond (f : XEv → Nat) (b : Bool) (e : Nat) (l : List XEv) :
+    cnt f ((cond b (tagE e l) []).map Prod.snd) = cond b (cnt f l) 0 := by
+  cases b with
+  | true => show cnt f ((tagE e l).map Prod.snd) = cnt f l; rw [map_tagE]
+  | false => rfl
+
+/-- The counts of the built history are the sums of the threads' counts. -/
+theorem cnt_canon (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (hb : Bounded kp N regs0 m0 L E) (f : XEv → Nat) :
+    cnt f ((canonCp kp N regs0 m0 L E).map Prod.snd) =
+      sumN (fun i => cnt f (tlist kp regs0 m0 i L)) N := by
+  show cnt f ((gen (fun e => epochEv kp N regs0 m0 L e) E).map Prod.snd) = _
+  rw [cnt_gen]
+  have h1 : ∀ e, cnt f ((epochEv kp N regs0 m0 L e).map Prod.snd) =
+      sumN (fun i => sumN (fun k => cond (Nat.beq (bars (baseProg kp) regs0 m0 i k) e)
+        (cnt f (evAt kp regs0 m0 i k)) 0) L) N := by
+    intro e
+    show cnt f ((gen (fun i => thrEv kp regs0 m0 L e i) N).map Prod.snd) = _
+    rw [cnt_gen]
+    apply sumN_congr
+    intro i _
+    show cnt f ((gen (fun k => cond (Nat.beq (bars (baseProg kp) regs0 m0 i k) e)
+      (tagE e (evAt kp regs0 m0 i k)) []) L).map Prod.snd) = _
+    rw [cnt_gen]
+    apply sumN_congr
+    intro k _
+    exact cnt_cond f _ e _
+  rw [sumN_congr _ _ E (fun e _ => h1 e), sumN_swap]
+  apply sumN_congr
+  intro i hi
+  rw [sumN_swap, cnt_tlist]
+  apply sumN_congr
+  intro k hk
+  exact sumN_ind _ _ E (bars_lt kp N regs0 m0 hb hi hk)
+
+/-- `AllDone` holds for every bounded program: the built history completes every copy. -/
+theorem allDone (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (hb : Bounded kp N regs0 m0 L E) : AllDone kp N regs0 m0 L E := by
+  intro d
+  rw [cnt_canon kp N regs0 m0 L E hb, cnt_canon kp N regs0 m0 L E hb]
+  have h : sumN (fun i => cnt (isI d) (tlist kp regs0 m0 i L)) N =
+      sumN (fun i => cnt (isF d) (tlist kp regs0 m0 i L)) N := by
+    apply sumN_congr
+    intro i hi
+    rw [thread_count]
+    match (hb i hi).1 with
+    | ⟨kx, hkx, ex⟩ => rw [outN_zero kp regs0 m0 d hkx ex]; rfl
+  rw [h]
+  exact Nat.leRefl _
+
+/-- The main theorem with `AllDone` proved: only the counting fact `Balanced` about the built
+history remains, besides `Disjoint`, the bounds, whole-CTA barriers and data independence. -/
+theorem cpRaceFree_of_exec_bal (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hsync : SyncAll (baseProg kp) N) (hind : KDataIndep kp R)
+    (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (L E : Nat) (hb : Bounded kp N regs0 m0 L E)
+    (hdis : Disjoint kp N regs0 m0) (ha : accepts (canonCp kp N regs0 m0 L E) = true)
+    (hbal : Balanced kp N regs0 m0 L E) : CpRaceFree kp N (kinit regs0 m0) :=
+  cpRaceFree_of_exec_counts kp N regs0 m0 R hsync hind hR0 L E hb hdis ha hbal
+    (allDone kp N regs0 m0 L E hb)
+
+end AllDoneSec
+
 /-! ### Examples (`CpSem.Example`), by evaluation -/
 
 namespace Ex
