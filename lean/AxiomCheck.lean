@@ -1308,3 +1308,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpHist.cnt_canon
 #print axioms Kcert.CpHist.allDone
 #print axioms Kcert.CpHist.cpRaceFree_of_exec_bal
+#print axioms Kcert.CpHist.Ex.kp2_balanced
+#print axioms Kcert.CpHist.Ex.kp2_raceFree_bal

@@ -1011,6 +1011,58 @@ theorem kp2_allDone : AllDone kp2 2 r0 m0 6 2 := by
   show cond (Nat.beq 1 d) 1 0 + (0 + (0 + 0)) ≤ 0 + (cond (Nat.beq 1 d) 1 0 + (0 + 0))
   cases Nat.beq 1 d <;> decide
 
+/-- `Balanced` holds for `kp2`: strictly between its copy's issue (thread 0, position 0) and its
+first completion (the wait, position 2) in `Before` order lies only thread 0's commit, which has
+no event (thread 1's epoch-0 actions come after thread 0's in the executor's order). -/
+theorem kp2_balanced : Balanced kp2 2 r0 m0 6 2 := by
+  intro j kiss kf c i k x hj hi hia hfirst hocc hb1 hb2
+  match kp2_issue hj hia with
+  | ⟨ej, ek, _, _⟩ =>
+    rw [ej, ek] at hfirst hb1
+    rw [ej] at hb2
+    have hkf := kp2_first2 hfirst
+    rw [hkf] at hb2
+    have hB2 : bars (baseProg kp2) r0 m0 0 2 = 0 := rfl
+    have hB0 : bars (baseProg kp2) r0 m0 0 0 = 0 := rfl
+    cases i with
+    | succ i =>
+      cases hb2 with
+      | inl h => rw [hB2] at h; exact False.elim (Nat.notLtZero _ h)
+      | inr h =>
+        cases h.2 with
+        | inl h' => exact False.elim (Nat.notLtZero _ h')
+        | inr h' => exact False.elim (Nat.noConfusion h'.1)
+    | zero =>
+      have hk2 : k < 2 := by
+        cases hb2 with
+        | inl h => rw [hB2] at h; exact False.elim (Nat.notLtZero _ h)
+        | inr h =>
+          cases h.2 with
+          | inl h' => exact False.elim (Nat.ltIrrefl 0 h')
+          | inr h' => exact h'.2
+      cases k with
+      | zero =>
+        cases hb1 with
+        | inl h => exact False.elim (Nat.ltIrrefl _ h)
+        | inr h =>
+          cases h.2 with
+          | inl h' => exact False.elim (Nat.ltIrrefl 0 h')
+          | inr h' => exact False.elim (Nat.ltIrrefl 0 h'.2)
+      | succ k =>
+        cases k with
+        | zero =>
+          have he : evAt kp2 r0 m0 0 1 = [] := rfl
+          rw [he] at hocc
+          exact False.elim hocc
+        | succ k =>
+          exact False.elim (Nat.notLtZero k (Nat.lt_of_succ_lt_succ (Nat.lt_of_succ_lt_succ hk2)))
+
+/-- `kp2` race free through the built history with the tag reports derived from the tag checks
+(`cpRaceFree_of_exec_bal`: no trace-level `TagRace`/`CopyTagRace` hypothesis). -/
+theorem kp2_raceFree_bal : CpRaceFree kp2 2 s0 :=
+  cpRaceFree_of_exec_bal kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial)
+    6 2 kp2_bounded kp2_disjoint kp2_accepted kp2_balanced
+
 /-- `kpRacy`: the built history (thread 0 issues 0 → 1 and completes it at its wait, then
 thread 1 writes 0, one epoch) is rejected (an epoch race). -/
 theorem canon_kpRacy :
