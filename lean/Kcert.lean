@@ -49,3 +49,4 @@ import Kcert.NamedSegments
 import Kcert.CpCheck
 import Kcert.CpLink
 import Kcert.CpHist
+import Kcert.CpHistBal
