@@ -543,5 +543,203 @@ theorem canon_prefix (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : 
 
 end Split
 
+/-! ### `Balanced` (at the first event of an action) for every bounded program -/
+
+section Bal
+
+variable {V : Type} [AccAdd V]
+
+theorem thread_sum (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d p : Nat) :
+    sumN (fun k => issD d (kAct kp regs0 m0 i k)) p =
+      sumN (fun k => finsN kp regs0 m0 i d k) p + outN kp regs0 m0 i d p := by
+  have h1 := thread_count kp regs0 m0 i d p
+  rw [cnt_tlist, cnt_tlist] at h1
+  rw [← sumN_congr _ _ p (fun k _ => cnt_evAt_I kp regs0 m0 i d k),
+    ← sumN_congr _ _ p (fun k _ => cnt_evAt_F kp regs0 m0 i d k)]
+  exact h1
+
+theorem thread_sumS (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (i d p : Nat) :
+    sumN (fun k => issDS d (kAct kp regs0 m0 i k)) p =
+      sumN (fun k => finsNS kp regs0 m0 i d k) p + outNS kp regs0 m0 i d p := by
+  have h1 := thread_countS kp regs0 m0 i d p
+  rw [cnt_tlist, cnt_tlist] at h1
+  rw [← sumN_congr _ _ p (fun k _ => cnt_evAt_IS kp regs0 m0 i d k),
+    ← sumN_congr _ _ p (fun k _ => cnt_evAt_FS kp regs0 m0 i d k)]
+  exact h1
+
+/-- Thread `j`'s cut `p` lies after the copy's issue and at latest at its first completion. -/
+theorem cut_bounds (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L i0 k0 j kiss kf : Nat)
+    (hkiss : kiss < L) (hkf : kf < L) (hb1 : Before kp regs0 m0 j kiss i0 k0)
+    (hb2 : Before kp regs0 m0 i0 k0 j kf) :
+    kiss < cntB (inP kp regs0 m0 i0 k0 j) L ∧ cntB (inP kp regs0 m0 i0 k0 j) L ≤ kf := by
+  have hd := inP_downC kp regs0 m0 i0 k0 j L
+  have c1 := cntB_char _ L hd kiss hkiss
+  have c2 := cntB_char _ L hd kf hkf
+  rw [inP_of_before kp regs0 m0 hb1] at c1
+  rw [inP_false kp regs0 m0 hb2] at c2
+  refine ⟨of_decide_eq_true' (Eq.symm c1), ?_⟩
+  cases Nat.ltOrGe kf (cntB (inP kp regs0 m0 i0 k0 j) L) with
+  | inl hl => exact False.elim (of_decide_eq_false' (Eq.symm c2) hl)
+  | inr hg => exact hg
+
+theorem one_le_outN (kp : KProg V) (regs0 : Nat → Nat → V) (m0 : Nat → V) {j kiss kf p : Nat}
+    {c : Cp} (hia : IssueAt kp regs0 m0 j kiss c) (hnd : NotDone kp regs0 m0 j kiss kf)
+    (h1 : kiss < p) (h2 : p ≤ kf) :
+    1 ≤ outN kp regs0 m0 j c.dst p ∧ 1 ≤ outNS kp regs0 m0 j c.src p := by
+  match hia with
+  | ⟨pc, ei⟩ =>
+    have hn := noComplB_of kp regs0 m0 hnd p h2
+    constructor
+    · have h := le_sumN (fun kiss' => cond (noComplB kp regs0 m0 j kiss' p)
+        (issD c.dst (kAct kp regs0 m0 j kiss')) 0) kiss p h1
+      have e : cond (noComplB kp regs0 m0 j kiss p) (issD c.dst (kAct kp regs0 m0 j kiss)) 0 = 1 := by
+        rw [hn, ei]; show cond (Nat.beq c.dst c.dst) 1 0 = 1; rw [beq_self]; rfl
+      exact Nat.leTrans (Nat.leOfEq (Eq.symm e)) h
+    · have h := le_sumN (fun kiss' => cond (noComplB kp regs0 m0 j kiss' p)
+        (issDS c.src (kAct kp regs0 m0 j kiss')) 0) kiss p h1
+      have e : cond (noComplB kp regs0 m0 j kiss p) (issDS c.src (kAct kp regs0 m0 j kiss)) 0 = 1 := by
+        rw [hn, ei]; show cond (Nat.beq c.src c.src) 1 0 = 1; rw [beq_self]; rfl
+      exact Nat.leTrans (Nat.leOfEq (Eq.symm e)) h
+
+/-- `Balanced` at the first event of an action that is not the `exit`. -/
+def Balanced1 (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat) :
+    Prop :=
+  ∀ j kiss kf c i k x rest, j < N → i < N → IssueAt kp regs0 m0 j kiss c →
+    First kp regs0 m0 j kiss kf → kAct kp regs0 m0 i k ≠ KAct.base Act.exit →
+    evAt kp regs0 m0 i k = x :: rest →
+    Before kp regs0 m0 j kiss i k → Before kp regs0 m0 i k j kf →
+    ∃ P Q, (canonCp kp N regs0 m0 L E).map Prod.snd = app P (x :: Q) ∧
+      cnt (isF c.dst) P < cnt (isI c.dst) P ∧ cnt (isFS c.src) P < cnt (isIS c.src) P
+
+theorem balanced1 (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (hb : Bounded kp N regs0 m0 L E) : Balanced1 kp N regs0 m0 L E := by
+  intro j kiss kf c i k x rest hj hi hia hfirst hne hev hb1 hb2
+  match (hb i hi).1, (hb j hj).1, hia, hfirst with
+  | ⟨kx, hkx, ex⟩, ⟨kxj, hkxj, exj⟩, ⟨pc, ei⟩, ⟨_, _, h3⟩ =>
+    have hk : k < L := Nat.ltTrans (lt_of_not_exit kp regs0 m0 ex hne) hkx
+    have hne' : kAct kp regs0 m0 j kiss ≠ KAct.base Act.exit := by
+      rw [ei]; exact fun e => KAct.noConfusion e
+    have hix := lt_of_not_exit kp regs0 m0 exj hne'
+    have hfx : kf ≤ kxj := by
+      cases Nat.ltOrGe kxj kf with
+      | inl hl => exact False.elim (h3 kxj hix hl (Or.inr exj))
+      | inr hg => exact hg
+    have hkiss : kiss < L := Nat.ltTrans hix hkxj
+    have hkf : kf < L := Nat.ltOfLeOfLt hfx hkxj
+    match canon_prefix kp N regs0 m0 L E hb i k x rest hi hk hev,
+      cut_bounds kp regs0 m0 L i k j kiss kf hkiss hkf hb1 hb2 with
+    | ⟨P, Q, e, hc⟩, ⟨c1, c2⟩ =>
+      match one_le_outN kp regs0 m0 hia h3 c1 c2 with
+      | ⟨o1, o2⟩ =>
+      refine ⟨P, Q, e, ?_, ?_⟩
+      · have hI : cnt (isI c.dst) P = sumN (fun t => sumN (fun k' => finsN kp regs0 m0 t c.dst k')
+            (cntB (inP kp regs0 m0 i k t) L)) N +
+            sumN (fun t => outN kp regs0 m0 t c.dst (cntB (inP kp regs0 m0 i k t) L)) N := by
+          rw [hc, ← sumN_add]
+          apply sumN_congr
+          intro t _
+          rw [← thread_sum, ← sumN_downC _ _ L (inP_downC kp regs0 m0 i k t L)]
+          exact sumN_congr _ _ L (fun k' _ => by rw [cnt_evAt_I])
+        have hF : cnt (isF c.dst) P = sumN (fun t => sumN (fun k' => finsN kp regs0 m0 t c.dst k')
+            (cntB (inP kp regs0 m0 i k t) L)) N := by
+          rw [hc]
+          apply sumN_congr
+          intro t _
+          rw [← sumN_downC _ _ L (inP_downC kp regs0 m0 i k t L)]
+          exact sumN_congr _ _ L (fun k' _ => by rw [cnt_evAt_F])
+        rw [hI, hF]
+        exact Nat.addLeAddLeft (Nat.leTrans o1 (le_sumN (fun t => outN kp regs0 m0 t c.dst
+          (cntB (inP kp regs0 m0 i k t) L)) j N hj)) _
+      · have hI : cnt (isIS c.src) P = sumN (fun t => sumN (fun k' => finsNS kp regs0 m0 t c.src k')
+            (cntB (inP kp regs0 m0 i k t) L)) N +
+            sumN (fun t => outNS kp regs0 m0 t c.src (cntB (inP kp regs0 m0 i k t) L)) N := by
+          rw [hc, ← sumN_add]
+          apply sumN_congr
+          intro t _
+          rw [← thread_sumS, ← sumN_downC _ _ L (inP_downC kp regs0 m0 i k t L)]
+          exact sumN_congr _ _ L (fun k' _ => by rw [cnt_evAt_IS])
+        have hF : cnt (isFS c.src) P = sumN (fun t => sumN (fun k' => finsNS kp regs0 m0 t c.src k')
+            (cntB (inP kp regs0 m0 i k t) L)) N := by
+          rw [hc]
+          apply sumN_congr
+          intro t _
+          rw [← sumN_downC _ _ L (inP_downC kp regs0 m0 i k t L)]
+          exact sumN_congr _ _ L (fun k' _ => by rw [cnt_evAt_FS])
+        rw [hI, hF]
+        exact Nat.addLeAddLeft (Nat.leTrans o2 (le_sumN (fun t => outNS kp regs0 m0 t c.src
+          (cntB (inP kp regs0 m0 i k t) L)) j N hj)) _
+
+/-- No `TagRace`: from the tag checks on the built history, for every bounded program. -/
+theorem noTagRace_exec (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V) (L E : Nat)
+    (hb : Bounded kp N regs0 m0 L E) (ha : accepts (canonCp kp N regs0 m0 L E) = true) :
+    ¬TagRace kp N regs0 m0 := by
+  intro hr
+  match hr with
+  | ⟨j, kiss, kf, c, i, k, hj, hi, hia, hfirst, hcc, hb1, hb2⟩ =>
+    match evOf_copyConf (t := i) hcc with
+    | ⟨x, ex, hx, _⟩ =>
+      have hne : kAct kp regs0 m0 i k ≠ KAct.base Act.exit := by
+        intro e
+        have hs : soloAct (baseProg kp) regs0 m0 i k = Act.exit := by rw [soloAct_kAct, e]; rfl
+        rw [hs] at ex
+        exact Option.noConfusion ex
+      have hev : evAt kp regs0 m0 i k =
+          x :: app (issEv kp regs0 m0 i k) (finsUp kp regs0 m0 i k k) := by
+        show app (optL (evOf i (soloAct (baseProg kp) regs0 m0 i k))) _ = _
+        rw [ex]
+        rfl
+      match balanced1 kp N regs0 m0 L E hb j kiss kf c i k x _ hj hi hia hfirst hne hev hb1 hb2 with
+      | ⟨P, Q, e, h1, h2⟩ =>
+        exact tag_between kp N regs0 m0 L E (xcheck_of_accepts _ ha) (allDone kp N regs0 m0 L E hb)
+          x c hx P Q e h1 h2
+
+/-- No `CopyTagRace`: from the tag checks on the built history, for every bounded program. -/
+theorem noCopyTagRace_exec (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V) (m0 : Nat → V)
+    (L E : Nat) (hb : Bounded kp N regs0 m0 L E) (ha : accepts (canonCp kp N regs0 m0 L E) = true) :
+    ¬CopyTagRace kp N regs0 m0 := by
+  intro hr
+  match hr with
+  | ⟨j, kiss, kf, c, j', kiss', d, hj, hj', _, hia, hfirst, ⟨pc, ei⟩, hdd, hb1, hb2⟩ =>
+    have hne : kAct kp regs0 m0 j' kiss' ≠ KAct.base Act.exit := by
+      rw [ei]; exact fun e => KAct.noConfusion e
+    have hev : evAt kp regs0 m0 j' kiss' =
+        XEv.iss j' d.src d.dst :: finsUp kp regs0 m0 j' kiss' kiss' := by
+      show app (optL (evOf j' (soloAct (baseProg kp) regs0 m0 j' kiss')))
+        (app (issK j' (kAct kp regs0 m0 j' kiss')) (finsUp kp regs0 m0 j' kiss' kiss')) = _
+      rw [soloAct_kAct, ei]
+      rfl
+    match balanced1 kp N regs0 m0 L E hb j kiss kf c j' kiss' _ _ hj hj' hia hfirst hne hev hb1 hb2 with
+    | ⟨P, Q, e, h1, h2⟩ =>
+      exact tag_between kp N regs0 m0 L E (xcheck_of_accepts _ ha) (allDone kp N regs0 m0 L E hb)
+        _ c (Eq.symm hdd) P Q e h1 h2
+
+/-- The goal theorem: if the executor's history built from the program (`canonCp`: epoch by
+epoch, threads in order, completions at the `wait` or `exit`) passes the executor's checks
+(`CpCheck.accepts`: the `Pending` tag and `Cta::inflight` checks, and the epoch race check),
+then every `CpSem` schedule of threads and copy engine from the launch is `CpRaceFree`.
+Hypotheses: whole-CTA `bar.sync` barriers, data independence, the run's bounds, `Disjoint`. -/
+theorem cpRaceFree_of_exec_full (kp : KProg V) (N : Nat) (regs0 : Nat → Nat → V)
+    (m0 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hsync : SyncAll (baseProg kp) N) (hind : KDataIndep kp R)
+    (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i)) (L E : Nat) (hb : Bounded kp N regs0 m0 L E)
+    (hdis : Disjoint kp N regs0 m0) (ha : accepts (canonCp kp N regs0 m0 L E) = true) :
+    CpRaceFree kp N (kinit regs0 m0) :=
+  cpRaceFree_of_exec kp N regs0 m0 R hsync hind hR0 L E hb hdis ha
+    (noTagRace_exec kp N regs0 m0 L E hb ha) (noCopyTagRace_exec kp N regs0 m0 L E hb ha)
+
+end Bal
+
+namespace Ex
+
+open CpSem.Example
+open CpLink.Ex
+
+/-- `kp2` race free from the executor's checks on its built history alone. -/
+theorem kp2_raceFree_full : CpRaceFree kp2 2 s0 :=
+  cpRaceFree_of_exec_full kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial)
+    6 2 kp2_bounded kp2_disjoint kp2_accepted
+
+end Ex
+
 end CpHist
 end Kcert
