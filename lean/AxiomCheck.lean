@@ -1358,3 +1358,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpHist.noCopyTagRace_exec
 #print axioms Kcert.CpHist.cpRaceFree_of_exec_full
 #print axioms Kcert.CpHist.Ex.kp2_raceFree_full
+#print axioms Kcert.CpHist.Ex.kpAlias_hi0
+#print axioms Kcert.CpHist.Ex.kpAlias_hi1
+#print axioms Kcert.CpHist.Ex.canon_kpAlias
+#print axioms Kcert.CpHist.Ex.kpAlias_accepted
+#print axioms Kcert.CpHist.Ex.kpAlias_bounded
+#print axioms Kcert.CpHist.Ex.kpAlias_not_free
+#print axioms Kcert.CpHist.Ex.kpAlias_sync
+#print axioms Kcert.CpHist.Ex.kpAlias_not_disjoint

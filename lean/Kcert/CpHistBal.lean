@@ -739,6 +739,68 @@ theorem kp2_raceFree_full : CpRaceFree kp2 2 s0 :=
   cpRaceFree_of_exec_full kp2 2 r0 m0 (fun _ _ _ _ => True) kp2_sync kp2_indep (fun _ => trivial)
     6 2 kp2_bounded kp2_disjoint kp2_accepted
 
+/-! `Disjoint` is needed with `CpCheck`'s tag checks: one thread issues `0 → 1`, then `2 → 0`
+(the second copy's destination is the first one's source, in flight), commits, waits.  The
+built history is accepted (`CpCheck.ok` checks an issue's SOURCE against the `Pending` tag but
+not its destination against `os`), the run is bounded, and the program is not race free (both
+copies pending, `CopyConflict`).  In PTX this cannot arise (`cp.async` copies global to
+shared); the Rust's issue stores `Pending` into the destination through `access`, which would
+report a store to an in-flight source granule of the same space (read off the Rust). -/
+
+def kpAlias : KProg Nat := fun i pc _ =>
+  match i, pc with
+  | 0, 0 => KAct.issue 0 1 1
+  | 0, 1 => KAct.issue 2 0 2
+  | 0, 2 => KAct.commit 3
+  | 0, 3 => KAct.wait 0 4
+  | _, _ => KAct.base Act.exit
+
+theorem canon_kpAlias : canonCp kpAlias 1 r0 m0 6 1 =
+    [(0, XEv.iss 0 0 1), (0, XEv.iss 0 2 0), (0, XEv.fin 0 0 1), (0, XEv.fin 0 2 0)] := rfl
+
+theorem kpAlias_accepted : accepts (canonCp kpAlias 1 r0 m0 6 1) = true := rfl
+
+theorem kpAlias_bounded : Bounded kpAlias 1 r0 m0 6 1 := by
+  intro j hj
+  cases j with
+  | zero => exact ⟨⟨4, by decide, rfl⟩, by decide⟩
+  | succ j => exact False.elim (Nat.notLtZero j (Nat.lt_of_succ_lt_succ hj))
+
+theorem kpAlias_not_free : ¬CpRaceFree kpAlias 1 s0 := by
+  intro h
+  have hr : KReach kpAlias 1 s0 (tnext kpAlias 1 0 (tnext kpAlias 1 0 s0)) :=
+    KReach.step (kstep_thr kpAlias 1 0 s0 (by decide) rfl (fun n pc e => KAct.noConfusion e))
+      (KReach.step (kstep_thr kpAlias 1 0 (tnext kpAlias 1 0 s0) (by decide) rfl
+        (fun n pc e => KAct.noConfusion e)) (KReach.refl _))
+  exact (h _ hr).2.2 0 0 0 1 ⟨0, 1, 0⟩ ⟨2, 0, 0⟩ (by decide) (by decide) (by decide) (by decide)
+    (fun e => Nat.noConfusion e.2) rfl rfl (Or.inr (Or.inl rfl))
+
+theorem kpAlias_hi0 (p : Nat) (regs : Nat → Nat) : kpAlias 0 (p + 4) regs = KAct.base Act.exit := rfl
+theorem kpAlias_hi1 (i p : Nat) (regs : Nat → Nat) : kpAlias (i + 1) p regs = KAct.base Act.exit :=
+  rfl
+
+theorem kpAlias_sync : SyncAll (baseProg kpAlias) 1 := by
+  intro i pc regs b n w pc' h
+  have h' : baseOf pc regs (kpAlias i pc regs) = Act.arrive b n w pc' := h
+  cases i with
+  | zero =>
+    cases pc with
+    | zero => exact Act.noConfusion h'
+    | succ pc => cases pc with
+      | zero => exact Act.noConfusion h'
+      | succ pc => cases pc with
+        | zero => exact Act.noConfusion h'
+        | succ pc => cases pc with
+          | zero => exact Act.noConfusion h'
+          | succ pc => rw [kpAlias_hi0 pc regs] at h'; exact Act.noConfusion h'
+  | succ i => rw [kpAlias_hi1 i pc regs] at h'; exact Act.noConfusion h'
+
+/-- So `kpAlias` meets every hypothesis of `cpRaceFree_of_exec_full` but `Disjoint`. -/
+theorem kpAlias_not_disjoint : ¬Disjoint kpAlias 1 r0 m0 := fun hd =>
+  kpAlias_not_free (cpRaceFree_of_exec_full kpAlias 1 r0 m0 (fun _ _ _ _ => True) kpAlias_sync
+    (fun i pc regs regs' _ => kactRel_true (kpAlias i pc regs) regs regs') (fun _ => trivial) 6 1
+    kpAlias_bounded hd kpAlias_accepted)
+
 end Ex
 
 end CpHist
