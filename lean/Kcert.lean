@@ -52,3 +52,6 @@ import Kcert.WarpRaceRun
 import Kcert.WarpRaceHist
 import Kcert.WarpRaceExec
 import Kcert.WarpRaceExec2
+import Kcert.CpLink
+import Kcert.CpHist
+import Kcert.CpHistBal
