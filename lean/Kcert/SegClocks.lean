@@ -417,5 +417,313 @@ theorem segHB_of_tc {act : Nat → Nat → Ev} {SW : List Nat} {c : Nat → Nat}
       | inl h2 => exact Or.inr (Or.inl h2.2.2)
       | inr h3 => exact Or.inr (Or.inr ⟨hm.1, hm.2.1, h3.1, h3.2⟩)
 
+/-! ## The executor's run split at the clearing joins its instances by segment edges -/
+
+section KthSplit
+
+variable {V : Type}
+
+/-- Segment up to the cut: check (2)'s `KthInst` of `restr act (preF c)` on `H1`. -/
+theorem kthE_pre {act : Nat → Nat → Ev} {c : Nat → Nat} :
+    ∀ (H : List (EventN V)), KthInst (restr act (preF c)) H → (∀ t, nEv t H ≤ c t + 1) →
+      KthE act (SE act c) H
+  | [], _, _ => trivial
+  | EventN.act t A :: h, hk, hn =>
+    kthE_pre h hk (fun u => Nat.leTrans (nEv_le u _ h) (hn u))
+  | EventN.bar t b w :: h, hk, hn =>
+    kthE_pre h hk (fun u => Nat.leTrans (nEv_le u _ h) (hn u))
+  | EventN.complete b m :: h, hk, hn => by
+    refine ⟨kthE_pre h hk.1 hn, ?_⟩
+    intro p q hp hq w aq ap lq lp
+    match p, q, hp, hq, aq, ap, lq, lp with
+    | (p1, p2), (q1, q2), hp, hq, aq, ap, lq, lp =>
+      have lq' : q2 + 1 ≤ c q1 + 1 := Nat.leTrans lq (hn q1)
+      have lp' : p2 + 1 ≤ c p1 + 1 := Nat.leTrans lp (hn p1)
+      have aq' : restr act (preF c) q1 q2 = Ev.arr b w := by
+        rw [restr_true (preF_true lq')]; exact aq
+      have ap' : restr act (preF c) p1 p2 = Ev.arr b true := by
+        rw [restr_true (preF_true lp')]; exact ap
+      exact Or.inl (Edge.bar q1 q2 p1 p2 b w aq' ap' (hk.2 (q1, q2) (p1, p2) hq hp))
+
+/-- The pending arrivals after `H1`, as indices of the whole run. -/
+def shL (H1 : List (EventN V)) : List (Nat × Nat) → List (Nat × Nat)
+  | [] => []
+  | p :: l => (p.1, nEv p.1 H1 + p.2) :: shL H1 l
+
+theorem shL_snoc (H1 : List (EventN V)) (x : Nat × Nat) : ∀ (l : List (Nat × Nat)),
+    shL H1 (snocL l x) = snocL (shL H1 l) (x.1, nEv x.1 H1 + x.2)
+  | [] => rfl
+  | p :: l => by
+    show (p.1, nEv p.1 H1 + p.2) :: shL H1 (snocL l x) = (p.1, nEv p.1 H1 + p.2) :: snocL (shL H1 l) _
+    rw [shL_snoc H1 x l]
+
+theorem shL_drop (H1 : List (EventN V)) : ∀ (m : Nat) (l : List (Nat × Nat)),
+    shL H1 (dropL m l) = dropL m (shL H1 l)
+  | 0, l => rfl
+  | m + 1, [] => rfl
+  | m + 1, p :: l => shL_drop H1 m l
+
+theorem shL_take (H1 : List (EventN V)) : ∀ (m : Nat) (l : List (Nat × Nat)),
+    shL H1 (takeL m l) = takeL m (shL H1 l)
+  | 0, l => rfl
+  | m + 1, [] => rfl
+  | m + 1, p :: l => by
+    show (p.1, nEv p.1 H1 + p.2) :: shL H1 (takeL m l) = (p.1, nEv p.1 H1 + p.2) :: takeL m (shL H1 l)
+    rw [shL_take H1 m l]
+
+theorem in_shL {H1 : List (EventN V)} {y : Nat × Nat} : ∀ {l : List (Nat × Nat)},
+    In y (shL H1 l) → ∃ x, In x l ∧ y = (x.1, nEv x.1 H1 + x.2)
+  | [], h => False.elim h
+  | p :: l, h => by
+    cases h with
+    | inl e => exact ⟨p, Or.inl rfl, e.symm⟩
+    | inr h =>
+      match in_shL h with
+      | ⟨x, hx, e⟩ => exact ⟨x, Or.inr hx, e⟩
+
+/-- After a clearing with nothing pending, the pending lists of the run are those of the part
+after it, with each index shifted past the thread's events before it. -/
+theorem pendI_app {H1 : List (EventN V)} (hend : ∀ b, pendI H1 b = []) :
+    ∀ (H2 : List (EventN V)) (b : Nat), pendI (appE H2 H1) b = shL H1 (pendI H2 b)
+  | [], b => by
+    show pendI H1 b = []
+    exact hend b
+  | EventN.act t A :: h, b => pendI_app hend h b
+  | EventN.bar t b' w :: h, b => by
+    show Sem.upd (pendI (appE h H1)) b' (snocL (pendI (appE h H1) b') (t, nEv t (appE h H1))) b =
+      shL H1 (Sem.upd (pendI h) b' (snocL (pendI h b') (t, nEv t h)) b)
+    cases Nat.decEq b b' with
+    | isTrue eb =>
+      rw [eb, Race.upd_same, Race.upd_same, pendI_app hend h b', shL_snoc, nEv_app]
+    | isFalse eb =>
+      rw [Race.upd_other _ _ eb, Race.upd_other _ _ eb, pendI_app hend h b]
+  | EventN.complete b' m :: h, b => by
+    show Sem.upd (pendI (appE h H1)) b' (dropL m (pendI (appE h H1) b')) b =
+      shL H1 (Sem.upd (pendI h) b' (dropL m (pendI h b')) b)
+    cases Nat.decEq b b' with
+    | isTrue eb =>
+      rw [eb, Race.upd_same, Race.upd_same, pendI_app hend h b', shL_drop]
+    | isFalse eb =>
+      rw [Race.upd_other _ _ eb, Race.upd_other _ _ eb, pendI_app hend h b]
+
+/-- Segment after the cut: check (2)'s `KthInst` of the shifted actions on `H2`. -/
+theorem kthE_post {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {H1 : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hend : ∀ b, pendI H1 b = [])
+    (h1 : KthE act (SE act c) H1) :
+    ∀ (H2 : List (EventN V)), KthInst (shiftA act H1) H2 → KthE act (SE act c) (appE H2 H1)
+  | [], _ => h1
+  | EventN.act t A :: h, hk => kthE_post hall hcut hend h1 h hk
+  | EventN.bar t b w :: h, hk => kthE_post hall hcut hend h1 h hk
+  | EventN.complete b m :: h, hk => by
+    refine ⟨kthE_post hall hcut hend h1 h hk.1, ?_⟩
+    intro p q hp hq w aq ap _ _
+    rw [pendI_app hend h b, ← shL_take] at hp
+    rw [pendI_app hend h b, ← shL_take] at hq
+    match in_shL hp, in_shL hq with
+    | ⟨(p1, p2), hp', ep⟩, ⟨(q1, q2), hq', eq⟩ =>
+      rw [ep] at ap
+      rw [eq] at aq
+      rw [ep, eq]
+      have aq' : shiftA act H1 q1 q2 = Ev.arr b w := aq
+      have ap' : shiftA act H1 p1 p2 = Ev.arr b true := ap
+      exact Or.inr (edge_shift hall hcut
+        (Edge.bar q1 q2 p1 p2 b w aq' ap' (hk.2 (q1, q2) (p1, p2) hq' hp')))
+
+end KthSplit
+
+/-! ## `SegOrdered` from the executor's run and race check -/
+
+section Ordered
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (ActAt Seg UnorderedConflict ordered_iff_hb checkN checkN_sound noSameN sfx_total
+  actAt_of_sfx seg_of_sfx posAt_of_sfx conflict_left conflict_right notUC_tail canonN_holds
+  canonRunN_notBlocked canonRunN_fromActB canonN_covers FinishedN canonRunN soloEvB soloEvB_lt
+  lt_of_soloEvB_arr)
+
+/-- `ordered_side` with `TC E` for `Members.HB act`. -/
+theorem ordered_sideE {N : Nat} {act : Nat → Nat → Ev} {E : Nat × Nat → Nat × Nat → Prop}
+    (hpo : ∀ t i, E (t, i) (t, i + 1)) {H : List (EventN V)}
+    (hf : FromAct act H) (hw : NotBlocked N H) (hk : KthE act E H) (hu : ¬ UnorderedConflict H)
+    {x y : Nat} {A B : Sem.Act V} {h1 h2 : List (EventN V)} (hxy : ¬ x = y)
+    (hcf : Sem.Conflict A B) (hs1 : Sfx (EventN.act x A :: h1) h2)
+    (hs2 : Sfx (EventN.act y B :: h2) H) :
+    TC E (x, nEv x h1) (y, nEv y h2) := by
+  have hf2 : FromAct act h2 := fromAct_tail _ _ (sfx_pres fromAct_tail H _ hs2 hf)
+  have hw2 : NotBlocked N h2 := notBlocked_tail _ _ (sfx_pres notBlocked_tail H _ hs2 hw)
+  have hk2 : KthE act E h2 := kthE_tail _ _ (sfx_pres kthE_tail H _ hs2 hk)
+  have hu2 : ¬ UnorderedConflict (EventN.act y B :: h2) :=
+    sfx_pres (P := fun l => ¬ UnorderedConflict l) notUC_tail H _ hs2 hu
+  have hact : ActAt h2 (lenL h1) x A := actAt_of_sfx hs1
+  have hseg : Seg N h2 (lenL h1) x ((brun N h1).clocks.vc x x) :=
+    seg_of_sfx N (rfl : Race.Actor (EventN.act x A) x) hs1
+  have hpos : PosAt h2 (lenL h1) x (nEv x h1) :=
+    posAt_of_sfx (rfl : Race.Actor (EventN.act x A) x) hs1
+  have nn : ¬ ¬ Race.HB h2 (lenL h1) y :=
+    fun hnb => hu2 (Or.inr ⟨x, A, lenL h1, hact, hxy, hcf, hnb⟩)
+  have hiff := ordered_iff_hb hw2 hseg (j := y)
+  have hhb : Race.HB h2 (lenL h1) y := by
+    cases hord : (brun N h2).clocks.ordered ⟨x, (brun N h1).clocks.vc x x⟩ y with
+    | true => exact hiff.1 hord
+    | false =>
+      apply False.elim
+      apply nn
+      intro hb
+      have t := hiff.2 hb
+      rw [hord] at t
+      cases t
+  match hb_linkE hpo hf2 hw2 hk2 hhb with
+  | ⟨u, i, hp, hb⟩ =>
+    have e := posAt_fun hp hpos
+    rw [e.1, e.2] at hb
+    exact hb
+
+/-- Edges of sequences that agree with another on every thread that arrives anywhere. -/
+theorem edge_thr {a1 a2 : Nat → Nat → Ev}
+    (ht : ∀ t i b w, a1 t i = Ev.arr b w → ∀ k, a1 t k = a2 t k) {p q : Nat × Nat}
+    (h : Edge a1 p q) : Edge a2 p q := by
+  cases h with
+  | po t i => exact Edge.po t i
+  | bar x i y j b wx hx hy hac =>
+    have ex := ht x i b wx hx
+    have ey := ht y j b true hy
+    have acx : ∀ k, ac a1 b x k = ac a2 b x k := by
+      intro k
+      induction k with
+      | zero => rfl
+      | succ k ih =>
+        show cond (arrAt b (a1 x k)) (ac a1 b x k + 1) (ac a1 b x k) =
+          cond (arrAt b (a2 x k)) (ac a2 b x k + 1) (ac a2 b x k)
+        rw [ex k, ih]
+    have acy : ∀ k, ac a1 b y k = ac a2 b y k := by
+      intro k
+      induction k with
+      | zero => rfl
+      | succ k ih =>
+        show cond (arrAt b (a1 y k)) (ac a1 b y k + 1) (ac a1 b y k) =
+          cond (arrAt b (a2 y k)) (ac a2 b y k + 1) (ac a2 b y k)
+        rw [ey k, ih]
+    rw [ex i] at hx
+    rw [ey j] at hy
+    rw [acx i, acy j] at hac
+    exact Edge.bar x i y j b wx hx hy hac
+
+theorem hb_thr {a1 a2 : Nat → Nat → Ev}
+    (ht : ∀ t i b w, a1 t i = Ev.arr b w → ∀ k, a1 t k = a2 t k) {p q : Nat × Nat}
+    (h : HB a1 p q) : HB a2 p q := by
+  induction h with
+  | edge e => exact HB.edge (edge_thr ht e)
+  | step _ e ih => exact HB.step ih (edge_thr ht e)
+
+theorem restrB_thr {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    (f : Nat → Nat → Bool) : ∀ t i b w, restr (soloEvB prog regs0 m0 N) f t i = Ev.arr b w →
+      ∀ k, restr (soloEvB prog regs0 m0 N) f t k = restr (soloEv prog regs0 m0) f t k := by
+  intro t i b w ha k
+  have ht : t < N := lt_of_soloEvB_arr (restr_arr ha).2
+  show cond (f t k) (soloEvB prog regs0 m0 N t k) Ev.loc = cond (f t k) (soloEv prog regs0 m0 t k) Ev.loc
+  rw [soloEvB_lt ht]
+
+/-- Happens-before across the clearing over the threads below `N` is happens-before across the
+clearing over all threads. -/
+theorem segHB_of_soloEvB {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {SW : List Nat} {c : Nat → Nat} {p q : Nat × Nat}
+    (h : SegHB (soloEvB prog regs0 m0 N) SW c p q) : SegHB (soloEv prog regs0 m0) SW c p q := by
+  cases h with
+  | inl h => exact Or.inl (hb_thr (restrB_thr (preF c)) h)
+  | inr h =>
+    cases h with
+    | inl h => exact Or.inr (Or.inl (hb_thr (restrB_thr (postF c)) h))
+    | inr h => exact Or.inr (Or.inr h)
+
+theorem hallB {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N : Nat}
+    {SW : List Nat} (hall : ∀ u i b' wt, soloEv prog regs0 m0 u i = Ev.arr b' wt → Mem u SW) :
+    ∀ u i b' wt, soloEvB prog regs0 m0 N u i = Ev.arr b' wt → Mem u SW := by
+  intro u i b' wt ha
+  have hu := lt_of_soloEvB_arr ha
+  rw [soloEvB_lt hu] at ha
+  exact hall u i b' wt ha
+
+/-- **The executor's run split at the clearing joins its instances by segment edges**: if the
+run finished and its history is `appE H2 H1` (`H1` up to the completion of the whole-CTA
+instance, holding each member's actions up to its cut and nothing past it), check (2) holds
+with `S1` on `H1` and with `S2` on `H2`, and nothing is pending at the clearing nor at the end,
+every completion of the run joins its drained arrivals by an edge of the segment up to the cut
+(completions in `H1`) or of the segment after it (completions in `H2`). -/
+theorem canonN_kthE {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N B F : Nat}
+    {SW : List Nat} {c : Nat → Nat} {S1 S2 : Nat → List Nat} {H1 H2 : List (EventN V)}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
+    (hall : ∀ u i b' wt, soloEv prog regs0 m0 u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = []) :
+    KthE (soloEvB prog regs0 m0 N) (SE (soloEvB prog regs0 m0 N) c)
+      (canonRunN prog regs0 m0 N B F) := by
+  have hf : FromAct (soloEvB prog regs0 m0 N) (appE H2 H1) := by
+    rw [← hsplit]; exact canonRunN_fromActB prog regs0 m0 N B F
+  have hcov : Covers (soloEvB prog regs0 m0 N) (appE H2 H1) := by
+    rw [← hsplit]; exact canonN_covers hfin
+  have hB := hallB (N := N) hall
+  have hf1 := fromAct_appE_tail H1 H2 hf
+  have hlt : ∀ u, Mem u SW → c u < nEv u H1 := by
+    intro u hu; rw [hcut u hu]; exact Nat.ltSuccSelf _
+  have hM1 := memb_pre hf1 hn hB hlt hd1 hend1
+  have k1 := kthInst_of_drain hM1 (fromAct_pre H1 hf1 hn) hd1
+  have hM2 : Memb (shiftA (soloEvB prog regs0 m0 N) H1) S2 :=
+    memb_of_drain (fromAct_shift H1 H2 hf) hd2 (covers_shift hcov) hend2
+  have k2 := kthInst_of_drain hM2 (fromAct_shift H1 H2 hf) hd2
+  rw [hsplit]
+  exact kthE_post hB hcut hend1 (kthE_pre H1 k1 hn) H2 k2
+
+/-- **`SegOrdered` from the executor's run, its checks (2) per segment and its race check**
+(`canonN_ordered_drain` across one clearing): if the run finishes, its history splits at the
+clearing as in `segs_of_exec` (`appE H2 H1`, `H1` holding each member's actions up to its cut
+and no thread's action past it, nothing pending at the clearing nor at the end, check (2) with
+`S1` on `H1` and `S2` on `H2`), and the race check reports nothing over the whole history (the
+clocks are not reset at the clearing), then every two conflicting solo actions of different
+threads below `N` are ordered by happens-before across the clearing (`SegHB`). -/
+theorem canonN_segOrdered {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {SW : List Nat} {c : Nat → Nat} {S1 S2 : Nat → List Nat}
+    {H1 H2 : List (EventN V)}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
+    (hall : ∀ u i b' wt, soloEv prog regs0 m0 u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    SegOrdered prog N regs0 m0 SW c := by
+  intro x y i j hxy hx hy hcf
+  have hw := canonRunN_notBlocked prog regs0 m0 N B F
+  have hf := canonRunN_fromActB prog regs0 m0 N B F
+  have hk := canonN_kthE hfin hsplit hall hcut hn hd1 hend1 hd2 hend2
+  have hu := checkN_sound hw hc
+  have hB := hallB (N := N) hall
+  have hpo := se_po (soloEvB prog regs0 m0 N) c
+  have cl := conflict_left hcf x
+  have cr := conflict_right hcf y
+  match canonN_holds hfin hx cl.2, canonN_holds hfin hy cr.2 with
+  | ⟨e1, h1, hs1, ee1, hn1⟩, ⟨e2, h2, hs2, ee2, hn2⟩ =>
+    rw [ee1, cl.1] at hs1
+    rw [ee2, cr.1] at hs2
+    rw [← hn1, ← hn2]
+    cases sfx_total hs1 hs2 with
+    | inl s12 =>
+      cases s12 with
+      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1)
+      | inr s =>
+        exact Or.inl (segHB_of_soloEvB (segHB_of_tc hB (ordered_sideE hpo hf hw hk hu hxy hcf s hs2) hxy))
+    | inr s21 =>
+      cases s21 with
+      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1.symm)
+      | inr s =>
+        exact Or.inr (segHB_of_soloEvB (segHB_of_tc hB
+          (ordered_sideE hpo hf hw hk hu (fun e => hxy e.symm) (Sem.conflict_symm _ _ hcf) s hs1)
+          (fun e => hxy e.symm)))
+
+end Ordered
+
 end Members
 end Kcert
