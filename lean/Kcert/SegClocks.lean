@@ -725,5 +725,81 @@ theorem canonN_segOrdered {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : 
 
 end Ordered
 
+/-! ## `Cut`'s executor conditions from the run
+
+`Cut`'s `hE` and `hEc` are over a schedule `E` of thread ids (`OnceCheck.lean`'s `Valid`
+histories); the executor's thread order up to the clearing, `sched H1` (`ScheduleNamed.lean`),
+is one: its eager instances (`left`) leave nothing pending since the executor's pending lists
+at the clearing are empty (`kInv_run`), and it holds each member's cut arrival. -/
+
+section CutExec
+
+variable {V : Type}
+
+open Race (sched CB KInvS KI kInv_run lenL_pendI lenL_fstP lenL_appG lenL_revL cnt_sched pw)
+
+theorem cb_appE_tail {mb : Nat → Nat} (H1 : List (EventN V)) :
+    ∀ (H2 : List (EventN V)), CB mb (appE H2 H1) → CB mb H1
+  | [], h => h
+  | EventN.act t A :: h, hc => cb_appE_tail H1 h hc
+  | EventN.bar t b w :: h, hc => cb_appE_tail H1 h hc
+  | EventN.complete b m :: h, hc => cb_appE_tail H1 h hc.1
+
+theorem band_true_right' (x : Bool) : (x && true) = x := by cases x <;> rfl
+
+/-- A schedule in which no thread goes past its cut has only arrivals up to the cut. -/
+theorem arrsF_pre (act : Nat → Nat → Ev) (b : Nat) (c : Nat → Nat) :
+    ∀ (l : List Nat), (∀ t, cnt t l ≤ c t + 1) → arrsF act b (preF c) l = arrs act b l
+  | [], _ => rfl
+  | t :: l, hl => by
+    have hl' : ∀ u, cnt u l ≤ c u + 1 := fun u => Nat.leTrans (cnt_le_cons u t l) (hl u)
+    have ht : cnt t l + 1 ≤ c t + 1 := by rw [← cnt_cons_self]; exact hl t
+    show cond (arrAt b (act t (cnt t l)) && preF c t (cnt t l)) (sn (arrsF act b (preF c) l) t)
+        (arrsF act b (preF c) l) =
+      cond (arrAt b (act t (cnt t l))) (sn (arrs act b l) t) (arrs act b l)
+    rw [preF_true ht, band_true_right', arrsF_pre act b c l hl']
+
+/-- The eager instances over the executor's thread order leave nothing pending where the
+executor's pending lists are empty. -/
+theorem left_nil_of_pend {act : Nat → Nat → Ev} {mb : Nat → Nat} {b : Nat} (hpos : 0 < mb b)
+    {h : List (EventN V)} (hf : FromAct act h) (hcb : CB mb h) (hend : pendI h b = []) :
+    left (mb b) (fun _ => 0) [] (arrs act b (sched h)) = [] := by
+  match kInv_run b hpos h hf hcb with
+  | ⟨X, k, hx, _, _⟩ =>
+    have e0 : lenL (pw h b) = 0 := by rw [← lenL_pendI h b, hend]; rfl
+    have e1 : lenL (pw h b) = lenL X + len (left (mb b) (fun _ => 0) [] (arrs act b (sched h))) := by
+      rw [← lenL_fstP, hx, lenL_appG, lenL_revL, len_thr]
+    rw [e0] at e1
+    apply nil_of_len
+    cases hl : len (left (mb b) (fun _ => 0) [] (arrs act b (sched h))) with
+    | zero => rfl
+    | succ n =>
+      rw [hl, Nat.add_succ] at e1
+      exact Nat.noConfusion e1
+
+/-- **`Cut`'s executor conditions from the run**: the executor's thread order up to the clearing
+(`sched H1`) is a schedule `E` for `Cut`, when `H1` follows `act`, its completions drain the
+count of their id (`CB`, `cb_of`), nothing is pending at its end, and it holds each member's
+actions up to its cut and no thread's action past it.  The other fields of `Cut` are facts of
+the per-thread sequences. -/
+theorem cut_of_exec {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {H1 : List (EventN V)}
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true)
+    (hM : ∀ t i wt, act t i = Ev.arr W wt → Mem t SW)
+    (hm : len SW = m W) (hS : Nodup SW)
+    (hc : ∀ u, Mem u SW → act u (c u) = Ev.arr W true ∧ ac act W u (c u) = k)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hpos : ∀ b, 0 < m b) (hf : FromAct act H1) (hcb : CB m H1)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hend : ∀ b, pendI H1 b = []) : Cut act m W k SW c (sched H1) := by
+  have hl : ∀ t, cnt t (sched H1) ≤ c t + 1 := by
+    intro t; rw [cnt_sched]; exact hn t
+  refine ⟨hW, hM, hm, hS, hc, hall, fun b => ?_, fun u hu => ?_⟩
+  · rw [arrsF_pre act b c (sched H1) hl]
+    exact left_nil_of_pend (hpos b) hf hcb (hend b)
+  · rw [cnt_sched, hcut u hu]; exact Nat.ltSuccSelf _
+
+end CutExec
+
 end Members
 end Kcert
