@@ -655,7 +655,7 @@ theorem canonN_kthE {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat �
     {SW : List Nat} {c : Nat → Nat} {S1 S2 : Nat → List Nat} {H1 H2 : List (EventN V)}
     (hfin : FinishedN prog regs0 m0 N B F = true)
     (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
-    (hall : ∀ u i b' wt, soloEv prog regs0 m0 u i = Ev.arr b' wt → Mem u SW)
+    (hB : ∀ u i b' wt, soloEvB prog regs0 m0 N u i = Ev.arr b' wt → Mem u SW)
     (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
     (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
     (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = []) :
@@ -665,7 +665,6 @@ theorem canonN_kthE {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat �
     rw [← hsplit]; exact canonRunN_fromActB prog regs0 m0 N B F
   have hcov : Covers (soloEvB prog regs0 m0 N) (appE H2 H1) := by
     rw [← hsplit]; exact canonN_covers hfin
-  have hB := hallB (N := N) hall
   have hf1 := fromAct_appE_tail H1 H2 hf
   have hlt : ∀ u, Mem u SW → c u < nEv u H1 := by
     intro u hu; rw [hcut u hu]; exact Nat.ltSuccSelf _
@@ -676,6 +675,48 @@ theorem canonN_kthE {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat �
   have k2 := kthInst_of_drain hM2 (fromAct_shift H1 H2 hf) hd2
   rw [hsplit]
   exact kthE_post hB hcut hend1 (kthE_pre H1 k1 hn) H2 k2
+
+/-- **Conflicting solo actions are ordered by happens-before across the clearing, from the
+executor's run** (over the threads below `N`, `soloEvB`): see `canonN_segOrdered`. -/
+theorem canonN_segOrderedB {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {SW : List Nat} {c : Nat → Nat} {S1 S2 : Nat → List Nat}
+    {H1 H2 : List (EventN V)}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
+    (hB : ∀ u i b' wt, soloEvB prog regs0 m0 N u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    {x y i j : Nat} (hx : x < N) (hy : y < N) (hxy : ¬ x = y)
+    (hcf : Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j)) :
+    SegHB (soloEvB prog regs0 m0 N) SW c (x, i) (y, j) ∨
+      SegHB (soloEvB prog regs0 m0 N) SW c (y, j) (x, i) := by
+  have hw := canonRunN_notBlocked prog regs0 m0 N B F
+  have hf := canonRunN_fromActB prog regs0 m0 N B F
+  have hk := canonN_kthE hfin hsplit hB hcut hn hd1 hend1 hd2 hend2
+  have hu := checkN_sound hw hc
+  have hpo := se_po (soloEvB prog regs0 m0 N) c
+  have cl := conflict_left hcf x
+  have cr := conflict_right hcf y
+  match canonN_holds hfin hx cl.2, canonN_holds hfin hy cr.2 with
+  | ⟨e1, h1, hs1, ee1, hn1⟩, ⟨e2, h2, hs2, ee2, hn2⟩ =>
+    rw [ee1, cl.1] at hs1
+    rw [ee2, cr.1] at hs2
+    rw [← hn1, ← hn2]
+    cases sfx_total hs1 hs2 with
+    | inl s12 =>
+      cases s12 with
+      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1)
+      | inr s =>
+        exact Or.inl (segHB_of_tc hB (ordered_sideE hpo hf hw hk hu hxy hcf s hs2) hxy)
+    | inr s21 =>
+      cases s21 with
+      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1.symm)
+      | inr s =>
+        exact Or.inr (segHB_of_tc hB
+          (ordered_sideE hpo hf hw hk hu (fun e => hxy e.symm) (Sem.conflict_symm _ _ hcf) s hs1)
+          (fun e => hxy e.symm))
 
 /-- **`SegOrdered` from the executor's run, its checks (2) per segment and its race check**
 (`canonN_ordered_drain` across one clearing): if the run finishes, its history splits at the
@@ -696,32 +737,10 @@ theorem canonN_segOrdered {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : 
     (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
     SegOrdered prog N regs0 m0 SW c := by
   intro x y i j hxy hx hy hcf
-  have hw := canonRunN_notBlocked prog regs0 m0 N B F
-  have hf := canonRunN_fromActB prog regs0 m0 N B F
-  have hk := canonN_kthE hfin hsplit hall hcut hn hd1 hend1 hd2 hend2
-  have hu := checkN_sound hw hc
-  have hB := hallB (N := N) hall
-  have hpo := se_po (soloEvB prog regs0 m0 N) c
-  have cl := conflict_left hcf x
-  have cr := conflict_right hcf y
-  match canonN_holds hfin hx cl.2, canonN_holds hfin hy cr.2 with
-  | ⟨e1, h1, hs1, ee1, hn1⟩, ⟨e2, h2, hs2, ee2, hn2⟩ =>
-    rw [ee1, cl.1] at hs1
-    rw [ee2, cr.1] at hs2
-    rw [← hn1, ← hn2]
-    cases sfx_total hs1 hs2 with
-    | inl s12 =>
-      cases s12 with
-      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1)
-      | inr s =>
-        exact Or.inl (segHB_of_soloEvB (segHB_of_tc hB (ordered_sideE hpo hf hw hk hu hxy hcf s hs2) hxy))
-    | inr s21 =>
-      cases s21 with
-      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1.symm)
-      | inr s =>
-        exact Or.inr (segHB_of_soloEvB (segHB_of_tc hB
-          (ordered_sideE hpo hf hw hk hu (fun e => hxy e.symm) (Sem.conflict_symm _ _ hcf) s hs1)
-          (fun e => hxy e.symm)))
+  cases canonN_segOrderedB hfin hsplit (hallB (N := N) hall) hcut hn hd1 hend1 hd2 hend2 hc
+    hx hy hxy hcf with
+  | inl h => exact Or.inl (segHB_of_soloEvB h)
+  | inr h => exact Or.inr (segHB_of_soloEvB h)
 
 end Ordered
 
