@@ -820,5 +820,247 @@ theorem cut_of_exec {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW
 
 end CutExec
 
+/-! ## The four conclusions across one clearing from the executor's run
+
+As `canonicalN_check_sound` (`NamedSound.lean`), through the program `progN prog N` whose
+threads from `N` on do nothing: `Cut` from the run (`cut_of_exec`), `Segs` from its checks per
+part (`segs_of_exec`), `SegOrdered` from its race check (`canonN_segOrderedB`), and the complete
+schedule of `seg_noStuck` from its thread order followed by the exits (`extH`, `valid_extH`). -/
+
+section SemSegs
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (sched CB pw progN soloEv_progN soloAct_progN dataIndep_progN countsAt_progN
+  raceFree_of_progN barriersFit_of_progN reach_progN stepT_of_progN extH valid_extH mem_extH
+  mem_sched cnt_extH_lt notBlocked_end step_ok cb_of canonRunN_fromSolo canonRunN_compOK
+  canonN_valid valid_congr hb_congr memb_congr check3_congr ac_congr arrs_congr isExitA_true
+  soloAct_exit fromSolo_tail pw_of_blocked blocked_of_pw lenL_pendI cnt_sched FinishedN canonRunN
+  soloEvB canonN_covers canonRunN_fromActB canonRunN_notBlocked checkN noSameN FromSolo isExitA)
+
+theorem pw_app {H1 : List (EventN V)} (hend : ∀ b, pw H1 b = []) :
+    ∀ (H2 : List (EventN V)) (b : Nat), pw (appE H2 H1) b = pw H2 b
+  | [], b => by
+    show pw H1 b = []
+    exact hend b
+  | EventN.act t A :: h, b => pw_app hend h b
+  | EventN.bar t b' w :: h, b => by
+    show Sem.upd (pw (appE h H1)) b' (snocL (pw (appE h H1) b') (t, w)) b =
+      Sem.upd (pw h) b' (snocL (pw h b') (t, w)) b
+    cases Nat.decEq b b' with
+    | isTrue eb => rw [eb, Race.upd_same, Race.upd_same, pw_app hend h b']
+    | isFalse eb => rw [Race.upd_other _ _ eb, Race.upd_other _ _ eb, pw_app hend h b]
+  | EventN.complete b' m :: h, b => by
+    show Sem.upd (pw (appE h H1)) b' (dropL m (pw (appE h H1) b')) b =
+      Sem.upd (pw h) b' (dropL m (pw h b')) b
+    cases Nat.decEq b b' with
+    | isTrue eb => rw [eb, Race.upd_same, Race.upd_same, pw_app hend h b']
+    | isFalse eb => rw [Race.upd_other _ _ eb, Race.upd_other _ _ eb, pw_app hend h b]
+
+theorem pw_nil_of_pendI {h : List (EventN V)} {b : Nat} (he : pendI h b = []) : pw h b = [] := by
+  have e : lenL (pw h b) = 0 := by rw [← lenL_pendI h b, he]; rfl
+  cases hp : pw h b with
+  | nil => rfl
+  | cons x l => rw [hp] at e; exact Nat.noConfusion e
+
+/-- No blocked thread steps in the part after the clearing, evaluated on its own (the executor's
+barrier state after a clearing with nothing pending is that of an empty history). -/
+theorem notBlocked_post {N : Nat} {H1 : List (EventN V)} (hend : ∀ b, pendI H1 b = []) :
+    ∀ (H2 : List (EventN V)), NotBlocked N (appE H2 H1) → NotBlocked N H2
+  | [], _ => trivial
+  | e :: h, hw => by
+    refine ⟨notBlocked_post hend h hw.1, fun t ha hb => ?_⟩
+    match pw_of_blocked hb with
+    | ⟨b, hin⟩ =>
+      rw [← pw_app (fun b => pw_nil_of_pendI (hend b)) h b] at hin
+      exact hw.2 t ha (blocked_of_pw hin)
+
+theorem notBlocked_pre {N : Nat} (H1 : List (EventN V)) :
+    ∀ (H2 : List (EventN V)), NotBlocked N (appE H2 H1) → NotBlocked N H1
+  | [], hw => hw
+  | e :: h, hw => notBlocked_pre H1 h hw.1
+
+theorem pendI_end {H1 H2 : List (EventN V)} (hend1 : ∀ b, pendI H1 b = [])
+    (hend2 : ∀ b, pendI H2 b = []) (b : Nat) : pendI (appE H2 H1) b = [] := by
+  rw [pendI_app hend1 H2 b, hend2 b]; rfl
+
+theorem arrsF_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i) (b : Nat)
+    (f : Nat → Nat → Bool) : ∀ (h : List Nat), arrsF a1 b f h = arrsF a2 b f h
+  | [] => rfl
+  | t :: h => by
+    show cond (arrAt b (a1 t (cnt t h)) && f t (cnt t h)) (sn (arrsF a1 b f h) t) (arrsF a1 b f h) =
+      cond (arrAt b (a2 t (cnt t h)) && f t (cnt t h)) (sn (arrsF a2 b f h) t) (arrsF a2 b f h)
+    rw [he t, arrsF_congr he b f h]
+
+theorem cut_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i) {m : Nat → Nat}
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {E : List Nat} (C : Cut a1 m W k SW c E) :
+    Cut a2 m W k SW c E :=
+  ⟨fun t i wt h => C.hW t i wt (by rw [he]; exact h),
+   fun t i wt h => C.hM t i wt (by rw [he]; exact h), C.hm, C.hS,
+   fun u hu => ⟨by rw [← he]; exact (C.hc u hu).1, by rw [← ac_congr he]; exact (C.hc u hu).2⟩,
+   fun u i b' wt h => C.hall u i b' wt (by rw [he]; exact h),
+   fun b => by rw [← arrsF_congr he]; exact C.hE b, C.hEc⟩
+
+theorem restr_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i)
+    (f : Nat → Nat → Bool) (t i : Nat) : restr a1 f t i = restr a2 f t i := by
+  show cond (f t i) (a1 t i) Ev.loc = cond (f t i) (a2 t i) Ev.loc
+  rw [he]
+
+theorem segs_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i) {m : Nat → Nat}
+    {c : Nat → Nat} {S1 S2 : Nat → List Nat} (G : Segs a1 m c S1 S2) : Segs a2 m c S1 S2 :=
+  ⟨memb_congr (restr_congr he (preF c)) G.hM1, G.hSz1, check3_congr (restr_congr he (preF c)) G.h31,
+   memb_congr (restr_congr he (postF c)) G.hM2, G.hSz2, check3_congr (restr_congr he (postF c)) G.h32⟩
+
+theorem segHB_congr {a1 a2 : Nat → Nat → Ev} (he : ∀ t i, a1 t i = a2 t i) {SW : List Nat}
+    {c : Nat → Nat} {p q : Nat × Nat} (h : SegHB a1 SW c p q) : SegHB a2 SW c p q := by
+  cases h with
+  | inl h => exact Or.inl (hb_congr (restr_congr he (preF c)) h)
+  | inr h =>
+    cases h with
+    | inl h => exact Or.inr (Or.inl (hb_congr (restr_congr he (postF c)) h))
+    | inr h => exact Or.inr (Or.inr h)
+
+/-- A performed action of the run is not an `exit`. -/
+theorem notExit_of_lt {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V} {N B F t j : Nat}
+    (hj : j < nEv t (canonRunN prog regs0 m0 N B F)) :
+    isExitA (Sem.soloAct prog regs0 m0 t j) = false := by
+  match find_ev _ j hj with
+  | ⟨e, h, hs, ha, hn⟩ =>
+    have hf : FromSolo prog regs0 m0 N (e :: h) :=
+      sfx_pres fromSolo_tail _ _ hs (canonRunN_fromSolo prog regs0 m0 N B F)
+    rw [← hn]
+    cases e with
+    | act u A =>
+      have eu : u = t := ha
+      rw [← eu]; exact hf.2.2.1
+    | bar u b w =>
+      have eu : u = t := ha
+      rw [← eu]; exact hf.2.2.1
+    | complete b m => exact False.elim ha
+
+/-- **The four conclusions across one clearing of the members record, from the executor's run
+and checks** (`canonicalN_check_sound` with a clearing).  For a `DataIndep` program with one
+positive count `mb b` per id in the solo traces below `N`: if the executor's run `canonRunN`
+finishes, its race check reports nothing, and its history splits at the completion of a
+whole-CTA instance of `W` (the `k`-th, every arrival at `W` waits, members `SW`, their cut
+arrivals `c u`; every arriving thread is in `SW`) into `appE H2 H1` with `H1` holding each
+member's actions up to its cut and no action past it, nothing pending at the clearing nor at the
+end, check (2) with `S1` on `H1` and `S2` on `H2` (`Sized mb`), and check (3) on each part
+(`RustCheck3` on `H1` for the segment up to the cut, on `H2` for the shifted actions), then from
+the launch with any memory `m1`: no race, barriers fit, any two final states are the same, and
+every reachable state where no thread can step is final. -/
+theorem canonicalN_segs_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {W k : Nat} {SW : List Nat} {c : Nat → Nat} {S1 S2 : Nat → List Nat}
+    {H1 H2 : List (EventN V)}
+    (hW : ∀ t i wt, soloEvB prog regs0 m0 N t i = Ev.arr W wt → wt = true)
+    (hMW : ∀ t i wt, soloEvB prog regs0 m0 N t i = Ev.arr W wt → Mem t SW)
+    (hm : len SW = mb W) (hS : Nodup SW)
+    (hcW : ∀ u, Mem u SW → soloEvB prog regs0 m0 N u (c u) = Ev.arr W true ∧
+      ac (soloEvB prog regs0 m0 N) W u (c u) = k)
+    (hB : ∀ u i b' wt, soloEvB prog regs0 m0 N u i = Ev.arr b' wt → Mem u SW)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hr1 : RustCheck3 N (restr (soloEvB prog regs0 m0 N) (preF c)) H1)
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
+    (hr2 : RustCheck3 N (shiftA (soloEvB prog regs0 m0 N) H1) H2)
+    (hSz1 : Sized mb S1) (hSz2 : Sized mb S2)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) := by
+  have he := soloEv_progN prog regs0 m0 N
+  have hindN := dataIndep_progN prog N hind
+  have hC := countsAt_progN prog regs0 m0 N hpos hcnt
+  have hfs := canonRunN_fromSolo prog regs0 m0 N B F
+  have hcbR : CB mb (canonRunN prog regs0 m0 N B F) :=
+    cb_of hcnt _ hfs (canonRunN_compOK prog regs0 m0 N B F)
+  have hf : FromAct (soloEvB prog regs0 m0 N) (appE H2 H1) := by
+    rw [← hsplit]; exact canonRunN_fromActB prog regs0 m0 N B F
+  have hcov : Covers (soloEvB prog regs0 m0 N) (appE H2 H1) := by
+    rw [← hsplit]; exact canonN_covers hfin
+  have hw : NotBlocked N (appE H2 H1) := by
+    rw [← hsplit]; exact canonRunN_notBlocked prog regs0 m0 N B F
+  have hcb : CB mb (appE H2 H1) := by rw [← hsplit]; exact hcbR
+  have hf1 := fromAct_appE_tail H1 H2 hf
+  -- `Cut`, `Segs`, `SegOrdered` for `progN prog N`
+  have C : Cut (soloEv (progN prog N) regs0 m0) mb W k SW c (sched H1) :=
+    cut_congr he (cut_of_exec hW hMW hm hS hcW hB hpos hf1 (cb_appE_tail H1 H2 hcb) hcut hn hend1)
+  have G : Segs (soloEv (progN prog N) regs0 m0) mb c S1 S2 :=
+    segs_congr he (segs_of_exec hf hcov hB hcut hn hd1 hend1 (notBlocked_pre H1 H2 hw) hr1
+      hd2 hend2 (notBlocked_post hend1 H2 hw) hr2 hSz1 hSz2)
+  have hord : SegOrdered (progN prog N) N regs0 m0 SW c := by
+    intro x y i j hxy hx hy hcf
+    rw [soloAct_progN prog regs0 m0 hx, soloAct_progN prog regs0 m0 hy] at hcf
+    cases canonN_segOrderedB hfin hsplit hB hcut hn hd1 hend1 hd2 hend2 hc hx hy hxy hcf with
+    | inl h => exact Or.inl (segHB_congr he h)
+    | inr h => exact Or.inr (segHB_congr he h)
+  -- the complete schedule: the executor's thread order, then the exits
+  have hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [] := by
+    intro b; rw [hsplit]; exact pendI_end hend1 hend2 b
+  have hV := canonN_valid (B := B) (F := F) hpos hcnt
+  have hx := hV.2 hfin
+  have hl : ∀ t, soloEv (progN prog N) regs0 m0 t
+      (cnt t (sched (canonRunN prog regs0 m0 N B F))) = Ev.loc := by
+    intro t
+    cases Nat.decLt t N with
+    | isTrue ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [soloAct_progN prog regs0 m0 ht, hx t ht]
+      rfl
+    | isFalse ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [Race.soloAct_progN_ge prog regs0 m0 ht]
+      rfl
+  have hok : ∀ t j b, cnt t (sched (canonRunN prog regs0 m0 N B F)) = j + 1 →
+      soloEv (progN prog N) regs0 m0 t j = Ev.arr b true →
+      ¬ Pending t (left (mb b) (fun _ => 0) []
+        (arrs (soloEv (progN prog N) regs0 m0) b (sched (canonRunN prog regs0 m0 N B F)))) := by
+    intro t j b hj ha
+    rw [← he] at ha
+    rw [← arrs_congr he b]
+    exact step_ok (N := N) hpos (canonRunN_fromActB prog regs0 m0 N B F) hcbR
+      (notBlocked_end hend t) j b hj ha
+  have hComp : Complete (soloEv (progN prog N) regs0 m0) mb
+      (fun t => cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N)) N
+      (extH (sched (canonRunN prog regs0 m0 N B F)) N) :=
+    ⟨valid_extH _ mb _ (valid_congr he mb _ hV.1) hl hok N,
+      ⟨mem_extH _ (mem_sched _ hfs) N (Nat.leRefl N), fun t => Nat.leRefl _⟩, fun t _ => rfl⟩
+  have hpast : ∀ t j b w, t < N → soloEv (progN prog N) regs0 m0 t j = Ev.arr b w →
+      j + 1 < cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N) := by
+    intro t j b w ht ha
+    rw [cnt_extH_lt _ N ht, cnt_sched]
+    rw [← he] at ha
+    exact Nat.succLeSucc (canonN_covers hfin t j b w ha)
+  have hex : ∀ t j, t < N → Sem.soloAct (progN prog N) regs0 m0 t j = Sem.Act.exit →
+      cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N) ≤ j + 1 := by
+    intro t j ht hxj
+    rw [cnt_extH_lt _ N ht, cnt_sched]
+    rw [soloAct_progN prog regs0 m0 ht] at hxj
+    cases Nat.ltOrGe j (nEv t (canonRunN prog regs0 m0 N B F)) with
+    | inl hlt =>
+      have e := notExit_of_lt (N := N) hlt
+      rw [hxj] at e
+      exact Bool.noConfusion e
+    | inr hge => exact Nat.succLeSucc hge
+  refine ⟨raceFree_of_progN prog N _
+      (raceFree_of_segOrdered (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC C G hord),
+    barriersFit_of_progN prog N _
+      (seg_barriersFit (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC C G),
+    fun t1 t2 h1 h2 f1 f2 => seg_confluence (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC C G hord
+      (reach_progN prog N h1) (reach_progN prog N h2) f1 f2,
+    fun r hr hst => seg_noStuck (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC C G hComp hpast hex
+      r (reach_progN prog N hr) (fun v hv => match hv with
+        | ⟨i, hi⟩ => hst v ⟨i, stepT_of_progN prog hi⟩)⟩
+
+end SemSegs
+
 end Members
 end Kcert
