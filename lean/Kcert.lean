@@ -47,3 +47,5 @@ import Kcert.CheckNamed
 import Kcert.CpSem
 import Kcert.NamedSegments
 import Kcert.CpCheck
+import Kcert.SegClocks
+import Kcert.CheckSegs
