@@ -164,4 +164,309 @@ theorem check_safe_named_segs (sem : S → Kernel → T → KernelSem V)
 
 end Soundness
 
+/-! ### Not vacuous: `segAct` as a program, its run split at the clearing
+
+`segProg` (four threads): thread 0 `st [0]; bar.sync 1, 2; st [1]; bar.sync 0, 4`; thread 1
+`bar.sync 1, 2; ld [0]; bar.sync 0, 4`; thread 2 `bar.sync 0, 4; ld [1]; st [2]; bar.sync 1, 2`;
+thread 3 `bar.sync 0, 4; bar.sync 1, 2; ld [2]`.  Id 1 joins {0, 1} before the whole-CTA
+barrier 0 and {2, 3} after it (`OnceCheck.lean`'s `segAct` with memory accesses): the three
+conflicting pairs are ordered inside the segment up to the cut (`st [0]`/`ld [0]`), across the
+cut (`st [1]`/`ld [1]`) and inside the segment after it (`st [2]`/`ld [2]`). -/
+
+section SegExample
+
+open Sem (Act)
+open Members (Ev evOf soloEv Mem appE nEv pendI restr preF shiftA segM segS1 segS2)
+
+def spT0 : Nat → Act Nat
+  | 0 => Act.write 0 5 1
+  | 1 => Act.arrive 1 2 true 2
+  | 2 => Act.write 1 5 3
+  | 3 => Act.arrive 0 4 true 4
+  | _ => Act.exit
+
+def spT1 : Nat → Act Nat
+  | 0 => Act.arrive 1 2 true 1
+  | 1 => Act.read 0 0 2
+  | 2 => Act.arrive 0 4 true 3
+  | _ => Act.exit
+
+def spT2 : Nat → Act Nat
+  | 0 => Act.arrive 0 4 true 1
+  | 1 => Act.read 1 0 2
+  | 2 => Act.write 2 7 3
+  | 3 => Act.arrive 1 2 true 4
+  | _ => Act.exit
+
+def spT3 : Nat → Act Nat
+  | 0 => Act.arrive 0 4 true 1
+  | 1 => Act.arrive 1 2 true 2
+  | 2 => Act.read 2 0 3
+  | _ => Act.exit
+
+def segProg : Sem.Prog Nat := fun i pc _ =>
+  match i with
+  | 0 => spT0 pc
+  | 1 => spT1 pc
+  | 2 => spT2 pc
+  | _ => spT3 pc
+
+/-- The run up to and including the completion of the whole-CTA instance (latest first). -/
+def spH1 : List (Race.EventN Nat) :=
+  [Race.EventN.complete 0 4, Race.EventN.bar 1 0 true, Race.EventN.act 1 (Act.read 0 0 2),
+   Race.EventN.bar 0 0 true, Race.EventN.act 0 (Act.write 1 5 3), Race.EventN.complete 1 2,
+   Race.EventN.bar 3 0 true, Race.EventN.bar 2 0 true, Race.EventN.bar 1 1 true,
+   Race.EventN.bar 0 1 true, Race.EventN.act 0 (Act.write 0 5 1)]
+
+/-- The run after the clearing. -/
+def spH2 : List (Race.EventN Nat) :=
+  [Race.EventN.act 3 (Act.read 2 0 3), Race.EventN.complete 1 2, Race.EventN.bar 3 1 true,
+   Race.EventN.bar 2 1 true, Race.EventN.act 2 (Act.write 2 7 3), Race.EventN.act 2 (Act.read 1 0 2)]
+
+/-- The cut: each thread's arrival at barrier 0. -/
+def spC : Nat → Nat
+  | 0 => 3
+  | 1 => 2
+  | _ => 0
+
+set_option maxHeartbeats 2000000 in
+theorem sp_split :
+    Race.canonRunN segProg (fun _ _ => 0) (fun _ => 0) 4 2 8 = appE spH2 spH1 := rfl
+
+set_option maxHeartbeats 2000000 in
+theorem sp_finished : Race.FinishedN segProg (fun _ _ => 0) (fun _ => 0) 4 2 8 = true := rfl
+
+set_option maxHeartbeats 2000000 in
+theorem sp_check :
+    Race.checkN Race.noSameN 4 (Race.canonRunN segProg (fun _ _ => 0) (fun _ => 0) 4 2 8) = false :=
+  rfl
+
+theorem arrive_inj {b n p b' n' p' : Nat} {w w' : Bool}
+    (h : (Act.arrive b n w p : Act Nat) = Act.arrive b' n' w' p') : b = b' ∧ n = n' ∧ w = w' := by
+  injection h with e1 e2 e3 e4
+  exact ⟨e1, e2, e3⟩
+
+theorem segM_zero : segM 0 = 4 := rfl
+theorem segM_one : segM 1 = 2 := rfl
+
+/-- Every arrival of the program waits and has its id's count. -/
+theorem sp_arr : ∀ {t pc : Nat} {regs : Nat → Nat} {b n : Nat} {w : Bool} {p : Nat},
+    segProg t pc regs = Act.arrive b n w p → n = segM b ∧ w = true
+  | 0, 0, _, _, _, _, _, h => Act.noConfusion h
+  | 0, 1, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | 0, 2, _, _, _, _, _, h => Act.noConfusion h
+  | 0, 3, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | 0, _ + 4, _, _, _, _, _, h => Act.noConfusion h
+  | 1, 0, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | 1, 1, _, _, _, _, _, h => Act.noConfusion h
+  | 1, 2, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | 1, _ + 3, _, _, _, _, _, h => Act.noConfusion h
+  | 2, 0, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | 2, 1, _, _, _, _, _, h => Act.noConfusion h
+  | 2, 2, _, _, _, _, _, h => Act.noConfusion h
+  | 2, 3, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | 2, _ + 4, _, _, _, _, _, h => Act.noConfusion h
+  | _ + 3, 0, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | _ + 3, 1, _, _, _, _, _, h => match arrive_inj h with
+    | ⟨e1, e2, e3⟩ => by rw [← e1, ← e2, ← e3]; exact ⟨rfl, rfl⟩
+  | _ + 3, 2, _, _, _, _, _, h => Act.noConfusion h
+  | _ + 3, _ + 3, _, _, _, _, _, h => Act.noConfusion h
+
+theorem evOf_arr_inv {A : Act Nat} {b : Nat} {w : Bool} (h : evOf A = Ev.arr b w) :
+    ∃ n p, A = Act.arrive b n w p := by
+  cases A with
+  | arrive b' n w' p =>
+    have h' : Ev.arr b' w' = Ev.arr b w := h
+    injection h' with e1 e2
+    rw [e1, e2]; exact ⟨n, p, rfl⟩
+  | compute pc g => exact Ev.noConfusion h
+  | read a r pc => exact Ev.noConfusion h
+  | write a v pc => exact Ev.noConfusion h
+  | atomAdd a v pc => exact Ev.noConfusion h
+  | exit => exact Ev.noConfusion h
+
+theorem sp_soloArr {t i b : Nat} {w : Bool}
+    (h : Race.soloEvB segProg (fun _ _ => 0) (fun _ => 0) 4 t i = Ev.arr b w) :
+    t < 4 ∧ w = true := by
+  have ht := Race.lt_of_soloEvB_arr h
+  rw [Race.soloEvB_lt ht] at h
+  match evOf_arr_inv h with
+  | ⟨n, p, e⟩ => exact ⟨ht, (sp_arr e).2⟩
+
+theorem sp_nosync (t i b : Nat) :
+    ¬ Race.soloEvB segProg (fun _ _ => 0) (fun _ => 0) 4 t i = Ev.arr b false := by
+  intro h
+  exact Bool.noConfusion (sp_soloArr h).2
+
+theorem mem4 : ∀ {t : Nat}, t < 4 → Mem t [0, 1, 2, 3]
+  | 0, _ => Or.inl rfl
+  | 1, _ => Or.inr (Or.inl rfl)
+  | 2, _ => Or.inr (Or.inr (Or.inl rfl))
+  | 3, _ => Or.inr (Or.inr (Or.inr (Or.inl rfl)))
+  | t + 4, h => False.elim (Nat.ltIrrefl _ (Nat.ltOfLeOfLt (Nat.leAddLeft 4 t) h))
+
+theorem sp_pos : ∀ b, 0 < segM b := by
+  intro b
+  cases Nat.decEq b 0 with
+  | isTrue e =>
+    show 0 < (if b = 0 then 4 else 2)
+    rw [if_pos' e]; exact Nat.zeroLtSucc _
+  | isFalse e =>
+    show 0 < (if b = 0 then 4 else 2)
+    rw [if_neg' e]; exact Nat.zeroLtSucc _
+
+theorem sp_hcW : ∀ u, Mem u [0, 1, 2, 3] →
+    Race.soloEvB segProg (fun _ _ => 0) (fun _ => 0) 4 u (spC u) = Ev.arr 0 true ∧
+      Members.ac (Race.soloEvB segProg (fun _ _ => 0) (fun _ => 0) 4) 0 u (spC u) = 0 := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+    | inr hu =>
+      cases hu with
+      | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; exact ⟨rfl, rfl⟩
+        | inr hu => exact False.elim hu
+
+theorem sp_cut : ∀ u, Mem u [0, 1, 2, 3] → nEv u spH1 = spC u + 1 := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; rfl
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; rfl
+    | inr hu =>
+      cases hu with
+      | inl e => rw [← e]; rfl
+      | inr hu =>
+        cases hu with
+        | inl e => rw [← e]; rfl
+        | inr hu => exact False.elim hu
+
+theorem sp_le : ∀ t, nEv t spH1 ≤ spC t + 1
+  | 0 => Nat.leRefl _
+  | 1 => Nat.leRefl _
+  | 2 => Nat.leRefl _
+  | 3 => Nat.leRefl _
+  | t + 4 => by
+    have e : nEv (t + 4) spH1 = 0 := rfl
+    rw [e]; exact Nat.zeroLe _
+
+theorem sp_end1 : ∀ b, pendI spH1 b = []
+  | 0 => rfl
+  | 1 => rfl
+  | b + 2 => rfl
+
+theorem sp_end2 : ∀ b, pendI spH2 b = []
+  | 0 => rfl
+  | 1 => rfl
+  | b + 2 => rfl
+
+/-- **The example's run, split at the clearing, meets every hypothesis of
+`canonicalN_segs_sound`** (by evaluation, and the per-thread facts of the program). -/
+theorem sp_segRunAt : SegRunAt (⟨segProg, 4, fun _ _ => 0⟩ : Cta Nat) (fun _ => 0) 2 8 segM 0 0
+    [0, 1, 2, 3] spC segS1 segS2 spH1 spH2 :=
+  { hpos := sp_pos
+    hcnt := fun t i b n w pc _ h => (sp_arr (t := t)
+      (pc := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).pc)
+      (regs := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).regs) h).1
+    hW := fun t i wt h => (sp_soloArr h).2
+    hMW := fun t i wt h => mem4 (sp_soloArr h).1
+    hm := rfl
+    hS := Members.seg_nodup4
+    hcW := sp_hcW
+    hB := fun u i b' wt h => mem4 (sp_soloArr h).1
+    hfin := sp_finished
+    hsplit := sp_split
+    hcut := sp_cut
+    hn := sp_le
+    hd1 := Members.drain2_of _ _ rfl
+    hend1 := sp_end1
+    hr1 := Members.rust3_sync (fun t i b h => sp_nosync t i b (Members.restr_arr h).2)
+    hd2 := Members.drain2_of _ _ rfl
+    hend2 := sp_end2
+    hr2 := Members.rust3_sync (fun t i b h => sp_nosync t _ b h)
+    hSz1 := Members.seg_sized1
+    hSz2 := Members.seg_sized2
+    hc := sp_check }
+
+theorem sp_segRun : SegRun (⟨segProg, 4, fun _ _ => 0⟩ : Cta Nat) (fun _ => 0) 2 8 :=
+  ⟨segM, 0, 0, [0, 1, 2, 3], spC, segS1, segS2, spH1, spH2, sp_segRunAt⟩
+
+theorem sp_dataIndep : Sem.DataIndep segProg (fun _ _ _ _ => True) := by
+  intro i pc regs regs' _
+  exact Race.actRel_self (fun _ _ _ => trivial) regs regs' (segProg i pc regs)
+
+/-- **The example is safe**: from its executor run alone, through the clearing: for every
+initial memory, no race, barriers fit, confluence, no stuck state but final ones. -/
+theorem sp_safe : CtaSafeN (⟨segProg, 4, fun _ _ => 0⟩ : Cta Nat) :=
+  ctaSafeN_of_segRun _ (fun _ _ _ _ => True) sp_dataIndep (fun _ => trivial) (fun _ => 0) 2 8
+    sp_segRun
+
+/-- **`CanonCleanN`'s check (2) with one member set per id fails on this run**: no `S` has
+`Drain2 S` over the whole run (id 1 drains {0, 1}, then {2, 3}). -/
+theorem sp_not_drain (S : Nat → List Nat) :
+    ¬ Members.Drain2 S (Race.canonRunN segProg (fun _ _ => 0) (fun _ => 0) 4 2 8) := by
+  intro hd
+  rw [sp_split] at hd
+  -- the second instance of id 1 (after the clearing) drains thread 2 once
+  have h2 := hd.2 2
+  -- the first instance of id 1 (before it) drains thread 2 not at all
+  have h1 := hd.1.1.2 2
+  cases hm : Members.memB 2 (S 1) with
+  | true =>
+    rw [hm] at h1
+    exact Nat.noConfusion h1
+  | false =>
+    rw [hm] at h2
+    exact Nat.noConfusion h2
+
+end SegExample
+
+/-! ### Not vacuous at the checker: the example certificate with `segProg` -/
+
+section ExampleCheck
+
+open Examples
+
+/-- The semantics: every kernel is one CTA of `segProg`, four threads, zero launch registers. -/
+def exSemS : Unit → Kernel → Nat → KernelSem Nat :=
+  fun _ _ _ => ⟨1, fun _ => ⟨segProg, 4, fun _ _ => 0⟩⟩
+
+theorem exS_ctasFaithful : CtasFaithful exOracle exSemS := by
+  intro _ _ _ wr wo pr k sr h hs
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  rw [ex_side hs]
+  intro _
+  refine ⟨rfl, ?_⟩
+  intro c _
+  exact ⟨fun _ _ _ _ => True, sp_dataIndep, fun _ => True.intro⟩
+
+/-- The example oracle's runs meet `CanonCleanSegs` for `exSemS` (through the clearing,
+`sp_segRun`); they do not meet `CanonCleanN`'s check (2) with one member set (`sp_not_drain`). -/
+theorem exS_canonCleanSegs : CanonCleanSegs Nat exOracle exSemS :=
+  canonCleanSegs_of_fixed ⟨segProg, 4, fun _ _ => 0⟩ (fun _ _ _ _ => rfl)
+    ⟨fun _ => 0, 2, 8, Or.inr sp_segRun⟩
+
+/-- `check_safe_named_segs` applied to the accepted example certificate: the reference kernel,
+`segProg` (id 1 joining other threads after the clearing), is `KernelSafeN`. -/
+theorem exS_safe : KernelSafeN (exSemS () Kernel.reference 1) :=
+  match check_safe_named_segs (ops := intFieldOps) exSemS ex_runsWanted exS_ctasFaithful
+      exS_canonCleanSegs exCert 1 2 exCert_accepted with
+  | ⟨(), _, hsafe⟩ => hsafe Kernel.reference rfl
+
+end ExampleCheck
+
 end Kcert
