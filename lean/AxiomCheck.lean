@@ -1161,6 +1161,16 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.segs_congr
 #print axioms Kcert.Members.segHB_congr
 #print axioms Kcert.Members.notExit_of_lt
+#print axioms Kcert.Members.kthSeg_tail
+#print axioms Kcert.Members.pendI_lt
+#print axioms Kcert.Members.kthSeg_pre
+#print axioms Kcert.Members.kthSeg_post
+#print axioms Kcert.Members.kthE_of_seg
+#print axioms Kcert.Members.ac_pre_eq
+#print axioms Kcert.Members.ac_post_split
+#print axioms Kcert.Members.check3_pre_rust
+#print axioms Kcert.Members.check3_post_rust
+#print axioms Kcert.Members.segs_of_exec_rust
 #print axioms Kcert.Members.canonicalN_segs_sound
 #print axioms Kcert.canonCleanSegs_of_canonCleanN
 #print axioms Kcert.ctaSafeN_of_segRun

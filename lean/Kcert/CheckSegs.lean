@@ -38,8 +38,8 @@ def CleanFacts (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) : Prop :=
 `k`-th; every arrival at `W` waits; members `SW`, their arrivals there `c u`; every arriving
 thread in `SW`); the run finished and split at that instance's completion (`appE H2 H1`), with
 each member's actions up to its cut in `H1` and none past it, nothing pending at the clearing
-nor at the end; check (2) with `S1` on `H1` and with `S2` on `H2`; check (3) on each part; no
-race report. -/
+nor at the end; check (2) with `S1` on `H1` and with `S2` on `H2`; check (3) over the whole run
+(as in `CanonCleanN`); no race report. -/
 structure SegRunAt (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) (mb : Nat → Nat) (W k : Nat)
     (SW : List Nat) (c : Nat → Nat) (S1 S2 : Nat → List Nat)
     (H1 H2 : List (Race.EventN V)) : Prop where
@@ -62,11 +62,10 @@ structure SegRunAt (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) (mb : Nat → Nat
   hn : ∀ t, Members.nEv t H1 ≤ c t + 1
   hd1 : Members.Drain2 S1 H1
   hend1 : ∀ b, Members.pendI H1 b = []
-  hr1 : Members.RustCheck3 cta.N
-    (Members.restr (Race.soloEvB cta.prog cta.regs0 m0 cta.N) (Members.preF c)) H1
   hd2 : Members.Drain2 S2 H2
   hend2 : ∀ b, Members.pendI H2 b = []
-  hr2 : Members.RustCheck3 cta.N (Members.shiftA (Race.soloEvB cta.prog cta.regs0 m0 cta.N) H1) H2
+  hr : Members.RustCheck3 cta.N (Race.soloEvB cta.prog cta.regs0 m0 cta.N)
+    (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu)
   hSz1 : Members.Sized mb S1
   hSz2 : Members.Sized mb S2
   hc : Race.checkN Race.noSameN cta.N (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu) = false
@@ -106,8 +105,8 @@ theorem ctaSafeN_of_segRun (c : Cta V) (R : Nat → Nat → (Nat → V) → (Nat
   match h with
   | ⟨mb, W, k, SW, cc, S1, S2, H1, H2, G⟩ =>
     Members.canonicalN_segs_sound c.prog c.N B Fu c.regs0 m0 m1 R hind hR0 mb G.hpos G.hcnt
-      G.hW G.hMW G.hm G.hS G.hcW G.hB G.hfin G.hsplit G.hcut G.hn G.hd1 G.hend1 G.hr1 G.hd2
-      G.hend2 G.hr2 G.hSz1 G.hSz2 G.hc
+      G.hW G.hMW G.hm G.hS G.hcW G.hB G.hfin G.hsplit G.hcut G.hn G.hd1 G.hend1 G.hd2
+      G.hend2 G.hr G.hSz1 G.hSz2 G.hc
 
 theorem ctaSafeN_of_either (c : Cta V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
     (hind : DataIndep c.prog R) (hR0 : ∀ i, R i 0 (c.regs0 i) (c.regs0 i))
@@ -393,10 +392,9 @@ theorem sp_segRunAt : SegRunAt (⟨segProg, 4, fun _ _ => 0⟩ : Cta Nat) (fun _
     hn := sp_le
     hd1 := Members.drain2_of _ _ rfl
     hend1 := sp_end1
-    hr1 := Members.rust3_sync (fun t i b h => sp_nosync t i b (Members.restr_arr h).2)
     hd2 := Members.drain2_of _ _ rfl
     hend2 := sp_end2
-    hr2 := Members.rust3_sync (fun t i b h => sp_nosync t _ b h)
+    hr := Members.rust3_sync (fun t i b h => sp_nosync t i b h)
     hSz1 := Members.seg_sized1
     hSz2 := Members.seg_sized2
     hc := sp_check }

@@ -17,7 +17,10 @@ programs (`SE act c`: an edge of `restr act (preF c)` or of `restr act (postF c)
 at the clearing (`appE H2 H1`) satisfies `KthE` (`kthE_pre` on `H1`, `kthE_post` on `H2` with
 the pending lists shifted, `pendI_app`), and chains of segment edges between different threads
 are `SegHB` (`segHB_of_tc`).  `canonN_segOrdered`: the executor's run, split at the clearing,
-with check (2) on each part and no race report gives `SegOrdered`.
+with check (2) on each part and no race report gives `SegOrdered`.  `cut_of_exec`: `Cut`'s
+executor conditions from the run.  `check3_pre_rust`, `check3_post_rust`, `segs_of_exec_rust`:
+`Check3` of both segments from the Rust's check (3) over the whole history.
+`canonicalN_segs_sound`: the four conclusions across one clearing from the run alone.
 -/
 
 namespace Kcert
@@ -820,11 +823,305 @@ theorem cut_of_exec {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW
 
 end CutExec
 
+/-! ## Check (3) of both segments from the Rust's check (3) over the whole history
+
+`segs_of_exec` takes check (3) evaluated on each part of the run (`RustCheck3` on `H1` for the
+segment up to the cut, on `H2` for the shifted actions).  The Rust evaluates it once over the
+whole history with clocks that are not reset at the clearing; `check3_pre_rust`,
+`check3_post_rust` derive `Check3` of each segment from that (`RustCheck3 N act (appE H2 H1)`),
+through `hb_linkE` and the segment numbering of each completion (`KthSeg`). -/
+
+section Check3Whole
+
+variable {V : Type}
+
+/-- Every completion of the history drains arrivals of one segment with one arrival number in
+that segment's numbering. -/
+def KthSeg (act : Nat → Nat → Ev) (c : Nat → Nat) : List (EventN V) → Prop
+  | [] => True
+  | EventN.act _ _ :: h => KthSeg act c h
+  | EventN.bar _ _ _ :: h => KthSeg act c h
+  | EventN.complete b m :: h => KthSeg act c h ∧ ∀ p q, In p (takeL m (pendI h b)) →
+      In q (takeL m (pendI h b)) → ∀ w w', act p.1 p.2 = Ev.arr b w → act q.1 q.2 = Ev.arr b w' →
+      (p.2 ≤ c p.1 ∧ q.2 ≤ c q.1 ∧
+        ac (restr act (preF c)) b p.1 p.2 = ac (restr act (preF c)) b q.1 q.2) ∨
+      (c p.1 < p.2 ∧ c q.1 < q.2 ∧
+        ac (restr act (postF c)) b p.1 p.2 = ac (restr act (postF c)) b q.1 q.2)
+
+theorem kthSeg_tail {act : Nat → Nat → Ev} {c : Nat → Nat} (e : EventN V) (l : List (EventN V))
+    (h : KthSeg act c (e :: l)) : KthSeg act c l := by
+  cases e with
+  | act t A => exact h
+  | bar t b w => exact h
+  | complete b m => exact h.1
+
+/-- A pending arrival is an action the thread performed. -/
+theorem pendI_lt : ∀ (h : List (EventN V)) (b : Nat) (x : Nat × Nat), In x (pendI h b) →
+    x.2 < nEv x.1 h
+  | [], b, x, hx => False.elim hx
+  | EventN.act u A :: h, b, x, hx => Nat.ltOfLtOfLe (pendI_lt h b x hx) (nEv_le x.1 _ h)
+  | EventN.bar u b' w :: h, b, x, hx => by
+    have hx' : In x (Sem.upd (pendI h) b' (snocL (pendI h b') (u, nEv u h)) b) := hx
+    cases Nat.decEq b b' with
+    | isTrue eb =>
+      rw [eb, Race.upd_same] at hx'
+      cases in_snoc_cases hx' with
+      | inl hl =>
+        exact Nat.ltOfLtOfLe (pendI_lt h b' x hl) (nEv_le x.1 _ h)
+      | inr e =>
+        rw [← e]
+        show nEv u h < nEv u (EventN.bar u b' w :: h)
+        rw [nEv_bar_self]; exact Nat.ltSuccSelf _
+    | isFalse eb =>
+      rw [Race.upd_other _ _ eb] at hx'
+      exact Nat.ltOfLtOfLe (pendI_lt h b x hx') (nEv_le x.1 _ h)
+  | EventN.complete b' m :: h, b, x, hx => by
+    have hx' : In x (Sem.upd (pendI h) b' (dropL m (pendI h b')) b) := hx
+    cases Nat.decEq b b' with
+    | isTrue eb =>
+      rw [eb, Race.upd_same] at hx'
+      exact pendI_lt h b' x (Race.in_dropL m hx')
+    | isFalse eb =>
+      rw [Race.upd_other _ _ eb] at hx'
+      exact pendI_lt h b x hx'
+
+theorem kthSeg_pre {act : Nat → Nat → Ev} {c : Nat → Nat} :
+    ∀ (H : List (EventN V)), KthInst (restr act (preF c)) H → (∀ t, nEv t H ≤ c t + 1) →
+      KthSeg act c H
+  | [], _, _ => trivial
+  | EventN.act t A :: h, hk, hn => kthSeg_pre h hk (fun u => Nat.leTrans (nEv_le u _ h) (hn u))
+  | EventN.bar t b w :: h, hk, hn => kthSeg_pre h hk (fun u => Nat.leTrans (nEv_le u _ h) (hn u))
+  | EventN.complete b m :: h, hk, hn => by
+    refine ⟨kthSeg_pre h hk.1 hn, ?_⟩
+    intro p q hp hq w w' ap aq
+    have lp : p.2 + 1 ≤ c p.1 + 1 :=
+      Nat.leTrans (pendI_lt h b p (Race.in_takeL m hp)) (hn p.1)
+    have lq : q.2 + 1 ≤ c q.1 + 1 :=
+      Nat.leTrans (pendI_lt h b q (Race.in_takeL m hq)) (hn q.1)
+    exact Or.inl ⟨Nat.leOfSuccLeSucc lp, Nat.leOfSuccLeSucc lq, hk.2 p q hp hq⟩
+
+theorem kthSeg_post {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {H1 : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hend : ∀ b, pendI H1 b = [])
+    (h1 : KthSeg act c H1) :
+    ∀ (H2 : List (EventN V)), KthInst (shiftA act H1) H2 → KthSeg act c (appE H2 H1)
+  | [], _ => h1
+  | EventN.act t A :: h, hk => kthSeg_post hall hcut hend h1 h hk
+  | EventN.bar t b w :: h, hk => kthSeg_post hall hcut hend h1 h hk
+  | EventN.complete b m :: h, hk => by
+    refine ⟨kthSeg_post hall hcut hend h1 h hk.1, ?_⟩
+    intro p q hp hq w w' ap aq
+    rw [pendI_app hend h b, ← shL_take] at hp
+    rw [pendI_app hend h b, ← shL_take] at hq
+    match in_shL hp, in_shL hq with
+    | ⟨(p1, p2), hp', ep⟩, ⟨(q1, q2), hq', eq⟩ =>
+      rw [ep] at ap
+      rw [eq] at aq
+      rw [ep, eq]
+      have np := hcut p1 (hall _ _ _ _ ap)
+      have nq := hcut q1 (hall _ _ _ _ aq)
+      refine Or.inr ⟨?_, ?_, ?_⟩
+      · show c p1 < nEv p1 H1 + p2
+        rw [np]; exact Nat.ltOfLtOfLe (Nat.ltSuccSelf _) (Nat.leAddRight _ _)
+      · show c q1 < nEv q1 H1 + q2
+        rw [nq]; exact Nat.ltOfLtOfLe (Nat.ltSuccSelf _) (Nat.leAddRight _ _)
+      · show ac (restr act (postF c)) b p1 (nEv p1 H1 + p2) = ac (restr act (postF c)) b q1 (nEv q1 H1 + q2)
+        rw [np, nq, ac_post_shift act c H1 b p1 np, ac_post_shift act c H1 b q1 nq]
+        exact hk.2 (p1, p2) (q1, q2) hp' hq'
+
+/-- Segment numbering gives the segment edges. -/
+theorem kthE_of_seg {act : Nat → Nat → Ev} {c : Nat → Nat} :
+    ∀ (H : List (EventN V)), KthSeg act c H → KthE act (SE act c) H
+  | [], _ => trivial
+  | EventN.act t A :: h, hk => kthE_of_seg h hk
+  | EventN.bar t b w :: h, hk => kthE_of_seg h hk
+  | EventN.complete b m :: h, hk => by
+    refine ⟨kthE_of_seg h hk.1, ?_⟩
+    intro p q hp hq w aq ap _ _
+    match p, q, hp, hq, aq, ap with
+    | (p1, p2), (q1, q2), hp, hq, aq, ap =>
+      cases hk.2 (q1, q2) (p1, p2) hq hp w true aq ap with
+      | inl h =>
+        have aq' : restr act (preF c) q1 q2 = Ev.arr b w := by
+          rw [restr_true (decide_eq_true' h.1)]; exact aq
+        have ap' : restr act (preF c) p1 p2 = Ev.arr b true := by
+          rw [restr_true (decide_eq_true' h.2.1)]; exact ap
+        exact Or.inl (Edge.bar q1 q2 p1 p2 b w aq' ap' h.2.2)
+      | inr h =>
+        have aq' : restr act (postF c) q1 q2 = Ev.arr b w := by
+          rw [restr_true (postF_of_lt c h.1)]; exact aq
+        have ap' : restr act (postF c) p1 p2 = Ev.arr b true := by
+          rw [restr_true (postF_of_lt c h.2.1)]; exact ap
+        exact Or.inr (Edge.bar q1 q2 p1 p2 b w aq' ap' h.2.2)
+
+/-- Up to the cut, the segment's arrival numbers are the whole sequence's. -/
+theorem ac_pre_eq (act : Nat → Nat → Ev) (c : Nat → Nat) (b x : Nat) :
+    ∀ k, k ≤ c x + 1 → ac (restr act (preF c)) b x k = ac act b x k
+  | 0, _ => rfl
+  | k + 1, hk => by
+    show cond (arrAt b (restr act (preF c) x k)) (ac (restr act (preF c)) b x k + 1)
+      (ac (restr act (preF c)) b x k) = cond (arrAt b (act x k)) (ac act b x k + 1) (ac act b x k)
+    rw [restr_true (preF_true hk), ac_pre_eq act c b x k (Nat.leTrans (Nat.leSucc k) hk)]
+
+/-- After the cut, the segment's arrival numbers are the whole sequence's less those up to it. -/
+theorem ac_post_split (act : Nat → Nat → Ev) (c : Nat → Nat) (b x : Nat) :
+    ∀ d, ac act b x (c x + 1 + d) = ac act b x (c x + 1) + ac (restr act (postF c)) b x (c x + 1 + d)
+  | 0 => by rw [ac_post_zero act c b x (c x + 1) (Nat.leRefl _)]; rfl
+  | d + 1 => by
+    show cond (arrAt b (act x (c x + 1 + d))) (ac act b x (c x + 1 + d) + 1) (ac act b x (c x + 1 + d)) =
+      ac act b x (c x + 1) + cond (arrAt b (restr act (postF c) x (c x + 1 + d)))
+        (ac (restr act (postF c)) b x (c x + 1 + d) + 1) (ac (restr act (postF c)) b x (c x + 1 + d))
+    rw [restr_true (postF_after c x d), ac_post_split act c b x d]
+    cases arrAt b (act x (c x + 1 + d)) with
+    | true => rfl
+    | false => rfl
+
+end Check3Whole
+
+section Check3Rust
+
+variable {V : Type}
+
+/-- **Check (3) of the segment up to the cut from the Rust's check (3) over the whole
+history** (clocks over the whole history). -/
+theorem check3_pre_rust {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {N : Nat}
+    {H : List (EventN V)} (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hf : FromAct act H) (hw : NotBlocked N H) (hks : KthSeg act c H) (hcov : Covers act H)
+    (hr : RustCheck3 N act H) : Check3 (restr act (preF c)) := by
+  intro t i i' b wt' hi hi' hlt hnext
+  match restr_arr hi, restr_arr hi' with
+  | ⟨fi, ai⟩, ⟨fi', ai'⟩ =>
+  have ii : i ≤ c t := le_of_preF fi
+  have ii' : i' ≤ c t := le_of_preF fi'
+  match find_ev H i' (hcov t i' b wt' ai') with
+  | ⟨e, h, hs, ha, hn⟩ =>
+  have hf1 : FromAct act (e :: h) := sfx_pres fromAct_tail H _ hs hf
+  have hact' : act t (nEv t h) = Ev.arr b wt' := by rw [hn]; exact ai'
+  have ee : e = EventN.bar t b wt' := ev_bar hf1 ha hact'
+  rw [ee] at hs
+  have hf0 : FromAct act h := sfx_pres fromAct_tail H h (sfx_tail hs) hf
+  have hw0 : NotBlocked N h := sfx_pres notBlocked_tail H h (sfx_tail hs) hw
+  have hk0 : KthSeg act c h := sfx_pres kthSeg_tail H h (sfx_tail hs) hks
+  have hil : i < nEv t h := by rw [hn]; exact hlt
+  have hnx : ac act b t (nEv t h) = ac act b t i + 1 := by
+    rw [hn, ← ac_pre_eq act c b t i' (Nat.leTrans ii' (Nat.leSucc _)),
+      ← ac_pre_eq act c b t i (Nat.leTrans ii (Nat.leSucc _))]
+    exact hnext
+  match hr t b wt' h hs i hil ai hnx with
+  | ⟨m, hc, y, j, hsc, hti, hyj, hyw, k, c', hpos, hseg, hord⟩ =>
+  have hkc : KthSeg act c (EventN.complete b m :: hc) := sfx_pres kthSeg_tail h _ hsc hk0
+  cases hkc.2 (y, j) (t, i) hyj hti true false hyw ai with
+  | inr hh => exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe hh.2.1 ii))
+  | inl hh =>
+    have hhb : Race.HB h k t := Race.ordered_hb hw0 hseg hord
+    match hb_linkE (se_po act c) hf0 hw0 (kthE_of_seg h hk0) hhb with
+    | ⟨u, i2, hpos2, hb2⟩ =>
+      have eq := posAt_fun hpos2 hpos
+      rw [eq.1, eq.2, hn] at hb2
+      refine ⟨y, j, ?_, hh.2.2, ?_⟩
+      · rw [restr_true (decide_eq_true' hh.1)]; exact hyw
+      · cases sq_of_tc hall hb2 with
+        | inl hs' =>
+          have ey : y = t := hs'.1
+          rw [ey]
+          exact hb_po_lt _ hs'.2
+        | inr hm =>
+          cases hm.2.2 with
+          | inl h1 => exact h1.2.2
+          | inr h2 =>
+            cases h2 with
+            | inl h2 => exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe h2.2.1 ii'))
+            | inr h3 => exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe h3.2 ii'))
+
+/-- **Check (3) of the segment after the cut from the Rust's check (3) over the whole
+history.** -/
+theorem check3_post_rust {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {N : Nat}
+    {H : List (EventN V)} (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hf : FromAct act H) (hw : NotBlocked N H) (hks : KthSeg act c H) (hcov : Covers act H)
+    (hr : RustCheck3 N act H) : Check3 (restr act (postF c)) := by
+  intro t i i' b wt' hi hi' hlt hnext
+  match restr_arr hi, restr_arr hi' with
+  | ⟨fi, ai⟩, ⟨fi', ai'⟩ =>
+  have ii : c t < i := lt_of_postF fi
+  have ii' : c t < i' := lt_of_postF fi'
+  match find_ev H i' (hcov t i' b wt' ai') with
+  | ⟨e, h, hs, ha, hn⟩ =>
+  have hf1 : FromAct act (e :: h) := sfx_pres fromAct_tail H _ hs hf
+  have hact' : act t (nEv t h) = Ev.arr b wt' := by rw [hn]; exact ai'
+  have ee : e = EventN.bar t b wt' := ev_bar hf1 ha hact'
+  rw [ee] at hs
+  have hf0 : FromAct act h := sfx_pres fromAct_tail H h (sfx_tail hs) hf
+  have hw0 : NotBlocked N h := sfx_pres notBlocked_tail H h (sfx_tail hs) hw
+  have hk0 : KthSeg act c h := sfx_pres kthSeg_tail H h (sfx_tail hs) hks
+  have hil : i < nEv t h := by rw [hn]; exact hlt
+  have hnx : ac act b t (nEv t h) = ac act b t i + 1 := by
+    rw [hn]
+    match add_sub_of_lt ii, add_sub_of_lt ii' with
+    | ⟨d, e1⟩, ⟨d', e2⟩ =>
+      rw [e1, e2] at hnext
+      rw [e1, e2, ac_post_split act c b t d, ac_post_split act c b t d', hnext]
+      rfl
+  match hr t b wt' h hs i hil ai hnx with
+  | ⟨m, hc, y, j, hsc, hti, hyj, hyw, k, c', hpos, hseg, hord⟩ =>
+  have hkc : KthSeg act c (EventN.complete b m :: hc) := sfx_pres kthSeg_tail h _ hsc hk0
+  cases hkc.2 (y, j) (t, i) hyj hti true false hyw ai with
+  | inl hh => exact False.elim (Nat.ltIrrefl _ (Nat.ltOfLtOfLe ii hh.2.1))
+  | inr hh =>
+    have hhb : Race.HB h k t := Race.ordered_hb hw0 hseg hord
+    match hb_linkE (se_po act c) hf0 hw0 (kthE_of_seg h hk0) hhb with
+    | ⟨u, i2, hpos2, hb2⟩ =>
+      have eq := posAt_fun hpos2 hpos
+      rw [eq.1, eq.2, hn] at hb2
+      have jy : ¬ j + 1 ≤ c y := fun hle =>
+        Nat.ltIrrefl _ (Nat.ltOfLtOfLe (Nat.ltTrans hh.1 (Nat.ltSuccSelf j)) hle)
+      refine ⟨y, j, ?_, hh.2.2, ?_⟩
+      · rw [restr_true (postF_of_lt c hh.1)]; exact hyw
+      · cases sq_of_tc hall hb2 with
+        | inl hs' =>
+          have ey : y = t := hs'.1
+          rw [ey]
+          exact hb_po_lt _ hs'.2
+        | inr hm =>
+          cases hm.2.2 with
+          | inl h1 => exact False.elim (jy h1.1)
+          | inr h2 =>
+            cases h2 with
+            | inl h2 => exact h2.2.2
+            | inr h3 => exact False.elim (jy h3.1)
+
+/-- **`Segs` from the executor's checks with check (3) over the whole history**: as
+`segs_of_exec`, with the Rust's check (3) evaluated once on the whole run (`RustCheck3 N act
+(appE H2 H1)`, clocks not reset at the clearing) in place of its evaluation on each part. -/
+theorem segs_of_exec_rust {act : Nat → Nat → Ev} {m : Nat → Nat} {c : Nat → Nat} {SW : List Nat}
+    {S1 S2 : Nat → List Nat} {N : Nat} {H1 H2 : List (EventN V)}
+    (hf : FromAct act (appE H2 H1)) (hcov : Covers act (appE H2 H1))
+    (hw : NotBlocked N (appE H2 H1))
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
+    (hr : RustCheck3 N act (appE H2 H1)) (hSz1 : Sized m S1) (hSz2 : Sized m S2) :
+    Segs act m c S1 S2 := by
+  have hf1 := fromAct_appE_tail H1 H2 hf
+  have hlt : ∀ u, Mem u SW → c u < nEv u H1 := by
+    intro u hu; rw [hcut u hu]; exact Nat.ltSuccSelf _
+  have hM1 := memb_pre hf1 hn hall hlt hd1 hend1
+  have k1 := kthInst_of_drain hM1 (fromAct_pre H1 hf1 hn) hd1
+  have hM2 : Memb (shiftA act H1) S2 :=
+    memb_of_drain (fromAct_shift H1 H2 hf) hd2 (covers_shift hcov) hend2
+  have k2 := kthInst_of_drain hM2 (fromAct_shift H1 H2 hf) hd2
+  have hks : KthSeg act c (appE H2 H1) := kthSeg_post hall hcut hend1 (kthSeg_pre H1 k1 hn) H2 k2
+  exact ⟨hM1, hSz1, check3_pre_rust hall hf hw hks hcov hr,
+    memb_post hf hcov hall hcut hd2 hend2, hSz2, check3_post_rust hall hf hw hks hcov hr⟩
+
+end Check3Rust
+
 /-! ## The four conclusions across one clearing from the executor's run
 
 As `canonicalN_check_sound` (`NamedSound.lean`), through the program `progN prog N` whose
-threads from `N` on do nothing: `Cut` from the run (`cut_of_exec`), `Segs` from its checks per
-part (`segs_of_exec`), `SegOrdered` from its race check (`canonN_segOrderedB`), and the complete
+threads from `N` on do nothing: `Cut` from the run (`cut_of_exec`), `Segs` from its checks (2)
+per part and (3) over the whole run (`segs_of_exec_rust`), `SegOrdered` from its race check
+(`canonN_segOrderedB`), and the complete
 schedule of `seg_noStuck` from its thread order followed by the exits (`extH`, `valid_extH`). -/
 
 section SemSegs
@@ -945,8 +1242,8 @@ finishes, its race check reports nothing, and its history splits at the completi
 whole-CTA instance of `W` (the `k`-th, every arrival at `W` waits, members `SW`, their cut
 arrivals `c u`; every arriving thread is in `SW`) into `appE H2 H1` with `H1` holding each
 member's actions up to its cut and no action past it, nothing pending at the clearing nor at the
-end, check (2) with `S1` on `H1` and `S2` on `H2` (`Sized mb`), and check (3) on each part
-(`RustCheck3` on `H1` for the segment up to the cut, on `H2` for the shifted actions), then from
+end, check (2) with `S1` on `H1` and `S2` on `H2` (`Sized mb`), and the Rust's check (3) over
+the whole run (`RustCheck3`, clocks not reset at the clearing, as in `CanonCleanN`), then from
 the launch with any memory `m1`: no race, barriers fit, any two final states are the same, and
 every reachable state where no thread can step is final. -/
 theorem canonicalN_segs_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
@@ -966,9 +1263,8 @@ theorem canonicalN_segs_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat →
     (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
     (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1)
     (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
-    (hr1 : RustCheck3 N (restr (soloEvB prog regs0 m0 N) (preF c)) H1)
     (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
-    (hr2 : RustCheck3 N (shiftA (soloEvB prog regs0 m0 N) H1) H2)
+    (hr : RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F))
     (hSz1 : Sized mb S1) (hSz2 : Sized mb S2)
     (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
     Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
@@ -994,8 +1290,8 @@ theorem canonicalN_segs_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat →
   have C : Cut (soloEv (progN prog N) regs0 m0) mb W k SW c (sched H1) :=
     cut_congr he (cut_of_exec hW hMW hm hS hcW hB hpos hf1 (cb_appE_tail H1 H2 hcb) hcut hn hend1)
   have G : Segs (soloEv (progN prog N) regs0 m0) mb c S1 S2 :=
-    segs_congr he (segs_of_exec hf hcov hB hcut hn hd1 hend1 (notBlocked_pre H1 H2 hw) hr1
-      hd2 hend2 (notBlocked_post hend1 H2 hw) hr2 hSz1 hSz2)
+    segs_congr he (segs_of_exec_rust hf hcov hw hB hcut hn hd1 hend1 hd2 hend2
+      (by rw [← hsplit]; exact hr) hSz1 hSz2)
   have hord : SegOrdered (progN prog N) N regs0 m0 SW c := by
     intro x y i j hxy hx hy hcf
     rw [soloAct_progN prog regs0 m0 hx, soloAct_progN prog regs0 m0 hy] at hcf
@@ -1061,6 +1357,7 @@ theorem canonicalN_segs_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat →
         | ⟨i, hi⟩ => hst v ⟨i, stepT_of_progN prog hi⟩)⟩
 
 end SemSegs
+
 
 end Members
 end Kcert
