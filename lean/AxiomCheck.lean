@@ -1172,6 +1172,9 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.check3_post_rust
 #print axioms Kcert.Members.segs_of_exec_rust
 #print axioms Kcert.Members.canonicalN_segs_sound
+#print axioms Kcert.Members.cntP_shL
+#print axioms Kcert.Members.drain_at_segs
+#print axioms Kcert.Members.canonN_counts_segs
 #print axioms Kcert.canonCleanSegs_of_canonCleanN
 #print axioms Kcert.ctaSafeN_of_segRun
 #print axioms Kcert.ctaSafeN_of_either

@@ -34,7 +34,8 @@ def CleanFacts (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) : Prop :=
     Race.checkN Race.noSameN cta.N (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu) = false
 
 /-- One CTA's run with one clearing of the members record (the hypotheses of
-`Members.canonicalN_segs_sound`): one positive count per id; a whole-CTA instance of `W` (the
+`Members.canonicalN_segs_sound`, with one count per id from the count check `CountsOK`,
+`Members.canonN_counts_segs`): positive counts `mb`; a whole-CTA instance of `W` (the
 `k`-th; every arrival at `W` waits; members `SW`, their arrivals there `c u`; every arriving
 thread in `SW`); the run finished and split at that instance's completion (`appE H2 H1`), with
 each member's actions up to its cut in `H1` and none past it, nothing pending at the clearing
@@ -44,8 +45,7 @@ structure SegRunAt (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) (mb : Nat → Nat
     (SW : List Nat) (c : Nat → Nat) (S1 S2 : Nat → List Nat)
     (H1 H2 : List (Race.EventN V)) : Prop where
   hpos : ∀ b, 0 < mb b
-  hcnt : ∀ t i b n w pc, t < cta.N →
-    Sem.soloAct cta.prog cta.regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b
+  hco : Race.CountsOK cta.prog cta.regs0 m0 (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu)
   hW : ∀ t i wt, Race.soloEvB cta.prog cta.regs0 m0 cta.N t i = Members.Ev.arr W wt → wt = true
   hMW : ∀ t i wt, Race.soloEvB cta.prog cta.regs0 m0 cta.N t i = Members.Ev.arr W wt →
     Members.Mem t SW
@@ -104,7 +104,8 @@ theorem ctaSafeN_of_segRun (c : Cta V) (R : Nat → Nat → (Nat → V) → (Nat
     (m0 : Nat → V) (B Fu : Nat) (h : SegRun c m0 B Fu) : CtaSafeN c := fun m1 =>
   match h with
   | ⟨mb, W, k, SW, cc, S1, S2, H1, H2, G⟩ =>
-    Members.canonicalN_segs_sound c.prog c.N B Fu c.regs0 m0 m1 R hind hR0 mb G.hpos G.hcnt
+    Members.canonicalN_segs_sound c.prog c.N B Fu c.regs0 m0 m1 R hind hR0 mb G.hpos
+      (Members.canonN_counts_segs G.hSz1 G.hSz2 G.hfin G.hsplit G.hd1 G.hend1 G.hd2 G.hend2 G.hco)
       G.hW G.hMW G.hm G.hS G.hcW G.hB G.hfin G.hsplit G.hcut G.hn G.hd1 G.hend1 G.hd2
       G.hend2 G.hr G.hSz1 G.hSz2 G.hc
 
@@ -377,9 +378,10 @@ theorem sp_end2 : ∀ b, pendI spH2 b = []
 theorem sp_segRunAt : SegRunAt (⟨segProg, 4, fun _ _ => 0⟩ : Cta Nat) (fun _ => 0) 2 8 segM 0 0
     [0, 1, 2, 3] spC segS1 segS2 spH1 spH2 :=
   { hpos := sp_pos
-    hcnt := fun t i b n w pc _ h => (sp_arr (t := t)
-      (pc := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).pc)
-      (regs := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).regs) h).1
+    hco := Race.countsOK_of_cnt (N := 4) (B := 2) (F := 8) (mb := segM)
+      (fun t i b n w pc _ h => (sp_arr (t := t)
+        (pc := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).pc)
+        (regs := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).regs) h).1)
     hW := fun t i wt h => (sp_soloArr h).2
     hMW := fun t i wt h => mem4 (sp_soloArr h).1
     hm := rfl

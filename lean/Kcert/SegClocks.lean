@@ -1359,5 +1359,100 @@ theorem canonicalN_segs_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat →
 end SemSegs
 
 
+/-! ## One count per id from the count check, across the clearing
+
+`canonN_counts` (`NamedSound.lean`) derives one count per id from the count check (`CountsOK`)
+with one member set per id; here each completion is checked against `S1` (in `H1`) or `S2` (in
+`H2`), both `Sized mb`. -/
+
+section CountsSegs
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (canonRunN FinishedN soloEvB soloEvB_lt canonN_covers canonRunN_fromActB CountsOK
+  compOK_tail drain2_tail lenL_takeL len_drained canonRunN_compOK cntOf in_snocL_self)
+
+theorem cntP_shL (u : Nat) (H1 : List (EventN V)) : ∀ (l : List (Nat × Nat)),
+    cntP u (shL H1 l) = cntP u l
+  | [] => rfl
+  | p :: l => by
+    show (if p.1 = u then cntP u (shL H1 l) + 1 else cntP u (shL H1 l)) =
+      (if p.1 = u then cntP u l + 1 else cntP u l)
+    rw [cntP_shL u H1 l]
+
+/-- Every completion of the run split at the clearing drains the members of `S1` (in `H1`) or
+of `S2` (in `H2`) once each. -/
+theorem drain_at_segs {S1 S2 : Nat → List Nat} {H1 : List (EventN V)}
+    (hend1 : ∀ b, pendI H1 b = []) (hd1 : Drain2 S1 H1) :
+    ∀ (H2 : List (EventN V)), Drain2 S2 H2 → ∀ b m hc,
+      Sfx (EventN.complete b m :: hc) (appE H2 H1) →
+      (∀ u, cntP u (takeL m (pendI hc b)) = cond (memB u (S1 b)) 1 0) ∨
+      (∀ u, cntP u (takeL m (pendI hc b)) = cond (memB u (S2 b)) 1 0)
+  | [], _, b, m, hc, hs => Or.inl (sfx_pres drain2_tail H1 _ hs hd1).2
+  | e :: h2, hd2, b, m, hc, hs => by
+    cases hs with
+    | inr hs => exact drain_at_segs hend1 hd1 h2 (drain2_tail e h2 hd2) b m hc hs
+    | inl heq =>
+      have e1 := (List.cons.inj heq).1
+      have e2 := (List.cons.inj heq).2
+      rw [← e1] at hd2
+      rw [e2]
+      refine Or.inr (fun u => ?_)
+      rw [pendI_app hend1 h2 b, ← shL_take, cntP_shL]
+      exact hd2.2 u
+
+/-- **One count per id from the count check across the clearing**: if the run finishes,
+splits at the clearing with nothing pending there nor at the end, passes check (2) with `S1`
+on `H1` and `S2` on `H2` (both `Sized mb`) and the count check (`CountsOK`), every solo arrival
+at `b` of a thread below `N` has count `mb b`. -/
+theorem canonN_counts_segs {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {S1 S2 : Nat → List Nat} {mb : Nat → Nat} {H1 H2 : List (EventN V)}
+    (hSz1 : Sized mb S1) (hSz2 : Sized mb S2)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = appE H2 H1)
+    (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
+    (hco : CountsOK prog regs0 m0 (canonRunN prog regs0 m0 N B F)) :
+    ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b := by
+  intro t i b n w pc ht ha
+  have hf := canonRunN_fromActB prog regs0 m0 N B F
+  have hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = [] := by
+    intro b; rw [hsplit]; exact pendI_end hend1 hend2 b
+  have hev : soloEvB prog regs0 m0 N t i = Ev.arr b w := by
+    rw [soloEvB_lt ht]
+    show evOf (Sem.soloAct prog regs0 m0 t i) = Ev.arr b w
+    rw [ha]
+    rfl
+  match find_ev _ i (canonN_covers hfin t i b w hev) with
+  | ⟨e, h, hs, hac, hn⟩ =>
+    have hf1 : FromAct (soloEvB prog regs0 m0 N) (e :: h) := sfx_pres fromAct_tail _ _ hs hf
+    have hact' : soloEvB prog regs0 m0 N t (nEv t h) = Ev.arr b w := by rw [hn]; exact hev
+    have ee : e = EventN.bar t b w := ev_bar hf1 hac hact'
+    rw [ee] at hs
+    have hx : In (t, i) (pendI (EventN.bar t b w :: h) b) := by
+      show In (t, i) (Sem.upd (pendI h) b (snocL (pendI h b) (t, nEv t h)) b)
+      rw [Race.upd_same, hn]
+      exact in_snocL_self (t, i) (pendI h b)
+    cases pend_track _ _ hs hx with
+    | inl hx' => rw [hend b] at hx'; exact False.elim hx'
+    | inr ex =>
+      match ex with
+      | ⟨m, hc, hs2, hin⟩ =>
+        have c1 := hco b m hc hs2 (t, i) hin
+        have c2 : cntOf prog regs0 m0 (t, i) = n := by
+          show (match Sem.soloAct prog regs0 m0 t i with
+            | Sem.Act.arrive _ n _ _ => n
+            | _ => 0) = n
+          rw [ha]
+        have hok := sfx_pres compOK_tail _ _ hs2 (canonRunN_compOK prog regs0 m0 N B F)
+        have l1 := lenL_takeL m (pendI hc b) hok.2.2.2
+        have hs3 : Sfx (EventN.complete b m :: hc) (appE H2 H1) := by rw [← hsplit]; exact hs2
+        rw [← c2, c1, ← l1]
+        cases drain_at_segs hend1 hd1 H2 hd2 b m hc hs3 with
+        | inl hdr => rw [len_drained (hSz1 b).2 _ hdr]; exact (hSz1 b).1
+        | inr hdr => rw [len_drained (hSz2 b).2 _ hdr]; exact (hSz2 b).1
+
+end CountsSegs
+
 end Members
 end Kcert
