@@ -1175,6 +1175,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.cntP_shL
 #print axioms Kcert.Members.drain_at_segs
 #print axioms Kcert.Members.canonN_counts_segs
+#print axioms Kcert.Members.kthE_true
+#print axioms Kcert.Members.pend_arr
+#print axioms Kcert.Members.sub_one_succ
+#print axioms Kcert.Members.member_last
+#print axioms Kcert.Members.canonicalN_clear_sound
 #print axioms Kcert.canonCleanSegs_of_canonCleanN
 #print axioms Kcert.ctaSafeN_of_segRun
 #print axioms Kcert.ctaSafeN_of_either
@@ -1202,6 +1207,9 @@ nothing declared with `axiom`).
 #print axioms Kcert.sp_dataIndep
 #print axioms Kcert.sp_safe
 #print axioms Kcert.sp_not_drain
+#print axioms Kcert.spH1_eq
+#print axioms Kcert.sp_members
+#print axioms Kcert.sp_clear_sound
 #print axioms Kcert.exS_ctasFaithful
 #print axioms Kcert.exS_canonCleanSegs
 #print axioms Kcert.exS_safe

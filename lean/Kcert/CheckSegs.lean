@@ -432,6 +432,49 @@ theorem sp_not_drain (S : Nat → List Nat) :
     rw [hm] at h2
     exact Nat.noConfusion h2
 
+/-- `spH1` ends with the clearing completion. -/
+def spH1t : List (Race.EventN Nat) :=
+  [Race.EventN.bar 1 0 true, Race.EventN.act 1 (Act.read 0 0 2),
+   Race.EventN.bar 0 0 true, Race.EventN.act 0 (Act.write 1 5 3), Race.EventN.complete 1 2,
+   Race.EventN.bar 3 0 true, Race.EventN.bar 2 0 true, Race.EventN.bar 1 1 true,
+   Race.EventN.bar 0 1 true, Race.EventN.act 0 (Act.write 0 5 1)]
+
+theorem spH1_eq : spH1 = Race.EventN.complete 0 4 :: spH1t := rfl
+
+theorem sp_members : segS1 0 = [0, 1, 2, 3] := rfl
+
+/-- **`canonicalN_clear_sound` applies to the example** (the cut, members and instance number
+read off the run): for every initial memory, no race, barriers fit, confluence, no stuck
+state but final ones. -/
+theorem sp_clear_sound (m1 : Nat → Nat) :
+    Sem.RaceFree segProg 4 (Sem.init (fun _ _ => 0) m1) ∧
+    Sem.BarriersFit segProg 4 (Sem.init (fun _ _ => 0) m1) ∧
+    (∀ t1 t2, Sem.Reach segProg 4 (Sem.init (fun _ _ => 0) m1) t1 →
+      Sem.Reach segProg 4 (Sem.init (fun _ _ => 0) m1) t2 →
+      Sem.Final 4 t1 → Sem.Final 4 t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach segProg 4 (Sem.init (fun _ _ => 0) m1) r →
+      (∀ v, Sem.Step segProg 4 r v → False) → Sem.Final 4 r) := by
+  have hsplit : Race.canonRunN segProg (fun _ _ => 0) (fun _ => 0) 4 2 8 =
+      appE spH2 (Race.EventN.complete 0 4 :: spH1t) := by rw [← spH1_eq]; exact sp_split
+  have hd1 : Members.Drain2 segS1 (Race.EventN.complete 0 4 :: spH1t) := by
+    rw [← spH1_eq]; exact Members.drain2_of _ _ rfl
+  have hend1 : ∀ b, pendI (Race.EventN.complete 0 4 :: spH1t) b = [] := by
+    rw [← spH1_eq]; exact sp_end1
+  have hB : ∀ u i b' wt, Race.soloEvB segProg (fun _ _ => 0) (fun _ => 0) 4 u i = Ev.arr b' wt →
+      Mem u (segS1 0) := by
+    intro u i b' wt h
+    rw [sp_members]
+    exact mem4 (sp_soloArr h).1
+  exact Members.canonicalN_clear_sound segProg 4 2 8 (fun _ _ => 0) (fun _ => 0) m1
+    (fun _ _ _ _ => True) sp_dataIndep (fun _ => trivial) segM sp_pos
+    (fun t i wt h => (sp_soloArr h).2) hB sp_finished hsplit hd1 hend1
+    (Members.drain2_of segS2 spH2 rfl) sp_end2 (Members.rust3_sync (fun t i b h => sp_nosync t i b h))
+    Members.seg_sized1 Members.seg_sized2
+    (Race.countsOK_of_cnt (N := 4) (B := 2) (F := 8) (mb := segM)
+      (fun t i b n w pc _ h => (sp_arr (t := t)
+        (pc := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).pc)
+        (regs := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).regs) h).1)) sp_check
+
 end SegExample
 
 /-! ### Not vacuous at the checker: the example certificate with `segProg` -/

@@ -1454,5 +1454,147 @@ theorem canonN_counts_segs {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 :
 
 end CountsSegs
 
+/-! ## The cut read off the run: the clearing completion ends `H1`
+
+`canonicalN_segs_sound` takes the cut `c`, the members `SW` and the instance number `k` with
+facts about them.  When `H1` ends with the completion of `W` (the clearing), they are read off
+the run: `SW` is check (2)'s member set `S1 W`, `c u` the index of `u`'s last event in `H1`,
+which is its waiting arrival at `W` drained by that completion (`pend_arr`: a pending waiting
+arrival's thread has done nothing since, as blocked threads do nothing), and all of them have
+one arrival number (`KthInst` of the segment up to the cut). -/
+
+section CutRead
+
+variable {V : Type}
+
+theorem kthE_true {act : Nat → Nat → Ev} : ∀ (h : List (EventN V)), KthE act (fun _ _ => True) h
+  | [] => trivial
+  | EventN.act _ _ :: h => kthE_true h
+  | EventN.bar _ _ _ :: h => kthE_true h
+  | EventN.complete _ _ :: h => ⟨kthE_true h, fun _ _ _ _ _ _ _ _ _ => trivial⟩
+
+/-- A pending arrival is an arrival of the history's sequences, and if it waits its thread has
+done nothing since. -/
+theorem pend_arr {act : Nat → Nat → Ev} {N : Nat} {h : List (EventN V)} (hf : FromAct act h)
+    (hw : NotBlocked N h) {b : Nat} {p : Nat × Nat} (hp : In p (pendI h b)) :
+    ∃ w, act p.1 p.2 = Ev.arr b w ∧ (w = true → nEv p.1 h = p.2 + 1) :=
+  match Race.rel2_inL ((lInvE_run (E := fun _ _ => True) (fun _ _ => trivial) (N := N) h hf hw
+      (kthE_true h)).2 b) hp with
+  | ⟨x, _, ok⟩ => ⟨x.wait, ok.2.1, ok.2.2.2.1⟩
+
+theorem sub_one_succ : ∀ (n : Nat), n ≤ n - 1 + 1
+  | 0 => Nat.zeroLe _
+  | n + 1 => Nat.leRefl _
+
+/-- Each member of the clearing instance: its last event before the completion is its waiting
+arrival at `W`, drained by the completion. -/
+theorem member_last {act : Nat → Nat → Ev} {N W n : Nat} {S1 : Nat → List Nat}
+    {H1 : List (EventN V)} (hf : FromAct act H1) (hw : NotBlocked N H1)
+    (hd : Drain2 S1 (EventN.complete W n :: H1))
+    (hW : ∀ t i wt, act t i = Ev.arr W wt → wt = true) {u : Nat} (hu : Mem u (S1 W)) :
+    act u (nEv u H1 - 1) = Ev.arr W true ∧ nEv u H1 = nEv u H1 - 1 + 1 ∧
+      In (u, nEv u H1 - 1) (takeL n (pendI H1 W)) := by
+  have c1 := hd.2 u
+  rw [memB_of_mem _ hu] at c1
+  have c2 : 0 < cntP u (takeL n (pendI H1 W)) := by rw [c1]; exact Nat.zeroLtSucc 0
+  match cntP_ex c2 with
+  | ⟨(x1, x2), hx, ex⟩ =>
+    have ex' : x1 = u := ex
+    match pend_arr hf hw (Race.in_takeL n hx) with
+    | ⟨w, ax, hwt⟩ =>
+      have wt : w = true := hW _ _ _ ax
+      have hn : nEv x1 H1 = x2 + 1 := hwt wt
+      rw [ex'] at hn ax hx
+      have e : nEv u H1 - 1 = x2 := by rw [hn]; rfl
+      rw [e, hn]
+      rw [wt] at ax
+      exact ⟨ax, rfl, hx⟩
+
+end CutRead
+
+section ClearSound
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (sched CB FinishedN canonRunN soloEvB canonRunN_fromActB canonRunN_notBlocked checkN
+  noSameN CountsOK)
+
+/-- **The four conclusions across one clearing, with the cut read off the run**: as
+`canonicalN_segs_sound`, where `H1` ends with the clearing completion of `W`
+(`EventN.complete W n :: H1'`); the members are check (2)'s `S1 W`, the cut of each member the
+index of its last event before the completion, the instance number and the cut facts
+(`hcut`, `hn`, `hcW`) are derived (`member_last`, `KthInst` of the segment up to the cut), and one
+count per id comes from the count check (`canonN_counts_segs`).  Left as hypotheses: every
+arrival at `W` waits, every arriving thread is a member of `W` (the whole CTA). -/
+theorem canonicalN_clear_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    {W n : Nat} {S1 S2 : Nat → List Nat} {H1' H2 : List (EventN V)}
+    (hW : ∀ t i wt, soloEvB prog regs0 m0 N t i = Ev.arr W wt → wt = true)
+    (hB : ∀ u i b' wt, soloEvB prog regs0 m0 N u i = Ev.arr b' wt → Mem u (S1 W))
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = appE H2 (EventN.complete W n :: H1'))
+    (hd1 : Drain2 S1 (EventN.complete W n :: H1'))
+    (hend1 : ∀ b, pendI (EventN.complete W n :: H1') b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = [])
+    (hr : RustCheck3 N (soloEvB prog regs0 m0 N) (canonRunN prog regs0 m0 N B F))
+    (hSz1 : Sized mb S1) (hSz2 : Sized mb S2)
+    (hco : CountsOK prog regs0 m0 (canonRunN prog regs0 m0 N B F))
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) := by
+  have hf : FromAct (soloEvB prog regs0 m0 N) (appE H2 (EventN.complete W n :: H1')) := by
+    rw [← hsplit]; exact canonRunN_fromActB prog regs0 m0 N B F
+  have hw : NotBlocked N (appE H2 (EventN.complete W n :: H1')) := by
+    rw [← hsplit]; exact canonRunN_notBlocked prog regs0 m0 N B F
+  have hf1 := fromAct_appE_tail (EventN.complete W n :: H1') H2 hf
+  have hf1' : FromAct (soloEvB prog regs0 m0 N) H1' := hf1
+  have hw1' : NotBlocked N H1' := (notBlocked_pre _ H2 hw).1
+  have hn : ∀ t, nEv t (EventN.complete W n :: H1') ≤ (fun u => nEv u H1' - 1) t + 1 :=
+    fun t => sub_one_succ _
+  have hml := fun u (hu : Mem u (S1 W)) => member_last hf1' hw1' hd1 hW hu
+  have hcut : ∀ u, Mem u (S1 W) →
+      nEv u (EventN.complete W n :: H1') = (fun u => nEv u H1' - 1) u + 1 :=
+    fun u hu => (hml u hu).2.1
+  have hlt : ∀ u, Mem u (S1 W) → (fun u => nEv u H1' - 1) u < nEv u (EventN.complete W n :: H1') := by
+    intro u hu; rw [hcut u hu]; exact Nat.ltSuccSelf _
+  have hM1 := memb_pre hf1 hn hB hlt hd1 hend1
+  have k1 := kthInst_of_drain hM1 (fromAct_pre _ hf1 hn) hd1
+  have hcnt := canonN_counts_segs hSz1 hSz2 hfin hsplit hd1 hend1 hd2 hend2 hco
+  cases hS : S1 W with
+  | nil =>
+    have e := (hSz1 W).1
+    rw [hS] at e
+    have p := hpos W
+    rw [← e] at p
+    exact False.elim (Nat.ltIrrefl 0 p)
+  | cons u0 rest =>
+    have hu0 : Mem u0 (S1 W) := by rw [hS]; exact Or.inl rfl
+    have hcW : ∀ u, Mem u (S1 W) →
+        soloEvB prog regs0 m0 N u ((fun u => nEv u H1' - 1) u) = Ev.arr W true ∧
+        ac (soloEvB prog regs0 m0 N) W u ((fun u => nEv u H1' - 1) u) =
+          ac (soloEvB prog regs0 m0 N) W u0 (nEv u0 H1' - 1) := by
+      intro u hu
+      refine ⟨(hml u hu).1, ?_⟩
+      have e : ac (restr (soloEvB prog regs0 m0 N) (preF (fun u => nEv u H1' - 1))) W u
+            (nEv u H1' - 1) =
+          ac (restr (soloEvB prog regs0 m0 N) (preF (fun u => nEv u H1' - 1))) W u0
+            (nEv u0 H1' - 1) :=
+        k1.2 (u, nEv u H1' - 1) (u0, nEv u0 H1' - 1) (hml u hu).2.2 (hml u0 hu0).2.2
+      rw [ac_pre_eq (soloEvB prog regs0 m0 N) (fun u => nEv u H1' - 1) W u (nEv u H1' - 1)
+          (Nat.leSucc (nEv u H1' - 1)),
+        ac_pre_eq (soloEvB prog regs0 m0 N) (fun u => nEv u H1' - 1) W u0 (nEv u0 H1' - 1)
+          (Nat.leSucc (nEv u0 H1' - 1))] at e
+      exact e
+    exact canonicalN_segs_sound prog N B F regs0 m0 m1 R hind hR0 mb hpos hcnt hW
+      (fun t i wt h => hB t i W wt h) (hSz1 W).1 (hSz1 W).2 hcW hB hfin hsplit hcut hn hd1 hend1
+      hd2 hend2 hr hSz1 hSz2 hc
+
+end ClearSound
+
 end Members
 end Kcert
