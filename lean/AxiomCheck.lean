@@ -1182,6 +1182,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.canonicalN_clear_sound
 #print axioms Kcert.canonCleanSegs_of_canonCleanN
 #print axioms Kcert.ctaSafeN_of_segRun
+#print axioms Kcert.ctaSafeN_of_clearRun
 #print axioms Kcert.ctaSafeN_of_either
 #print axioms Kcert.canonCleanSegs_of_fixed
 #print axioms Kcert.check_safe_named_segs
@@ -1210,6 +1211,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.spH1_eq
 #print axioms Kcert.sp_members
 #print axioms Kcert.sp_clear_sound
+#print axioms Kcert.sp_clearRun
 #print axioms Kcert.exS_ctasFaithful
 #print axioms Kcert.exS_canonCleanSegs
 #print axioms Kcert.exS_safe

@@ -9,8 +9,9 @@ whole run (`Drain2 Sb` over the run).  The Rust clears its members record after 
 instance where every thread waits and nothing else is pending (`exec/mod.rs`
 `resolve_barriers`), so an id may join other threads after it.  `CanonCleanSegs` allows, per CTA,
 either `CanonCleanN`'s facts (`CleanFacts`) or the run split at one clearing (`SegRun`: the
-hypotheses of `Members.canonicalN_segs_sound`); `canonCleanSegs_of_canonCleanN`: it is implied by
-`CanonCleanN`.  `check_safe_named_segs`: `check_safe_named`'s conclusion under it.
+hypotheses of `Members.canonicalN_segs_sound`; `ClearRun`: those of
+`Members.canonicalN_clear_sound`, the cut read off the run); `canonCleanSegs_of_canonCleanN`: it
+is implied by `CanonCleanN`.  `check_safe_named_segs`: `check_safe_named`'s conclusion under it.
 -/
 
 namespace Kcert
@@ -74,16 +75,47 @@ def SegRun (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) : Prop :=
   ∃ (mb : Nat → Nat) (W k : Nat) (SW : List Nat) (c : Nat → Nat) (S1 S2 : Nat → List Nat)
     (H1 H2 : List (Race.EventN V)), SegRunAt cta m0 B Fu mb W k SW c S1 S2 H1 H2
 
+/-- One CTA's run with one clearing, the cut read off the run (the hypotheses of
+`Members.canonicalN_clear_sound`): positive counts `mb`; every arrival at `W` waits and every
+arriving thread is a member of `W` in check (2)'s first record (`S1 W`); the run finished and
+split right after the clearing completion of `W` (`appE H2 (complete W n :: H1')`), nothing
+pending there nor at the end; check (2) with `S1` before and `S2` after (`Sized mb`); the count
+check; check (3) over the whole run; no race report. -/
+structure ClearRunAt (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) (mb : Nat → Nat) (W n : Nat)
+    (S1 S2 : Nat → List Nat) (H1 H2 : List (Race.EventN V)) : Prop where
+  hpos : ∀ b, 0 < mb b
+  hW : ∀ t i wt, Race.soloEvB cta.prog cta.regs0 m0 cta.N t i = Members.Ev.arr W wt → wt = true
+  hB : ∀ u i b' wt, Race.soloEvB cta.prog cta.regs0 m0 cta.N u i = Members.Ev.arr b' wt →
+    Members.Mem u (S1 W)
+  hfin : Race.FinishedN cta.prog cta.regs0 m0 cta.N B Fu = true
+  hsplit : Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu =
+    Members.appE H2 (Race.EventN.complete W n :: H1)
+  hd1 : Members.Drain2 S1 (Race.EventN.complete W n :: H1)
+  hend1 : ∀ b, Members.pendI (Race.EventN.complete W n :: H1) b = []
+  hd2 : Members.Drain2 S2 H2
+  hend2 : ∀ b, Members.pendI H2 b = []
+  hr : Members.RustCheck3 cta.N (Race.soloEvB cta.prog cta.regs0 m0 cta.N)
+    (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu)
+  hSz1 : Members.Sized mb S1
+  hSz2 : Members.Sized mb S2
+  hco : Race.CountsOK cta.prog cta.regs0 m0 (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu)
+  hc : Race.checkN Race.noSameN cta.N (Race.canonRunN cta.prog cta.regs0 m0 cta.N B Fu) = false
+
+def ClearRun (cta : Cta V) (m0 : Nat → V) (B Fu : Nat) : Prop :=
+  ∃ (mb : Nat → Nat) (W n : Nat) (S1 S2 : Nat → List Nat) (H1 H2 : List (Race.EventN V)),
+    ClearRunAt cta m0 B Fu mb W n S1 S2 H1 H2
+
 /-- **The executor hypothesis with one clearing of the members record per CTA**: as
 `CanonCleanN`, but each CTA's run may instead be split at one clearing, with check (2) under
-its own member sets on each part (`SegRun`). -/
+its own member sets on each part (`SegRun`, or `ClearRun` with the cut read off the run). -/
 def CanonCleanSegs (V : Type) [AccAdd V] {T D S K F : Type} (X : Oracle T D S K F)
     (sem : S → Kernel → T → KernelSem V) : Prop :=
   ∀ pair r o wr wo pr k sr, X.runPair pair r o wr wo = some pr → pr.side k = some sr →
     sr.findings = [] → sr.complete = true → ∀ c, c < sr.ctas →
       ∃ (m0 : Nat → V) (B Fu : Nat),
         CleanFacts ((sem pair k (pick r o k)).cta c) m0 B Fu ∨
-          SegRun ((sem pair k (pick r o k)).cta c) m0 B Fu
+          SegRun ((sem pair k (pick r o k)).cta c) m0 B Fu ∨
+          ClearRun ((sem pair k (pick r o k)).cta c) m0 B Fu
 
 /-- **`CanonCleanSegs` is no stronger than `CanonCleanN`.** -/
 theorem canonCleanSegs_of_canonCleanN {X : Oracle T D S K F} {sem : S → Kernel → T → KernelSem V}
@@ -109,21 +141,35 @@ theorem ctaSafeN_of_segRun (c : Cta V) (R : Nat → Nat → (Nat → V) → (Nat
       G.hW G.hMW G.hm G.hS G.hcW G.hB G.hfin G.hsplit G.hcut G.hn G.hd1 G.hend1 G.hd2
       G.hend2 G.hr G.hSz1 G.hSz2 G.hc
 
+/-- One CTA with one clearing, the cut read off the run: `Members.canonicalN_clear_sound`. -/
+theorem ctaSafeN_of_clearRun (c : Cta V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : DataIndep c.prog R) (hR0 : ∀ i, R i 0 (c.regs0 i) (c.regs0 i))
+    (m0 : Nat → V) (B Fu : Nat) (h : ClearRun c m0 B Fu) : CtaSafeN c := fun m1 =>
+  match h with
+  | ⟨mb, W, n, S1, S2, H1, H2, G⟩ =>
+    Members.canonicalN_clear_sound c.prog c.N B Fu c.regs0 m0 m1 R hind hR0 mb G.hpos G.hW G.hB
+      G.hfin G.hsplit G.hd1 G.hend1 G.hd2 G.hend2 G.hr G.hSz1 G.hSz2 G.hco G.hc
+
 theorem ctaSafeN_of_either (c : Cta V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
     (hind : DataIndep c.prog R) (hR0 : ∀ i, R i 0 (c.regs0 i) (c.regs0 i))
-    (m0 : Nat → V) (B Fu : Nat) (h : CleanFacts c m0 B Fu ∨ SegRun c m0 B Fu) : CtaSafeN c := by
+    (m0 : Nat → V) (B Fu : Nat)
+    (h : CleanFacts c m0 B Fu ∨ SegRun c m0 B Fu ∨ ClearRun c m0 B Fu) : CtaSafeN c := by
   cases h with
   | inl h =>
     match h with
     | ⟨mb, Sb, hpos, hSz, hfin, hd, hend, hco, hr3, hck⟩ =>
       exact ctaSafeN_of_canonN c R hind hR0 m0 B Fu mb Sb hpos hSz hfin hd hend hco hr3 hck
-  | inr h => exact ctaSafeN_of_segRun c R hind hR0 m0 B Fu h
+  | inr h =>
+    cases h with
+    | inl h => exact ctaSafeN_of_segRun c R hind hR0 m0 B Fu h
+    | inr h => exact ctaSafeN_of_clearRun c R hind hR0 m0 B Fu h
 
 /-- `CanonCleanSegs` for a semantics whose every CTA is one `cta`. -/
 theorem canonCleanSegs_of_fixed {T D S K F : Type} {X : Oracle T D S K F}
     {sem : S → Kernel → T → KernelSem V} (cta : Cta V)
     (hsem : ∀ pair k t c, (sem pair k t).cta c = cta)
-    (h : ∃ (m0 : Nat → V) (B Fu : Nat), CleanFacts cta m0 B Fu ∨ SegRun cta m0 B Fu) :
+    (h : ∃ (m0 : Nat → V) (B Fu : Nat),
+      CleanFacts cta m0 B Fu ∨ SegRun cta m0 B Fu ∨ ClearRun cta m0 B Fu) :
     CanonCleanSegs V X sem := by
   intro pair r o wr wo pr k sr _ _ _ _ c _
   rw [hsem pair k (pick r o k) c]
@@ -475,6 +521,27 @@ theorem sp_clear_sound (m1 : Nat → Nat) :
         (pc := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).pc)
         (regs := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).regs) h).1)) sp_check
 
+/-- The example's run as a `ClearRun` (the cut read off the run). -/
+theorem sp_clearRun : ClearRun (⟨segProg, 4, fun _ _ => 0⟩ : Cta Nat) (fun _ => 0) 2 8 :=
+  ⟨segM, 0, 4, segS1, segS2, spH1t, spH2,
+    { hpos := sp_pos
+      hW := fun t i wt h => (sp_soloArr h).2
+      hB := fun u i b' wt h => by rw [sp_members]; exact mem4 (sp_soloArr h).1
+      hfin := sp_finished
+      hsplit := by rw [← spH1_eq]; exact sp_split
+      hd1 := by rw [← spH1_eq]; exact Members.drain2_of segS1 spH1 rfl
+      hend1 := by rw [← spH1_eq]; exact sp_end1
+      hd2 := Members.drain2_of segS2 spH2 rfl
+      hend2 := sp_end2
+      hr := Members.rust3_sync (fun t i b h => sp_nosync t i b h)
+      hSz1 := Members.seg_sized1
+      hSz2 := Members.seg_sized2
+      hco := Race.countsOK_of_cnt (N := 4) (B := 2) (F := 8) (mb := segM)
+        (fun t i b n w pc _ h => (sp_arr (t := t)
+          (pc := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).pc)
+          (regs := (Sem.solo segProg (fun _ _ => 0) (fun _ => 0) t i).regs) h).1)
+      hc := sp_check }⟩
+
 end SegExample
 
 /-! ### Not vacuous at the checker: the example certificate with `segProg` -/
@@ -497,11 +564,11 @@ theorem exS_ctasFaithful : CtasFaithful exOracle exSemS := by
   intro c _
   exact ⟨fun _ _ _ _ => True, sp_dataIndep, fun _ => True.intro⟩
 
-/-- The example oracle's runs meet `CanonCleanSegs` for `exSemS` (through the clearing,
-`sp_segRun`); they do not meet `CanonCleanN`'s check (2) with one member set (`sp_not_drain`). -/
+/-- The example oracle's runs meet `CanonCleanSegs` for `exSemS` (through the clearing, the cut
+read off the run, `sp_clearRun`; `sp_segRun` would do too); they do not meet `CanonCleanN`'s check (2) with one member set (`sp_not_drain`). -/
 theorem exS_canonCleanSegs : CanonCleanSegs Nat exOracle exSemS :=
   canonCleanSegs_of_fixed ⟨segProg, 4, fun _ _ => 0⟩ (fun _ _ _ _ => rfl)
-    ⟨fun _ => 0, 2, 8, Or.inr sp_segRun⟩
+    ⟨fun _ => 0, 2, 8, Or.inr (Or.inr sp_clearRun)⟩
 
 /-- `check_safe_named_segs` applied to the accepted example certificate: the reference kernel,
 `segProg` (id 1 joining other threads after the clearing), is `KernelSafeN`. -/
