@@ -1186,6 +1186,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.ctaSafeN_of_either
 #print axioms Kcert.canonCleanSegs_of_fixed
 #print axioms Kcert.check_safe_named_segs
+#print axioms Kcert.check_sound_named_segs
 #print axioms Kcert.sp_split
 #print axioms Kcert.sp_finished
 #print axioms Kcert.sp_check
