@@ -21,6 +21,8 @@ with check (2) on each part and no race report gives `SegOrdered`.  `cut_of_exec
 executor conditions from the run.  `check3_pre_rust`, `check3_post_rust`, `segs_of_exec_rust`:
 `Check3` of both segments from the Rust's check (3) over the whole history.
 `canonicalN_segs_sound`: the four conclusions across one clearing from the run alone.
+`canonN_counts_segs`: one count per id from the count check.  `canonicalN_clear_sound`: the
+same with the cut, the members and the instance number read off the run (`member_last`).
 -/
 
 namespace Kcert
