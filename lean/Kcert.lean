@@ -55,3 +55,5 @@ import Kcert.WarpRaceExec2
 import Kcert.CpLink
 import Kcert.CpHist
 import Kcert.CpHistBal
+import Kcert.SegClocks
+import Kcert.CheckSegs
