@@ -1174,3 +1174,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpRace.warp_run_sound_lo2
 #print axioms Kcert.WarpRace.ExW.exw_mbW
 #print axioms Kcert.WarpRace.ExW.exw_sound_lo2
+#print axioms Kcert.ctaSafeW_of_canonW
+#print axioms Kcert.canonCleanW_of_fixed
+#print axioms Kcert.check_safe_warp
+#print axioms Kcert.check_sound_warp
+#print axioms Kcert.exW_ctasFaithful
+#print axioms Kcert.exW_runClean
+#print axioms Kcert.exW_canonCleanW
+#print axioms Kcert.exW_safe

@@ -52,3 +52,4 @@ import Kcert.WarpRaceRun
 import Kcert.WarpRaceHist
 import Kcert.WarpRaceExec
 import Kcert.WarpRaceExec2
+import Kcert.CheckWarp
