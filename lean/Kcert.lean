@@ -53,3 +53,4 @@ import Kcert.WarpRaceHist
 import Kcert.WarpRaceExec
 import Kcert.WarpRaceExec2
 import Kcert.CheckWarp
+import Kcert.CheckWarpCounts
