@@ -1201,3 +1201,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.exW_runCleanC
 #print axioms Kcert.exW_canonCleanWC
 #print axioms Kcert.exW_safe_c
+#print axioms Kcert.pcW_run
+#print axioms Kcert.pcW_eq
+#print axioms Kcert.pcT0_ids
+#print axioms Kcert.pcT1_ids
+#print axioms Kcert.pcW_baseIds
+#print axioms Kcert.pcW_indep
+#print axioms Kcert.pcW_runCleanC
+#print axioms Kcert.exWP_ctasFaithful
+#print axioms Kcert.exWP_canonCleanWC
+#print axioms Kcert.exWP_safe_c

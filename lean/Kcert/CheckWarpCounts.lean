@@ -369,3 +369,118 @@ theorem exW_safe_c : KernelSafeW (exSemW () Kernel.reference 1) :=
 end ExampleC
 
 end Kcert
+
+namespace Kcert
+
+section ExampleP
+
+open Examples
+open Sem
+open Warp
+open WarpRace
+
+/-- A `Sem` program as a program with collectives that has none. -/
+def liftW {V : Type} (prog : Sem.Prog V) : WProg V := fun i pc regs => WAct.base (prog i pc regs)
+
+def pcMemb (_ _ : Nat) : Bool := false
+def pcSync (_ : Nat) : Bool := false
+
+/-- The executor's run with collectives of the producer/consumer `Race.prodCons` (named
+barriers 1 and 2 with `bar.arrive`, no collective): program ids below `B = 3`. -/
+theorem pcW_run :
+    canonRunW pcMemb pcSync 2 3 0 3 8 (liftW Race.prodCons) (fun _ _ => 0) (fun _ => 0) =
+      [Race.EventN.act 0 (Act.read 1 0 4), Race.EventN.complete 2 2,
+       Race.EventN.bar 1 2 false, Race.EventN.act 1 (Act.write 1 7 3),
+       Race.EventN.act 1 (Act.read 0 0 2), Race.EventN.complete 1 2,
+       Race.EventN.bar 1 1 true, Race.EventN.bar 0 2 true, Race.EventN.bar 0 1 false,
+       Race.EventN.act 0 (Act.write 0 5 1)] := rfl
+
+theorem pcW_eq :
+    canonRunW pcMemb pcSync 2 3 0 3 8 (liftW Race.prodCons) (fun _ _ => 0) (fun _ => 0) =
+      Race.canonRunN Race.prodCons (fun _ _ => 0) (fun _ => 0) 2 3 8 :=
+  Eq.trans pcW_run (Eq.symm Race.prodCons_run)
+
+theorem pcT0_ids {b n pc' : Nat} {w : Bool} :
+    ∀ pc, Race.pcT0 pc = Act.arrive b n w pc' → b < 3
+  | 0, h => Act.noConfusion h
+  | 1, h => by injection h with e1 _ _ _; rw [← e1]; exact Nat.succLeSucc (Nat.succLeSucc (Nat.zeroLe 1))
+  | 2, h => by injection h with e1 _ _ _; rw [← e1]; exact Nat.succLeSucc (Nat.succLeSucc (Nat.succLeSucc (Nat.zeroLe 0)))
+  | 3, h => Act.noConfusion h
+  | _ + 4, h => Act.noConfusion h
+
+theorem pcT1_ids {b n pc' : Nat} {w : Bool} :
+    ∀ pc, Race.pcT1 pc = Act.arrive b n w pc' → b < 3
+  | 0, h => by injection h with e1 _ _ _; rw [← e1]; exact Nat.succLeSucc (Nat.succLeSucc (Nat.zeroLe 1))
+  | 1, h => Act.noConfusion h
+  | 2, h => Act.noConfusion h
+  | 3, h => by injection h with e1 _ _ _; rw [← e1]; exact Nat.succLeSucc (Nat.succLeSucc (Nat.succLeSucc (Nat.zeroLe 0)))
+  | _ + 4, h => Act.noConfusion h
+
+theorem pcW_baseIds : BaseIds (liftW Race.prodCons) 3 := by
+  intro i pc regs b n w pc' h
+  have h' : Race.prodCons i pc regs = Act.arrive b n w pc' := by injection h; assumption
+  have h'' : cond (decide (i = 0)) (Race.pcT0 pc) (Race.pcT1 pc) = Act.arrive b n w pc' := h'
+  cases e : decide (i = 0) with
+  | true => rw [e] at h''; exact pcT0_ids pc h''
+  | false => rw [e] at h''; exact pcT1_ids pc h''
+
+theorem pcW_indep : WDataIndep pcSync (liftW Race.prodCons) (fun _ _ _ _ => True) :=
+  fun i pc regs regs' h => Race.prodCons_dataIndep i pc regs regs' h
+
+/-- The warp CTA: the producer/consumer, two threads, program barrier ids below 3. -/
+def pcWCta : WCta Nat := ⟨pcMemb, pcSync, liftW Race.prodCons, 2, fun _ _ => 0, 3⟩
+
+/-- `WRunCleanC` with program barriers: the count check at ids 1 and 2 on the run
+(`Race.prodCons_countsOK`), check (2), nothing pending, check (3), race check silent. -/
+theorem pcW_runCleanC : WRunCleanC pcWCta := by
+  refine ⟨fun _ => 0, 0, 3, 8, fun _ => 2, fun _ => [0, 1], Nat.leRefl 3, fun _ => Nat.zeroLtSucc 1,
+    ?_, fun g h => False.elim (Nat.ltIrrefl 0 h), Members.pc_sized,
+    fun g u h => False.elim (Nat.ltIrrefl 0 h), rfl, ?_, ?_, ?_, rfl⟩
+  · show Race.CountsOKLo 3 (view pcMemb pcSync 2 3 (liftW Race.prodCons)) (fun _ _ => 0) (fun _ => 0)
+      (canonRunW pcMemb pcSync 2 3 0 3 8 (liftW Race.prodCons) (fun _ _ => 0) (fun _ => 0))
+    rw [pcW_eq]
+    intro b m hc _ hs x hx
+    exact Race.prodCons_countsOK b m hc hs x hx
+  · show Race.DrainLo 3 (fun _ => [0, 1])
+      (canonRunW pcMemb pcSync 2 3 0 3 8 (liftW Race.prodCons) (fun _ _ => 0) (fun _ => 0))
+    rw [pcW_eq]
+    exact Race.drainLo_of_drain2 3 _ _ Race.prodCons_drain
+  · show ∀ b, b < 3 → Members.pendI
+      (canonRunW pcMemb pcSync 2 3 0 3 8 (liftW Race.prodCons) (fun _ _ => 0) (fun _ => 0)) b = []
+    rw [pcW_eq]
+    intro b _
+    exact Race.prodCons_end b
+  · show RustCheck3Below 2 3 (Race.soloEvB (view pcMemb pcSync 2 3 (liftW Race.prodCons))
+        (fun _ _ => 0) (fun _ => 0) 2)
+      (canonRunW pcMemb pcSync 2 3 0 3 8 (liftW Race.prodCons) (fun _ _ => 0) (fun _ => 0))
+    rw [pcW_eq]
+    intro t b w' h _ hs i hi ha
+    exact Race.prodCons_rust3 t b w' h hs i hi ha
+
+/-- The warp semantics: every kernel is one CTA `pcWCta`. -/
+def exSemWP : Unit → Kernel → Nat → WKernelSem Nat :=
+  fun _ _ _ => ⟨1, fun _ => pcWCta⟩
+
+theorem exWP_ctasFaithful : CtasFaithfulW exOracle exSemWP := by
+  intro _ _ _ wr wo pr k sr h hs
+  have h' : some (exPairRun wr wo) = some pr := h
+  cases h'
+  rw [ex_side hs]
+  intro _
+  refine ⟨rfl, ?_⟩
+  intro c _
+  exact ⟨fun _ _ _ _ => True, pcW_indep, fun _ => True.intro, pcW_baseIds⟩
+
+theorem exWP_canonCleanWC : CanonCleanWC Nat exOracle exSemWP :=
+  fun _ _ _ _ _ _ _ _ _ _ _ _ _ _ => pcW_runCleanC
+
+/-- `check_safe_warp_c` on the accepted example certificate with the producer/consumer as a
+program with collectives (none): its count check at the program's ids 1, 2 is the run's. -/
+theorem exWP_safe_c : KernelSafeW (exSemWP () Kernel.reference 1) :=
+  match check_safe_warp_c (ops := intFieldOps) exSemWP ex_runsWanted exWP_ctasFaithful
+      exWP_canonCleanWC exCert 1 2 exCert_accepted with
+  | ⟨(), _, hsafe⟩ => hsafe Kernel.reference rfl
+
+end ExampleP
+
+end Kcert
