@@ -1211,3 +1211,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.exWP_ctasFaithful
 #print axioms Kcert.exWP_canonCleanWC
 #print axioms Kcert.exWP_safe_c
+#print axioms Kcert.lift_step
+#print axioms Kcert.lift_reach
+#print axioms Kcert.unlift_step
+#print axioms Kcert.ctaSafe_of_liftW
+#print axioms Kcert.pcW_sem

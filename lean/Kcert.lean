@@ -54,3 +54,4 @@ import Kcert.WarpRaceExec
 import Kcert.WarpRaceExec2
 import Kcert.CheckWarp
 import Kcert.CheckWarpCounts
+import Kcert.CheckWarpLift
