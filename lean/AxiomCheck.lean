@@ -1198,6 +1198,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.wRunClean_of_C
 #print axioms Kcert.canonCleanW_of_C
 #print axioms Kcert.check_safe_warp_c
+#print axioms Kcert.check_sound_warp_c
 #print axioms Kcert.exW_runCleanC
 #print axioms Kcert.exW_canonCleanWC
 #print axioms Kcert.exW_safe_c

@@ -14,7 +14,7 @@ completions there found enough arrivals pending (`CompLo`, proved of `canonRunW`
 * `Race.CompLo`, `Race.canonRunW_compLo` (through `tRunW`, `passW`, `pushLanes`, `fireI`,
   `resolveW`, `resolveN`, `canonW`).
 * `Race.CountsOKLo`, `Race.countsLo_of_hist`.
-* `WRunCleanC`, `wRunClean_of_C`, `CanonCleanWC`, `canonCleanW_of_C`, `check_safe_warp_c`.
+* `WRunCleanC`, `wRunClean_of_C`, `CanonCleanWC`, `canonCleanW_of_C`, `check_safe_warp_c`, `check_sound_warp_c`.
 -/
 
 namespace Kcert
@@ -336,6 +336,29 @@ theorem check_safe_warp_c (wsem : S → Kernel → T → WKernelSem V)
       ∀ k, claimed (Claim.safe k) cert.claims = true →
         KernelSafeW (wsem pair k (pick refPtx optPtx k)) :=
   check_safe_warp wsem hwant hfaith (canonCleanW_of_C hclean) cert refPtx optPtx h
+
+/-- **`check_sound_warp` with the count check on the run** (`CanonCleanWC`). -/
+theorem check_sound_warp_c {α : Type} [ExpField α] (wsem : S → Kernel → T → WKernelSem V)
+    (hwant : RunsWanted X) (hfaith : CtasFaithfulW X wsem) (hclean : CanonCleanWC V X wsem)
+    (cc : FieldCoeffCast ops α) (I : Interp K α) (hI : Rules.FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    X.sha256 refPtx = cert.refPtxSha256 ∧ X.sha256 optPtx = cert.optPtxSha256 ∧
+    X.specDigest cert.pairSpec cert.refSpec cert.optSpec = cert.specSha256 ∧
+    ∃ pair pr, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      X.runPair pair refPtx optPtx (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) = some pr ∧
+      (∀ k, claimed (Claim.safe k) cert.claims = true →
+        KernelSafeW (wsem pair k (pick refPtx optPtx k))) ∧
+      (∀ o, natMem o (equivOf cert.claims) = true →
+        o < X.outputs pair ∧
+        pr.terms.refFootprint o = pr.terms.optFootprint o ∧
+        ∀ e, natMem e (pr.terms.refFootprint o) = true →
+          ∃ lt ot, pr.terms.ref o e = some lt ∧ pr.terms.opt o e = some ot ∧
+            ∀ sg : α → Option Bool, EVal.SignOf sg →
+              ∀ ρ ρs : Env α, Agrees pr.terms.inputs ρs ρ →
+                Term.evalE I sg ρs lt = Term.evalE I sg ρs ot) :=
+  check_sound_warp wsem hwant hfaith (canonCleanW_of_C hclean) cc I hI hconst cert refPtx optPtx h
 
 end SoundC
 
