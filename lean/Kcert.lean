@@ -57,3 +57,6 @@ import Kcert.CpHist
 import Kcert.CpHistBal
 import Kcert.SegClocks
 import Kcert.CheckSegs
+import Kcert.CheckWarp
+import Kcert.CheckWarpCounts
+import Kcert.CheckWarpLift
