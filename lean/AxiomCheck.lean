@@ -1429,3 +1429,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpHist.Ex.kpAlias_not_free
 #print axioms Kcert.CpHist.Ex.kpAlias_sync
 #print axioms Kcert.CpHist.Ex.kpAlias_not_disjoint
+#print axioms Kcert.WarpMem.comm_mem
+#print axioms Kcert.WarpMem.noConflict_of_acc
+#print axioms Kcert.WarpMem.stores_seq
+#print axioms Kcert.WarpMem.loads_seq
+#print axioms Kcert.WarpMem.comm_mcomp_next
+#print axioms Kcert.WarpMem.Ex.ex_rows
+#print axioms Kcert.WarpMem.Ex.ex_comm
+#print axioms Kcert.WarpMem.Ex.ex_both_orders
+#print axioms Kcert.WarpMem.Ex.ex_conflict

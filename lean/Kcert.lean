@@ -55,3 +55,4 @@ import Kcert.WarpRaceExec2
 import Kcert.CpLink
 import Kcert.CpHist
 import Kcert.CpHistBal
+import Kcert.WarpMem

@@ -332,5 +332,175 @@ theorem loads_seq : ∀ (rs : List RdAcc) (m : Nat → V) (t : TState V) (f : Bo
 
 end Lemmas
 
+section Complete
+
+variable {V : Type} [AccAdd V]
+
+/-- The completion of a collective that accesses memory, on `Sem`'s state: the lanes (`L k`) get
+their new `pc` and registers from the loaded values (`rel k (loads mem rs)`, e.g. the rows of an
+`ldmatrix`; the register part of the contributions is in `rel`), the memory gets the stores, and
+the barrier counts do not change. -/
+def mcomp (L : Nat → Bool) (rs : List RdAcc) (ws : List (WrAcc V))
+    (rel : Nat → List V → TState V → TState V) (s : CState V) : CState V :=
+  ⟨fun k => cond (L k) (rel k (loads s.mem rs) (s.th k)) (s.th k), stores ws s.mem, s.arr⟩
+
+theorem mcomp_th_other (L : Nat → Bool) (rs : List RdAcc) (ws : List (WrAcc V))
+    (rel : Nat → List V → TState V → TState V) (s : CState V) {j : Nat} (hj : L j = false) :
+    (mcomp L rs ws rel s).th j = s.th j := by
+  show cond (L j) _ (s.th j) = s.th j
+  rw [hj]
+  rfl
+
+theorem mcomp_waiting (L : Nat → Bool) (rs : List RdAcc) (ws : List (WrAcc V))
+    (rel : Nat → List V → TState V → TState V) (s : CState V)
+    (hrel : ∀ k l t, (rel k l t).status = t.status) (b k : Nat) :
+    waiting b ((mcomp L rs ws rel s).th k).status = waiting b (s.th k).status := by
+  show waiting b (cond (L k) (rel k (loads s.mem rs) (s.th k)) (s.th k)).status = _
+  cases L k with
+  | true => show waiting b (rel k _ (s.th k)).status = _; rw [hrel]
+  | false => rfl
+
+theorem firesA_mcomp (L : Nat → Bool) (rs : List RdAcc) (ws : List (WrAcc V))
+    (rel : Nat → List V → TState V → TState V) (s : CState V)
+    (hrel : ∀ k l t, (rel k l t).status = t.status) (N : Nat) (A : Act V) :
+    firesA N A (mcomp L rs ws rel s) = firesA N A s := by
+  cases A with
+  | compute pc r => rfl
+  | read a r pc => rfl
+  | write a v pc => rfl
+  | atomAdd a v pc => rfl
+  | exit => rfl
+  | arrive b n w pc =>
+    show decide (n ≤ countAt b (mcomp L rs ws rel s).th N + s.arr b + 1) =
+      decide (n ≤ countAt b s.th N + s.arr b + 1)
+    rw [countAt_congr b _ s.th (mcomp_waiting L rs ws rel s hrel b) N]
+
+/-- The completion of a collective that accesses memory and a `Sem` step of another thread `j`
+(not a lane) commute, when `j`'s action does not conflict with the completion's accesses
+(`MConflict`), the lanes are running in `Sem` (they wait at the collective, not at a barrier)
+and the completion changes no lane's status. -/
+theorem comm_mcomp_next (prog : Prog V) (N j : Nat) (L : Nat → Bool) (rs : List RdAcc)
+    (ws : List (WrAcc V)) (rel : Nat → List V → TState V → TState V) (s : CState V)
+    (hj : L j = false) (hL : ∀ k, L k = true → (s.th k).status = Status.run)
+    (hrel : ∀ k l t, (rel k l t).status = t.status)
+    (hc : ¬MConflict rs ws (act prog j s)) :
+    Same (next prog N j (mcomp L rs ws rel s)) (mcomp L rs ws rel (next prog N j s)) := by
+  have ha : act prog j (mcomp L rs ws rel s) = act prog j s := by
+    show prog j ((mcomp L rs ws rel s).th j).pc ((mcomp L rs ws rel s).th j).regs =
+      prog j (s.th j).pc (s.th j).regs
+    rw [mcomp_th_other L rs ws rel s hj]
+  have hf := firesA_mcomp L rs ws rel s hrel N (act prog j s)
+  have cm := comm_mem rs ws (act prog j s) s.mem hc
+  refine ⟨fun k => ?_, fun x => ?_, fun b => ?_⟩
+  · cases Nat.decEq k j with
+    | isTrue e =>
+      rw [e, next_th_self, ha, hf, mcomp_th_other L rs ws rel s hj,
+        mcomp_th_other L rs ws rel _ hj, next_th_self]
+      exact cm.2.2 _ _
+    | isFalse e =>
+      rw [next_th_other prog N j _ e, ha, hf]
+      show effOther (act prog j s) (firesA N (act prog j s) s)
+          (cond (L k) (rel k (loads s.mem rs) (s.th k)) (s.th k)) =
+        cond (L k) (rel k (loads (next prog N j s).mem rs) ((next prog N j s).th k))
+          ((next prog N j s).th k)
+      rw [next_th_other prog N j s e]
+      cases hk : L k with
+      | false => rfl
+      | true =>
+        have hr : (s.th k).status = Status.run := hL k hk
+        show effOther (act prog j s) (firesA N (act prog j s) s) (rel k (loads s.mem rs) (s.th k)) =
+          rel k (loads (memEff (act prog j s) s.mem) rs)
+            (effOther (act prog j s) (firesA N (act prog j s) s) (s.th k))
+        rw [effOther_run _ _ _ hr, effOther_run _ _ _ (Eq.trans (hrel _ _ _) hr), cm.2.1]
+  · show memEff (act prog j (mcomp L rs ws rel s)) (stores ws s.mem) x =
+      stores ws (memEff (act prog j s) s.mem) x
+    rw [ha]
+    exact cm.1 x
+  · show arrEff (act prog j (mcomp L rs ws rel s)) (firesA N (act prog j (mcomp L rs ws rel s))
+        (mcomp L rs ws rel s)) s.arr b =
+      arrEff (act prog j s) (firesA N (act prog j s) s) s.arr b
+    rw [ha, hf]
+
+end Complete
+
+/-! ## Non-vacuity: a 2-lane `ldmatrix`-like completion, evaluated by `rfl`
+
+Threads 0 and 1 are the lanes; lane 0 supplies row address 100, lane 1 row address 101
+(memory: 7 at 100, 9 at 101), and the completion loads both rows into registers 0 and 1 of both
+lanes (as `ldmatrix.x1` spreads each row over lanes), moving them to `pc` 1.  Thread 2 stores 5
+at address 200. -/
+
+namespace Ex
+
+open Kcert.Warp.Example
+
+def nthD : List Nat → Nat → Nat
+  | [], _ => 0
+  | x :: _, 0 => x
+  | _ :: l, n + 1 => nthD l n
+
+def L2 (k : Nat) : Bool := decide (k < 2)
+
+def rows : List RdAcc := [⟨0, 100⟩, ⟨1, 101⟩]
+
+def noW : List (WrAcc Nat) := []
+
+/-- Both rows into registers 0 and 1 of the lane, then `pc` 1. -/
+def relRows (k : Nat) (l : List Nat) (t : TState Nat) : TState Nat :=
+  ⟨1, upd (upd t.regs 0 (nthD l 0)) 1 (nthD l 1), t.status⟩
+
+/-- Thread 2 stores 5 at 200 (or at `a` in `progA a`), everything else exits. -/
+def progA (a : Nat) : Prog Nat := fun i pc _ =>
+  cond (decide (i = 2) && decide (pc = 0)) (Act.write a 5 1) Act.exit
+
+def m0 : Nat → Nat := fun a => if a = 100 then 7 else if a = 101 then 9 else 0
+
+def s0 : CState Nat := init (fun _ _ => 0) m0
+
+/-- The completion loads both rows into both lanes. -/
+theorem ex_rows : ((mcomp L2 rows noW relRows s0).th 0).regs 0 = 7 ∧
+    ((mcomp L2 rows noW relRows s0).th 0).regs 1 = 9 ∧
+    ((mcomp L2 rows noW relRows s0).th 1).regs 0 = 7 ∧
+    ((mcomp L2 rows noW relRows s0).th 1).regs 1 = 9 ∧
+    ((mcomp L2 rows noW relRows s0).th 1).pc = 1 := ⟨rfl, rfl, rfl, rfl, rfl⟩
+
+theorem ne100 : (100 : Nat) ≠ 200 := by decide
+
+theorem ne101 : (101 : Nat) ≠ 200 := by decide
+
+/-- The Rust's check at the completion passes against thread 2's store (each row read, as an
+ordinary read of its lane, does not conflict with it), so the completion does not conflict. -/
+theorem ex_nc : ¬MConflict rows noW (act (progA 200) 2 s0) :=
+  noConflict_of_acc rows noW (Act.write 200 5 1)
+    (show RdNC (Act.write 200 5 1) rows ∧ WrNC (Act.write 200 5 1) noW from
+      ⟨⟨fun h => ne100 h,
+        ⟨fun h => ne101 h, trivial⟩⟩, trivial⟩)
+
+theorem ex_lanes_run : ∀ k, L2 k = true → (s0.th k).status = Status.run := fun _ _ => rfl
+
+theorem relRows_status : ∀ k l t, (relRows k l t).status = t.status := fun _ _ _ => rfl
+
+/-- `comm_mcomp_next` applies: the completion and thread 2's store commute. -/
+theorem ex_comm : Same (next (progA 200) 3 2 (mcomp L2 rows noW relRows s0))
+    (mcomp L2 rows noW relRows (next (progA 200) 3 2 s0)) :=
+  comm_mcomp_next (progA 200) 3 2 L2 rows noW relRows s0 rfl ex_lanes_run relRows_status ex_nc
+
+/-- So in the order completion-then-store, the lanes have the rows and memory has the store,
+as in the order store-then-completion (evaluated by `rfl`). -/
+theorem ex_both_orders :
+    ((next (progA 200) 3 2 (mcomp L2 rows noW relRows s0)).th 1).regs 1 = 9 ∧
+      (next (progA 200) 3 2 (mcomp L2 rows noW relRows s0)).mem 200 = 5 := by
+  rw [ex_comm.1 1, ex_comm.2.1 200]
+  exact ⟨rfl, rfl⟩
+
+/-- A store of thread 2 to row address 101 conflicts with the completion, and indeed the two
+orders differ: lane 1 gets 9 or 5 in register 1. -/
+theorem ex_conflict : MConflict rows noW (act (progA 101) 2 s0) ∧
+    ((next (progA 101) 3 2 (mcomp L2 rows noW relRows s0)).th 1).regs 1 = 9 ∧
+    ((mcomp L2 rows noW relRows (next (progA 101) 3 2 s0)).th 1).regs 1 = 5 :=
+  ⟨Or.inl rfl, rfl, rfl⟩
+
+end Ex
+
 end WarpMem
 end Kcert
