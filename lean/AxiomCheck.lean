@@ -1438,3 +1438,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.Ex.ex_comm
 #print axioms Kcert.WarpMem.Ex.ex_both_orders
 #print axioms Kcert.WarpMem.Ex.ex_conflict
+#print axioms Kcert.WarpMem.comm_mcomp_mcomp

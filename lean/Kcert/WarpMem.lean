@@ -421,6 +421,72 @@ theorem comm_mcomp_next (prog : Prog V) (N j : Nat) (L : Nat → Bool) (rs : Lis
       arrEff (act prog j s) (firesA N (act prog j s) s) s.arr b
     rw [ha, hf]
 
+/-- Stores at disjoint address sets commute. -/
+theorem stores_comm : ∀ (ws1 ws2 : List (WrAcc V)) (m : Nat → V),
+    (∀ a, inA a (wrAddrs ws1) = true → inA a (wrAddrs ws2) = false) →
+    ∀ k, stores ws1 (stores ws2 m) k = stores ws2 (stores ws1 m) k := by
+  intro ws1
+  induction ws1 with
+  | nil => intro ws2 m _ k; rfl
+  | cons w l ih =>
+    intro ws2 m h k
+    have hw : inA w.addr (wrAddrs ws2) = false := h w.addr (show (decide (w.addr = w.addr) || _) = true by
+      rw [decide_eq_true' (rfl : w.addr = w.addr)]; rfl)
+    have hl : ∀ a, inA a (wrAddrs l) = true → inA a (wrAddrs ws2) = false := by
+      intro a ha
+      apply h a
+      show (decide (a = w.addr) || inA a (wrAddrs l)) = true
+      rw [ha]
+      cases decide (a = w.addr) <;> rfl
+    show stores l (upd (stores ws2 m) w.addr w.val) k = stores ws2 (stores l (upd m w.addr w.val)) k
+    rw [stores_congr l (fun j => Eq.symm (stores_upd ws2 m w.val hw j)) k]
+    exact ih ws2 _ hl k
+
+/-- Stores at addresses a completion does not load do not change what it loads. -/
+theorem loads_stores : ∀ (rs : List RdAcc) (ws : List (WrAcc V)) (m : Nat → V),
+    (∀ a, inA a (wrAddrs ws) = true → inA a (rdAddrs rs) = false) →
+    loads (stores ws m) rs = loads m rs := by
+  intro rs
+  induction rs with
+  | nil => intro _ _ _; rfl
+  | cons r l ih =>
+    intro ws m h
+    have hr : inA r.addr (wrAddrs ws) = false := by
+      cases e : inA r.addr (wrAddrs ws) with
+      | false => rfl
+      | true =>
+        have e2 := h r.addr e
+        have e3 : (decide (r.addr = r.addr) || inA r.addr (rdAddrs l)) = false := e2
+        rw [decide_eq_true' (rfl : r.addr = r.addr)] at e3
+        cases e3
+    have hl : ∀ a, inA a (wrAddrs ws) = true → inA a (rdAddrs l) = false := by
+      intro a ha
+      exact (inA_cons_false (h a ha)).2
+    show (stores ws m r.addr :: loads (stores ws m) l) = (m r.addr :: loads m l)
+    rw [stores_other ws m hr, ih ws m hl]
+
+/-- Two completions of different instances (no common lane) whose accesses do not conflict
+(no address stored by one is loaded or stored by the other) commute. -/
+theorem comm_mcomp_mcomp (L1 L2 : Nat → Bool) (rs1 rs2 : List RdAcc) (ws1 ws2 : List (WrAcc V))
+    (rel1 rel2 : Nat → List V → TState V → TState V) (s : CState V)
+    (hL : ∀ k, L1 k = true → L2 k = false)
+    (h12 : ∀ a, inA a (wrAddrs ws1) = true → inA a (wrAddrs ws2) = false)
+    (h1r : ∀ a, inA a (wrAddrs ws1) = true → inA a (rdAddrs rs2) = false)
+    (h2r : ∀ a, inA a (wrAddrs ws2) = true → inA a (rdAddrs rs1) = false) :
+    Same (mcomp L1 rs1 ws1 rel1 (mcomp L2 rs2 ws2 rel2 s))
+      (mcomp L2 rs2 ws2 rel2 (mcomp L1 rs1 ws1 rel1 s)) := by
+  refine ⟨fun k => ?_, fun x => stores_comm ws1 ws2 s.mem h12 x, fun _ => rfl⟩
+  show cond (L1 k) (rel1 k (loads (stores ws2 s.mem) rs1)
+        (cond (L2 k) (rel2 k (loads s.mem rs2) (s.th k)) (s.th k)))
+      (cond (L2 k) (rel2 k (loads s.mem rs2) (s.th k)) (s.th k)) =
+    cond (L2 k) (rel2 k (loads (stores ws1 s.mem) rs2)
+        (cond (L1 k) (rel1 k (loads s.mem rs1) (s.th k)) (s.th k)))
+      (cond (L1 k) (rel1 k (loads s.mem rs1) (s.th k)) (s.th k))
+  rw [loads_stores rs1 ws2 s.mem h2r, loads_stores rs2 ws1 s.mem h1r]
+  cases e1 : L1 k with
+  | true => rw [hL k e1]; rfl
+  | false => cases L2 k <;> rfl
+
 end Complete
 
 /-! ## Non-vacuity: a 2-lane `ldmatrix`-like completion, evaluated by `rfl`
