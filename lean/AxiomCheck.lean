@@ -1439,3 +1439,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.Ex.ex_both_orders
 #print axioms Kcert.WarpMem.Ex.ex_conflict
 #print axioms Kcert.WarpMem.comm_mcomp_mcomp
+#print axioms Kcert.WarpMem.mcomp_congr
+#print axioms Kcert.WarpMem.accNC_of_noConflict

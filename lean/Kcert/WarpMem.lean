@@ -487,6 +487,79 @@ theorem comm_mcomp_mcomp (L1 L2 : Nat → Bool) (rs1 rs2 : List RdAcc) (ws1 ws2 
   | true => rw [hL k e1]; rfl
   | false => cases L2 k <;> rfl
 
+/-- `mcomp` respects pointwise equality of states. -/
+theorem mcomp_congr (L : Nat → Bool) (rs : List RdAcc) (ws : List (WrAcc V))
+    (rel : Nat → List V → TState V → TState V) {s t : CState V} (h : Same s t) :
+    Same (mcomp L rs ws rel s) (mcomp L rs ws rel t) := by
+  refine ⟨fun k => ?_, fun x => stores_congr ws h.2.1 x, fun b => h.2.2 b⟩
+  show cond (L k) (rel k (loads s.mem rs) (s.th k)) (s.th k) =
+    cond (L k) (rel k (loads t.mem rs) (t.th k)) (t.th k)
+  rw [loads_congr rs h.2.1, h.1 k]
+
+theorem inA_head (a : Nat) (l : List Nat) : inA a (a :: l) = true := by
+  show (decide (a = a) || inA a l) = true
+  rw [decide_eq_true' (rfl : a = a)]
+  rfl
+
+theorem inA_tail (a b : Nat) {l : List Nat} (h : inA a l = true) : inA a (b :: l) = true := by
+  show (decide (a = b) || inA a l) = true
+  rw [h]
+  cases decide (a = b) <;> rfl
+
+theorem rdNC_of (B : Act V) : ∀ rs : List RdAcc,
+    (∀ c, inA c (rdAddrs rs) = true → ¬Conflict (Act.read c 0 0 : Act V) B) → RdNC B rs := by
+  intro rs
+  induction rs with
+  | nil => intro _; trivial
+  | cons r l ih =>
+    intro h
+    exact ⟨h r.addr (inA_head _ _), ih (fun c hc => h c (inA_tail c r.addr hc))⟩
+
+theorem wrNC_of (B : Act V) : ∀ ws : List (WrAcc V),
+    (∀ c, inA c (wrAddrs ws) = true → ∀ v : V, ¬Conflict (Act.write c v 0) B) → WrNC B ws := by
+  intro ws
+  induction ws with
+  | nil => intro _; trivial
+  | cons w l ih =>
+    intro h
+    exact ⟨h w.addr (inA_head _ _) w.val, ih (fun c hc => h c (inA_tail c w.addr hc))⟩
+
+/-- Conversely, no conflict with the completion means that every attributed access, as an
+ordinary `Sem` access of its lane, passes against `B`: `MConflict` is exactly the per-access
+check, neither weaker nor stronger. -/
+theorem accNC_of_noConflict (rs : List RdAcc) (ws : List (WrAcc V)) (B : Act V)
+    (h : ¬MConflict rs ws B) : AccNC B rs ws := by
+  refine ⟨rdNC_of B rs (fun c hc hcf => ?_), wrNC_of B ws (fun c hc v hcf => ?_)⟩
+  · cases B with
+    | write c' v' pc' =>
+      have e : c = c' := hcf
+      rw [e] at hc
+      exact h (Or.inl hc)
+    | atomAdd c' v' pc' =>
+      have e : c = c' := hcf
+      rw [e] at hc
+      exact h (Or.inl hc)
+    | read a r pc => exact hcf
+    | compute pc r => exact hcf
+    | arrive b n w pc => exact hcf
+    | exit => exact hcf
+  · cases B with
+    | read c' r' pc' =>
+      have e : c = c' := hcf
+      rw [e] at hc
+      exact h hc
+    | write c' v' pc' =>
+      have e : c = c' := hcf
+      rw [e] at hc
+      exact h (Or.inr hc)
+    | atomAdd c' v' pc' =>
+      have e : c = c' := hcf
+      rw [e] at hc
+      exact h (Or.inr hc)
+    | compute pc r => exact hcf
+    | arrive b n w pc => exact hcf
+    | exit => exact hcf
+
 end Complete
 
 /-! ## Non-vacuity: a 2-lane `ldmatrix`-like completion, evaluated by `rfl`
