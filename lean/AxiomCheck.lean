@@ -1441,3 +1441,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.comm_mcomp_mcomp
 #print axioms Kcert.WarpMem.mcomp_congr
 #print axioms Kcert.WarpMem.accNC_of_noConflict
+#print axioms Kcert.WarpMem.comm_thr_inst
+#print axioms Kcert.WarpMem.comm_inst_inst
+#print axioms Kcert.WarpMem.mlocal_diamond
+#print axioms Kcert.WarpMem.mconfluence
+#print axioms Kcert.WarpMem.mno_stuck

@@ -56,3 +56,4 @@ import Kcert.CpLink
 import Kcert.CpHist
 import Kcert.CpHistBal
 import Kcert.WarpMem
+import Kcert.WarpMemSem
