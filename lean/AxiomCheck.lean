@@ -1446,3 +1446,9 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.mlocal_diamond
 #print axioms Kcert.WarpMem.mconfluence
 #print axioms Kcert.WarpMem.mno_stuck
+#print axioms Kcert.WarpMem.MEx.raceFree
+#print axioms Kcert.WarpMem.MEx.relOK
+#print axioms Kcert.WarpMem.MEx.reach
+#print axioms Kcert.WarpMem.MEx.e5_values
+#print axioms Kcert.WarpMem.MEx.every_final
+#print axioms Kcert.WarpMem.MEx.no_stuck

@@ -75,6 +75,15 @@ def collRel : MAct V → List V → TState V → TState V
   | MAct.coll c => c.rel
   | MAct.base _ => fun _ t => t
 
+/-- Append (own, so that its unfolding is by `rfl`). -/
+def rdApp : List RdAcc → List RdAcc → List RdAcc
+  | [], m => m
+  | r :: l, m => r :: rdApp l m
+
+def wrApp : List (WrAcc V) → List (WrAcc V) → List (WrAcc V)
+  | [], m => m
+  | w :: l, m => w :: wrApp l m
+
 variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
 
 /-- Thread `k` is a lane of instance `g` at its arrival. -/
@@ -83,11 +92,11 @@ def laneOf (g : Nat) (s : CState V) (k : Nat) : Bool :=
 
 def rsOf (g : Nat) (s : CState V) : Nat → List RdAcc
   | 0 => []
-  | n + 1 => rsOf g s n ++ cond (laneOf memb mp N g s n) (collRs (mact mp n s)) []
+  | n + 1 => rdApp (rsOf g s n) (cond (laneOf memb mp N g s n) (collRs (mact mp n s)) [])
 
 def wsOf (g : Nat) (s : CState V) : Nat → List (WrAcc V)
   | 0 => []
-  | n + 1 => wsOf g s n ++ cond (laneOf memb mp N g s n) (collWs (mact mp n s)) []
+  | n + 1 => wrApp (wsOf g s n) (cond (laneOf memb mp N g s n) (collWs (mact mp n s)) [])
 
 /-- The completion of instance `g`. -/
 def mfire (g : Nat) (s : CState V) : CState V :=
@@ -161,8 +170,8 @@ theorem rsOf_eq (g : Nat) {s t : CState V}
   induction n with
   | zero => rfl
   | succ n ih =>
-    show rsOf memb mp N g s n ++ cond (laneOf memb mp N g s n) (collRs (mact mp n s)) [] =
-      rsOf memb mp N g t n ++ cond (laneOf memb mp N g t n) (collRs (mact mp n t)) []
+    show rdApp (rsOf memb mp N g s n) (cond (laneOf memb mp N g s n) (collRs (mact mp n s)) []) =
+      rdApp (rsOf memb mp N g t n) (cond (laneOf memb mp N g t n) (collRs (mact mp n t)) [])
     rw [ih, ← hl n]
     cases e : laneOf memb mp N g s n with
     | true => rw [ha n e]
@@ -176,8 +185,8 @@ theorem wsOf_eq (g : Nat) {s t : CState V}
   induction n with
   | zero => rfl
   | succ n ih =>
-    show wsOf memb mp N g s n ++ cond (laneOf memb mp N g s n) (collWs (mact mp n s)) [] =
-      wsOf memb mp N g t n ++ cond (laneOf memb mp N g t n) (collWs (mact mp n t)) []
+    show wrApp (wsOf memb mp N g s n) (cond (laneOf memb mp N g s n) (collWs (mact mp n s)) []) =
+      wrApp (wsOf memb mp N g t n) (cond (laneOf memb mp N g t n) (collWs (mact mp n t)) [])
     rw [ih, ← hl n]
     cases e : laneOf memb mp N g s n with
     | true => rw [ha n e]
@@ -570,6 +579,230 @@ theorem mno_stuck (hok : RelOK mp) {s0 t1 t2 : CState V} (hrf : MRaceFree memb m
     exact f1 k hk
 
 end Confluence
+
+section Lists
+
+variable {V : Type} [AccAdd V]
+variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
+
+theorem inA_rd_append_false {a : Nat} : ∀ (l1 l2 : List RdAcc), inA a (rdAddrs l1) = false →
+    inA a (rdAddrs l2) = false → inA a (rdAddrs (rdApp l1 l2)) = false := by
+  intro l1
+  induction l1 with
+  | nil => intro l2 _ h2; exact h2
+  | cons r l ih =>
+    intro l2 h1 h2
+    have h := inA_cons_false h1
+    show (decide (a = r.addr) || inA a (rdAddrs (rdApp l l2))) = false
+    rw [decide_eq_false' h.1, ih l2 h.2 h2]
+    rfl
+
+/-- An address no lane loads is not loaded by the instance. -/
+theorem rsOf_notin (g : Nat) (s : CState V) {a : Nat}
+    (h : ∀ k, inA a (rdAddrs (collRs (mact mp k s))) = false) :
+    ∀ n, inA a (rdAddrs (rsOf memb mp N g s n)) = false := by
+  intro n
+  induction n with
+  | zero => rfl
+  | succ n ih =>
+    show inA a (rdAddrs (rdApp (rsOf memb mp N g s n)
+      (cond (laneOf memb mp N g s n) (collRs (mact mp n s)) []))) = false
+    apply inA_rd_append_false _ _ ih
+    cases laneOf memb mp N g s n with
+    | true => exact h n
+    | false => rfl
+
+/-- If no lane stores, the instance stores nothing. -/
+theorem wsOf_nil (g : Nat) (s : CState V) (h : ∀ k, collWs (mact mp k s) = []) :
+    ∀ n, wsOf memb mp N g s n = [] := by
+  intro n
+  induction n with
+  | zero => rfl
+  | succ n ih =>
+    show wrApp (wsOf memb mp N g s n) (cond (laneOf memb mp N g s n) (collWs (mact mp n s)) []) = []
+    rw [ih, h n]
+    cases laneOf memb mp N g s n <;> rfl
+
+end Lists
+
+/-! ## Non-vacuity: a 2-lane `ldmatrix`-like collective and a store of a third thread
+
+Threads 0 and 1 are the lanes of instance 0: at `pc` 0 lane `i` arrives with the row address
+`100 + i` attributed to it; the completion loads both rows into registers 0 and 1 of both lanes
+(memory: 7 at 100, 9 at 101) and they go on at `pc` 1, where they exit.  Thread 2 stores 5 at
+200, then exits.  Every hypothesis of `mconfluence` is discharged and its conclusion applied. -/
+
+namespace MEx
+
+open Kcert.Warp.Example
+
+def rowRel (l : List Nat) (t : TState Nat) : TState Nat :=
+  ⟨1, upd (upd t.regs 0 (Ex.nthD l 0)) 1 (Ex.nthD l 1), t.status⟩
+
+def rowOf (i : Nat) : List RdAcc := cond (decide (i = 0)) [⟨0, 100⟩] [⟨1, 101⟩]
+
+def mpE : MProg Nat := fun i pc _ =>
+  cond (decide (i = 2)) (cond (decide (pc = 0)) (MAct.base (Act.write 200 5 1)) (MAct.base Act.exit))
+    (cond (decide (i < 2) && decide (pc = 0)) (MAct.coll ⟨0, rowOf i, [], rowRel⟩)
+      (MAct.base Act.exit))
+
+def membE (g k : Nat) : Bool := decide (g = 0) && decide (k < 2)
+
+def e0 : CState Nat := init (fun _ _ => 0) Ex.m0
+
+/-- Every action of the program: `exit`, thread 2's store, or a lane's arrival. -/
+theorem shape (i pc : Nat) (regs : Nat → Nat) :
+    mpE i pc regs = MAct.base Act.exit ∨
+      (i = 2 ∧ mpE i pc regs = MAct.base (Act.write 200 5 1)) ∨
+      mpE i pc regs = MAct.coll ⟨0, rowOf i, [], rowRel⟩ := by
+  have e : mpE i pc regs = cond (decide (i = 2)) (cond (decide (pc = 0))
+      (MAct.base (Act.write 200 5 1)) (MAct.base Act.exit)) (cond (decide (i < 2) && decide (pc = 0))
+      (MAct.coll ⟨0, rowOf i, [], rowRel⟩) (MAct.base Act.exit)) := rfl
+  rw [e]
+  cases h2 : decide (i = 2) with
+  | true =>
+    cases decide (pc = 0) with
+    | true => exact Or.inr (Or.inl ⟨of_decide_eq_true' h2, rfl⟩)
+    | false => exact Or.inl rfl
+  | false =>
+    cases decide (i < 2) && decide (pc = 0) with
+    | true => exact Or.inr (Or.inr rfl)
+    | false => exact Or.inl rfl
+
+theorem relOK : RelOK mpE := by
+  intro i pc regs c h l t
+  cases shape i pc regs with
+  | inl e => rw [e] at h; cases h
+  | inr o =>
+    cases o with
+    | inl e => rw [e.2] at h; cases h
+    | inr e => rw [e] at h; cases h; rfl
+
+theorem ws_nil (s : CState Nat) (k : Nat) : collWs (mact mpE k s) = [] := by
+  show collWs (mpE k (s.th k).pc (s.th k).regs) = []
+  cases shape k (s.th k).pc (s.th k).regs with
+  | inl e => rw [e]; rfl
+  | inr o =>
+    cases o with
+    | inl e => rw [e.2]; rfl
+    | inr e => rw [e]; rfl
+
+theorem rs_200 (s : CState Nat) (k : Nat) : inA 200 (rdAddrs (collRs (mact mpE k s))) = false := by
+  show inA 200 (rdAddrs (collRs (mpE k (s.th k).pc (s.th k).regs))) = false
+  cases shape k (s.th k).pc (s.th k).regs with
+  | inl e => rw [e]; rfl
+  | inr o =>
+    cases o with
+    | inl e => rw [e.2]; rfl
+    | inr e =>
+      rw [e]
+      show inA 200 (rdAddrs (cond (decide (k = 0)) [⟨0, 100⟩] [⟨1, 101⟩])) = false
+      cases decide (k = 0) <;> rfl
+
+/-- The `Sem` action of an enabled thread: `exit`, or thread 2's store. -/
+theorem base_shape (r : CState Nat) (i : Nat) (h : isBase (mact mpE i r) = true) :
+    act (mbase mpE) i r = Act.exit ∨ (i = 2 ∧ act (mbase mpE) i r = Act.write 200 5 1) := by
+  have h' : isBase (mpE i (r.th i).pc (r.th i).regs) = true := h
+  show mbaseOf (r.th i).pc (r.th i).regs (mpE i (r.th i).pc (r.th i).regs) = _ ∨
+    (i = 2 ∧ mbaseOf (r.th i).pc (r.th i).regs (mpE i (r.th i).pc (r.th i).regs) = _)
+  cases shape i (r.th i).pc (r.th i).regs with
+  | inl e => rw [e]; exact Or.inl rfl
+  | inr o =>
+    cases o with
+    | inl e => rw [e.2]; exact Or.inr ⟨e.1, rfl⟩
+    | inr e => rw [e] at h'; cases h'
+
+theorem raceFree : MRaceFree membE mpE 3 e0 := by
+  intro r _
+  refine ⟨fun i j hij hi hj => ?_, fun j g hj hg => ?_, fun g h hgh hg hh => ?_⟩
+  · cases base_shape r i hi.2.2 with
+    | inl e => rw [e]; exact ⟨fun x => x, trivial⟩
+    | inr ei =>
+      rw [ei.2]
+      cases base_shape r j hj.2.2 with
+      | inl e => rw [e]; exact ⟨fun x => x, trivial⟩
+      | inr ej => exact False.elim (hij (Eq.trans ei.1 (Eq.symm ej.1)))
+  · have hw : wsOf membE mpE 3 g r 3 = [] := wsOf_nil membE mpE 3 g r (ws_nil r) 3
+    rw [hw]
+    cases base_shape r j hj.2.2 with
+    | inl e => rw [e]; exact fun x => x
+    | inr ej =>
+      rw [ej.2]
+      intro hc
+      cases hc with
+      | inl x => rw [rsOf_notin membE mpE 3 g r (rs_200 r) 3] at x; cases x
+      | inr x => cases x
+  · rw [wsOf_nil membE mpE 3 g r (ws_nil r) 3, wsOf_nil membE mpE 3 h r (ws_nil r) 3]
+    exact And.intro (fun a x => by cases x) (And.intro (fun a x => by cases x) (fun a x => by cases x))
+
+/-- The schedule: instance 0 completes, then thread 2 stores, then every thread exits. -/
+def e1 : CState Nat := mfire membE mpE 3 0 e0
+def e2 : CState Nat := next (mbase mpE) 3 2 e1
+def e3 : CState Nat := next (mbase mpE) 3 0 e2
+def e4 : CState Nat := next (mbase mpE) 3 1 e3
+def e5 : CState Nat := next (mbase mpE) 3 2 e4
+
+theorem ready0 : InstReady membE mpE 3 0 e0 := by
+  refine ⟨⟨0, by decide, rfl⟩, fun k hk hm => ⟨rfl, ?_⟩⟩
+  have hk2 : k < 2 := of_decide_eq_true' (and_right' hm)
+  show atKey 0 (mpE k 0 (fun _ => 0)) = true
+  show atKey 0 (cond (decide (k = 2)) _ (cond (decide (k < 2) && decide (0 = 0))
+    (MAct.coll ⟨0, rowOf k, [], rowRel⟩) (MAct.base Act.exit))) = true
+  rw [decide_eq_false' (fun e : k = 2 => by rw [e] at hk2; exact Nat.ltIrrefl 2 hk2),
+    decide_eq_true' hk2]
+  rfl
+
+set_option maxHeartbeats 1000000 in
+theorem st1 : MStep membE mpE 3 e0 e1 := ⟨MLbl.inst 0, ready0, same_refl _⟩
+
+set_option maxHeartbeats 1000000 in
+theorem st2 : MStep membE mpE 3 e1 e2 := ⟨MLbl.thr 2, ⟨by decide, rfl, rfl⟩, same_refl _⟩
+
+set_option maxHeartbeats 1000000 in
+theorem st3 : MStep membE mpE 3 e2 e3 := ⟨MLbl.thr 0, ⟨by decide, rfl, rfl⟩, same_refl _⟩
+
+set_option maxHeartbeats 1000000 in
+theorem st4 : MStep membE mpE 3 e3 e4 := ⟨MLbl.thr 1, ⟨by decide, rfl, rfl⟩, same_refl _⟩
+
+set_option maxHeartbeats 1000000 in
+theorem st5 : MStep membE mpE 3 e4 e5 := ⟨MLbl.thr 2, ⟨by decide, rfl, rfl⟩, same_refl _⟩
+
+theorem reach : MReach membE mpE 3 e0 e5 ∧ Final 3 e5 := by
+  refine ⟨?_, ?_⟩
+  · exact MReach.step st1 (MReach.step st2 (MReach.step st3 (MReach.step st4
+      (MReach.step st5 (MReach.refl e5)))))
+  · intro k hk
+    cases k with
+    | zero => rfl
+    | succ k =>
+      cases k with
+      | zero => rfl
+      | succ k =>
+        cases k with
+        | zero => rfl
+        | succ k =>
+          exact False.elim (Nat.notSuccLeZero k
+            (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hk))))
+
+/-- The final state of the schedule: both lanes hold both rows, memory holds the store. -/
+theorem e5_values : (e5.th 0).regs 0 = 7 ∧ (e5.th 0).regs 1 = 9 ∧ (e5.th 1).regs 0 = 7 ∧
+    (e5.th 1).regs 1 = 9 ∧ e5.mem 200 = 5 := ⟨rfl, rfl, rfl, rfl, rfl⟩
+
+/-- By `mconfluence`, every final state reached from `e0`, by any interleaving of the
+completion with thread 2's store, has these values. -/
+theorem every_final {t : CState Nat} (h : MReach membE mpE 3 e0 t) (f : Final 3 t) :
+    (t.th 0).regs 0 = 7 ∧ (t.th 0).regs 1 = 9 ∧ (t.th 1).regs 0 = 7 ∧ (t.th 1).regs 1 = 9 ∧
+      t.mem 200 = 5 := by
+  have e := mconfluence membE mpE 3 relOK raceFree reach.1 h reach.2 f
+  rw [← e.1 0, ← e.1 1, ← e.2.1 200]
+  exact e5_values
+
+/-- And no schedule gets stuck. -/
+theorem no_stuck {t : CState Nat} (h : MReach membE mpE 3 e0 t)
+    (hs : ∀ v, MStep membE mpE 3 t v → False) : Final 3 t :=
+  mno_stuck membE mpE 3 relOK raceFree reach.1 reach.2 h hs
+
+end MEx
 
 end WarpMem
 end Kcert
