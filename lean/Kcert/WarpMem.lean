@@ -29,7 +29,7 @@ completion) the result functions distribute to the lanes' registers, and a list 
   both lanes), by `rfl`, with `comm_mem` applied to a non-conflicting store of a third thread and
   a conflicting store shown to be in `MConflict`.
 
-NOT here: the whole-state semantics `WMSem` and its confluence (see `lean/README.md`).
+The whole semantics with these completions and its confluence: `WarpMemSem.lean`.
 -/
 
 namespace Kcert
