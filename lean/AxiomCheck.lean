@@ -1452,3 +1452,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.e5_values
 #print axioms Kcert.WarpMem.MEx.every_final
 #print axioms Kcert.WarpMem.MEx.no_stuck
+#print axioms Kcert.WarpMem.noMConflict_of_lanes

@@ -623,6 +623,48 @@ theorem wsOf_nil (g : Nat) (s : CState V) (h : ∀ k, collWs (mact mp k s) = [])
     rw [ih, h n]
     cases laneOf memb mp N g s n <;> rfl
 
+theorem rdNC_app (B : Act V) : ∀ (l1 l2 : List RdAcc), RdNC B l1 → RdNC B l2 → RdNC B (rdApp l1 l2) := by
+  intro l1
+  induction l1 with
+  | nil => intro l2 _ h2; exact h2
+  | cons r l ih => intro l2 h1 h2; exact ⟨h1.1, ih l2 h1.2 h2⟩
+
+theorem wrNC_app (B : Act V) : ∀ (l1 l2 : List (WrAcc V)), WrNC B l1 → WrNC B l2 → WrNC B (wrApp l1 l2) := by
+  intro l1
+  induction l1 with
+  | nil => intro l2 _ h2; exact h2
+  | cons w l ih => intro l2 h1 h2; exact ⟨h1.1, ih l2 h1.2 h2⟩
+
+/-- The Rust's check on each attributed access of each lane, as an ordinary access of that lane,
+gives the instance's `¬MConflict` (the thread/instance clause of `MRaceFree`). -/
+theorem noMConflict_of_lanes (g : Nat) (s : CState V) (B : Act V)
+    (h : ∀ k, laneOf memb mp N g s k = true →
+      AccNC B (collRs (mact mp k s)) (collWs (mact mp k s))) :
+    ¬MConflict (rsOf memb mp N g s N) (wsOf memb mp N g s N) B := by
+  have hr : ∀ n, RdNC B (rsOf memb mp N g s n) := by
+    intro n
+    induction n with
+    | zero => trivial
+    | succ n ih =>
+      show RdNC B (rdApp (rsOf memb mp N g s n)
+        (cond (laneOf memb mp N g s n) (collRs (mact mp n s)) []))
+      apply rdNC_app B _ _ ih
+      cases e : laneOf memb mp N g s n with
+      | true => exact (h n e).1
+      | false => trivial
+  have hw : ∀ n, WrNC B (wsOf memb mp N g s n) := by
+    intro n
+    induction n with
+    | zero => trivial
+    | succ n ih =>
+      show WrNC B (wrApp (wsOf memb mp N g s n)
+        (cond (laneOf memb mp N g s n) (collWs (mact mp n s)) []))
+      apply wrNC_app B _ _ ih
+      cases e : laneOf memb mp N g s n with
+      | true => exact (h n e).2
+      | false => trivial
+  exact noConflict_of_acc _ _ B ⟨hr N, hw N⟩
+
 end Lists
 
 /-! ## Non-vacuity: a 2-lane `ldmatrix`-like collective and a store of a third thread
