@@ -1453,3 +1453,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.every_final
 #print axioms Kcert.WarpMem.MEx.no_stuck
 #print axioms Kcert.WarpMem.noMConflict_of_lanes
+#print axioms Kcert.WarpMem.MEx.relOf_ext

@@ -7,8 +7,9 @@ On top of `Sem` (as `Warp.lean`), with the executor's deferred completion (`reso
 an instance completes once every lane is at it): a thread's next action (`MAct`) is a `Sem`
 action (`base`) or its arrival at a collective (`coll c`), which carries the accesses
 attributed to the lane (`c.rs`, `c.ws`: the rows / elements loaded or stored on its behalf,
-from its own registers) and its new state as a function of the instance's loaded values
-(`c.rel`).  A lane at a collective does not take `Sem` steps.  Two kinds of steps (`MLbl`):
+from its own registers) and its new state as a function of the lanes' register contributions
+(`cvOf`, as `Warp.lean`'s vector of contributions, with extensionality `c.relExt`) and the
+instance's loaded values (`c.rel`).  A lane at a collective does not take `Sem` steps.  Two kinds of steps (`MLbl`):
 `thr i` (thread `i` does its `Sem` action) and `inst g` (instance `g` completes once every
 member below `N` is running and at `g`: `mfire`, that is `WarpMem.mcomp` with the lanes, the
 concatenated reads and writes of the lanes, and their `rel`).
@@ -30,7 +31,8 @@ structure MColl (V : Type) where
   key : Nat
   rs : List RdAcc
   ws : List (WrAcc V)
-  rel : List V → TState V → TState V
+  rel : (Nat → Option (Nat → V)) → List V → TState V → TState V
+  relExt : ∀ c c' : Nat → Option (Nat → V), (∀ k, c k = c' k) → rel c = rel c'
 
 inductive MAct (V : Type) where
   | base (A : Act V)
@@ -71,9 +73,9 @@ def collWs : MAct V → List (WrAcc V)
   | MAct.coll c => c.ws
   | MAct.base _ => []
 
-def collRel : MAct V → List V → TState V → TState V
+def collRel : MAct V → (Nat → Option (Nat → V)) → List V → TState V → TState V
   | MAct.coll c => c.rel
-  | MAct.base _ => fun _ t => t
+  | MAct.base _ => fun _ _ t => t
 
 /-- Append (own, so that its unfolding is by `rfl`). -/
 def rdApp : List RdAcc → List RdAcc → List RdAcc
@@ -90,6 +92,11 @@ variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
 def laneOf (g : Nat) (s : CState V) (k : Nat) : Bool :=
   decide (k < N) && memb g k && atKey g (mact mp k s)
 
+/-- The lanes' register contributions (their registers at the completion, which are those of
+their arrival: a lane at a collective does not step). -/
+def cvOf (g : Nat) (s : CState V) : Nat → Option (Nat → V) :=
+  fun k => cond (laneOf memb mp N g s k) (some (s.th k).regs) none
+
 def rsOf (g : Nat) (s : CState V) : Nat → List RdAcc
   | 0 => []
   | n + 1 => rdApp (rsOf g s n) (cond (laneOf memb mp N g s n) (collRs (mact mp n s)) [])
@@ -101,7 +108,7 @@ def wsOf (g : Nat) (s : CState V) : Nat → List (WrAcc V)
 /-- The completion of instance `g`. -/
 def mfire (g : Nat) (s : CState V) : CState V :=
   mcomp (laneOf memb mp N g s) (rsOf memb mp N g s N) (wsOf memb mp N g s N)
-    (fun k => collRel (mact mp k s)) s
+    (fun k => collRel (mact mp k s) (cvOf memb mp N g s)) s
 
 def lnext (s : CState V) : MLbl → CState V
   | MLbl.thr i => next (mbase mp) N i s
@@ -230,22 +237,40 @@ theorem mcomp_ext {L L' : Nat → Bool} (rs : List RdAcc) (ws : List (WrAcc V))
   | true => rw [hr k e]
   | false => rfl
 
+theorem collRel_ext (a : MAct V) (c c' : Nat → Option (Nat → V)) (h : ∀ k, c k = c' k) :
+    collRel a c = collRel a c' := by
+  cases a with
+  | base A => rfl
+  | coll m => exact m.relExt c c' h
+
+theorem cvOf_eq (g : Nat) {s t : CState V}
+    (h : ∀ k, k < N → memb g k = true → s.th k = t.th k) (k : Nat) :
+    cvOf memb mp N g s k = cvOf memb mp N g t k := by
+  show cond (laneOf memb mp N g s k) (some (s.th k).regs) none =
+    cond (laneOf memb mp N g t k) (some (t.th k).regs) none
+  rw [← lanes_same memb mp N g h k]
+  cases e : laneOf memb mp N g s k with
+  | false => rfl
+  | true => rw [h k (laneOf_lt memb mp N e) (laneOf_memb memb mp N e)]
+
 /-- `mfire g` on two states whose members of `g` below `N` agree is `mcomp` with the same
 lanes, accesses and results. -/
 theorem mfire_as (g : Nat) {s t u : CState V}
     (h : ∀ k, k < N → memb g k = true → s.th k = t.th k) (hu : Same t u) :
     Same (mfire memb mp N g t) (mcomp (laneOf memb mp N g s) (rsOf memb mp N g s N)
-      (wsOf memb mp N g s N) (fun k => collRel (mact mp k s)) u) := by
+      (wsOf memb mp N g s N) (fun k => collRel (mact mp k s) (cvOf memb mp N g s)) u) := by
   have hl := lanes_same memb mp N g h
   have ha : ∀ k, laneOf memb mp N g s k = true → mact mp k s = mact mp k t := fun k e =>
     mact_eq mp k (h k (laneOf_lt memb mp N e) (laneOf_memb memb mp N e))
   show Same (mcomp (laneOf memb mp N g t) (rsOf memb mp N g t N) (wsOf memb mp N g t N)
-    (fun k => collRel (mact mp k t)) t) _
+    (fun k => collRel (mact mp k t) (cvOf memb mp N g t)) t) _
   rw [← rsOf_eq memb mp N g hl ha N, ← wsOf_eq memb mp N g hl ha N]
   exact mcomp_ext _ _ (fun k => Eq.symm (hl k))
     (fun k e => by
-      show collRel (mact mp k t) = collRel (mact mp k s)
-      rw [ha k (Eq.trans (hl k) e)]) hu
+      show collRel (mact mp k t) (cvOf memb mp N g t) = collRel (mact mp k s) (cvOf memb mp N g s)
+      rw [ha k (Eq.trans (hl k) e)]
+      exact collRel_ext (mact mp k t) (cvOf memb mp N g t) (cvOf memb mp N g s)
+        (fun k' => Eq.symm (cvOf_eq memb mp N g h k'))) hu
 
 theorem mfire_congr (g : Nat) {s t : CState V} (h : Same s t) :
     Same (mfire memb mp N g s) (mfire memb mp N g t) :=
@@ -284,14 +309,14 @@ variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
 
 /-- Every collective's result keeps the lane's status (the lane goes on running). -/
 def RelOK (mp : MProg V) : Prop :=
-  ∀ i pc regs (c : MColl V), mp i pc regs = MAct.coll c → ∀ l t, (c.rel l t).status = t.status
+  ∀ i pc regs (c : MColl V), mp i pc regs = MAct.coll c → ∀ cv l t, (c.rel cv l t).status = t.status
 
-theorem collRel_status (hok : RelOK mp) (k : Nat) (s : CState V) :
-    ∀ l t, (collRel (mact mp k s) l t).status = t.status := by
+theorem collRel_status (hok : RelOK mp) (k : Nat) (s : CState V) (cv : Nat → Option (Nat → V)) :
+    ∀ l t, (collRel (mact mp k s) cv l t).status = t.status := by
   intro l t
   cases e : mact mp k s with
   | base A => rfl
-  | coll c => exact hok k _ _ c e l t
+  | coll c => exact hok k _ _ c e cv l t
 
 theorem base_not_at (g : Nat) {a : MAct V} (h : isBase a = true) : atKey g a = false := by
   cases a with
@@ -361,10 +386,10 @@ theorem comm_thr_inst (hok : RelOK mp) {r : CState V} {j g : Nat}
     Same (next (mbase mp) N j (mfire memb mp N g r)) (mfire memb mp N g (next (mbase mp) N j r)) :=
   same_trans
     (comm_mcomp_next (mbase mp) N j (laneOf memb mp N g r) (rsOf memb mp N g r N)
-      (wsOf memb mp N g r N) (fun k => collRel (mact mp k r)) r
+      (wsOf memb mp N g r N) (fun k => collRel (mact mp k r) (cvOf memb mp N g r)) r
       (laneOf_base memb mp N hj.2.2)
       (fun k e => (hg.2 k (laneOf_lt memb mp N e) (laneOf_memb memb mp N e)).1)
-      (fun k => collRel_status mp hok k r) hc)
+      (fun k => collRel_status mp hok k r _) hc)
     (same_symm (mfire_as memb mp N g (ready_next memb mp N hj hg) (same_refl _)))
 
 theorem members_other {g h : Nat} (hgh : g ≠ h) {r : CState V} (hh : InstReady memb mp N h r) :
@@ -382,7 +407,8 @@ theorem comm_inst_inst {r : CState V} {g h : Nat} (hgh : g ≠ h)
     (same_trans
       (comm_mcomp_mcomp (laneOf memb mp N h r) (laneOf memb mp N g r) (rsOf memb mp N h r N)
         (rsOf memb mp N g r N) (wsOf memb mp N h r N) (wsOf memb mp N g r N)
-        (fun k => collRel (mact mp k r)) (fun k => collRel (mact mp k r)) r
+        (fun k => collRel (mact mp k r) (cvOf memb mp N h r))
+        (fun k => collRel (mact mp k r) (cvOf memb mp N g r)) r
         (fun k e => laneOf_other memb mp N (laneOf_at memb mp N e) hgh)
         hnc.1 hnc.2.1 hnc.2.2)
       (same_symm (mfire_as memb mp N g (members_other memb mp N (fun x => hgh (Eq.symm x)) hg)
@@ -678,28 +704,46 @@ namespace MEx
 
 open Kcert.Warp.Example
 
-def rowRel (l : List Nat) (t : TState Nat) : TState Nat :=
-  ⟨1, upd (upd t.regs 0 (Ex.nthD l 0)) 1 (Ex.nthD l 1), t.status⟩
+/-- Lane `i`'s result: both rows into registers 0 and 1, and in register 2 the register 0 that
+the other lane contributed (a `shfl`-like exchange of registers in the same collective). -/
+def relOf (i : Nat) (cv : Nat → Option (Nat → Nat)) (l : List Nat) (t : TState Nat) : TState Nat :=
+  ⟨1, upd (upd (upd t.regs 0 (Ex.nthD l 0)) 1 (Ex.nthD l 1)) 2 (Kcert.Warp.readC (1 - i) 0 0 cv),
+    t.status⟩
+
+theorem relOf_ext (i : Nat) (c c' : Nat → Option (Nat → Nat)) (h : ∀ k, c k = c' k) :
+    relOf i c = relOf i c' := by
+  have e : Kcert.Warp.readC (1 - i) 0 0 c = Kcert.Warp.readC (1 - i) 0 0 c' := by
+    show (match c (1 - i) with | some x => x 0 | none => 0) =
+      (match c' (1 - i) with | some x => x 0 | none => 0)
+    rw [h (1 - i)]
+  show (fun (l : List Nat) (t : TState Nat) => (TState.mk 1
+      (upd (upd (upd t.regs 0 (Ex.nthD l 0)) 1 (Ex.nthD l 1)) 2 (Kcert.Warp.readC (1 - i) 0 0 c))
+      t.status : TState Nat)) =
+    (fun (l : List Nat) (t : TState Nat) => (TState.mk 1
+      (upd (upd (upd t.regs 0 (Ex.nthD l 0)) 1 (Ex.nthD l 1)) 2 (Kcert.Warp.readC (1 - i) 0 0 c'))
+      t.status : TState Nat))
+  rw [e]
 
 def rowOf (i : Nat) : List RdAcc := cond (decide (i = 0)) [⟨0, 100⟩] [⟨1, 101⟩]
 
 def mpE : MProg Nat := fun i pc _ =>
   cond (decide (i = 2)) (cond (decide (pc = 0)) (MAct.base (Act.write 200 5 1)) (MAct.base Act.exit))
-    (cond (decide (i < 2) && decide (pc = 0)) (MAct.coll ⟨0, rowOf i, [], rowRel⟩)
+    (cond (decide (i < 2) && decide (pc = 0)) (MAct.coll ⟨0, rowOf i, [], relOf i, relOf_ext i⟩)
       (MAct.base Act.exit))
 
 def membE (g k : Nat) : Bool := decide (g = 0) && decide (k < 2)
 
-def e0 : CState Nat := init (fun _ _ => 0) Ex.m0
+/-- Lane `k` starts with `10 * (k + 1)` in register 0. -/
+def e0 : CState Nat := init (fun k r => if r = 0 then 10 * (k + 1) else 0) Ex.m0
 
 /-- Every action of the program: `exit`, thread 2's store, or a lane's arrival. -/
 theorem shape (i pc : Nat) (regs : Nat → Nat) :
     mpE i pc regs = MAct.base Act.exit ∨
       (i = 2 ∧ mpE i pc regs = MAct.base (Act.write 200 5 1)) ∨
-      mpE i pc regs = MAct.coll ⟨0, rowOf i, [], rowRel⟩ := by
+      mpE i pc regs = MAct.coll ⟨0, rowOf i, [], relOf i, relOf_ext i⟩ := by
   have e : mpE i pc regs = cond (decide (i = 2)) (cond (decide (pc = 0))
       (MAct.base (Act.write 200 5 1)) (MAct.base Act.exit)) (cond (decide (i < 2) && decide (pc = 0))
-      (MAct.coll ⟨0, rowOf i, [], rowRel⟩) (MAct.base Act.exit)) := rfl
+      (MAct.coll ⟨0, rowOf i, [], relOf i, relOf_ext i⟩) (MAct.base Act.exit)) := rfl
   rw [e]
   cases h2 : decide (i = 2) with
   | true =>
@@ -712,7 +756,7 @@ theorem shape (i pc : Nat) (regs : Nat → Nat) :
     | false => exact Or.inl rfl
 
 theorem relOK : RelOK mpE := by
-  intro i pc regs c h l t
+  intro i pc regs c h cv l t
   cases shape i pc regs with
   | inl e => rw [e] at h; cases h
   | inr o =>
@@ -789,7 +833,7 @@ theorem ready0 : InstReady membE mpE 3 0 e0 := by
   have hk2 : k < 2 := of_decide_eq_true' (and_right' hm)
   show atKey 0 (mpE k 0 (fun _ => 0)) = true
   show atKey 0 (cond (decide (k = 2)) _ (cond (decide (k < 2) && decide (0 = 0))
-    (MAct.coll ⟨0, rowOf k, [], rowRel⟩) (MAct.base Act.exit))) = true
+    (MAct.coll ⟨0, rowOf k, [], relOf k, relOf_ext k⟩) (MAct.base Act.exit))) = true
   rw [decide_eq_false' (fun e : k = 2 => by rw [e] at hk2; exact Nat.ltIrrefl 2 hk2),
     decide_eq_true' hk2]
   rfl
@@ -828,13 +872,14 @@ theorem reach : MReach membE mpE 3 e0 e5 ∧ Final 3 e5 := by
 
 /-- The final state of the schedule: both lanes hold both rows, memory holds the store. -/
 theorem e5_values : (e5.th 0).regs 0 = 7 ∧ (e5.th 0).regs 1 = 9 ∧ (e5.th 1).regs 0 = 7 ∧
-    (e5.th 1).regs 1 = 9 ∧ e5.mem 200 = 5 := ⟨rfl, rfl, rfl, rfl, rfl⟩
+    (e5.th 1).regs 1 = 9 ∧ e5.mem 200 = 5 ∧ (e5.th 0).regs 2 = 20 ∧ (e5.th 1).regs 2 = 10 :=
+  ⟨rfl, rfl, rfl, rfl, rfl, rfl, rfl⟩
 
 /-- By `mconfluence`, every final state reached from `e0`, by any interleaving of the
 completion with thread 2's store, has these values. -/
 theorem every_final {t : CState Nat} (h : MReach membE mpE 3 e0 t) (f : Final 3 t) :
     (t.th 0).regs 0 = 7 ∧ (t.th 0).regs 1 = 9 ∧ (t.th 1).regs 0 = 7 ∧ (t.th 1).regs 1 = 9 ∧
-      t.mem 200 = 5 := by
+      t.mem 200 = 5 ∧ (t.th 0).regs 2 = 20 ∧ (t.th 1).regs 2 = 10 := by
   have e := mconfluence membE mpE 3 relOK raceFree reach.1 h reach.2 f
   rw [← e.1 0, ← e.1 1, ← e.2.1 200]
   exact e5_values
