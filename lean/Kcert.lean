@@ -60,3 +60,5 @@ import Kcert.CheckSegs
 import Kcert.CheckWarp
 import Kcert.CheckWarpCounts
 import Kcert.CheckWarpLift
+import Kcert.WarpMem
+import Kcert.WarpMemSem
