@@ -1602,3 +1602,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.no_stuck
 #print axioms Kcert.WarpMem.noMConflict_of_lanes
 #print axioms Kcert.WarpMem.MEx.relOf_ext
+#print axioms Kcert.WarpMem.inA_wr_append_false
+#print axioms Kcert.WarpMem.inA_wr_append_true
+#print axioms Kcert.WarpMem.rsOf_notin_lanes
+#print axioms Kcert.WarpMem.wsOf_notin_lanes
+#print axioms Kcert.WarpMem.wsOf_lane
+#print axioms Kcert.WarpMem.instNC_of_lanes
+#print axioms Kcert.WarpMem.mraceFree_of_laneCheck
+#print axioms Kcert.WarpMem.MEx.lane_rows
+#print axioms Kcert.WarpMem.MEx.lane_acc
+#print axioms Kcert.WarpMem.MEx.laneCheck
+#print axioms Kcert.WarpMem.MEx.raceFree_lanes
+#print axioms Kcert.WarpMem.MEx.every_final_lanes

@@ -62,3 +62,4 @@ import Kcert.CheckWarpCounts
 import Kcert.CheckWarpLift
 import Kcert.WarpMem
 import Kcert.WarpMemSem
+import Kcert.WarpMemRace
