@@ -1614,3 +1614,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.laneCheck
 #print axioms Kcert.WarpMem.MEx.raceFree_lanes
 #print axioms Kcert.WarpMem.MEx.every_final_lanes
+#print axioms Kcert.WarpMem.enabled_not_lane
+#print axioms Kcert.WarpMem.lanes_distinct

@@ -160,6 +160,21 @@ theorem mraceFree_of_laneCheck {s0 : CState V}
       (fun k hk => c.2.1 j g k hj hg hk)
   · exact instNC_of_lanes memb mp N g g' r (c.2.2 g g' hgg hg hg')
 
+/-- The pairs `LaneCheck` checks are pairs of different threads: an enabled thread is not a lane
+of any instance ... -/
+theorem enabled_not_lane {r : CState V} {j g k : Nat} (hj : Enabled memb mp N r (MLbl.thr j))
+    (hk : laneOf memb mp N g r k = true) : j ≠ k := by
+  intro e
+  rw [← e, laneOf_base memb mp N hj.2.2] at hk
+  cases hk
+
+/-- ... and a lane of one instance is not a lane of another. -/
+theorem lanes_distinct {r : CState V} {g h k k' : Nat} (hgh : g ≠ h)
+    (hk : laneOf memb mp N g r k = true) (hk' : laneOf memb mp N h r k' = true) : k ≠ k' := by
+  intro e
+  rw [← e, laneOf_other memb mp N (laneOf_at memb mp N hk) (fun x => hgh (Eq.symm x))] at hk'
+  cases hk'
+
 end LaneRace
 
 /-! ## Non-vacuity: `MEx` through the lane-by-lane check -/
