@@ -1616,3 +1616,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.every_final_lanes
 #print axioms Kcert.WarpMem.enabled_not_lane
 #print axioms Kcert.WarpMem.lanes_distinct
+#print axioms Kcert.WarpMem.wrAll_at
+#print axioms Kcert.WarpMem.instNC_of_pairNC
+#print axioms Kcert.WarpMem.lanesNC_of_pairs

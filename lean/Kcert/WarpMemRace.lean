@@ -136,6 +136,53 @@ theorem instNC_of_lanes (g h : Nat) (s : CState V) (hl : LanesNC memb mp N g h s
     | ⟨k', hk', hka⟩ =>
       exact rsOf_notin_lanes memb mp N g s (fun k hk => (hl k k' hk hk').2.2 a hka) N
 
+/-- Every attributed write of a list satisfies `P`. -/
+def WrAll (P : WrAcc V → Prop) : List (WrAcc V) → Prop
+  | [] => True
+  | w :: l => P w ∧ WrAll P l
+
+theorem wrAll_at (P : WrAcc V → Prop) {a : Nat} : ∀ (ws : List (WrAcc V)), WrAll P ws →
+    inA a (wrAddrs ws) = true → ∃ w : WrAcc V, w.addr = a ∧ P w := by
+  intro ws
+  induction ws with
+  | nil => intro _ h; cases h
+  | cons w l ih =>
+    intro hw h
+    cases inA_true h with
+    | inl e => exact ⟨w, Eq.symm e, hw.1⟩
+    | inr e => exact ih hw.2 e
+
+/-- Two lanes' attributed accesses pass the Rust's ordinary access check against each other:
+each write of the first, as an ordinary write, conflicts with no access of the second, and each
+write of the second with no read of the first. -/
+def PairNC (rs1 : List RdAcc) (ws1 : List (WrAcc V)) (rs2 : List RdAcc) (ws2 : List (WrAcc V)) :
+    Prop :=
+  WrAll (fun w => AccNC (wrAct w) rs2 ws2) ws1 ∧ WrAll (fun w => RdNC (wrAct w) rs1) ws2
+
+/-- The ordinary access check of two lanes' accesses gives `InstNC` of the two. -/
+theorem instNC_of_pairNC (rs1 : List RdAcc) (ws1 : List (WrAcc V)) (rs2 : List RdAcc)
+    (ws2 : List (WrAcc V)) (h : PairNC rs1 ws1 rs2 ws2) : InstNC rs1 ws1 rs2 ws2 := by
+  refine ⟨fun a ha => ?_, fun a ha => ?_, fun a ha => ?_⟩
+  · match wrAll_at _ ws1 h.1 ha with
+    | ⟨w, e, hw⟩ =>
+      rw [← e]
+      exact wr_notin ws2 (wrAct w) hw.2 (fun w' hc ea => hc ea)
+  · match wrAll_at _ ws1 h.1 ha with
+    | ⟨w, e, hw⟩ =>
+      rw [← e]
+      exact rd_notin rs2 (wrAct w) hw.1 (Or.inl rfl)
+  · match wrAll_at _ ws2 h.2 ha with
+    | ⟨w, e, hw⟩ =>
+      rw [← e]
+      exact rd_notin rs1 (wrAct w) hw (Or.inl rfl)
+
+/-- `LanesNC` from the ordinary access check of every lane pair of two instances. -/
+theorem lanesNC_of_pairs (g h : Nat) (s : CState V)
+    (hp : ∀ k k', laneOf memb mp N g s k = true → laneOf memb mp N h s k' = true →
+      PairNC (collRs (mact mp k s)) (collWs (mact mp k s)) (collRs (mact mp k' s))
+        (collWs (mact mp k' s))) : LanesNC memb mp N g h s :=
+  fun k k' hk hk' => instNC_of_pairNC _ _ _ _ (hp k k' hk hk')
+
 /-- The Rust's race check with memory collectives at a state, lane by lane: two enabled threads'
 `Sem` actions do not conflict and their barriers fit; each access attributed to a lane of a
 ready instance, as an ordinary access of that lane, does not conflict with an enabled thread's
