@@ -63,3 +63,4 @@ import Kcert.CheckWarpLift
 import Kcert.WarpMem
 import Kcert.WarpMemSem
 import Kcert.WarpMemRace
+import Kcert.WarpMemView
