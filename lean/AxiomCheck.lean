@@ -1638,3 +1638,14 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.pairNC_of_view
 #print axioms Kcert.WarpMem.laneCheck_of_view
 #print axioms Kcert.WarpMem.mraceFree_of_viewNC
+#print axioms Kcert.WarpMem.conflict_shift_back
+#print axioms Kcert.WarpMem.accNth_noW
+#print axioms Kcert.WarpMem.collStep_noW
+#print axioms Kcert.WarpMem.MEx.vE_row0
+#print axioms Kcert.WarpMem.MEx.vE_row1
+#print axioms Kcert.WarpMem.MEx.vE_store
+#print axioms Kcert.WarpMem.MEx.lane_view
+#print axioms Kcert.WarpMem.MEx.base_view
+#print axioms Kcert.WarpMem.MEx.viewNC_E
+#print axioms Kcert.WarpMem.MEx.raceFree_view
+#print axioms Kcert.WarpMem.MEx.every_final_view

@@ -334,5 +334,205 @@ theorem mraceFree_of_viewNC (enc : Nat → Nat → Nat) (sc : Nat) {s0 : CState 
 
 end Check
 
+
+section NoWrite
+
+variable {V : Type} [AccAdd V]
+
+theorem conflict_shift_back (enc : Nat → Nat → Nat) (A B : Act V)
+    (h : Conflict (shiftA enc A) (shiftA enc B)) : Conflict A B := by
+  cases A with
+  | compute pc r => cases B <;> exact h
+  | read a r pc => cases B <;> exact h
+  | write a v pc => cases B <;> exact h
+  | atomAdd a v pc => cases B <;> exact h
+  | arrive b n w pc => cases B <;> exact h
+  | exit => cases B <;> exact h
+
+theorem accNth_noW : ∀ (rs : List RdAcc) (x : Nat),
+    accNth rs ([] : List (WrAcc V)) x = none ∨
+      ∃ rr : RdAcc, accNth rs ([] : List (WrAcc V)) x = some (Sum.inl rr) ∧ inA rr.addr (rdAddrs rs) = true := by
+  intro rs
+  induction rs with
+  | nil => intro x; cases x <;> exact Or.inl rfl
+  | cons a l ih =>
+    intro x
+    cases x with
+    | zero => exact Or.inr ⟨a, rfl, inA_head _ _⟩
+    | succ n =>
+      cases ih n with
+      | inl e => exact Or.inl e
+      | inr o =>
+        match o with
+        | ⟨rr, e, h⟩ => exact Or.inr ⟨rr, e, inA_tail _ _ h⟩
+
+/-- A collective with no attributed writes: each sub-step in the view is a read of one of its
+addresses or the final register step. -/
+theorem collStep_noW (enc : Nat → Nat → Nat) (sc p : Nat) (regs : Nat → V) (c : MColl V)
+    (hws : c.ws = []) (x : Nat) :
+    collStep enc sc p regs c x = collDone enc sc p regs c ∨
+      ∃ (rr : RdAcc) (y z : Nat), inA rr.addr (rdAddrs c.rs) = true ∧ collStep enc sc p regs c x = Act.read rr.addr y z := by
+  show (match accNth c.rs c.ws x with
+    | some (Sum.inl r) => Act.read r.addr (sc + x) (enc p (x + 1))
+    | some (Sum.inr w) => Act.write w.addr w.val (enc p (x + 1))
+    | none => collDone enc sc p regs c) = collDone enc sc p regs c ∨
+      ∃ (rr : RdAcc) (y z : Nat), inA rr.addr (rdAddrs c.rs) = true ∧ (match accNth c.rs c.ws x with
+    | some (Sum.inl r) => Act.read r.addr (sc + x) (enc p (x + 1))
+    | some (Sum.inr w) => Act.write w.addr w.val (enc p (x + 1))
+    | none => collDone enc sc p regs c) = Act.read rr.addr y z
+  rw [hws]
+  cases accNth_noW c.rs x with
+  | inl e => rw [e]; exact Or.inl rfl
+  | inr o =>
+    match o with
+    | ⟨rr, e, h⟩ => rw [e]; exact Or.inr ⟨rr, _, _, h, rfl⟩
+
+end NoWrite
+
+/-! ## Non-vacuity: `MEx` through the view
+
+`pc` `p`, sub-step `j` is `4 * p + j` in the view (`encE`, `decE`), scratch registers from 3.
+The lanes' view actions are their row reads (`vE_row0`, `vE_row1`, by `rfl`), and `ViewNC`
+holds at every state (`viewNC_E`), so `MRaceFree` follows through `mraceFree_of_viewNC`. -/
+
+namespace MEx
+
+def encE (p j : Nat) : Nat := p * 4 + j
+
+def decE (pc : Nat) : Nat × Nat := (pc / 4, pc % 4)
+
+/-- In the view, lane 0 at `pc` 0 first reads row address 100 into scratch register 3. -/
+theorem vE_row0 : mview encE decE 3 mpE 0 (encE 0 0) (e0.th 0).regs = Act.read 100 3 1 := rfl
+
+/-- Lane 1 reads row address 101, then ends its collective by a register step to `pc` 1
+(`4 * 1 + 0` in the view). -/
+theorem vE_row1 : mview encE decE 3 mpE 1 (encE 0 0) (e0.th 1).regs = Act.read 101 3 1 ∧
+    (∃ q, mview encE decE 3 mpE 1 (encE 0 1) (upd (e0.th 1).regs 3 9) = Act.compute 4 q) :=
+  ⟨rfl, ⟨_, rfl⟩⟩
+
+/-- Thread 2's store is itself, its `pc` moved. -/
+theorem vE_store : mview encE decE 3 mpE 2 (encE 0 0) (e0.th 2).regs = Act.write 200 5 4 := rfl
+
+theorem lane_view (r : CState Nat) {g k : Nat} (hk : laneOf membE mpE 3 g r k = true) (x : Nat) :
+    (∃ p q, vAct encE 3 mpE k r x = Act.compute p q) ∨
+      ∃ y z, (vAct encE 3 mpE k r x = Act.read 100 y z ∨ vAct encE 3 mpE k r x = Act.read 101 y z) := by
+  match coll_of_lane membE mpE 3 hk with
+  | ⟨c, e⟩ =>
+    rw [vAct_coll mpE encE 3 e x]
+    have hws : c.ws = [] := by
+      have h1 := ws_nil r k
+      rw [e] at h1
+      exact h1
+    have hrs := (lane_rows r k).2
+    rw [e] at hrs
+    cases collStep_noW encE 3 (r.th k).pc (r.th k).regs c hws x with
+    | inl d => exact Or.inl ⟨_, _, d⟩
+    | inr o =>
+      match o with
+      | ⟨rr, y, z, hin, d⟩ =>
+        have hin' : inA rr.addr (rdAddrs c.rs) = true := hin
+        refine Or.inr ⟨y, z, ?_⟩
+        show collStep encE 3 (r.th k).pc (r.th k).regs c x = Act.read 100 y z ∨
+          collStep encE 3 (r.th k).pc (r.th k).regs c x = Act.read 101 y z
+        rw [d]
+        cases hrs with
+        | inl er =>
+          have er' : c.rs = [] := er
+          rw [er'] at hin'
+          cases hin'
+        | inr o2 =>
+          cases o2 with
+          | inl er =>
+            have er' : c.rs = [RdAcc.mk 0 100] := er
+            rw [er'] at hin'
+            cases inA_true hin' with
+            | inl a => rw [a]; exact Or.inl rfl
+            | inr a => cases a
+          | inr er =>
+            have er' : c.rs = [RdAcc.mk 1 101] := er
+            rw [er'] at hin'
+            cases inA_true hin' with
+            | inl a => rw [a]; exact Or.inr rfl
+            | inr a => cases a
+
+theorem base_view (r : CState Nat) {j : Nat} (hj : Enabled membE mpE 3 r (MLbl.thr j)) :
+    vAct encE 3 mpE j r 0 = Act.exit ∨ vAct encE 3 mpE j r 0 = Act.write 200 5 (encE 1 0) := by
+  rw [vAct_base membE mpE 3 encE 3 hj]
+  cases base_shape r j hj.2.2 with
+  | inl e => rw [e]; exact Or.inl rfl
+  | inr e => rw [e.2]; exact Or.inr rfl
+
+theorem ne100' : ¬((100 : Nat) = 200) := by decide
+theorem ne101' : ¬((101 : Nat) = 200) := by decide
+
+theorem viewNC_E (r : CState Nat) : ViewNC membE mpE 3 encE 3 r := by
+  refine ⟨fun i j hij hi hj => ?_, fun j g k x hj _ hk => ?_, fun g h k k' x x' _ _ _ hk hk' => ?_⟩
+  · have c := (laneCheck r).1 i j hij hi hj
+    refine ⟨fun hc => c.1 ?_, c.2⟩
+    rw [vAct_base membE mpE 3 encE 3 hi, vAct_base membE mpE 3 encE 3 hj] at hc
+    exact conflict_shift_back encE _ _ hc
+  · cases lane_view r hk x with
+    | inl o =>
+      match o with
+      | ⟨p, q, e⟩ =>
+        rw [e]
+        cases base_view r hj with
+        | inl eb => rw [eb]; exact fun z => z
+        | inr eb => rw [eb]; exact fun z => z
+    | inr o =>
+      match o with
+      | ⟨y, z, e⟩ =>
+        cases e with
+        | inl e =>
+          rw [e]
+          cases base_view r hj with
+          | inl eb => rw [eb]; exact fun z => z
+          | inr eb => rw [eb]; exact ne100'
+        | inr e =>
+          rw [e]
+          cases base_view r hj with
+          | inl eb => rw [eb]; exact fun z => z
+          | inr eb => rw [eb]; exact ne101'
+  · cases lane_view r hk x with
+    | inl o =>
+      match o with
+      | ⟨p, q, e⟩ =>
+        rw [e]
+        cases lane_view r hk' x' with
+        | inl o' => match o' with | ⟨p', q', e'⟩ => rw [e']; exact fun z => z
+        | inr o' =>
+          match o' with
+          | ⟨y', z', e'⟩ => cases e' with
+            | inl e' => rw [e']; exact fun z => z
+            | inr e' => rw [e']; exact fun z => z
+    | inr o =>
+      match o with
+      | ⟨y, z, e⟩ =>
+        have hr : ∃ a, vAct encE 3 mpE k r x = Act.read a y z := by
+          cases e with
+          | inl e => exact ⟨_, e⟩
+          | inr e => exact ⟨_, e⟩
+        match hr with
+        | ⟨a, ea⟩ =>
+          rw [ea]
+          cases lane_view r hk' x' with
+          | inl o' => match o' with | ⟨p', q', e'⟩ => rw [e']; exact fun z => z
+          | inr o' =>
+            match o' with
+            | ⟨y', z', e'⟩ => cases e' with
+              | inl e' => rw [e']; exact fun z => z
+              | inr e' => rw [e']; exact fun z => z
+
+/-- `MEx`'s race freedom through the view. -/
+theorem raceFree_view : MRaceFree membE mpE 3 e0 :=
+  mraceFree_of_viewNC membE mpE 3 encE 3 (fun r _ => viewNC_E r)
+
+/-- And so every final state of every schedule is `e5`'s. -/
+theorem every_final_view {t : CState Nat} (h : MReach membE mpE 3 e0 t) (f : Final 3 t) :
+    Same e5 t :=
+  mconfluence membE mpE 3 relOK raceFree_view reach.1 h reach.2 f
+
+end MEx
+
 end WarpMem
 end Kcert
