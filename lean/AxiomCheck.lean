@@ -1577,3 +1577,11 @@ nothing declared with `axiom`).
 #print axioms Kcert.unlift_step
 #print axioms Kcert.ctaSafe_of_liftW
 #print axioms Kcert.pcW_sem
+#print axioms Kcert.ctaSafeW'_of_fin
+#print axioms Kcert.ctaSafeW'_of_canonW
+#print axioms Kcert.kernelSafeW'_of_fin
+#print axioms Kcert.check_safe_warp'
+#print axioms Kcert.exS_reach
+#print axioms Kcert.exS_finishes
+#print axioms Kcert.exW_finishesW
+#print axioms Kcert.exW_safe'

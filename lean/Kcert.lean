@@ -60,3 +60,4 @@ import Kcert.CheckSegs
 import Kcert.CheckWarp
 import Kcert.CheckWarpCounts
 import Kcert.CheckWarpLift
+import Kcert.WarpFinish
