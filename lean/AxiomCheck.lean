@@ -1585,3 +1585,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.exS_finishes
 #print axioms Kcert.exW_finishesW
 #print axioms Kcert.exW_safe'
+#print axioms Kcert.unlift_stepN
+#print axioms Kcert.unlift_reach
+#print axioms Kcert.ctaSafeW'_of_liftW
+#print axioms Kcert.ctaSafeW'_of_liftW_N

@@ -1,4 +1,5 @@
 import Kcert.CheckWarp
+import Kcert.CheckWarpLift
 
 /-!
 # No stuck schedule with warp collectives, given a finishing execution
@@ -16,6 +17,9 @@ gets stuck", the form of `Warp.wno_stuck`).  Here:
   has a finishing `WSem` execution.  This is a HYPOTHESIS here: that the executor's finished run
   `canonRunW` (checked by `WRunClean`) replays as such an execution is NOT proved.
 * `check_safe_warp'`: `check_safe_warp` with `KernelSafeW'` under `FinishesW` in addition.
+* Restricted shape, programs without collectives (`liftW`): `unlift_stepN`, `unlift_reach`,
+  `ctaSafeW'_of_liftW` (`CtaSafeW` of the lift and `Sem`'s unconditional no-stuck give
+  `CtaSafeW'`), `ctaSafeW'_of_liftW_N` (from `CheckNamed.CtaSafeN`).
 * Not vacuous: `Ex.progS` (the `bar.warp.sync` example) finishes from every launch memory, by a
   schedule of eight steps checked by evaluation (`exS_finishes`); so `exW_safe'`: the example
   certificate's reference kernel is `KernelSafeW'` through `check_safe_warp'`.
@@ -118,6 +122,69 @@ theorem check_safe_warp' (wsem : S → Kernel → T → WKernelSem V)
               (hfin _ _ _ _ _ _ k sr hr hsr hfind hcomp c hc')
 
 end Soundness
+
+/-! ### A restricted shape: programs without collectives
+
+For a `Sem` program lifted to `WSem` (`liftW`, no collectives), the unconditional no-stuck
+conclusion of `Sem` (as in `CheckNamed.CtaSafeN`, proved from the named-barrier executor's run by
+`canonicalN_noStuck`) carries over: nobody ever waits at a collective, so a reachable `WSem`
+state without a step is a reachable `Sem` state without a step. -/
+
+section Lift
+
+variable {V : Type} [AccAdd V]
+
+/-- A `WSem` step of a lift from a state where nobody waits is a `Sem` step, nobody waiting
+after. -/
+theorem unlift_stepN (memb : Nat → Nat → Bool) (prog : Sem.Prog V) (N : Nat) {a b : WState V}
+    (hn : ∀ k, a.cw k = none) (h : WStep memb (liftW prog) N a b) :
+    Sem.Step prog N a.s b.s ∧ ∀ k, b.cw k = none :=
+  match h with
+  | ⟨i, hi⟩ =>
+    have h2 := (wstepT_base_iff memb (liftW prog) N i a b
+      (A := prog i (a.s.th i).pc (a.s.th i).regs) rfl).1 hi
+    ⟨⟨i, h2.1⟩, fun k => Eq.trans (h2.2.2 k) (hn k)⟩
+
+/-- Every `WSem` state of a lift reachable from a state where nobody waits is a reachable `Sem`
+state where nobody waits. -/
+theorem unlift_reach (memb : Nat → Nat → Bool) (prog : Sem.Prog V) (N : Nat) {s t : WState V}
+    (h : WReach memb (liftW prog) N s t) :
+    (∀ k, s.cw k = none) → Sem.Reach prog N s.s t.s ∧ ∀ k, t.cw k = none := by
+  induction h with
+  | refl s => intro hn; exact ⟨Sem.Reach.refl _, hn⟩
+  | step hst _ ih =>
+    intro hn
+    have h1 := unlift_stepN memb prog N hn hst
+    have h2 := ih h1.2
+    exact ⟨Sem.Reach.step h1.1 h2.1, h2.2⟩
+
+/-- **Unconditional no stuck for a lifted program without collectives**: `CtaSafeW` of the lift
+and `Sem`'s unconditional no-stuck conclusion for the `Sem` CTA give `CtaSafeW'` of the lift. -/
+theorem ctaSafeW'_of_liftW (memb : Nat → Nat → Bool) (sync : Nat → Bool) (B : Nat) (c : Cta V)
+    (h : CtaSafeW ⟨memb, sync, liftW c.prog, c.N, c.regs0, B⟩)
+    (hns : ∀ m1 r, Sem.Reach c.prog c.N (Sem.init c.regs0 m1) r →
+      (∀ v, Sem.Step c.prog c.N r v → False) → Sem.Final c.N r) :
+    CtaSafeW' ⟨memb, sync, liftW c.prog, c.N, c.regs0, B⟩ := by
+  intro m1
+  match h m1 with
+  | ⟨h1, h2, h3, h4, _⟩ =>
+    refine ⟨h1, h2, h3, h4, ?_⟩
+    intro t2 r2 hs
+    have hu := unlift_reach memb c.prog c.N r2 (fun _ => rfl)
+    exact hns m1 t2.s hu.1 (fun v hv =>
+      match lift_step memb c.prog c.N hv with
+      | ⟨i, hi⟩ =>
+        hs _ ⟨i, wstepT_left memb (liftW c.prog) c.N i
+          (show WSame ⟨t2.s, fun _ => none⟩ t2 from ⟨same_refl t2.s, fun k => Eq.symm (hu.2 k)⟩)
+          hi⟩)
+
+/-- The same with `CheckNamed.CtaSafeN` of the `Sem` CTA. -/
+theorem ctaSafeW'_of_liftW_N (memb : Nat → Nat → Bool) (sync : Nat → Bool) (B : Nat) (c : Cta V)
+    (h : CtaSafeW ⟨memb, sync, liftW c.prog, c.N, c.regs0, B⟩) (hN : CtaSafeN c) :
+    CtaSafeW' ⟨memb, sync, liftW c.prog, c.N, c.regs0, B⟩ :=
+  ctaSafeW'_of_liftW memb sync B c h (fun m1 => (hN m1).2.2.2)
+
+end Lift
 
 /-! ### Not vacuous: the `bar.warp.sync` example finishes from every launch memory -/
 
