@@ -1649,3 +1649,15 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.viewNC_E
 #print axioms Kcert.WarpMem.MEx.raceFree_view
 #print axioms Kcert.WarpMem.MEx.every_final_view
+#print axioms Kcert.ctaSafeW'_of_fin
+#print axioms Kcert.ctaSafeW'_of_canonW
+#print axioms Kcert.kernelSafeW'_of_fin
+#print axioms Kcert.check_safe_warp'
+#print axioms Kcert.exS_reach
+#print axioms Kcert.exS_finishes
+#print axioms Kcert.exW_finishesW
+#print axioms Kcert.exW_safe'
+#print axioms Kcert.unlift_stepN
+#print axioms Kcert.unlift_reach
+#print axioms Kcert.ctaSafeW'_of_liftW
+#print axioms Kcert.ctaSafeW'_of_liftW_N

@@ -64,3 +64,4 @@ import Kcert.WarpMem
 import Kcert.WarpMemSem
 import Kcert.WarpMemRace
 import Kcert.WarpMemView
+import Kcert.WarpFinish
