@@ -1,4 +1,4 @@
-import Kcert.Rules.Ring
+import Kcert.Rules.FieldMono
 
 /-!
 # The rule `FieldNormalize`
@@ -139,13 +139,15 @@ abbrev NF (C : Type) : Type := FPoly C × FPoly C
 /-- A ring polynomial is zero once like monomials are collected. -/
 def polyIsZero (p : Poly C) : Bool := polyAllZero ops.toCoeffOps (polyCollect ops.toCoeffOps p)
 
-/-- Two exponential monomials are the same: equal variables, exponents with zero difference.
-(Rust compares canonical forms; the exponent test here is the polynomial identity.) -/
+/-- Two exponential monomials are the same: equal variables, equal exponents (Rust compares
+canonical forms, and so does this model: exponents are built canonical by `polyMerge`,
+`polySubC` and `polyScaleC` (`Rules/FieldMono.lean`) and compared syntactically by `monoBeq` and
+`polyBeq`; a `false` only leaves two monomials unmerged). -/
 def fmonoEq (a b : FMono C) : Bool :=
-  decide (a.1 = b.1) && polyIsZero ops (polySub ops.toCoeffOps a.2 b.2)
+  monoBeq a.1 b.1 && polyBeq ops.toCoeffOps a.2 b.2
 
 /-- `x·2^E · y·2^F = xy·2^(E+F)` (Rust: `mul_poly`'s `exp_sum`). -/
-def fmonoMul (a b : FMono C) : FMono C := (monoMul a.1 b.1, polyAdd ops.toCoeffOps a.2 b.2)
+def fmonoMul (a b : FMono C) : FMono C := (monoMul a.1 b.1, polyMerge ops.toCoeffOps a.2 b.2)
 
 def fpolyAddTerm (c : C) (m : FMono C) : FPoly C → FPoly C
   | [] => [(c, m)]
@@ -245,19 +247,18 @@ theorem polyIsZero_sound (σ : Env α) (p : Poly C) (h : polyIsZero ops p = true
 
 theorem fmonoEq_sound (σ : Env α) (a b : FMono C) (h : fmonoEq ops a b = true) :
     fmonoEval cc σ a = fmonoEval cc σ b := by
-  have h1 : a.1 = b.1 := of_decide_eq_true' (and_left' h)
-  have h2 := polyIsZero_sound cc σ _ (and_right' h)
-  rw [polyEval_sub] at h2
+  have h1 : a.1 = b.1 := monoBeq_eq _ _ (and_left' h)
+  have h2 := polyBeq_sound cc.toCoeffCast σ _ _ (and_right' h)
   show monoEval σ a.1 * pow2 (polyEval cc.toCoeffCast σ a.2)
     = monoEval σ b.1 * pow2 (polyEval cc.toCoeffCast σ b.2)
-  rw [h1, eq_of_sub_eq_zero h2]
+  rw [h1, h2]
 
 theorem fmonoEval_mul (σ : Env α) (a b : FMono C) :
     fmonoEval cc σ (fmonoMul ops a b) = fmonoEval cc σ a * fmonoEval cc σ b := by
-  show monoEval σ (monoMul a.1 b.1) * pow2 (polyEval cc.toCoeffCast σ (polyAdd ops.toCoeffOps a.2 b.2))
+  show monoEval σ (monoMul a.1 b.1) * pow2 (polyEval cc.toCoeffCast σ (polyMerge ops.toCoeffOps a.2 b.2))
     = monoEval σ a.1 * pow2 (polyEval cc.toCoeffCast σ a.2)
       * (monoEval σ b.1 * pow2 (polyEval cc.toCoeffCast σ b.2))
-  rw [monoEval_mul, polyEval_add, pow2_add, mul_mul_mul_comm']
+  rw [monoEval_mul, polyEval_merge, pow2_add, mul_mul_mul_comm']
 
 theorem fpolyEval_addTerm (σ : Env α) (c : C) (m : FMono C) (p : FPoly C) :
     fpolyEval cc σ (fpolyAddTerm ops c m p) = cc.cast c * fmonoEval cc σ m + fpolyEval cc σ p := by
@@ -488,7 +489,7 @@ def nfEquiv (P : Nat → Bool) (a b : NF C) : Bool :=
 /-- `p · 2^(-E)`: every monomial's exponent minus `E` (Rust `shifted`, its closure `shift`). -/
 def fpolyShift (E : Poly C) : FPoly C → FPoly C
   | [] => []
-  | e :: p => (e.1, (e.2.1, polySub ops.toCoeffOps e.2.2 E)) :: fpolyShift E p
+  | e :: p => (e.1, (e.2.1, polySubC ops.toCoeffOps e.2.2 E)) :: fpolyShift E p
 
 /-- The exponents of the monomials of a polynomial. -/
 def fpolyExps : FPoly C → List (Poly C)
@@ -531,7 +532,7 @@ def toRing : FPoly C → Option (Poly C)
   | e :: p => cond (polyIsZero ops e.2.2) (lift1 (fun q => (e.1, e.2.1) :: q) (toRing p)) none
 
 def nfEx2Inv (n : FPoly C) : Option C → Option (Poly C)
-  | some k => lift1 (polyScale ops.toCoeffOps k) (toRing ops n)
+  | some k => lift1 (polyScaleC ops.toCoeffOps k) (toRing ops n)
   | none => none
 
 def nfEx2Of (n : FPoly C) : Option C → Option (Poly C)
@@ -856,11 +857,11 @@ theorem fpolyEval_shift (σ : Env α) (E : Poly C) (p : FPoly C) :
   | nil => exact (zero_mul _).symm
   | cons e p ih =>
     show cc.cast e.1 * (monoEval σ e.2.1
-        * pow2 (polyEval cc.toCoeffCast σ (polySub ops.toCoeffOps e.2.2 E)))
+        * pow2 (polyEval cc.toCoeffCast σ (polySubC ops.toCoeffOps e.2.2 E)))
         + fpolyEval cc σ (fpolyShift ops E p)
       = (cc.cast e.1 * (monoEval σ e.2.1 * pow2 (polyEval cc.toCoeffCast σ e.2.2))
         + fpolyEval cc σ p) * pow2 (-polyEval cc.toCoeffCast σ E)
-    rw [ih, polyEval_sub, sub_def, pow2_add, add_mul, ← mul_assoc, ← mul_assoc, ← mul_assoc]
+    rw [ih, polyEval_subC, sub_def, pow2_add, add_mul, ← mul_assoc, ← mul_assoc, ← mul_assoc]
 
 /-- `x · k = y · k` with `k ≠ 0` gives `x = y`. -/
 theorem mul_right_cancel' {x y k : α} (hk : k ≠ 0) (h : x * k = y * k) : x = y := by
@@ -984,7 +985,7 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
       cases h2
     | some k =>
       rw [hk] at h2
-      have h3 : lift1 (polyScale ops.toCoeffOps k) (toRing ops v.1) = some E := h2
+      have h3 : lift1 (polyScaleC ops.toCoeffOps k) (toRing ops v.1) = some E := h2
       match lift1_eq_some h3 with
       | ⟨q, hq, hr⟩ =>
         have hkc := cc.invExact_sound c k hk
@@ -997,7 +998,7 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
           rw [← hD]
           exact hv (by rw [hD]; exact hc0)
         have hE : polyEval cc.toCoeffCast σ E = x := by
-          rw [← hr, polyEval_scale, toRing_sound cc σ v.1 q hq, ← ex, mul_left_comm, hkc, mul_one]
+          rw [← hr, polyEval_scaleC, toRing_sound cc σ v.1 q hq, ← ex, mul_left_comm, hkc, mul_one]
         have r := rep_exp cc σ E
         rw [hE] at r
         exact r
