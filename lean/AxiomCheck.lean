@@ -1111,3 +1111,24 @@ nothing declared with `axiom`).
 #print axioms Kcert.CpCheck.after_fin
 #print axioms Kcert.CpCheck.os_noFin
 #print axioms Kcert.CpCheck.between_src
+-- branch fmono: canonical exponents compared syntactically, sorted zero test
+#print axioms Kcert.Rules.natBeq_eq
+#print axioms Kcert.Rules.monoBeq_eq
+#print axioms Kcert.Rules.polyEval_mergeN
+#print axioms Kcert.Rules.polyEval_merge
+#print axioms Kcert.Rules.polyEval_canon
+#print axioms Kcert.Rules.polyEval_scaleC
+#print axioms Kcert.Rules.polyEval_subC
+#print axioms Kcert.Rules.polyBeq_sound
+#print axioms Kcert.Rules.fmonoEq_sound
+#print axioms Kcert.Rules.fmonoEval_mul
+#print axioms Kcert.Rules.fpolyEval_app
+#print axioms Kcert.Rules.fpolyEval_mulR
+#print axioms Kcert.Rules.fpolyEval_subR
+#print axioms Kcert.Rules.fpolyEval_split
+#print axioms Kcert.Rules.fpolyEval_mergeK
+#print axioms Kcert.Rules.fpolyEval_sortN
+#print axioms Kcert.Rules.fpolyEval_addTermS
+#print axioms Kcert.Rules.fpolyEval_collectS
+#print axioms Kcert.Rules.fpolyIsZero_sound
+#print axioms Kcert.Rules.fpolyEval_shift
