@@ -1132,3 +1132,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.fpolyEval_collectS
 #print axioms Kcert.Rules.fpolyIsZero_sound
 #print axioms Kcert.Rules.fpolyEval_shift
+#print axioms Kcert.Rules.fpolyEval_addS
