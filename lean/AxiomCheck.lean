@@ -1133,3 +1133,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Rules.fpolyIsZero_sound
 #print axioms Kcert.Rules.fpolyEval_shift
 #print axioms Kcert.Rules.fpolyEval_addS
+#print axioms Kcert.Rules.fpolyEval_mulOpt
