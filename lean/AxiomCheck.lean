@@ -1661,3 +1661,26 @@ nothing declared with `axiom`).
 #print axioms Kcert.unlift_reach
 #print axioms Kcert.ctaSafeW'_of_liftW
 #print axioms Kcert.ctaSafeW'_of_liftW_N
+-- branch fmono: canonical exponents compared syntactically, sorted zero test
+#print axioms Kcert.Rules.natBeq_eq
+#print axioms Kcert.Rules.monoBeq_eq
+#print axioms Kcert.Rules.polyEval_mergeN
+#print axioms Kcert.Rules.polyEval_merge
+#print axioms Kcert.Rules.polyEval_canon
+#print axioms Kcert.Rules.polyEval_scaleC
+#print axioms Kcert.Rules.polyEval_subC
+#print axioms Kcert.Rules.polyBeq_sound
+#print axioms Kcert.Rules.fmonoEq_sound
+#print axioms Kcert.Rules.fmonoEval_mul
+#print axioms Kcert.Rules.fpolyEval_app
+#print axioms Kcert.Rules.fpolyEval_mulR
+#print axioms Kcert.Rules.fpolyEval_subR
+#print axioms Kcert.Rules.fpolyEval_split
+#print axioms Kcert.Rules.fpolyEval_mergeK
+#print axioms Kcert.Rules.fpolyEval_sortN
+#print axioms Kcert.Rules.fpolyEval_addTermS
+#print axioms Kcert.Rules.fpolyEval_collectS
+#print axioms Kcert.Rules.fpolyIsZero_sound
+#print axioms Kcert.Rules.fpolyEval_shift
+#print axioms Kcert.Rules.fpolyEval_addS
+#print axioms Kcert.Rules.fpolyEval_mulOpt

@@ -4,6 +4,7 @@ import Kcert.Term
 import Kcert.ExtSem
 import Kcert.Rules.Congruence
 import Kcert.Rules.Ring
+import Kcert.Rules.FieldMono
 import Kcert.Rules.Field
 import Kcert.Rules.FieldInf
 import Kcert.Rules.FieldFast

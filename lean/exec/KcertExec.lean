@@ -884,6 +884,20 @@ def showDV : DV Dy → String
   | DV.val XV.pinf => "+inf"
   | DV.val (XV.frac v) => "frac " ++ toString v.1.length ++ "/" ++ toString v.2.length
 
+/-- The monomials of a memo entry (numerator and denominator lengths; 1 for an infinity or no
+entry): the size estimate of the pass's size guard. -/
+def dvSize : DV Dy → Nat
+  | DV.val (XV.frac v) => v.1.length + v.2.length
+  | DV.cmp (XV.frac v) (XV.frac w) => v.1.length + v.2.length + w.1.length + w.2.length
+  | _ => 1
+
+/-- The cost estimate of a node: over its children, the products of their sizes (`dvSize`) for
+each pair, plus each size squared. -/
+def pairCost (vs : Array (DV Dy)) : List Nat → Nat
+  | [] => 0
+  | k :: ks => ks.foldl (fun acc j => acc + dvSize (vs.getD k DV.none) * dvSize (vs.getD j DV.none)) 0
+      + dvSize (vs.getD k DV.none) * dvSize (vs.getD k DV.none) + pairCost vs ks
+
 /-- The nodes below the roots (children have smaller numbers): the ones the pass normalizes. -/
 def needOf (dnodes : Array DNode) (roots : List Nat) : Array Bool := do
   let mut nd : Array Bool := mkArray dnodes.size false
@@ -1037,8 +1051,21 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
     for i in List.range dns.size do
       if needF i then needAll := needAll + 1
     let mut needDone := 0
+    -- `KCERT_LEAN_DAG_SIZE`: the pass stops before a needed node whose cost estimate
+    -- (`pairCost`: products of its children's sizes) exceeds this (default 50000000): one such
+    -- node can take minutes (mla_absorbed), past any check of the time limit between nodes.
+    let sizeLimit := match (← IO.getEnv "KCERT_LEAN_DAG_SIZE") with
+      | some s => s.toNat!
+      | none => 50000000
     for d in dns do
-      if needF ts.size then needDone := needDone + 1
+      if needF ts.size then
+        needDone := needDone + 1
+        let cost := pairCost vs (dnodes.getD ts.size DNode.negInf).children
+        if cost > sizeLimit then
+          IO.eprintln ("kcert-lean-check: the proved DAG pass stopped before node " ++
+            toString ts.size ++ ": its children's normal forms would form " ++ toString cost ++
+            " monomial products (KCERT_LEAN_DAG_SIZE " ++ toString sizeLimit ++ ")")
+          break
       let tn ← IO.monoMsNow
       let (ts', vs', tab') := dagPass dyOps run.inputs needF [d] ts vs tab
       ts := ts'
@@ -1047,7 +1074,8 @@ def replay (p : Parsed) (dnodes : Array DNode) (dns : Array (DN Dy)) (ins : Arra
       if trace then
         let dt := (← IO.monoMsNow) - tn
         if dt > slowMs then
-          IO.eprintln ("slow node " ++ toString (ts.size - 1) ++ ": " ++ toString dt ++ " ms, kids " ++
+          IO.eprintln ("slow node " ++ toString (ts.size - 1) ++ ": " ++ toString dt ++ " ms, cost " ++
+            toString (pairCost vs (dnodes.getD (ts.size - 1) DNode.negInf).children) ++ ", kids " ++
             toString (dnodes.getD (ts.size - 1) DNode.negInf).children ++ " " ++ showDV (vs.getD (ts.size - 1) DV.none) ++ " atoms " ++ toString tab.length)
       let el := (← IO.monoMsNow) - t0
       if el > dagLimit then

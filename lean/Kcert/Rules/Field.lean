@@ -1,4 +1,4 @@
-import Kcert.Rules.Ring
+import Kcert.Rules.FieldMono
 
 /-!
 # The rule `FieldNormalize`
@@ -139,13 +139,15 @@ abbrev NF (C : Type) : Type := FPoly C × FPoly C
 /-- A ring polynomial is zero once like monomials are collected. -/
 def polyIsZero (p : Poly C) : Bool := polyAllZero ops.toCoeffOps (polyCollect ops.toCoeffOps p)
 
-/-- Two exponential monomials are the same: equal variables, exponents with zero difference.
-(Rust compares canonical forms; the exponent test here is the polynomial identity.) -/
+/-- Two exponential monomials are the same: equal variables, equal exponents (Rust compares
+canonical forms, and so does this model: exponents are built canonical by `polyMerge`,
+`polySubC` and `polyScaleC` (`Rules/FieldMono.lean`) and compared syntactically by `monoBeq` and
+`polyBeq`; a `false` only leaves two monomials unmerged). -/
 def fmonoEq (a b : FMono C) : Bool :=
-  decide (a.1 = b.1) && polyIsZero ops (polySub ops.toCoeffOps a.2 b.2)
+  monoBeq a.1 b.1 && polyBeq ops.toCoeffOps a.2 b.2
 
 /-- `x·2^E · y·2^F = xy·2^(E+F)` (Rust: `mul_poly`'s `exp_sum`). -/
-def fmonoMul (a b : FMono C) : FMono C := (monoMul a.1 b.1, polyAdd ops.toCoeffOps a.2 b.2)
+def fmonoMul (a b : FMono C) : FMono C := (monoMul a.1 b.1, polyMerge ops.toCoeffOps a.2 b.2)
 
 def fpolyAddTerm (c : C) (m : FMono C) : FPoly C → FPoly C
   | [] => [(c, m)]
@@ -175,8 +177,83 @@ def fpolyAllZero : FPoly C → Bool
   | [] => true
   | e :: p => ops.isZero e.1 && fpolyAllZero p
 
-/-- Zero once like monomials are collected (Rust: canonical `Poly` equality with the empty one). -/
-def fpolyIsZero (p : FPoly C) : Bool := fpolyAllZero ops (fpolyAdd ops p [])
+/-! ### Sorted collection (for the zero test) -/
+
+/-- `p ++ q`, structurally. -/
+def fpolyApp : FPoly C → FPoly C → FPoly C
+  | [], q => q
+  | e :: p, q => e :: fpolyApp p q
+
+/-- `p · q` term by term, like monomials not collected. -/
+def fpolyMulR : FPoly C → FPoly C → FPoly C
+  | [], q => []
+  | e :: p, q => fpolyApp (fpolyMulTerm ops e.1 e.2 q) (fpolyMulR p q)
+
+/-- `p - q`, like monomials not collected. -/
+def fpolySubR (p q : FPoly C) : FPoly C := fpolyApp p (fpolyNeg ops q)
+
+/-- The lexicographic order of exponents by their monomials only (coefficients have no order). -/
+def expKeyLt : Poly C → Poly C → Bool
+  | [], [] => false
+  | [], _ :: _ => true
+  | _ :: _, [] => false
+  | a :: p, b :: q => monoLt a.2 b.2 || (monoBeq a.2 b.2 && expKeyLt p q)
+
+/-- Exponents with the same monomials in the same order. -/
+def expKeyEq : Poly C → Poly C → Bool
+  | [], [] => true
+  | a :: p, b :: q => monoBeq a.2 b.2 && expKeyEq p q
+  | [], _ :: _ => false
+  | _ :: _, [] => false
+
+/-- The sort key of an exponential monomial: its variables, then its exponent's monomials. -/
+def fkeyLt (a b : FMono C) : Bool := monoLt a.1 b.1 || (monoBeq a.1 b.1 && expKeyLt a.2 b.2)
+
+def fkeyEq (a b : FMono C) : Bool := monoBeq a.1 b.1 && expKeyEq a.2 b.2
+
+/-- Alternate entries into two halves. -/
+def fsplitCons (a b : C × FMono C) (r : FPoly C × FPoly C) : FPoly C × FPoly C :=
+  (a :: r.1, b :: r.2)
+
+def fsplit : FPoly C → FPoly C × FPoly C
+  | [] => ([], [])
+  | [a] => ([a], [])
+  | a :: b :: p => fsplitCons a b (fsplit p)
+
+/-- Merges two lists sorted by `fkeyLt` (no collecting); `n` is fuel. -/
+def fmergeK : Nat → FPoly C → FPoly C → FPoly C
+  | 0, p, q => fpolyApp p q
+  | n + 1, [], q => q
+  | n + 1, a :: p, [] => a :: p
+  | n + 1, a :: p, b :: q =>
+    cond (fkeyLt b.2 a.2) (b :: fmergeK n (a :: p) q) (a :: fmergeK n p (b :: q))
+
+def fmerge (p q : FPoly C) : FPoly C := fmergeK (p.length + q.length) p q
+
+/-- Merge sort by `fkeyLt`; `n` is fuel. -/
+def fsortN : Nat → FPoly C → FPoly C
+  | 0, p => p
+  | n + 1, [] => []
+  | n + 1, [a] => [a]
+  | n + 1, a :: b :: p =>
+    fmerge (fsortN n (fsplit (a :: b :: p)).1) (fsortN n (fsplit (a :: b :: p)).2)
+
+def fsort (p : FPoly C) : FPoly C := fsortN p.length p
+
+/-- Adds `c · m` into a list sorted by key whose keys are at least `m`'s: merged into an equal
+monomial among the entries of `m`'s key, which come first. -/
+def fpolyAddTermS (c : C) (m : FMono C) : FPoly C → FPoly C
+  | [] => [(c, m)]
+  | e :: p => cond (fmonoEq ops m e.2) ((ops.add c e.1, e.2) :: p)
+      (cond (fkeyEq m e.2) (e :: fpolyAddTermS c m p) ((c, m) :: e :: p))
+
+def fcollectS : FPoly C → FPoly C
+  | [] => []
+  | e :: p => fpolyAddTermS ops e.1 e.2 (fcollectS p)
+
+/-- Zero once like monomials are collected (Rust: canonical `Poly` equality with the empty one):
+sorted by key (`fsort`), then collected within runs of equal keys (`fcollectS`). -/
+def fpolyIsZero (p : FPoly C) : Bool := fpolyAllZero ops (fcollectS ops (fsort p))
 
 /-- Variable `v` is an atom that `P` marks positive (Rust: the `ATOM` bit and `atom_pos`). -/
 def varPos (P : Nat → Bool) (v : Var) : Bool :=
@@ -245,19 +322,18 @@ theorem polyIsZero_sound (σ : Env α) (p : Poly C) (h : polyIsZero ops p = true
 
 theorem fmonoEq_sound (σ : Env α) (a b : FMono C) (h : fmonoEq ops a b = true) :
     fmonoEval cc σ a = fmonoEval cc σ b := by
-  have h1 : a.1 = b.1 := of_decide_eq_true' (and_left' h)
-  have h2 := polyIsZero_sound cc σ _ (and_right' h)
-  rw [polyEval_sub] at h2
+  have h1 : a.1 = b.1 := monoBeq_eq _ _ (and_left' h)
+  have h2 := polyBeq_sound cc.toCoeffCast σ _ _ (and_right' h)
   show monoEval σ a.1 * pow2 (polyEval cc.toCoeffCast σ a.2)
     = monoEval σ b.1 * pow2 (polyEval cc.toCoeffCast σ b.2)
-  rw [h1, eq_of_sub_eq_zero h2]
+  rw [h1, h2]
 
 theorem fmonoEval_mul (σ : Env α) (a b : FMono C) :
     fmonoEval cc σ (fmonoMul ops a b) = fmonoEval cc σ a * fmonoEval cc σ b := by
-  show monoEval σ (monoMul a.1 b.1) * pow2 (polyEval cc.toCoeffCast σ (polyAdd ops.toCoeffOps a.2 b.2))
+  show monoEval σ (monoMul a.1 b.1) * pow2 (polyEval cc.toCoeffCast σ (polyMerge ops.toCoeffOps a.2 b.2))
     = monoEval σ a.1 * pow2 (polyEval cc.toCoeffCast σ a.2)
       * (monoEval σ b.1 * pow2 (polyEval cc.toCoeffCast σ b.2))
-  rw [monoEval_mul, polyEval_add, pow2_add, mul_mul_mul_comm']
+  rw [monoEval_mul, polyEval_merge, pow2_add, mul_mul_mul_comm']
 
 theorem fpolyEval_addTerm (σ : Env α) (c : C) (m : FMono C) (p : FPoly C) :
     fpolyEval cc σ (fpolyAddTerm ops c m p) = cc.cast c * fmonoEval cc σ m + fpolyEval cc σ p := by
@@ -338,12 +414,119 @@ theorem fpolyEval_allZero (σ : Env α) (p : FPoly C) (h : fpolyAllZero ops p = 
     show cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p = 0
     rw [cc.isZero_sound e.1 (and_left' h), ih (and_right' h), zero_mul, add_zero]
 
+theorem fpolyEval_app (σ : Env α) (p q : FPoly C) :
+    fpolyEval cc σ (fpolyApp p q) = fpolyEval cc σ p + fpolyEval cc σ q := by
+  induction p with
+  | nil => exact (zero_add _).symm
+  | cons e p ih =>
+    show cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ (fpolyApp p q)
+      = cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p + fpolyEval cc σ q
+    rw [ih, add_assoc]
+
+theorem fpolyEval_mulR (σ : Env α) (p q : FPoly C) :
+    fpolyEval cc σ (fpolyMulR ops p q) = fpolyEval cc σ p * fpolyEval cc σ q := by
+  induction p with
+  | nil => exact (zero_mul _).symm
+  | cons e p ih =>
+    show fpolyEval cc σ (fpolyApp (fpolyMulTerm ops e.1 e.2 q) (fpolyMulR ops p q))
+      = (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p) * fpolyEval cc σ q
+    rw [fpolyEval_app, fpolyEval_mulTerm, ih, add_mul]
+
+theorem fpolyEval_subR (σ : Env α) (p q : FPoly C) :
+    fpolyEval cc σ (fpolySubR ops p q) = fpolyEval cc σ p - fpolyEval cc σ q := by
+  show fpolyEval cc σ (fpolyApp p (fpolyNeg ops q)) = _
+  rw [fpolyEval_app, fpolyEval_neg]
+  rfl
+
+theorem fpolyEval_split (σ : Env α) : (p : FPoly C) →
+    fpolyEval cc σ (fsplit p).1 + fpolyEval cc σ (fsplit p).2 = fpolyEval cc σ p
+  | [] => add_zero _
+  | [a] => add_zero _
+  | a :: b :: p => by
+    have ih := fpolyEval_split σ p
+    show cc.cast a.1 * fmonoEval cc σ a.2 + fpolyEval cc σ (fsplit p).1
+        + (cc.cast b.1 * fmonoEval cc σ b.2 + fpolyEval cc σ (fsplit p).2)
+      = cc.cast a.1 * fmonoEval cc σ a.2 + (cc.cast b.1 * fmonoEval cc σ b.2 + fpolyEval cc σ p)
+    rw [← ih, add_assoc, ← add_assoc (fpolyEval cc σ (fsplit p).1),
+      add_comm (fpolyEval cc σ (fsplit p).1) (cc.cast b.1 * fmonoEval cc σ b.2), add_assoc]
+
+theorem fpolyEval_mergeK (σ : Env α) (n : Nat) : (p q : FPoly C) →
+    fpolyEval cc σ (fmergeK n p q) = fpolyEval cc σ p + fpolyEval cc σ q := by
+  induction n with
+  | zero => intro p q; exact fpolyEval_app cc σ p q
+  | succ n ih =>
+    intro p q
+    cases p with
+    | nil => exact (zero_add _).symm
+    | cons a p =>
+      cases q with
+      | nil => exact (add_zero _).symm
+      | cons b q =>
+        show fpolyEval cc σ (cond (fkeyLt b.2 a.2) (b :: fmergeK n (a :: p) q)
+            (a :: fmergeK n p (b :: q)))
+          = cc.cast a.1 * fmonoEval cc σ a.2 + fpolyEval cc σ p
+            + (cc.cast b.1 * fmonoEval cc σ b.2 + fpolyEval cc σ q)
+        cases fkeyLt b.2 a.2 with
+        | true =>
+          show cc.cast b.1 * fmonoEval cc σ b.2 + fpolyEval cc σ (fmergeK n (a :: p) q) = _
+          rw [ih]
+          show cc.cast b.1 * fmonoEval cc σ b.2 + (cc.cast a.1 * fmonoEval cc σ a.2
+              + fpolyEval cc σ p + fpolyEval cc σ q) = _
+          rw [← add_assoc, add_comm (cc.cast b.1 * fmonoEval cc σ b.2), add_assoc, add_assoc,
+            add_comm (cc.cast b.1 * fmonoEval cc σ b.2) (fpolyEval cc σ q)]
+        | false =>
+          show cc.cast a.1 * fmonoEval cc σ a.2 + fpolyEval cc σ (fmergeK n p (b :: q)) = _
+          rw [ih, add_assoc]
+          rfl
+
+theorem fpolyEval_sortN (σ : Env α) (n : Nat) : (p : FPoly C) →
+    fpolyEval cc σ (fsortN n p) = fpolyEval cc σ p := by
+  induction n with
+  | zero => intro p; rfl
+  | succ n ih =>
+    intro p
+    match p with
+    | [] => rfl
+    | [a] => rfl
+    | a :: b :: p =>
+      show fpolyEval cc σ (fmergeK _ (fsortN n (fsplit (a :: b :: p)).1)
+          (fsortN n (fsplit (a :: b :: p)).2)) = _
+      rw [fpolyEval_mergeK, ih, ih, fpolyEval_split]
+
+theorem fpolyEval_addTermS (σ : Env α) (c : C) (m : FMono C) (p : FPoly C) :
+    fpolyEval cc σ (fpolyAddTermS ops c m p) = cc.cast c * fmonoEval cc σ m + fpolyEval cc σ p := by
+  induction p with
+  | nil => rfl
+  | cons e p ih =>
+    show fpolyEval cc σ (cond (fmonoEq ops m e.2) ((ops.add c e.1, e.2) :: p)
+        (cond (fkeyEq m e.2) (e :: fpolyAddTermS ops c m p) ((c, m) :: e :: p)))
+      = cc.cast c * fmonoEval cc σ m + (cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ p)
+    cases h : fmonoEq ops m e.2 with
+    | true =>
+      show cc.cast (ops.add c e.1) * fmonoEval cc σ e.2 + fpolyEval cc σ p = _
+      rw [cc.cast_add, fmonoEq_sound cc σ m e.2 h, add_mul, add_assoc]
+    | false =>
+      cases fkeyEq m e.2 with
+      | true =>
+        show cc.cast e.1 * fmonoEval cc σ e.2 + fpolyEval cc σ (fpolyAddTermS ops c m p) = _
+        rw [ih, ← add_assoc, ← add_assoc, add_comm (cc.cast e.1 * fmonoEval cc σ e.2)]
+      | false => rfl
+
+theorem fpolyEval_collectS (σ : Env α) (p : FPoly C) :
+    fpolyEval cc σ (fcollectS ops p) = fpolyEval cc σ p := by
+  induction p with
+  | nil => rfl
+  | cons e p ih =>
+    show fpolyEval cc σ (fpolyAddTermS ops e.1 e.2 (fcollectS ops p)) = _
+    rw [fpolyEval_addTermS, ih]
+    rfl
+
 theorem fpolyIsZero_sound (σ : Env α) (p : FPoly C) (h : fpolyIsZero ops p = true) :
     fpolyEval cc σ p = 0 := by
   have z := fpolyEval_allZero cc σ _ h
-  rw [fpolyEval_add] at z
-  rw [← add_zero (fpolyEval cc σ p)]
-  exact z
+  rw [fpolyEval_collectS] at z
+  have e : fpolyEval cc σ (fsortN p.length p) = fpolyEval cc σ p := fpolyEval_sortN cc σ _ p
+  exact e ▸ z
 
 /-- The atoms `P` marks positive are positive in `σ` (atom `n` is the variable `(0, n)`). -/
 def PosEnv (P : Nat → Bool) (σ : Env α) : Prop := ∀ n, P n = true → pos (σ 0 n)
@@ -483,12 +666,12 @@ equal (Rust: the final test of `field_normalize`, also used here to recognise an
 in the table). -/
 def nfEquiv (P : Nat → Bool) (a b : NF C) : Bool :=
   positive ops P a.2 && positive ops P b.2 &&
-    fpolyIsZero ops (fpolySub ops (fpolyMul ops a.1 b.2) (fpolyMul ops b.1 a.2))
+    fpolyIsZero ops (fpolySubR ops (fpolyMulR ops a.1 b.2) (fpolyMulR ops b.1 a.2))
 
 /-- `p · 2^(-E)`: every monomial's exponent minus `E` (Rust `shifted`, its closure `shift`). -/
 def fpolyShift (E : Poly C) : FPoly C → FPoly C
   | [] => []
-  | e :: p => (e.1, (e.2.1, polySub ops.toCoeffOps e.2.2 E)) :: fpolyShift E p
+  | e :: p => (e.1, (e.2.1, polySubC ops.toCoeffOps e.2.2 E)) :: fpolyShift E p
 
 /-- The exponents of the monomials of a polynomial. -/
 def fpolyExps : FPoly C → List (Poly C)
@@ -497,8 +680,8 @@ def fpolyExps : FPoly C → List (Poly C)
 
 /-- `a` shifted by `2^(-E)` and `b` by `2^(-F)` coincide, numerators and denominators. -/
 def shiftPairEq (a b : NF C) (E F : Poly C) : Bool :=
-  fpolyIsZero ops (fpolySub ops (fpolyShift ops E a.1) (fpolyShift ops F b.1)) &&
-    fpolyIsZero ops (fpolySub ops (fpolyShift ops E a.2) (fpolyShift ops F b.2))
+  fpolyIsZero ops (fpolySubR ops (fpolyShift ops E a.1) (fpolyShift ops F b.1)) &&
+    fpolyIsZero ops (fpolySubR ops (fpolyShift ops E a.2) (fpolyShift ops F b.2))
 
 def anyShiftF (a b : NF C) (E : Poly C) : List (Poly C) → Bool
   | [] => false
@@ -531,7 +714,7 @@ def toRing : FPoly C → Option (Poly C)
   | e :: p => cond (polyIsZero ops e.2.2) (lift1 (fun q => (e.1, e.2.1) :: q) (toRing p)) none
 
 def nfEx2Inv (n : FPoly C) : Option C → Option (Poly C)
-  | some k => lift1 (polyScale ops.toCoeffOps k) (toRing ops n)
+  | some k => lift1 (polyScaleC ops.toCoeffOps k) (toRing ops n)
   | none => none
 
 def nfEx2Of (n : FPoly C) : Option C → Option (Poly C)
@@ -846,7 +1029,7 @@ theorem nfEquiv_sound (σ : Env α) (P : Nat → Bool) (hP : PosEnv P σ) (a b :
   have ha := positive_ne_zero cc σ P hP a.2 (and_left' (and_left' h))
   have hb := positive_ne_zero cc σ P hP b.2 (and_right' (and_left' h))
   have z := fpolyIsZero_sound cc σ _ (and_right' h)
-  rw [fpolyEval_sub, fpolyEval_mul, fpolyEval_mul] at z
+  rw [fpolyEval_subR, fpolyEval_mulR, fpolyEval_mulR] at z
   exact div_eq_div_of_cross _ _ _ _ ha hb (eq_of_sub_eq_zero z)
 
 theorem fpolyEval_shift (σ : Env α) (E : Poly C) (p : FPoly C) :
@@ -856,11 +1039,11 @@ theorem fpolyEval_shift (σ : Env α) (E : Poly C) (p : FPoly C) :
   | nil => exact (zero_mul _).symm
   | cons e p ih =>
     show cc.cast e.1 * (monoEval σ e.2.1
-        * pow2 (polyEval cc.toCoeffCast σ (polySub ops.toCoeffOps e.2.2 E)))
+        * pow2 (polyEval cc.toCoeffCast σ (polySubC ops.toCoeffOps e.2.2 E)))
         + fpolyEval cc σ (fpolyShift ops E p)
       = (cc.cast e.1 * (monoEval σ e.2.1 * pow2 (polyEval cc.toCoeffCast σ e.2.2))
         + fpolyEval cc σ p) * pow2 (-polyEval cc.toCoeffCast σ E)
-    rw [ih, polyEval_sub, sub_def, pow2_add, add_mul, ← mul_assoc, ← mul_assoc, ← mul_assoc]
+    rw [ih, polyEval_subC, sub_def, pow2_add, add_mul, ← mul_assoc, ← mul_assoc, ← mul_assoc]
 
 /-- `x · k = y · k` with `k ≠ 0` gives `x = y`. -/
 theorem mul_right_cancel' {x y k : α} (hk : k ≠ 0) (h : x * k = y * k) : x = y := by
@@ -873,7 +1056,7 @@ theorem shiftPairEq_sound (σ : Env α) (a b : NF C) (E F : Poly C)
     (hb : fpolyEval cc σ b.2 ≠ 0) : nfVal cc σ a = nfVal cc σ b := by
   have z1 := fpolyIsZero_sound cc σ _ (and_left' h)
   have z2 := fpolyIsZero_sound cc σ _ (and_right' h)
-  rw [fpolyEval_sub, fpolyEval_shift, fpolyEval_shift] at z1 z2
+  rw [fpolyEval_subR, fpolyEval_shift, fpolyEval_shift] at z1 z2
   have e1 := eq_of_sub_eq_zero z1
   have e2 := eq_of_sub_eq_zero z2
   apply div_eq_div_of_cross _ _ _ _ ha hb
@@ -984,7 +1167,7 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
       cases h2
     | some k =>
       rw [hk] at h2
-      have h3 : lift1 (polyScale ops.toCoeffOps k) (toRing ops v.1) = some E := h2
+      have h3 : lift1 (polyScaleC ops.toCoeffOps k) (toRing ops v.1) = some E := h2
       match lift1_eq_some h3 with
       | ⟨q, hq, hr⟩ =>
         have hkc := cc.invExact_sound c k hk
@@ -997,7 +1180,7 @@ theorem rep_ex2 (σ : Env α) (v : NF C) (x : α) (E : Poly C) (h : nfEx2 ops v 
           rw [← hD]
           exact hv (by rw [hD]; exact hc0)
         have hE : polyEval cc.toCoeffCast σ E = x := by
-          rw [← hr, polyEval_scale, toRing_sound cc σ v.1 q hq, ← ex, mul_left_comm, hkc, mul_one]
+          rw [← hr, polyEval_scaleC, toRing_sound cc σ v.1 q hq, ← ex, mul_left_comm, hkc, mul_one]
         have r := rep_exp cc σ E
         rw [hE] at r
         exact r
