@@ -178,5 +178,67 @@ theorem msim_reachT_lift {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
 
 end Step
 
+
+section Race
+
+variable {V : Type} [AccAdd V]
+variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
+
+theorem arrivals_lift (enc : Nat → Nat → Nat) {u r : CState V} (h : Same u (liftS enc r))
+    (b : Nat) : arrivals N b u = arrivals N b r := by
+  show countAt b u.th N + u.arr b = countAt b r.th N + r.arr b
+  rw [countAt_congr b u.th (liftS enc r).th (fun k => by rw [h.1 k]) N, countAt_lift, h.2.2 b]
+  rfl
+
+theorem barFits_lift (enc : Nat → Nat → Nat) {u r : CState V} (h : Same u (liftS enc r))
+    (A B : Act V) (hb : BarFits N u (shiftA enc A) (shiftA enc B)) : BarFits N r A B := by
+  cases A with
+  | compute pc x => trivial
+  | read a x pc => trivial
+  | write a v pc => trivial
+  | atomAdd a v pc => trivial
+  | exit => trivial
+  | arrive b n w pc =>
+    cases B with
+    | compute pc x => trivial
+    | read a x pc => trivial
+    | write a v pc => trivial
+    | atomAdd a v pc => trivial
+    | exit => trivial
+    | arrive c m w' pc' =>
+      intro e
+      have hb' := hb e
+      rw [arrivals_lift N enc h b] at hb'
+      exact hb'
+
+/-- The first clause of `ViewNC` (enabled threads) at every state reached by `MSem` thread
+steps, from `Sem.RaceFree` and `Sem.BarriersFit` of the view launched at the lifted state. -/
+theorem viewNC1_of_raceFree {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {s0 r : CState V}
+    (hrf : RaceFree (mview enc dec sc mp) N (liftS enc s0))
+    (hfit : BarriersFit (mview enc dec sc mp) N (liftS enc s0))
+    (hr : MReachT memb mp N s0 r) :
+    ∀ i j, i ≠ j → Enabled memb mp N r (MLbl.thr i) → Enabled memb mp N r (MLbl.thr j) →
+      ¬Conflict (vAct enc sc mp i r 0) (vAct enc sc mp j r 0) ∧
+        BarFits N r (act (mbase mp) i r) (act (mbase mp) j r) := by
+  intro i j hij hi hj
+  match msim_reachT_lift memb mp N hdec sc hr with
+  | ⟨u, hu, hs⟩ =>
+    have si : (u.th i).status = Status.run := by rw [hs.1 i]; exact hi.2.1
+    have sj : (u.th j).status = Status.run := by rw [hs.1 j]; exact hj.2.1
+    have ai : act (mview enc dec sc mp) i u = shiftA enc (act (mbase mp) i r) :=
+      Eq.trans (act_congr _ i hs) (mview_act_lift memb mp N hdec sc hi)
+    have aj : act (mview enc dec sc mp) j u = shiftA enc (act (mbase mp) j r) :=
+      Eq.trans (act_congr _ j hs) (mview_act_lift memb mp N hdec sc hj)
+    have c := hrf u hu i j hij hi.1 hj.1 si sj
+    have f := hfit u hu i j hij hi.1 hj.1 si sj
+    rw [ai, aj] at c
+    rw [ai, aj] at f
+    refine ⟨?_, barFits_lift N enc hs _ _ f⟩
+    rw [vAct_base memb mp N enc sc hi, vAct_base memb mp N enc sc hj]
+    exact c
+
+end Race
+
 end WarpMem
 end Kcert
