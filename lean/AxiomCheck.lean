@@ -1661,3 +1661,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.unlift_reach
 #print axioms Kcert.ctaSafeW'_of_liftW
 #print axioms Kcert.ctaSafeW'_of_liftW_N
+#print axioms Kcert.WarpMem.firesA_lift
+#print axioms Kcert.WarpMem.effOther_lift
+#print axioms Kcert.WarpMem.newT_lift
+#print axioms Kcert.WarpMem.mview_act_lift
+#print axioms Kcert.WarpMem.mview_next_lift
+#print axioms Kcert.WarpMem.msim_stepT
+#print axioms Kcert.WarpMem.msim_reachT
+#print axioms Kcert.WarpMem.msim_reachT_lift
+#print axioms Kcert.WarpMem.barFits_lift
+#print axioms Kcert.WarpMem.viewNC1_of_raceFree
