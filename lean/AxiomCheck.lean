@@ -1671,3 +1671,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.msim_reachT_lift
 #print axioms Kcert.WarpMem.barFits_lift
 #print axioms Kcert.WarpMem.viewNC1_of_raceFree
+#print axioms Kcert.WarpMem.hdec0_of
+#print axioms Kcert.WarpMem.MEx.hdecF
+#print axioms Kcert.WarpMem.MEx.reachT_E
+#print axioms Kcert.WarpMem.MEx.simT_E

@@ -95,18 +95,23 @@ section Step
 variable {V : Type} [AccAdd V]
 variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
 
+/-- The decoding hypothesis used here, at sub-step 0 only. -/
+theorem hdec0_of {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) : ∀ p, dec (enc p 0) = (p, 0) := fun p => hdec p 0
+
 /-- At `liftS enc r` an enabled thread's view action is its `Sem` action, `pc` moved. -/
 theorem mview_act_lift {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
-    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {r : CState V} {i : Nat}
+    (hdec : ∀ p, dec (enc p 0) = (p, 0)) (sc : Nat) {r : CState V} {i : Nat}
     (h : Enabled memb mp N r (MLbl.thr i)) :
     act (mview enc dec sc mp) i (liftS enc r) = shiftA enc (act (mbase mp) i r) := by
-  show mview enc dec sc mp i (enc (r.th i).pc 0) (r.th i).regs = _
-  rw [mview_at hdec sc mp i r 0]
+  show mviewAct enc sc (dec (enc (r.th i).pc 0)).1 (dec (enc (r.th i).pc 0)).2 (r.th i).regs
+      (mp i (dec (enc (r.th i).pc 0)).1 (r.th i).regs) = _
+  rw [hdec]
   exact vAct_base memb mp N enc sc h 0
 
 /-- The view's step of an enabled thread from `liftS enc r` is the lift of the `MSem` step. -/
 theorem mview_next_lift {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
-    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {r : CState V} {i : Nat}
+    (hdec : ∀ p, dec (enc p 0) = (p, 0)) (sc : Nat) {r : CState V} {i : Nat}
     (h : Enabled memb mp N r (MLbl.thr i)) :
     Same (next (mview enc dec sc mp) N i (liftS enc r)) (liftS enc (next (mbase mp) N i r)) := by
   have ha := mview_act_lift memb mp N hdec sc h
@@ -142,7 +147,7 @@ inductive MReachT : CState V → CState V → Prop where
 
 /-- One `MSem` thread step is matched by the same thread's step in the view. -/
 theorem msim_stepT {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
-    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {r r' u : CState V} {i : Nat}
+    (hdec : ∀ p, dec (enc p 0) = (p, 0)) (sc : Nat) {r r' u : CState V} {i : Nat}
     (hs : MStepL memb mp N (MLbl.thr i) r r') (hu : Same u (liftS enc r)) :
     StepT (mview enc dec sc mp) N i u (next (mview enc dec sc mp) N i u) ∧
       Same (next (mview enc dec sc mp) N i u) (liftS enc r') := by
@@ -156,7 +161,7 @@ theorem msim_stepT {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
 
 /-- Every state reached by `MSem` thread steps is related to a state the view reaches. -/
 theorem msim_reachT {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
-    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {s r : CState V}
+    (hdec : ∀ p, dec (enc p 0) = (p, 0)) (sc : Nat) {s r : CState V}
     (hr : MReachT memb mp N s r) :
     ∀ u, Same u (liftS enc s) →
       ∃ u', Reach (mview enc dec sc mp) N u u' ∧ Same u' (liftS enc r) := by
@@ -171,7 +176,7 @@ theorem msim_reachT {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
 /-- From the lifted launch: every state reached by `MSem` thread steps is, lifted, reachable in
 the view (up to `Same`). -/
 theorem msim_reachT_lift {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
-    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {s r : CState V}
+    (hdec : ∀ p, dec (enc p 0) = (p, 0)) (sc : Nat) {s r : CState V}
     (hr : MReachT memb mp N s r) :
     ∃ u', Reach (mview enc dec sc mp) N (liftS enc s) u' ∧ Same u' (liftS enc r) :=
   msim_reachT memb mp N hdec sc hr (liftS enc s) (same_refl _)
@@ -214,7 +219,7 @@ theorem barFits_lift (enc : Nat → Nat → Nat) {u r : CState V} (h : Same u (l
 /-- The first clause of `ViewNC` (enabled threads) at every state reached by `MSem` thread
 steps, from `Sem.RaceFree` and `Sem.BarriersFit` of the view launched at the lifted state. -/
 theorem viewNC1_of_raceFree {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
-    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) {s0 r : CState V}
+    (hdec : ∀ p, dec (enc p 0) = (p, 0)) (sc : Nat) {s0 r : CState V}
     (hrf : RaceFree (mview enc dec sc mp) N (liftS enc s0))
     (hfit : BarriersFit (mview enc dec sc mp) N (liftS enc s0))
     (hr : MReachT memb mp N s0 r) :
@@ -239,6 +244,40 @@ theorem viewNC1_of_raceFree {enc : Nat → Nat → Nat} {dec : Nat → Nat × Na
     exact c
 
 end Race
+
+/-! ## Non-vacuity: `MEx`'s thread steps after the completion, in the view
+
+`encF p j = j + 4 * p`, decoded at sub-step 0 by `decF` (by recursion).  The `MSem` run of
+`MEx` from `e1` (after instance 0 completed) to `e5` takes only thread steps (`reachT_E`), so
+the view reaches, from `liftS encF e1`, a state `Same` as `liftS encF e5` (`simT_E`). -/
+
+namespace MEx
+
+def encF (p j : Nat) : Nat := j + 4 * p
+
+def decF : Nat → Nat × Nat
+  | n + 4 => ((decF n).1 + 1, (decF n).2)
+  | n => (0, n)
+
+theorem hdecF : ∀ p, decF (encF p 0) = (p, 0) := by
+  intro p
+  induction p with
+  | zero => rfl
+  | succ p ih =>
+    show ((decF (encF p 0)).1 + 1, (decF (encF p 0)).2) = (p + 1, 0)
+    rw [ih]
+
+set_option maxHeartbeats 1000000 in
+theorem reachT_E : MReachT membE mpE 3 e1 e5 :=
+  MReachT.step 2 ⟨⟨by decide, rfl, rfl⟩, same_refl _⟩
+    (MReachT.step 0 ⟨⟨by decide, rfl, rfl⟩, same_refl _⟩
+      (MReachT.step 1 ⟨⟨by decide, rfl, rfl⟩, same_refl _⟩
+        (MReachT.step 2 ⟨⟨by decide, rfl, rfl⟩, same_refl _⟩ (MReachT.refl e5))))
+
+theorem simT_E : ∃ u, Reach (mview encF decF 3 mpE) 3 (liftS encF e1) u ∧ Same u (liftS encF e5) :=
+  msim_reachT_lift membE mpE 3 hdecF 3 reachT_E
+
+end MEx
 
 end WarpMem
 end Kcert
