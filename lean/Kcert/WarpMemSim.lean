@@ -281,3 +281,197 @@ end MEx
 
 end WarpMem
 end Kcert
+
+namespace Kcert
+namespace WarpMem
+
+open Sem
+
+section Lane
+
+variable {V : Type} [AccAdd V]
+
+/-- Scratch registers (from `sc` on) do not change a collective's attributed accesses. -/
+def KeepBelow (sc : Nat) (mp : MProg V) : Prop :=
+  ∀ i p (regs regs' : Nat → V) (c : MColl V), (∀ z, z < sc → regs' z = regs z) →
+    mp i p regs = MAct.coll c → ∃ c' : MColl V, mp i p regs' = MAct.coll c' ∧ c'.rs = c.rs ∧ c'.ws = c.ws
+
+theorem lt_ne_add' {z sc : Nat} (y : Nat) (h : z < sc) : z ≠ sc + y := fun e => by
+  rw [e] at h
+  exact Nat.ltIrrefl sc (Nat.ltOfLeOfLt (Nat.leAddRight sc y) h)
+
+theorem collStep_keep (enc : Nat → Nat → Nat) (sc p : Nat) (regs : Nat → V) (c c' : MColl V)
+    (hrs : c'.rs = c.rs) (hws : c'.ws = c.ws) (y : Nat) (x : Sum RdAcc (WrAcc V))
+    (hx : accNth c.rs c.ws y = some x) :
+    collStep enc sc p regs c' y = (match x with
+      | Sum.inl r => Act.read r.addr (sc + y) (enc p (y + 1))
+      | Sum.inr w => Act.write w.addr w.val (enc p (y + 1))) := by
+  show (match accNth c'.rs c'.ws y with
+    | some (Sum.inl r) => Act.read r.addr (sc + y) (enc p (y + 1))
+    | some (Sum.inr w) => Act.write w.addr w.val (enc p (y + 1))
+    | none => collDone enc sc p regs c') = _
+  rw [hrs, hws, hx]
+  cases x <;> rfl
+
+variable (mp : MProg V) (N : Nat)
+
+/-- In the view, a lane at a collective runs its sub-steps one after the other, touching no
+other thread: after `y` of them it is at `enc p y`, running, its registers below `sc` kept. -/
+theorem lane_run {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) (hk : KeepBelow sc mp)
+    {u : CState V} {k p : Nat} {c : MColl V} (hkN : k < N) (hrun : (u.th k).status = Status.run)
+    (hpc : (u.th k).pc = enc p 0) (hc : mp k p (u.th k).regs = MAct.coll c) :
+    ∀ y, (∀ y', y' < y → accNth c.rs c.ws y' ≠ none) →
+      ∃ w, Reach (mview enc dec sc mp) N u w ∧ (w.th k).pc = enc p y ∧
+        (w.th k).status = Status.run ∧ (∀ z, z < sc → (w.th k).regs z = (u.th k).regs z) ∧
+        ∀ j, j ≠ k → w.th j = u.th j := by
+  intro y
+  induction y with
+  | zero =>
+    intro _
+    exact ⟨u, Reach.refl u, hpc, hrun, fun _ _ => rfl, fun _ _ => rfl⟩
+  | succ y ih =>
+    intro hpre
+    match ih (fun y' h => hpre y' (Nat.leStep h)) with
+    | ⟨w, hw, wpc, wrun, wregs, woth⟩ =>
+      match hk k p (u.th k).regs (w.th k).regs c wregs hc with
+      | ⟨c', hc', hrs, hws⟩ =>
+        cases hx : accNth c.rs c.ws y with
+        | none => exact False.elim (hpre y (Nat.ltSuccSelf y) hx)
+        | some x =>
+          have ha : act (mview enc dec sc mp) k w = (match x with
+              | Sum.inl r => Act.read r.addr (sc + y) (enc p (y + 1))
+              | Sum.inr w => Act.write w.addr w.val (enc p (y + 1))) := by
+            show mviewAct enc sc (dec (w.th k).pc).1 (dec (w.th k).pc).2 (w.th k).regs
+              (mp k (dec (w.th k).pc).1 (w.th k).regs) = _
+            rw [wpc, hdec, hc']
+            exact collStep_keep enc sc p (w.th k).regs c c' hrs hws y x hx
+          have st : StepT (mview enc dec sc mp) N k w (next (mview enc dec sc mp) N k w) :=
+            ⟨hkN, wrun, same_refl _⟩
+          refine ⟨next (mview enc dec sc mp) N k w, ?_, ?_, ?_, ?_, ?_⟩
+          · exact reach_trans _ N hw (Reach.step ⟨k, st⟩ (Reach.refl _))
+          · rw [next_th_self, ha]
+            cases x <;> rfl
+          · rw [next_th_self, ha]
+            cases x <;> rfl
+          · intro z hz
+            rw [next_th_self, ha]
+            cases x with
+            | inl r =>
+              show upd (w.th k).regs (sc + y) (w.mem r.addr) z = _
+              rw [upd_other _ _ (lt_ne_add' y hz)]
+              exact wregs z hz
+            | inr _ => exact wregs z hz
+          · intro j hj
+            rw [next_th_other _ N k w hj, ha]
+            cases x with
+            | inl r => exact woth j hj
+            | inr _ => exact woth j hj
+
+theorem wrNth_pre : ∀ (ws : List (WrAcc V)) (x y : Nat), wrNth ws x ≠ none → y < x →
+    wrNth ws y ≠ none := by
+  intro ws
+  induction ws with
+  | nil => intro x y h _; exact False.elim (h rfl)
+  | cons a l ih =>
+    intro x y h hy
+    cases y with
+    | zero => exact fun e => by cases e
+    | succ y =>
+      cases x with
+      | zero => exact False.elim (Nat.notSuccLeZero _ hy)
+      | succ x => exact ih x y h (Nat.lt_of_succ_lt_succ hy)
+
+/-- The attributed accesses of a lane form a prefix of the sub-steps. -/
+theorem accNth_pre : ∀ (rs : List RdAcc) (ws : List (WrAcc V)) (x y : Nat),
+    accNth rs ws x ≠ none → y < x → accNth rs ws y ≠ none := by
+  intro rs
+  induction rs with
+  | nil =>
+    intro ws x y h hy
+    have h1 : wrNth ws x ≠ none := fun e => h (by
+      show wrAsAcc (wrNth ws x) = none
+      rw [e]
+      rfl)
+    have h2 := wrNth_pre ws x y h1 hy
+    show wrAsAcc (wrNth ws y) ≠ none
+    cases e : wrNth ws y with
+    | none => exact False.elim (h2 e)
+    | some w => exact fun e2 => by cases e2
+  | cons a l ih =>
+    intro ws x y h hy
+    cases y with
+    | zero => exact fun e => by cases e
+    | succ y =>
+      cases x with
+      | zero => exact False.elim (Nat.notSuccLeZero _ hy)
+      | succ x => exact ih ws x y h (Nat.lt_of_succ_lt_succ hy)
+
+theorem conflict_compute (p : Nat) (q : Nat → V) (B : Act V) : ¬Conflict (Act.compute p q) B :=
+  fun h => h
+
+end Lane
+
+section Race2
+
+variable {V : Type} [AccAdd V]
+variable (memb : Nat → Nat → Bool) (mp : MProg V) (N : Nat)
+
+/-- The second clause of `ViewNC` (a lane's sub-steps against an enabled thread) at every state
+reached by `MSem` thread steps, from `Sem.RaceFree` of the view, when scratch registers do not
+change a collective's accesses (`KeepBelow`). -/
+theorem viewNC2_of_raceFree {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) (hk : KeepBelow sc mp) {s0 r : CState V}
+    (hrf : RaceFree (mview enc dec sc mp) N (liftS enc s0))
+    (hr : MReachT memb mp N s0 r) :
+    ∀ j g k x, Enabled memb mp N r (MLbl.thr j) → InstReady memb mp N g r →
+      laneOf memb mp N g r k = true → ¬Conflict (vAct enc sc mp k r x) (vAct enc sc mp j r 0) := by
+  intro j g k x hj hg hkl
+  match coll_of_lane memb mp N hkl, msim_reachT_lift memb mp N (hdec0_of hdec) sc hr with
+  | ⟨c, e⟩, ⟨u, hu, hs⟩ =>
+    rw [vAct_coll mp enc sc e x]
+    cases hx : accNth c.rs c.ws x with
+    | none =>
+      show ¬Conflict (match accNth c.rs c.ws x with
+        | some (Sum.inl rr) => Act.read rr.addr (sc + x) (enc (r.th k).pc (x + 1))
+        | some (Sum.inr ww) => Act.write ww.addr ww.val (enc (r.th k).pc (x + 1))
+        | none => collDone enc sc (r.th k).pc (r.th k).regs c) (vAct enc sc mp j r 0)
+      rw [hx]
+      exact conflict_compute _ _ _
+    | some a =>
+      have hkN : k < N := laneOf_lt memb mp N hkl
+      have hjk : j ≠ k := enabled_not_lane memb mp N hj hkl
+      have hrk : (r.th k).status = Status.run :=
+        (hg.2 k hkN (laneOf_memb memb mp N hkl)).1
+      have uk : u.th k = liftT enc (r.th k) := hs.1 k
+      have hc : mp k (r.th k).pc (u.th k).regs = MAct.coll c := by rw [uk]; exact e
+      have hpre : ∀ y', y' < x → accNth c.rs c.ws y' ≠ none :=
+        fun y' hy => accNth_pre c.rs c.ws x y' (fun e2 => by rw [hx] at e2; cases e2) hy
+      match lane_run mp N hdec sc hk hkN (by rw [uk]; exact hrk) (by rw [uk]; rfl) hc x hpre with
+      | ⟨w, hw, wpc, wrun, wregs, woth⟩ =>
+        match hk k (r.th k).pc (u.th k).regs (w.th k).regs c wregs hc with
+        | ⟨c', hc', hrs, hws⟩ =>
+          have ak : act (mview enc dec sc mp) k w = collStep enc sc (r.th k).pc (r.th k).regs c x := by
+            show mviewAct enc sc (dec (w.th k).pc).1 (dec (w.th k).pc).2 (w.th k).regs
+              (mp k (dec (w.th k).pc).1 (w.th k).regs) = _
+            rw [wpc, hdec, hc']
+            show collStep enc sc (r.th k).pc (w.th k).regs c' x = _
+            rw [collStep_keep enc sc (r.th k).pc (w.th k).regs c c' hrs hws x a hx,
+              collStep_keep enc sc (r.th k).pc (r.th k).regs c c rfl rfl x a hx]
+          have wj : w.th j = u.th j := woth j hjk
+          have aj : act (mview enc dec sc mp) j w = vAct enc sc mp j r 0 := by
+            have a1 : act (mview enc dec sc mp) j w = act (mview enc dec sc mp) j u := by
+              show mview enc dec sc mp j (w.th j).pc (w.th j).regs =
+                mview enc dec sc mp j (u.th j).pc (u.th j).regs
+              rw [wj]
+            rw [a1, act_congr _ j hs, mview_act_lift memb mp N (hdec0_of hdec) sc hj,
+              vAct_base memb mp N enc sc hj 0]
+          have sj : (w.th j).status = Status.run := by rw [wj, hs.1 j]; exact hj.2.1
+          have c0 := hrf w (reach_trans _ N hu hw) k j (fun e2 => hjk (Eq.symm e2)) hkN hj.1 wrun sj
+          rw [ak, aj] at c0
+          exact c0
+
+end Race2
+
+end WarpMem
+end Kcert
