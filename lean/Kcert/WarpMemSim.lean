@@ -471,7 +471,122 @@ theorem viewNC2_of_raceFree {enc : Nat → Nat → Nat} {dec : Nat → Nat × Na
           rw [ak, aj] at c0
           exact c0
 
+/-- A lane at sub-step `x` of its collective in the view, registers below `sc` as at its arrival,
+does the sub-step `x` of its arrival. -/
+theorem act_lane {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) (hk : KeepBelow sc mp) {w : CState V}
+    {k p x : Nat} {regs : Nat → V} {c : MColl V} {a : Sum RdAcc (WrAcc V)}
+    (wpc : (w.th k).pc = enc p x) (wregs : ∀ z, z < sc → (w.th k).regs z = regs z)
+    (hc : mp k p regs = MAct.coll c) (hx : accNth c.rs c.ws x = some a) :
+    act (mview enc dec sc mp) k w = collStep enc sc p regs c x := by
+  match hk k p regs (w.th k).regs c wregs hc with
+  | ⟨c', hc', hrs, hws⟩ =>
+    show mviewAct enc sc (dec (w.th k).pc).1 (dec (w.th k).pc).2 (w.th k).regs
+      (mp k (dec (w.th k).pc).1 (w.th k).regs) = _
+    rw [wpc, hdec, hc']
+    show collStep enc sc p (w.th k).regs c' x = _
+    rw [collStep_keep enc sc p (w.th k).regs c c' hrs hws x a hx,
+      collStep_keep enc sc p regs c c rfl rfl x a hx]
+
+/-- The third clause of `ViewNC` (sub-steps of lanes of two different ready instances) at every
+state reached by `MSem` thread steps, from `Sem.RaceFree` of the view, under `KeepBelow`. -/
+theorem viewNC3_of_raceFree {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) (hk : KeepBelow sc mp) {s0 r : CState V}
+    (hrf : RaceFree (mview enc dec sc mp) N (liftS enc s0))
+    (hr : MReachT memb mp N s0 r) :
+    ∀ g h k k' x x', g ≠ h → InstReady memb mp N g r → InstReady memb mp N h r →
+      laneOf memb mp N g r k = true → laneOf memb mp N h r k' = true →
+      ¬Conflict (vAct enc sc mp k r x) (vAct enc sc mp k' r x') := by
+  intro g h k k' x x' hgh hg hh hkl hkl'
+  match coll_of_lane memb mp N hkl, coll_of_lane memb mp N hkl',
+    msim_reachT_lift memb mp N (hdec0_of hdec) sc hr with
+  | ⟨c, e⟩, ⟨c2, e2⟩, ⟨u, hu, hs⟩ =>
+    rw [vAct_coll mp enc sc e x, vAct_coll mp enc sc e2 x']
+    show ¬Conflict (collStep enc sc (r.th k).pc (r.th k).regs c x)
+      (collStep enc sc (r.th k').pc (r.th k').regs c2 x')
+    cases hx : accNth c.rs c.ws x with
+    | none =>
+      show ¬Conflict (match accNth c.rs c.ws x with
+        | some (Sum.inl rr) => Act.read rr.addr (sc + x) (enc (r.th k).pc (x + 1))
+        | some (Sum.inr ww) => Act.write ww.addr ww.val (enc (r.th k).pc (x + 1))
+        | none => collDone enc sc (r.th k).pc (r.th k).regs c) _
+      rw [hx]
+      exact conflict_compute _ _ _
+    | some a =>
+      cases hx' : accNth c2.rs c2.ws x' with
+      | none =>
+        intro hc0
+        have hc1 := conflict_symm _ _ hc0
+        have d : collStep enc sc (r.th k').pc (r.th k').regs c2 x' =
+            collDone enc sc (r.th k').pc (r.th k').regs c2 := by
+          show (match accNth c2.rs c2.ws x' with
+            | some (Sum.inl rr) => Act.read rr.addr (sc + x') (enc (r.th k').pc (x' + 1))
+            | some (Sum.inr ww) => Act.write ww.addr ww.val (enc (r.th k').pc (x' + 1))
+            | none => collDone enc sc (r.th k').pc (r.th k').regs c2) = _
+          rw [hx']
+        rw [d] at hc1
+        exact conflict_compute _ _ _ hc1
+      | some a2 =>
+        have hkN : k < N := laneOf_lt memb mp N hkl
+        have hkN' : k' < N := laneOf_lt memb mp N hkl'
+        have hkk : k ≠ k' := lanes_distinct memb mp N hgh hkl hkl'
+        have hrk : (r.th k).status = Status.run := (hg.2 k hkN (laneOf_memb memb mp N hkl)).1
+        have hrk' : (r.th k').status = Status.run := (hh.2 k' hkN' (laneOf_memb memb mp N hkl')).1
+        have uk : u.th k = liftT enc (r.th k) := hs.1 k
+        have uk' : u.th k' = liftT enc (r.th k') := hs.1 k'
+        have hc : mp k (r.th k).pc (u.th k).regs = MAct.coll c := by rw [uk]; exact e
+        have hpre : ∀ y', y' < x → accNth c.rs c.ws y' ≠ none :=
+          fun y' hy => accNth_pre c.rs c.ws x y' (fun e3 => by rw [hx] at e3; cases e3) hy
+        have hpre' : ∀ y', y' < x' → accNth c2.rs c2.ws y' ≠ none :=
+          fun y' hy => accNth_pre c2.rs c2.ws x' y' (fun e3 => by rw [hx'] at e3; cases e3) hy
+        match lane_run mp N hdec sc hk hkN (by rw [uk]; exact hrk) (by rw [uk]; rfl) hc x hpre with
+        | ⟨w, hw, wpc, wrun, wregs, woth⟩ =>
+          have wk' : w.th k' = liftT enc (r.th k') := by rw [woth k' (fun e3 => hkk (Eq.symm e3))]; exact uk'
+          have hc' : mp k' (r.th k').pc (w.th k').regs = MAct.coll c2 := by rw [wk']; exact e2
+          match lane_run mp N hdec sc hk hkN' (by rw [wk']; exact hrk') (by rw [wk']; rfl) hc' x'
+            hpre' with
+          | ⟨w2, hw2, wpc2, wrun2, wregs2, woth2⟩ =>
+            have w2k : w2.th k = w.th k := woth2 k hkk
+            have ak : act (mview enc dec sc mp) k w2 = collStep enc sc (r.th k).pc (r.th k).regs c x := by
+              apply act_lane mp hdec sc hk (p := (r.th k).pc) (x := x) (by rw [w2k]; exact wpc)
+                (fun z hz => by rw [w2k, wregs z hz, uk]; rfl) e hx
+            have ak' : act (mview enc dec sc mp) k' w2 =
+                collStep enc sc (r.th k').pc (r.th k').regs c2 x' := by
+              apply act_lane mp hdec sc hk (p := (r.th k').pc) (x := x') wpc2
+                (fun z hz => by rw [wregs2 z hz, wk']; rfl) e2 hx'
+            have c0 := hrf w2 (reach_trans _ N hu (reach_trans _ N hw hw2)) k k' hkk hkN hkN'
+              (by rw [w2k]; exact wrun) wrun2
+            rw [ak, ak'] at c0
+            exact c0
+
+/-- `ViewNC` at every state reached from `s0` by `MSem` thread steps, from `Sem.RaceFree` and
+`Sem.BarriersFit` of the view launched at `liftS enc s0`, under `KeepBelow`. -/
+theorem viewNC_of_raceFreeT {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) (hk : KeepBelow sc mp) {s0 r : CState V}
+    (hrf : RaceFree (mview enc dec sc mp) N (liftS enc s0))
+    (hfit : BarriersFit (mview enc dec sc mp) N (liftS enc s0))
+    (hr : MReachT memb mp N s0 r) : ViewNC memb mp N enc sc r :=
+  ⟨viewNC1_of_raceFree memb mp N (hdec0_of hdec) sc hrf hfit hr,
+    viewNC2_of_raceFree memb mp N hdec sc hk hrf hr,
+    viewNC3_of_raceFree memb mp N hdec sc hk hrf hr⟩
+
+/-- Hence the Rust's lane-by-lane check at every such state. -/
+theorem laneCheck_of_raceFreeT {enc : Nat → Nat → Nat} {dec : Nat → Nat × Nat}
+    (hdec : ∀ p j, dec (enc p j) = (p, j)) (sc : Nat) (hk : KeepBelow sc mp) {s0 r : CState V}
+    (hrf : RaceFree (mview enc dec sc mp) N (liftS enc s0))
+    (hfit : BarriersFit (mview enc dec sc mp) N (liftS enc s0))
+    (hr : MReachT memb mp N s0 r) : LaneCheck memb mp N r :=
+  laneCheck_of_view memb mp N enc sc r (viewNC_of_raceFreeT memb mp N hdec sc hk hrf hfit hr)
+
 end Race2
+
+namespace MEx
+
+/-- `MEx`'s program ignores registers, so scratch registers keep its accesses. -/
+theorem keepBelow_E : KeepBelow 3 mpE :=
+  fun _ _ _ _ c _ h => ⟨c, h, rfl, rfl⟩
+
+end MEx
 
 end WarpMem
 end Kcert
