@@ -1675,3 +1675,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.WarpMem.MEx.hdecF
 #print axioms Kcert.WarpMem.MEx.reachT_E
 #print axioms Kcert.WarpMem.MEx.simT_E
+#print axioms Kcert.WarpMem.collStep_keep
+#print axioms Kcert.WarpMem.lane_run
+#print axioms Kcert.WarpMem.wrNth_pre
+#print axioms Kcert.WarpMem.accNth_pre
+#print axioms Kcert.WarpMem.viewNC2_of_raceFree
+#print axioms Kcert.WarpMem.act_lane
+#print axioms Kcert.WarpMem.viewNC3_of_raceFree
+#print axioms Kcert.WarpMem.viewNC_of_raceFreeT
+#print axioms Kcert.WarpMem.laneCheck_of_raceFreeT
+#print axioms Kcert.WarpMem.MEx.keepBelow_E
