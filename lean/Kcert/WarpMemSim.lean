@@ -10,12 +10,16 @@ Proved here: `mview_act_lift` (at `liftS enc r` an enabled thread's view action 
 action, `pc` moved), `mview_next_lift` (the view's step of that thread from `liftS enc r` is
 `liftS enc` of the `MSem` thread step), `msim_stepT` (an `MSem` thread step is matched by one
 view step, relation `Same u (liftS enc r)` kept), and `msim_reachT`: every state reached by
-`MSem` thread steps only (`MReachT`) is related to a reachable view state.
+`MSem` thread steps only (`MReachT`) is related to a reachable view state.  Then, when scratch
+registers do not change a collective's accesses (`KeepBelow`): `lane_run` (a lane runs its
+sub-steps in the view, touching no other thread), and `viewNC_of_raceFreeT`: `Sem.RaceFree` and
+`Sem.BarriersFit` of the view give `ViewNC` (so `LaneCheck`, `laneCheck_of_raceFreeT`) at every
+state reached by `MSem` thread steps.
 
 NOT here: instance completions (a completion must be matched by a run of sub-steps per lane,
 and the registers after it differ: all lanes' contributions in `MSem` vs none in the view, so
 the relation must be up to a data-independence relation `MDataIndep`, not defined here); hence
-not `msim_reach` for all `MSem` runs, nor `viewNC_of_raceFree` / `mraceFree_of_view`.
+not `msim_reach` for all `MSem` runs, nor `ViewNC` after a completion, nor `mraceFree_of_view`.
 -/
 
 namespace Kcert
