@@ -1661,3 +1661,12 @@ nothing declared with `axiom`).
 #print axioms Kcert.unlift_reach
 #print axioms Kcert.ctaSafeW'_of_liftW
 #print axioms Kcert.ctaSafeW'_of_liftW_N
+#print axioms Kcert.wreach_wrun
+#print axioms Kcert.wrun_congr
+#print axioms Kcert.wschedOK_congr
+#print axioms Kcert.wrun_append
+#print axioms Kcert.wschedOK_append
+#print axioms Kcert.wfinal_congr
+#print axioms Kcert.wfinishes_of_sched
+#print axioms Kcert.ctaSafeW'_of_sched
+#print axioms Kcert.exSched_finishes

@@ -65,3 +65,4 @@ import Kcert.WarpMemSem
 import Kcert.WarpMemRace
 import Kcert.WarpMemView
 import Kcert.WarpFinish
+import Kcert.WarpReplay
