@@ -1670,3 +1670,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.wfinishes_of_sched
 #print axioms Kcert.ctaSafeW'_of_sched
 #print axioms Kcert.exSched_finishes
+#print axioms Kcert.allRun_next
+#print axioms Kcert.wschedOK_distinct
+#print axioms Kcert.allW_true
+#print axioms Kcert.doneW_of_waiting
+#print axioms Kcert.doneW_false_of

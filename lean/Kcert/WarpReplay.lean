@@ -90,6 +90,84 @@ theorem wfinal_congr {a b : WState V} (h : WSame a b) (hf : WFinal N a) : WFinal
   rw [Eq.symm (h.1.1 k)]
   exact hf k hk
 
+/-- `i` is not in `l` (structural). -/
+def NotIn (i : Nat) : List Nat → Prop
+  | [] => True
+  | k :: l => k ≠ i ∧ NotIn i l
+
+/-- The threads of `l` are pairwise distinct. -/
+def Distinct : List Nat → Prop
+  | [] => True
+  | i :: l => NotIn i l ∧ Distinct l
+
+/-- Every thread of `l` is `< N`, running and not waiting in `s`. -/
+def AllRun (s : WState V) : List Nat → Prop
+  | [] => True
+  | i :: l => (i < N ∧ (s.s.th i).status = Status.run ∧ s.cw i = none) ∧ AllRun s l
+
+/-- A step of a thread not in `l` keeps every thread of `l` runnable. -/
+theorem allRun_next (j : Nat) : ∀ (l : List Nat) (s : WState V), NotIn j l → AllRun N s l →
+    AllRun N (wnext memb wp N j s) l
+  | [], _, _, _ => True.intro
+  | k :: l, s, hn, ha =>
+    have e := wnext_other memb wp N j s hn.1 ha.1.2.1 ha.1.2.2
+    have hr : ((wnext memb wp N j s).s.th k).status = Status.run := by
+      rw [e.1]
+      exact ha.1.2.1
+    ⟨⟨ha.1.1, hr, e.2⟩, allRun_next j l s hn.2 ha.2⟩
+
+/-- Any list of pairwise distinct threads, each `< N`, running and not waiting, is an OK
+schedule, whatever their next actions (an arrival at a collective never makes another
+non-waiting thread wait). -/
+theorem wschedOK_distinct : ∀ (l : List Nat) (s : WState V), Distinct l → AllRun N s l →
+    WSchedOK memb wp N l s
+  | [], _, _, _ => True.intro
+  | i :: l, s, hd, ha =>
+    ⟨ha.1, wschedOK_distinct l _ hd.2 (allRun_next memb wp N i l s hd.1 ha.2)⟩
+
+/-- `allW` of a test true below `n`. -/
+theorem allW_true (ok : Nat → Bool) : ∀ n, (∀ k, k < n → ok k = true) → allW ok n = true
+  | 0, _ => rfl
+  | n + 1, h => by
+    show (allW ok n && ok n) = true
+    rw [allW_true ok n (fun k hk => h k (Nat.leStep hk)), h n (Nat.leRefl (n + 1))]
+    rfl
+
+/-- The arrival of `i` at `g` completes the instance when every other lane below `N` waits at
+`g` (the last arrival of a collective instance). -/
+theorem doneW_of_waiting (g i : Nat) (cw : Nat → Option (Wait V))
+    (h : ∀ k, k < N → memb g k = true → k ≠ i → waitsAt g (cw k) = true) :
+    doneW memb N g i cw = true := by
+  apply allW_true
+  intro k hk
+  show (!memb g k || decide (k = i) || waitsAt g (cw k)) = true
+  cases hm : memb g k with
+  | false => rfl
+  | true =>
+    cases Nat.decEq k i with
+    | isTrue e =>
+      rw [decide_eq_true' e]
+      rfl
+    | isFalse e =>
+      rw [decide_eq_false' e, h k hk hm e]
+      rfl
+
+/-- Conversely, a lane below `N` other than `i` that does not wait at `g` keeps the arrival of
+`i` from completing it (an arrival before the last waits). -/
+theorem doneW_false_of (g i : Nat) (cw : Nat → Option (Wait V)) {k : Nat} (hk : k < N)
+    (hm : memb g k = true) (hki : k ≠ i) (hw : waitsAt g (cw k) = false) :
+    doneW memb N g i cw = false := by
+  cases hd : doneW memb N g i cw with
+  | false => rfl
+  | true =>
+    have hok := allW_get (okW memb g i cw) N hd k hk
+    have e : okW memb g i cw k = false := by
+      show (!memb g k || decide (k = i) || waitsAt g (cw k)) = false
+      rw [hm, decide_eq_false' hki, hw]
+      rfl
+    rw [e] at hok
+    exact Bool.noConfusion hok
+
 end Replay
 
 /-- If from every launch memory some OK schedule ends with every thread exited, the CTA
