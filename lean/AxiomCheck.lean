@@ -1675,3 +1675,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.allW_true
 #print axioms Kcert.doneW_of_waiting
 #print axioms Kcert.doneW_false_of
+#print axioms Kcert.collTh_wait
+#print axioms Kcert.wnext_arrive_wait
+#print axioms Kcert.wnext_arrive_done

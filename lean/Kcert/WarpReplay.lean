@@ -168,6 +168,59 @@ theorem doneW_false_of (g i : Nat) (cw : Nat → Option (Wait V)) {k : Nat} (hk 
     rw [e] at hok
     exact Bool.noConfusion hok
 
+/-- An arrival that does not complete (`doneW` false) changes no thread. -/
+theorem collTh_wait (g i pc : Nat) (res : ExtFun V) (cv : Nat → Option (Nat → V))
+    (th : Nat → TState V) (cw : Nat → Option (Wait V)) (k : Nat) :
+    collTh memb false g i pc res cv th cw k = th k := by
+  cases Nat.decEq k i with
+  | isTrue e =>
+    rw [e, collTh_self]
+    rfl
+  | isFalse e =>
+    rw [collTh_other _ _ _ _ _ _ _ _ _ e]
+    rfl
+
+/-- The arrival of `i` at `g` that does not complete it: no thread, memory or arrival record
+changes; `i` now waits at `g` (with its contribution, result and continuation); nobody else's
+waiting record changes. -/
+theorem wnext_arrive_wait (i : Nat) (s : WState V) {g : Nat} {v : Nat → V} {res : ExtFun V}
+    {pc : Nat} (ha : wact wp i s = WAct.coll g v res pc) (hd : doneW memb N g i s.cw = false) :
+    (∀ k, (wnext memb wp N i s).s.th k = s.s.th k) ∧ (wnext memb wp N i s).s.mem = s.s.mem ∧
+    (wnext memb wp N i s).s.arr = s.s.arr ∧
+    (wnext memb wp N i s).cw i = some ⟨g, v, res, pc⟩ ∧
+    (∀ k, k ≠ i → (wnext memb wp N i s).cw k = s.cw k) := by
+  rw [wnext_coll memb wp N i s ha, hd]
+  refine ⟨fun k => collTh_wait memb g i pc res _ s.s.th s.cw k, rfl, rfl, ?_, ?_⟩
+  · exact collCw_self memb false g i _ s.cw
+  · intro k hk
+    show collCw memb false g i _ s.cw k = s.cw k
+    rw [collCw_other memb false g i _ s.cw hk]
+    rfl
+
+/-- The arrival of `i` at `g` that completes it: `i` goes on at `pc` with `res` of the vector
+of contributions, no longer waiting; memory and arrival records unchanged; every other lane of
+`g` waiting there is released to its own continuation with its own result of the same vector
+and no longer waits; every other thread is unchanged. -/
+theorem wnext_arrive_done (i : Nat) (s : WState V) {g : Nat} {v : Nat → V} {res : ExtFun V}
+    {pc : Nat} (ha : wact wp i s = WAct.coll g v res pc) (hd : doneW memb N g i s.cw = true) :
+    (wnext memb wp N i s).s.th i =
+      ⟨pc, res.f (cvec memb g i v s.cw), (s.s.th i).status⟩ ∧
+    (wnext memb wp N i s).cw i = none ∧
+    (wnext memb wp N i s).s.mem = s.s.mem ∧ (wnext memb wp N i s).s.arr = s.s.arr ∧
+    (∀ k, k ≠ i → (wnext memb wp N i s).s.th k =
+      cond (relB memb true g k (s.cw k)) (relW (cvec memb g i v s.cw) (s.cw k) (s.s.th k))
+        (s.s.th k)) ∧
+    (∀ k, k ≠ i → (wnext memb wp N i s).cw k = cond (relB memb true g k (s.cw k)) none (s.cw k))
+    := by
+  rw [wnext_coll memb wp N i s ha, hd]
+  refine ⟨?_, ?_, rfl, rfl, ?_, ?_⟩
+  · exact collTh_self memb true g i pc res _ s.s.th s.cw
+  · exact collCw_self memb true g i _ s.cw
+  · intro k hk
+    exact collTh_other memb true g i pc res _ s.s.th s.cw hk
+  · intro k hk
+    exact collCw_other memb true g i _ s.cw hk
+
 end Replay
 
 /-- If from every launch memory some OK schedule ends with every thread exited, the CTA
