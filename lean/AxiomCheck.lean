@@ -1678,3 +1678,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.collTh_wait
 #print axioms Kcert.wnext_arrive_wait
 #print axioms Kcert.wnext_arrive_done
+#print axioms Kcert.inB_notIn
+#print axioms Kcert.arrAll_th
+#print axioms Kcert.wrun_wait

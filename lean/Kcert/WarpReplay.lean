@@ -221,6 +221,71 @@ theorem wnext_arrive_done (i : Nat) (s : WState V) {g : Nat} {v : Nat → V} {re
   · intro k hk
     exact collCw_other memb true g i _ s.cw hk
 
+/-- Whether `k` is in `l` (structural). -/
+def inB (k : Nat) : List Nat → Bool
+  | [] => false
+  | j :: l => decide (k = j) || inB k l
+
+theorem inB_notIn (k : Nat) : ∀ (l : List Nat), NotIn k l → inB k l = false
+  | [], _ => rfl
+  | j :: l, h => by
+    show (decide (k = j) || inB k l) = false
+    rw [decide_eq_false' (fun e => h.1 (Eq.symm e)), inB_notIn k l h.2]
+    rfl
+
+/-- Every thread of `l` is about to arrive at `g` (contribution `vv k`, result `rr k`,
+continuation `pp k`). -/
+def ArrAll (g : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V) (pp : Nat → Nat)
+    (s : WState V) : List Nat → Prop
+  | [] => True
+  | k :: l => wact wp k s = WAct.coll g (vv k) (rr k) (pp k) ∧ ArrAll g vv rr pp s l
+
+theorem arrAll_th (g : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V) (pp : Nat → Nat)
+    {s t : WState V} (h : ∀ k, t.s.th k = s.s.th k) :
+    ∀ (l : List Nat), ArrAll wp g vv rr pp s l → ArrAll wp g vv rr pp t l
+  | [], _ => True.intro
+  | k :: l, ha => by
+    have e : wact wp k t = wact wp k s := by
+      show wp k _ _ = wp k _ _
+      rw [h k]
+    exact ⟨Eq.trans e ha.1, arrAll_th g vv rr pp h l ha.2⟩
+
+/-- Lanes of a collective instance `g` arriving one after another while some lane `z` of `g`
+(below `N`) has not arrived: nobody is released; no thread changes, and afterwards each of the
+arrived lanes waits at `g` with its own contribution, result and continuation, every other
+waiting record unchanged. -/
+theorem wrun_wait (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V) (pp : Nat → Nat)
+    (hz : z < N) (hmz : memb g z = true) :
+    ∀ (P : List Nat) (s : WState V), Distinct P → ArrAll wp g vv rr pp s P → NotIn z P →
+      s.cw z = none →
+      (∀ k, (wrun memb wp N P s).s.th k = s.s.th k) ∧
+      (∀ k, (wrun memb wp N P s).cw k = cond (inB k P) (some ⟨g, vv k, rr k, pp k⟩) (s.cw k))
+  | [], s, _, _, _, _ => ⟨fun _ => rfl, fun _ => rfl⟩
+  | i :: P, s, hd, ha, hn, hcz => by
+    have hzi : z ≠ i := fun e => hn.1 (Eq.symm e)
+    have hw : waitsAt g (s.cw z) = false := by
+      rw [hcz]
+      rfl
+    have hdn := doneW_false_of memb N g i s.cw hz hmz hzi hw
+    have e := wnext_arrive_wait memb wp N i s ha.1 hdn
+    have ha' := arrAll_th wp g vv rr pp e.1 P ha.2
+    have hcz' : (wnext memb wp N i s).cw z = none := by
+      rw [e.2.2.2.2 z hzi]
+      exact hcz
+    have ih := wrun_wait g z vv rr pp hz hmz P (wnext memb wp N i s) hd.2 ha' hn.2 hcz'
+    refine ⟨fun k => Eq.trans (ih.1 k) (e.1 k), ?_⟩
+    intro k
+    show (wrun memb wp N P (wnext memb wp N i s)).cw k =
+      cond (decide (k = i) || inB k P) (some ⟨g, vv k, rr k, pp k⟩) (s.cw k)
+    rw [ih.2 k]
+    cases Nat.decEq k i with
+    | isTrue eki =>
+      rw [eki, inB_notIn i P hd.1, decide_eq_true' (rfl : i = i), e.2.2.2.1]
+      rfl
+    | isFalse eki =>
+      rw [decide_eq_false' eki, e.2.2.2.2 k eki]
+      rfl
+
 end Replay
 
 /-- If from every launch memory some OK schedule ends with every thread exited, the CTA
