@@ -1681,3 +1681,5 @@ nothing declared with `axiom`).
 #print axioms Kcert.inB_notIn
 #print axioms Kcert.arrAll_th
 #print axioms Kcert.wrun_wait
+#print axioms Kcert.wrun_instance
+#print axioms Kcert.wschedOK_instance

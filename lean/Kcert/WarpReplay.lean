@@ -286,6 +286,94 @@ theorem wrun_wait (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V) (
       rw [decide_eq_false' eki, e.2.2.2.2 k eki]
       rfl
 
+/-- A collective instance `g` replayed whole: the lanes `P` arrive one after another, then the
+last lane `z`; every lane of `g` below `N` other than `z` is in `P`.  Then the last arrival
+completes the instance: with `cv` the vector of contributions, `z` and every lane of `P` go on
+at their own continuation with their own result of `cv` and no longer wait; a thread that did
+not wait and is neither `z` nor in `P` is unchanged. -/
+theorem wrun_instance (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V) (pp : Nat → Nat)
+    (hz : z < N) (hmz : memb g z = true) (P : List Nat) (s : WState V) (hd : Distinct P)
+    (ha : ArrAll wp g vv rr pp s P) (hn : NotIn z P) (hcz : s.cw z = none)
+    (haz : wact wp z s = WAct.coll g (vv z) (rr z) (pp z))
+    (hall : ∀ k, k < N → memb g k = true → k ≠ z → inB k P = true) :
+    (wrun memb wp N (schedApp P [z]) s).s.th z =
+        ⟨pp z, (rr z).f (cvec memb g z (vv z) (wrun memb wp N P s).cw), (s.s.th z).status⟩ ∧
+    (wrun memb wp N (schedApp P [z]) s).cw z = none ∧
+    (∀ k, inB k P = true → memb g k = true → k ≠ z →
+      (wrun memb wp N (schedApp P [z]) s).s.th k =
+        ⟨pp k, (rr k).f (cvec memb g z (vv z) (wrun memb wp N P s).cw), (s.s.th k).status⟩ ∧
+      (wrun memb wp N (schedApp P [z]) s).cw k = none) ∧
+    (∀ k, inB k P = false → k ≠ z → s.cw k = none →
+      (wrun memb wp N (schedApp P [z]) s).s.th k = s.s.th k ∧
+      (wrun memb wp N (schedApp P [z]) s).cw k = none) := by
+  have hw := wrun_wait memb wp N g z vv rr pp hz hmz P s hd ha hn hcz
+  rw [wrun_append]
+  show (wnext memb wp N z (wrun memb wp N P s)).s.th z = _ ∧ _
+  have haz' : wact wp z (wrun memb wp N P s) = WAct.coll g (vv z) (rr z) (pp z) := by
+    have e : wact wp z (wrun memb wp N P s) = wact wp z s := by
+      show wp z _ _ = wp z _ _
+      rw [hw.1 z]
+    exact Eq.trans e haz
+  have hcwP : ∀ k, inB k P = true → (wrun memb wp N P s).cw k = some ⟨g, vv k, rr k, pp k⟩ := by
+    intro k hk
+    rw [hw.2 k, hk]
+    rfl
+  have hdone : doneW memb N g z (wrun memb wp N P s).cw = true := by
+    apply doneW_of_waiting
+    intro k hk hm hkz
+    rw [hcwP k (hall k hk hm hkz)]
+    show decide (g = g) = true
+    exact decide_eq_true' rfl
+  have e := wnext_arrive_done memb wp N z (wrun memb wp N P s) haz' hdone
+  refine ⟨?_, e.2.1, ?_, ?_⟩
+  · rw [e.1, hw.1 z]
+  · intro k hk hm hkz
+    have hwk : waitsAt g ((wrun memb wp N P s).cw k) = true := by
+      rw [hcwP k hk]
+      exact decide_eq_true' rfl
+    have hrel : relB memb true g k ((wrun memb wp N P s).cw k) = true := by
+      show (true && memb g k && waitsAt g ((wrun memb wp N P s).cw k)) = true
+      rw [hm, hwk]
+      rfl
+    refine ⟨?_, ?_⟩
+    · show (wnext memb wp N z (wrun memb wp N P s)).s.th k = _
+      rw [e.2.2.2.2.1 k hkz, hrel, hcwP k hk, hw.1 k]
+      rfl
+    · show (wnext memb wp N z (wrun memb wp N P s)).cw k = _
+      rw [e.2.2.2.2.2 k hkz, hrel]
+      rfl
+  · intro k hk hkz hn0
+    have hcw0 : (wrun memb wp N P s).cw k = none := by
+      rw [hw.2 k, hk]
+      exact hn0
+    have hrel : relB memb true g k ((wrun memb wp N P s).cw k) = false := by
+      rw [hcw0]
+      show (true && memb g k && false) = false
+      exact and_false' _
+    refine ⟨?_, ?_⟩
+    · show (wnext memb wp N z (wrun memb wp N P s)).s.th k = _
+      rw [e.2.2.2.2.1 k hkz, hrel]
+      exact hw.1 k
+    · show (wnext memb wp N z (wrun memb wp N P s)).cw k = _
+      rw [e.2.2.2.2.2 k hkz, hrel]
+      exact hcw0
+
+/-- The replay of a whole instance is an OK schedule: the lanes of `P` and `z` are runnable and
+not waiting at the start. -/
+theorem wschedOK_instance (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V)
+    (pp : Nat → Nat) (hz : z < N) (hmz : memb g z = true) (P : List Nat) (s : WState V)
+    (hd : Distinct P) (ha : ArrAll wp g vv rr pp s P) (hn : NotIn z P)
+    (hrun : AllRun N s (z :: P)) : WSchedOK memb wp N (schedApp P [z]) s := by
+  have hw := wrun_wait memb wp N g z vv rr pp hz hmz P s hd ha hn hrun.1.2.2
+  apply wschedOK_append memb wp N P [z] s (wschedOK_distinct memb wp N P s hd hrun.2)
+  have h1 : ((wrun memb wp N P s).s.th z).status = Status.run := by
+    rw [hw.1 z]
+    exact hrun.1.2.1
+  have h2 : (wrun memb wp N P s).cw z = none := by
+    rw [hw.2 z, inB_notIn z P hn]
+    exact hrun.1.2.2
+  exact ⟨⟨hz, h1, h2⟩, True.intro⟩
+
 end Replay
 
 /-- If from every launch memory some OK schedule ends with every thread exited, the CTA
