@@ -1683,3 +1683,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.wrun_wait
 #print axioms Kcert.wrun_instance
 #print axioms Kcert.wschedOK_instance
+#print axioms Kcert.exInst

@@ -424,6 +424,39 @@ theorem exSched_finishes : WFinishes exWCta :=
        rw [wrun_append]
        exact exSched_final m1⟩)
 
+/-- The state after lane 0's store and lane 1's computation: both lanes at the
+`bar.warp.sync`. -/
+def exPre (m1 : Nat → Nat) : WState Nat :=
+  wnext memb2 progS 2 1 (wnext memb2 progS 2 0 (winit regs0 m1))
+
+theorem exPre_hall (k : Nat) (hk : k < 2) (_ : memb2 0 k = true) (hkz : k ≠ 1) :
+    inB k [0] = true := by
+  cases k with
+  | zero => rfl
+  | succ k =>
+    cases k with
+    | zero => exact False.elim (hkz rfl)
+    | succ k => exact False.elim (Nat.notSuccLeZero k (Nat.leOfSuccLeSucc (Nat.leOfSuccLeSucc hk)))
+
+/-- `wrun_instance` on the example (lane 0 arrives, then lane 1 completes): both lanes go on at
+`pc` 2 and no longer wait, from every launch memory; the replay is an OK schedule. -/
+theorem exInst (m1 : Nat → Nat) :
+    ((wrun memb2 progS 2 (schedApp [0] [1]) (exPre m1)).s.th 1).pc = 2 ∧
+    (wrun memb2 progS 2 (schedApp [0] [1]) (exPre m1)).cw 1 = none ∧
+    ((wrun memb2 progS 2 (schedApp [0] [1]) (exPre m1)).s.th 0).pc = 2 ∧
+    (wrun memb2 progS 2 (schedApp [0] [1]) (exPre m1)).cw 0 = none ∧
+    WSchedOK memb2 progS 2 (schedApp [0] [1]) (exPre m1) := by
+  have h := wrun_instance memb2 progS 2 0 1 (fun _ _ => 0) (fun _ => syncRes (fun _ => 0))
+    (fun _ => 2) (by decide) rfl [0] (exPre m1) ⟨True.intro, True.intro⟩ ⟨rfl, True.intro⟩
+    ⟨by decide, True.intro⟩ rfl rfl exPre_hall
+  have h0 := h.2.2.1 0 rfl rfl (by decide)
+  refine ⟨?_, h.2.1, ?_, h0.2, ?_⟩
+  · rw [h.1]
+  · rw [h0.1]
+  · exact wschedOK_instance memb2 progS 2 0 1 (fun _ _ => 0) (fun _ => syncRes (fun _ => 0))
+      (fun _ => 2) (by decide) rfl [0] (exPre m1) ⟨True.intro, True.intro⟩ ⟨rfl, True.intro⟩
+      ⟨by decide, True.intro⟩ ⟨⟨by decide, rfl, rfl⟩, ⟨⟨by decide, rfl, rfl⟩, True.intro⟩⟩
+
 end Example
 
 end Kcert
