@@ -16,8 +16,16 @@ collective.  Here, for any program with collectives:
 * `wrun_append`, `wschedOK_append`: schedules compose;
 * `wfinishes_of_sched`: if from every launch memory some OK schedule ends with every thread
   exited, the CTA `WFinishes`; `ctaSafeW'_of_sched`: with `CtaSafeW` this gives `CtaSafeW'`.
+* `wschedOK_distinct`: any list of pairwise distinct threads, each `< N`, running and not
+  waiting, is an OK schedule, whatever their actions.
+* One arrival at a collective: `doneW_of_waiting`, `doneW_false_of`, `wnext_arrive_wait` (it
+  waits: nothing else changes), `wnext_arrive_done` (it completes: every waiting lane released).
+* A whole instance: `wrun_wait` (arrivals before the last wait), `wrun_instance` (the last one
+  releases every lane to its continuation with its result of the one vector of contributions),
+  `wschedOK_instance` (the replay is an OK schedule).
 * Not vacuous: `exSched_finishes`: the `bar.warp.sync` example through `wfinishes_of_sched`
-  (schedule `[0, 0, 1, 1]` then, from the equal state `exM`, `[0, 0, 1, 1]`).
+  (schedule `[0, 0, 1, 1]` then, from the equal state `exM`, `[0, 0, 1, 1]`); `exInst`:
+  `wrun_instance` on it.
 
 NOT DONE here: that `canonRunW`'s order (with `FinishedW` and the checks of
 `warp_run_sound_lo2`) is such a schedule from EVERY launch memory.
