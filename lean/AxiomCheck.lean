@@ -1684,3 +1684,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.wrun_instance
 #print axioms Kcert.wschedOK_instance
 #print axioms Kcert.exInst
+#print axioms Kcert.allRun_of
+#print axioms Kcert.allRun_get
+#print axioms Kcert.ne_of_notIn
+#print axioms Kcert.allRun_instance

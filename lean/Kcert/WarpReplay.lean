@@ -382,6 +382,69 @@ theorem wschedOK_instance (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → Ext
     exact hrun.1.2.2
   exact ⟨⟨hz, h1, h2⟩, True.intro⟩
 
+theorem allRun_of (t : WState V) : ∀ (Q : List Nat),
+    (∀ k, inB k Q = true → k < N ∧ (t.s.th k).status = Status.run ∧ t.cw k = none) →
+    AllRun N t Q
+  | [], _ => True.intro
+  | k :: Q, h =>
+    ⟨h k (by
+        show (decide (k = k) || inB k Q) = true
+        rw [decide_eq_true' (rfl : k = k)]
+        rfl),
+     allRun_of t Q (fun j hj => h j (by
+        show (decide (j = k) || inB j Q) = true
+        rw [hj]
+        exact or_true' _))⟩
+
+theorem allRun_get (t : WState V) : ∀ (Q : List Nat), AllRun N t Q → ∀ k, inB k Q = true →
+    k < N ∧ (t.s.th k).status = Status.run ∧ t.cw k = none
+  | [], _, _, hk => Bool.noConfusion hk
+  | j :: Q, h, k, hk => by
+    cases Nat.decEq k j with
+    | isTrue e => rw [e]; exact h.1
+    | isFalse e =>
+      have hk' : inB k Q = true := by
+        have hk2 : (decide (k = j) || inB k Q) = true := hk
+        rw [decide_eq_false' e] at hk2
+        exact hk2
+      exact allRun_get t Q h.2 k hk'
+
+theorem ne_of_notIn (z : Nat) : ∀ (Q : List Nat), NotIn z Q → ∀ k, inB k Q = true → k ≠ z
+  | [], _, _, hk => Bool.noConfusion hk
+  | j :: Q, h, k, hk => by
+    cases Nat.decEq k j with
+    | isTrue e => rw [e]; exact h.1
+    | isFalse e =>
+      have hk' : inB k Q = true := by
+        have hk2 : (decide (k = j) || inB k Q) = true := hk
+        rw [decide_eq_false' e] at hk2
+        exact hk2
+      exact ne_of_notIn z Q h.2 k hk'
+
+/-- After a whole instance, its lanes are again runnable and not waiting (so replays of
+instances and distinct threads chain). -/
+theorem allRun_instance (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFun V)
+    (pp : Nat → Nat) (hz : z < N) (hmz : memb g z = true) (P : List Nat) (s : WState V)
+    (hd : Distinct P) (ha : ArrAll wp g vv rr pp s P) (hn : NotIn z P)
+    (hrun : AllRun N s (z :: P)) (haz : wact wp z s = WAct.coll g (vv z) (rr z) (pp z))
+    (hall : ∀ k, k < N → memb g k = true → k ≠ z → inB k P = true)
+    (hmem : ∀ k, inB k P = true → memb g k = true) :
+    AllRun N (wrun memb wp N (schedApp P [z]) s) (z :: P) := by
+  have h := wrun_instance memb wp N g z vv rr pp hz hmz P s hd ha hn hrun.1.2.2 haz hall
+  have hzs : ((wrun memb wp N (schedApp P [z]) s).s.th z).status = Status.run := by
+    rw [h.1]
+    exact hrun.1.2.1
+  refine ⟨⟨hz, hzs, h.2.1⟩, ?_⟩
+  apply allRun_of
+  intro k hk
+  have hkz := ne_of_notIn z P hn k hk
+  have hg := allRun_get N s P hrun.2 k hk
+  have hi := h.2.2.1 k hk (hmem k hk) hkz
+  have hks : ((wrun memb wp N (schedApp P [z]) s).s.th k).status = Status.run := by
+    rw [hi.1]
+    exact hg.2.1
+  exact ⟨hg.1, hks, hi.2⟩
+
 end Replay
 
 /-- If from every launch memory some OK schedule ends with every thread exited, the CTA
