@@ -1688,3 +1688,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.allRun_get
 #print axioms Kcert.ne_of_notIn
 #print axioms Kcert.allRun_instance
+#print axioms Kcert.newT_local
+#print axioms Kcert.wnext_local
+#print axioms Kcert.wschedOK_solo

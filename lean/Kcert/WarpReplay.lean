@@ -445,6 +445,59 @@ theorem allRun_instance (g z : Nat) (vv : Nat → Nat → V) (rr : Nat → ExtFu
     exact hg.2.1
   exact ⟨hg.1, hks, hi.2⟩
 
+/-- A thread-local `Sem` action: no barrier, no exit. -/
+def LocalA : Act V → Bool
+  | Act.compute _ _ => true
+  | Act.read _ _ _ => true
+  | Act.write _ _ _ => true
+  | Act.atomAdd _ _ _ => true
+  | Act.arrive _ _ _ _ => false
+  | Act.exit => false
+
+theorem newT_local (A : Act V) (f : Bool) (t : TState V) (m : Nat → V) (h : LocalA A = true) :
+    (newT A f t m).status = Status.run := by
+  cases A with
+  | compute _ _ => rfl
+  | read _ _ _ => rfl
+  | write _ _ _ => rfl
+  | atomAdd _ _ _ => rfl
+  | arrive _ _ _ _ => exact Bool.noConfusion h
+  | exit => exact Bool.noConfusion h
+
+/-- A thread doing a thread-local base action stays running and does not wait, so it can step
+again (solo segments of the replay). -/
+theorem wnext_local (i : Nat) (s : WState V) {A : Act V} (ha : wact wp i s = WAct.base A)
+    (hl : LocalA A = true) (hn : s.cw i = none) :
+    ((wnext memb wp N i s).s.th i).status = Status.run ∧ (wnext memb wp N i s).cw i = none := by
+  rw [wnext_base memb wp N i s ha]
+  refine ⟨?_, hn⟩
+  show ((next (baseProg wp) N i s.s).th i).status = Status.run
+  rw [next_th_self, act_baseProg wp i s ha]
+  exact newT_local A _ _ _ hl
+
+/-- `n` turns of thread `i`. -/
+def rep (i : Nat) : Nat → List Nat
+  | 0 => []
+  | n + 1 => i :: rep i n
+
+/-- Thread `i`'s next `n` actions, done in turn, are thread-local base actions. -/
+def SoloLocal (i : Nat) : Nat → WState V → Prop
+  | 0, _ => True
+  | n + 1, s => (∃ A, wact wp i s = WAct.base A ∧ LocalA A = true) ∧
+      SoloLocal i n (wnext memb wp N i s)
+
+/-- A solo segment: thread `i`, `< N`, running and not waiting, doing `n` thread-local base
+actions in turn, is an OK schedule. -/
+theorem wschedOK_solo (i : Nat) (hi : i < N) : ∀ (n : Nat) (s : WState V),
+    (s.s.th i).status = Status.run → s.cw i = none → SoloLocal memb wp N i n s →
+    WSchedOK memb wp N (rep i n) s
+  | 0, _, _, _, _ => True.intro
+  | n + 1, s, hr, hn, hsl =>
+    match hsl.1 with
+    | ⟨A, ha, hl⟩ =>
+      have e := wnext_local memb wp N i s ha hl hn
+      ⟨⟨hi, hr, hn⟩, wschedOK_solo i hi n _ e.1 e.2 hsl.2⟩
+
 end Replay
 
 /-- If from every launch memory some OK schedule ends with every thread exited, the CTA
