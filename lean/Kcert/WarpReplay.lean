@@ -22,7 +22,10 @@ collective.  Here, for any program with collectives:
   waits: nothing else changes), `wnext_arrive_done` (it completes: every waiting lane released).
 * A whole instance: `wrun_wait` (arrivals before the last wait), `wrun_instance` (the last one
   releases every lane to its continuation with its result of the one vector of contributions),
-  `wschedOK_instance` (the replay is an OK schedule).
+  `wschedOK_instance` (the replay is an OK schedule), `allRun_instance` (its lanes are runnable
+  again afterwards, so replays chain).
+* Solo segments: `wnext_local`, `wschedOK_solo` (a thread doing thread-local base actions, no
+  barrier and no exit, in turn).
 * Not vacuous: `exSched_finishes`: the `bar.warp.sync` example through `wfinishes_of_sched`
   (schedule `[0, 0, 1, 1]` then, from the equal state `exM`, `[0, 0, 1, 1]`); `exInst`:
   `wrun_instance` on it.
