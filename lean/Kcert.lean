@@ -67,3 +67,4 @@ import Kcert.WarpMemRace
 import Kcert.WarpMemView
 import Kcert.WarpFinish
 import Kcert.WarpMemSim
+import Kcert.WarpReplay
