@@ -57,3 +57,4 @@ import Kcert.CpHist
 import Kcert.CpHistBal
 import Kcert.SegClocks
 import Kcert.CheckSegs
+import Kcert.SegMany

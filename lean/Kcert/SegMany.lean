@@ -1,0 +1,175 @@
+import Kcert.CheckSegs
+
+/-!
+# Named barriers across several clearings, executor side
+
+`SegClocks.lean` derives the ordering of conflicting solo actions from the executor's run split
+at ONE clearing (`appE H2 H1`).  The Rust (`resolve_barriers`) may clear its members record at
+every whole-CTA instance where every thread waits with nothing pending, any number of times.
+Here the run is a list of parts, latest first as the history is (`joinE`), each part checked on
+its own (check (2): `KthInst` of the actions shifted past the earlier parts) with nothing
+pending at each split (`ManyOK`).  The edges of all the parts, mapped to indices of the whole
+run (`PartE`), join every completion of the run (`kthE_many`, by induction on the number of
+parts with `kthE_appG`, the generic form of `kthE_post`), so the race check over the whole
+history orders every two conflicting solo actions by chains of part edges (`canonN_manyOrdered`).
+A realized order is closed under chains (`realized_tc`), so race freedom follows from the
+executor's run as soon as every part edge is realized (`canonicalN_many_raceFree`).
+-/
+
+namespace Kcert
+namespace Members
+
+open Race (EventN NotBlocked In)
+
+section Many
+
+variable {V : Type}
+
+/-- The whole history from its parts, latest first. -/
+def joinE : List (List (EventN V)) → List (EventN V)
+  | [] => []
+  | H :: Hs => appE H (joinE Hs)
+
+/-- The edges of the parts: program order, and each part's edges of the actions shifted past
+the earlier parts, mapped to indices of the whole run. -/
+def PartE (act : Nat → Nat → Ev) : List (List (EventN V)) → Nat × Nat → Nat × Nat → Prop
+  | [], p, q => p.1 = q.1 ∧ q.2 = p.2 + 1
+  | H :: Hs, p, q => PartE act Hs p q ∨ ∃ q1 q2 p1 p2,
+      Edge (shiftA act (joinE Hs)) (q1, q2) (p1, p2) ∧
+        p = (q1, nEv q1 (joinE Hs) + q2) ∧ q = (p1, nEv p1 (joinE Hs) + p2)
+
+/-- The executor's conditions on the parts: before each part nothing is pending, and each part
+satisfies check (2)'s `KthInst` for the actions shifted past the earlier parts. -/
+def ManyOK (act : Nat → Nat → Ev) : List (List (EventN V)) → Prop
+  | [] => True
+  | H :: Hs => ManyOK act Hs ∧ (∀ b, pendI (joinE Hs) b = []) ∧ KthInst (shiftA act (joinE Hs)) H
+
+theorem partE_po (act : Nat → Nat → Ev) : ∀ (Hs : List (List (EventN V))) (t i : Nat),
+    PartE act Hs (t, i) (t, i + 1)
+  | [], t, i => ⟨rfl, rfl⟩
+  | H :: Hs, t, i => Or.inl (partE_po act Hs t i)
+
+theorem kthE_mono {act : Nat → Nat → Ev} {E E' : Nat × Nat → Nat × Nat → Prop}
+    (hEE : ∀ p q, E p q → E' p q) : ∀ (h : List (EventN V)), KthE act E h → KthE act E' h
+  | [], _ => trivial
+  | EventN.act _ _ :: h, hk => kthE_mono hEE h hk
+  | EventN.bar _ _ _ :: h, hk => kthE_mono hEE h hk
+  | EventN.complete b m :: h, hk =>
+    ⟨kthE_mono hEE h hk.1, fun p q hp hq w aq ap lq lp => hEE _ _ (hk.2 p q hp hq w aq ap lq lp)⟩
+
+/-- **A part after a clearing with nothing pending**, for any edge relation `E` that holds the
+part's edges mapped to indices of the whole run (`kthE_post` for any `E`). -/
+theorem kthE_appG {act : Nat → Nat → Ev} {E : Nat × Nat → Nat × Nat → Prop}
+    {H1 : List (EventN V)} (hend : ∀ b, pendI H1 b = [])
+    (hmap : ∀ q1 q2 p1 p2, Edge (shiftA act H1) (q1, q2) (p1, p2) →
+      E (q1, nEv q1 H1 + q2) (p1, nEv p1 H1 + p2))
+    (h1 : KthE act E H1) :
+    ∀ (H2 : List (EventN V)), KthInst (shiftA act H1) H2 → KthE act E (appE H2 H1)
+  | [], _ => h1
+  | EventN.act t A :: h, hk => kthE_appG hend hmap h1 h hk
+  | EventN.bar t b w :: h, hk => kthE_appG hend hmap h1 h hk
+  | EventN.complete b m :: h, hk => by
+    refine ⟨kthE_appG hend hmap h1 h hk.1, ?_⟩
+    intro p q hp hq w aq ap _ _
+    rw [pendI_app hend h b, ← shL_take] at hp
+    rw [pendI_app hend h b, ← shL_take] at hq
+    match in_shL hp, in_shL hq with
+    | ⟨(p1, p2), hp', ep⟩, ⟨(q1, q2), hq', eq⟩ =>
+      rw [ep] at ap
+      rw [eq] at aq
+      rw [ep, eq]
+      have aq' : shiftA act H1 q1 q2 = Ev.arr b w := aq
+      have ap' : shiftA act H1 p1 p2 = Ev.arr b true := ap
+      exact hmap q1 q2 p1 (p2 + 1)
+        (Edge.bar q1 q2 p1 p2 b w aq' ap' (hk.2 (q1, q2) (p1, p2) hq' hp'))
+
+/-- **Every completion of a run split into any number of parts joins its drained arrivals by
+part edges.** -/
+theorem kthE_many {act : Nat → Nat → Ev} : ∀ (Hs : List (List (EventN V))),
+    ManyOK act Hs → KthE act (PartE act Hs) (joinE Hs)
+  | [], _ => trivial
+  | H :: Hs, hok =>
+    kthE_appG hok.2.1 (fun q1 q2 p1 p2 e => Or.inr ⟨q1, q2, p1, p2, e, rfl, rfl⟩)
+      (kthE_mono (fun p q h => Or.inl h) (joinE Hs) (kthE_many Hs hok.1)) H hok.2.2
+
+/-- Chains of a realized order are realized. -/
+theorem realized_tc {act : Nat → Nat → Ev} {m : Nat → Nat} {R : Nat × Nat → Nat × Nat → Prop}
+    (hR : Realized act m R) : Realized act m (TC R) := by
+  intro h hv e1 e2 ht
+  induction ht with
+  | edge e => exact hR h hv _ _ e
+  | step _ e ih => exact fun l => ih (hR h hv _ _ e l)
+
+end Many
+
+section ManyOrdered
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (ActAt Seg UnorderedConflict ordered_iff_hb checkN checkN_sound noSameN sfx_total
+  actAt_of_sfx seg_of_sfx posAt_of_sfx conflict_left conflict_right notUC_tail canonN_holds
+  canonRunN_notBlocked canonRunN_fromActB canonN_covers FinishedN canonRunN soloEvB soloEvB_lt
+  lt_of_soloEvB_arr)
+
+/-- **Conflicting solo actions are ordered by chains of part edges, from the executor's run
+split at any number of clearings**: if the run finishes, its history is `joinE Hs` with
+`ManyOK` (nothing pending at each split, check (2)'s `KthInst` per part), and the race check
+reports nothing over the whole history, then every two conflicting solo actions of different
+threads below `N` are joined by a chain of part edges, one way or the other. -/
+theorem canonN_manyOrdered {prog : Sem.Prog V} {regs0 : Nat → Nat → V} {m0 : Nat → V}
+    {N B F : Nat} {Hs : List (List (EventN V))}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hok : ManyOK (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    {x y i j : Nat} (hx : x < N) (hy : y < N) (hxy : ¬ x = y)
+    (hcf : Sem.Conflict (Sem.soloAct prog regs0 m0 x i) (Sem.soloAct prog regs0 m0 y j)) :
+    TC (PartE (soloEvB prog regs0 m0 N) Hs) (x, i) (y, j) ∨
+      TC (PartE (soloEvB prog regs0 m0 N) Hs) (y, j) (x, i) := by
+  have hw := canonRunN_notBlocked prog regs0 m0 N B F
+  have hf := canonRunN_fromActB prog regs0 m0 N B F
+  have hk : KthE (soloEvB prog regs0 m0 N) (PartE (soloEvB prog regs0 m0 N) Hs)
+      (canonRunN prog regs0 m0 N B F) := by
+    rw [hsplit]; exact kthE_many Hs hok
+  have hu := checkN_sound hw hc
+  have hpo := partE_po (soloEvB prog regs0 m0 N) Hs
+  have cl := conflict_left hcf x
+  have cr := conflict_right hcf y
+  match canonN_holds hfin hx cl.2, canonN_holds hfin hy cr.2 with
+  | ⟨e1, h1, hs1, ee1, hn1⟩, ⟨e2, h2, hs2, ee2, hn2⟩ =>
+    rw [ee1, cl.1] at hs1
+    rw [ee2, cr.1] at hs2
+    rw [← hn1, ← hn2]
+    cases sfx_total hs1 hs2 with
+    | inl s12 =>
+      cases s12 with
+      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1)
+      | inr s => exact Or.inl (ordered_sideE hpo hf hw hk hu hxy hcf s hs2)
+    | inr s21 =>
+      cases s21 with
+      | inl e => exact False.elim (hxy (Race.EventN.act.inj (List.cons.inj e).1).1.symm)
+      | inr s =>
+        exact Or.inr (ordered_sideE hpo hf hw hk hu (fun e => hxy e.symm)
+          (Sem.conflict_symm _ _ hcf) s hs1)
+
+/-- **Race freedom across any number of clearings from the executor's run, given that the
+part edges are realized**: as `canonN_manyOrdered`, and if every part edge (`PartE` of the
+executor's sequences `soloEvB`) is an order realized in every schedule of the solo sequences,
+then no race from the launch with any memory `m1`. -/
+theorem canonicalN_many_raceFree (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) {Hs : List (List (EventN V))}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hok : ManyOK (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    (hreal : Realized (soloEv prog regs0 m0) m (PartE (soloEvB prog regs0 m0 N) Hs)) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) :=
+  raceFree_of_realized prog N regs0 m0 m1 R m hind hR0 hC (realized_tc hreal)
+    (fun x y i j hxy hx hy hcf => canonN_manyOrdered hfin hsplit hok hc hx hy hxy hcf)
+
+end ManyOrdered
+
+end Members
+end Kcert
