@@ -31,10 +31,11 @@ def joinE : List (List (EventN V)) → List (EventN V)
   | H :: Hs => appE H (joinE Hs)
 
 /-- The edges of the parts: program order, and each part's edges of the actions shifted past
-the earlier parts, mapped to indices of the whole run. -/
+the earlier parts, between actions the part performs (source performed in the part, target at
+most one past its last action in the part), mapped to indices of the whole run. -/
 def PartE (act : Nat → Nat → Ev) : List (List (EventN V)) → Nat × Nat → Nat × Nat → Prop
   | [], p, q => p.1 = q.1 ∧ q.2 = p.2 + 1
-  | H :: Hs, p, q => PartE act Hs p q ∨ ∃ q1 q2 p1 p2,
+  | H :: Hs, p, q => PartE act Hs p q ∨ ∃ q1 q2 p1 p2, q2 < nEv q1 H ∧ p2 ≤ nEv p1 H ∧
       Edge (shiftA act (joinE Hs)) (q1, q2) (p1, p2) ∧
         p = (q1, nEv q1 (joinE Hs) + q2) ∧ q = (p1, nEv p1 (joinE Hs) + p2)
 
@@ -60,16 +61,20 @@ theorem kthE_mono {act : Nat → Nat → Ev} {E E' : Nat × Nat → Nat × Nat �
 /-- **A part after a clearing with nothing pending**, for any edge relation `E` that holds the
 part's edges mapped to indices of the whole run (`kthE_post` for any `E`). -/
 theorem kthE_appG {act : Nat → Nat → Ev} {E : Nat × Nat → Nat × Nat → Prop}
-    {H1 : List (EventN V)} (hend : ∀ b, pendI H1 b = [])
-    (hmap : ∀ q1 q2 p1 p2, Edge (shiftA act H1) (q1, q2) (p1, p2) →
+    {H1 : List (EventN V)} (hend : ∀ b, pendI H1 b = []) {lim : Nat → Nat}
+    (hmap : ∀ q1 q2 p1 p2, q2 < lim q1 → p2 ≤ lim p1 → Edge (shiftA act H1) (q1, q2) (p1, p2) →
       E (q1, nEv q1 H1 + q2) (p1, nEv p1 H1 + p2))
     (h1 : KthE act E H1) :
-    ∀ (H2 : List (EventN V)), KthInst (shiftA act H1) H2 → KthE act E (appE H2 H1)
-  | [], _ => h1
-  | EventN.act t A :: h, hk => kthE_appG hend hmap h1 h hk
-  | EventN.bar t b w :: h, hk => kthE_appG hend hmap h1 h hk
-  | EventN.complete b m :: h, hk => by
-    refine ⟨kthE_appG hend hmap h1 h hk.1, ?_⟩
+    ∀ (H2 : List (EventN V)), (∀ t, nEv t H2 ≤ lim t) → KthInst (shiftA act H1) H2 →
+      KthE act E (appE H2 H1)
+  | [], _, _ => h1
+  | EventN.act t A :: h, hl, hk =>
+    kthE_appG hend hmap h1 h (fun u => Nat.leTrans (nEv_le u _ h) (hl u)) hk
+  | EventN.bar t b w :: h, hl, hk =>
+    kthE_appG hend hmap h1 h (fun u => Nat.leTrans (nEv_le u _ h) (hl u)) hk
+  | EventN.complete b m :: h, hl, hk => by
+    have hl' : ∀ u, nEv u h ≤ lim u := fun u => Nat.leTrans (nEv_le u _ h) (hl u)
+    refine ⟨kthE_appG hend hmap h1 h hl' hk.1, ?_⟩
     intro p q hp hq w aq ap _ _
     rw [pendI_app hend h b, ← shL_take] at hp
     rw [pendI_app hend h b, ← shL_take] at hq
@@ -80,7 +85,9 @@ theorem kthE_appG {act : Nat → Nat → Ev} {E : Nat × Nat → Nat × Nat → 
       rw [ep, eq]
       have aq' : shiftA act H1 q1 q2 = Ev.arr b w := aq
       have ap' : shiftA act H1 p1 p2 = Ev.arr b true := ap
-      exact hmap q1 q2 p1 (p2 + 1)
+      have lq : q2 < nEv q1 h := pendI_lt h b (q1, q2) (Race.in_takeL m hq')
+      have lp : p2 < nEv p1 h := pendI_lt h b (p1, p2) (Race.in_takeL m hp')
+      exact hmap q1 q2 p1 (p2 + 1) (Nat.ltOfLtOfLe lq (hl' q1)) (Nat.leTrans lp (hl' p1))
         (Edge.bar q1 q2 p1 p2 b w aq' ap' (hk.2 (q1, q2) (p1, p2) hq' hp'))
 
 /-- **Every completion of a run split into any number of parts joins its drained arrivals by
@@ -89,8 +96,10 @@ theorem kthE_many {act : Nat → Nat → Ev} : ∀ (Hs : List (List (EventN V)))
     ManyOK act Hs → KthE act (PartE act Hs) (joinE Hs)
   | [], _ => trivial
   | H :: Hs, hok =>
-    kthE_appG hok.2.1 (fun q1 q2 p1 p2 e => Or.inr ⟨q1, q2, p1, p2, e, rfl, rfl⟩)
-      (kthE_mono (fun p q h => Or.inl h) (joinE Hs) (kthE_many Hs hok.1)) H hok.2.2
+    kthE_appG hok.2.1 (lim := fun t => nEv t H)
+      (fun q1 q2 p1 p2 lq lp e => Or.inr ⟨q1, q2, p1, p2, lq, lp, e, rfl, rfl⟩)
+      (kthE_mono (fun p q h => Or.inl h) (joinE Hs) (kthE_many Hs hok.1)) H
+      (fun t => Nat.leRefl _) hok.2.2
 
 /-- Chains of a realized order are realized. -/
 theorem realized_tc {act : Nat → Nat → Ev} {m : Nat → Nat} {R : Nat × Nat → Nat × Nat → Prop}
