@@ -180,5 +180,54 @@ theorem canonicalN_many_raceFree (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat 
 
 end ManyOrdered
 
+/-! ## Example: `twoAct` (two clearings) through `kthE_many`
+
+The executor-style history of `twoAct` (`NamedSegments.lean`: id 0 the whole CTA, id 1 joining
+{0}, then {1}, then {0}) in three parts, latest first: `twoP1` up to the first whole-CTA
+instance, `twoP2` up to the second, `twoP3` after it.  `ManyOK` holds (evaluated), so
+`kthE_many` applies across both clearings; one member set per id for the whole run does not
+exist (`two_not_single`), so no single-record check covers it.  Check (2)'s `KthInst` of a
+concrete part is evaluated by `kthB` (`kth_of`). -/
+
+section Example
+
+variable {V : Type}
+
+/-- Up to the first whole-CTA instance: thread 0 passes id 1 alone, then both meet at id 0. -/
+def twoP1 : List (EventN Nat) :=
+  [EventN.complete 0 2, EventN.bar 1 0 true, EventN.bar 0 0 true, EventN.complete 1 1,
+    EventN.bar 0 1 true]
+
+/-- Up to the second: thread 1 passes id 1 alone, then both meet at id 0. -/
+def twoP2 : List (EventN Nat) :=
+  [EventN.complete 0 2, EventN.bar 1 0 true, EventN.bar 0 0 true, EventN.complete 1 1,
+    EventN.bar 1 1 true]
+
+/-- After it: thread 0 passes id 1 alone. -/
+def twoP3 : List (EventN Nat) := [EventN.complete 1 1, EventN.bar 0 1 true]
+
+theorem two_end1 : ∀ b, pendI (joinE [twoP1]) b = []
+  | 0 => rfl
+  | 1 => rfl
+  | b + 2 => rfl
+
+theorem two_end2 : ∀ b, pendI (joinE [twoP2, twoP1]) b = []
+  | 0 => rfl
+  | 1 => rfl
+  | b + 2 => rfl
+
+theorem two_end0 : ∀ b, pendI (joinE ([] : List (List (EventN Nat)))) b = [] := fun _ => rfl
+
+/-- **`ManyOK` of `twoAct`'s run in three parts** (two clearings), evaluated. -/
+theorem two_manyOK : ManyOK twoAct [twoP3, twoP2, twoP1] :=
+  ⟨⟨⟨trivial, two_end0, kth_of _ twoP1 rfl⟩, two_end1, kth_of _ twoP2 rfl⟩, two_end2,
+    kth_of _ twoP3 rfl⟩
+
+/-- **Both clearings' instances joined by part edges**: `kthE_many` on the example. -/
+theorem two_kthE : KthE twoAct (PartE twoAct [twoP3, twoP2, twoP1]) (joinE [twoP3, twoP2, twoP1]) :=
+  kthE_many _ two_manyOK
+
+end Example
+
 end Members
 end Kcert
