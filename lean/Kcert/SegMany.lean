@@ -101,6 +101,34 @@ theorem kthE_many {act : Nat → Nat → Ev} : ∀ (Hs : List (List (EventN V)))
       (kthE_mono (fun p q h => Or.inl h) (joinE Hs) (kthE_many Hs hok.1)) H
       (fun t => Nat.leRefl _) hok.2.2
 
+/-- One part's edges, mapped to indices of the whole run (`PartE`'s second disjunct). -/
+def PartEdge (act : Nat → Nat → Ev) (P H : List (EventN V)) (p q : Nat × Nat) : Prop :=
+  ∃ q1 q2 p1 p2, q2 < nEv q1 H ∧ p2 ≤ nEv p1 H ∧ Edge (shiftA act P) (q1, q2) (p1, p2) ∧
+    p = (q1, nEv q1 P + q2) ∧ q = (p1, nEv p1 P + p2)
+
+/-- What remains to show for race freedom: each part's edges (of the sequences `a`) are realized
+in every schedule of `act`. -/
+def ManyReal (act a : Nat → Nat → Ev) (m : Nat → Nat) : List (List (EventN V)) → Prop
+  | [] => True
+  | H :: Hs => ManyReal act a m Hs ∧ Realized act m (PartEdge a (joinE Hs) H)
+
+/-- Program order is realized in every schedule. -/
+theorem realized_po (act : Nat → Nat → Ev) (m : Nat → Nat) :
+    Realized act m (fun p q => p.1 = q.1 ∧ q.2 = p.2 + 1) := by
+  intro h _ e1 e2 he hl
+  rw [he.2, ← he.1] at hl
+  exact Nat.ltOfSuccLt hl
+
+/-- **The part edges are realized as soon as each part's are.** -/
+theorem realized_partE {act a : Nat → Nat → Ev} {m : Nat → Nat} :
+    ∀ (Hs : List (List (EventN V))), ManyReal act a m Hs → Realized act m (PartE a Hs)
+  | [], _ => realized_po act m
+  | H :: Hs, hr => by
+    intro h hv e1 e2 he
+    cases he with
+    | inl e => exact realized_partE Hs hr.1 h hv e1 e2 e
+    | inr e => exact hr.2 h hv e1 e2 e
+
 /-- Chains of a realized order are realized. -/
 theorem realized_tc {act : Nat → Nat → Ev} {m : Nat → Nat} {R : Nat × Nat → Nat × Nat → Prop}
     (hR : Realized act m R) : Realized act m (TC R) := by
@@ -177,6 +205,20 @@ theorem canonicalN_many_raceFree (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat 
     Sem.RaceFree prog N (Sem.init regs0 m1) :=
   raceFree_of_realized prog N regs0 m0 m1 R m hind hR0 hC (realized_tc hreal)
     (fun x y i j hxy hx hy hcf => canonN_manyOrdered hfin hsplit hok hc hx hy hxy hcf)
+
+/-- `canonicalN_many_raceFree` with the realized part edges asked part by part (`ManyReal`). -/
+theorem canonicalN_many_raceFree' (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop) (m : Nat → Nat)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (hC : CountsAt prog regs0 m0 m) {Hs : List (List (EventN V))}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hok : ManyOK (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    (hreal : ManyReal (soloEv prog regs0 m0) (soloEvB prog regs0 m0 N) m Hs) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) :=
+  canonicalN_many_raceFree prog N B F regs0 m0 m1 R m hind hR0 hC hfin hsplit hok hc
+    (realized_partE Hs hreal)
 
 end ManyOrdered
 
