@@ -1549,3 +1549,9 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.two_end2
 #print axioms Kcert.Members.two_manyOK
 #print axioms Kcert.Members.two_kthE
+#print axioms Kcert.Members.appE_nil
+#print axioms Kcert.Members.ac_shift_nil
+#print axioms Kcert.Members.edge_first
+#print axioms Kcert.Members.edge_last
+#print axioms Kcert.Members.manyReal_one
+#print axioms Kcert.Members.seg_manyReal

@@ -222,6 +222,90 @@ theorem canonicalN_many_raceFree' (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat
 
 end ManyOrdered
 
+/-! ## One clearing through the new form
+
+With a `Cut` and `Segs` (one clearing), the two parts' edges are edges of the segment programs
+(`edge_first`, `edge_last`), so `ManyReal` holds (`manyReal_one`): the realized-edge hypothesis
+of `canonicalN_many_raceFree'` is met for two parts. -/
+
+section One
+
+variable {V : Type}
+
+theorem appE_nil {α : Type} : ∀ (l : List α), appE l [] = l
+  | [] => rfl
+  | x :: l => by
+    show x :: appE l [] = x :: l
+    rw [appE_nil l]
+
+theorem ac_shift_nil (act : Nat → Nat → Ev) (b x : Nat) :
+    ∀ i, ac (shiftA act ([] : List (EventN V))) b x i = ac act b x i
+  | 0 => rfl
+  | i + 1 => by
+    show cond (arrAt b (act x (0 + i))) (ac (shiftA act ([] : List (EventN V))) b x i + 1)
+        (ac (shiftA act ([] : List (EventN V))) b x i) =
+      cond (arrAt b (act x i)) (ac act b x i + 1) (ac act b x i)
+    rw [ac_shift_nil act b x i, Nat.zero_add]
+
+/-- The first part's edges are edges of the segment up to the cut. -/
+theorem edge_first {act : Nat → Nat → Ev} {c : Nat → Nat} {H : List (EventN V)}
+    (hn : ∀ t, nEv t H ≤ c t + 1) {p q : Nat × Nat} (he : PartEdge act [] H p q) :
+    Edge (restr act (preF c)) p q := by
+  match he with
+  | ⟨q1, q2, p1, p2, lq, lp, e, ep, eq⟩ =>
+    rw [ep, eq]
+    show Edge (restr act (preF c)) (q1, 0 + q2) (p1, 0 + p2)
+    rw [Nat.zero_add, Nat.zero_add]
+    cases e with
+    | po => exact Edge.po _ _
+    | bar x i y j b wx ax ay hac =>
+      have ax1 : act q1 (0 + q2) = Ev.arr b wx := ax
+      have ay1 : act p1 (0 + j) = Ev.arr b true := ay
+      rw [Nat.zero_add] at ax1
+      rw [Nat.zero_add] at ay1
+      have hi : q2 + 1 ≤ c q1 + 1 := Nat.leTrans lq (hn q1)
+      have hj : j + 1 ≤ c p1 + 1 := Nat.leTrans lp (hn p1)
+      have ax2 : restr act (preF c) q1 q2 = Ev.arr b wx := by
+        rw [restr_true (preF_true hi)]; exact ax1
+      have ay2 : restr act (preF c) p1 j = Ev.arr b true := by
+        rw [restr_true (preF_true hj)]; exact ay1
+      have hac2 : ac (restr act (preF c)) b q1 q2 = ac (restr act (preF c)) b p1 j := by
+        rw [ac_pre_eq act c b q1 q2 (Nat.leTrans (Nat.leSucc _) hi),
+          ac_pre_eq act c b p1 j (Nat.leTrans (Nat.leSucc _) hj),
+          ← ac_shift_nil (V := V) act b q1 q2, ← ac_shift_nil (V := V) act b p1 j]
+        exact hac
+      exact Edge.bar q1 q2 p1 j b wx ax2 ay2 hac2
+
+/-- The second part's edges are edges of the segment after the cut. -/
+theorem edge_last {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat} {H1 H2 : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) {p q : Nat × Nat}
+    (he : PartEdge act (joinE [H1]) H2 p q) : Edge (restr act (postF c)) p q := by
+  have e1 : joinE [H1] = H1 := appE_nil H1
+  rw [e1] at he
+  match he with
+  | ⟨q1, q2, p1, p2, _, _, e, ep, eq⟩ =>
+    rw [ep, eq]
+    exact edge_shift hall hcut e
+
+/-- **One clearing meets `ManyReal`**: with `Cut` and `Segs`, the edges of the two parts
+(`H1` holding each member's actions up to its cut and none past it) are realized. -/
+theorem manyReal_one {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {SW : List Nat}
+    {c : Nat → Nat} {E : List Nat} {S1 S2 : Nat → List Nat}
+    (C : Cut act m W k SW c E) (G : Segs act m c S1 S2) {H1 H2 : List (EventN V)}
+    (hcut : ∀ u, Mem u SW → nEv u H1 = c u + 1) (hn : ∀ t, nEv t H1 ≤ c t + 1) :
+    ManyReal act act m [H2, H1] :=
+  have R := realized_cut C (realized_hb _ m S1 G.hM1 G.hSz1 G.h31)
+    (realized_hb _ m S2 G.hM2 G.hSz2 G.h32)
+  ⟨⟨trivial, fun h hv e1 e2 he => R h hv e1 e2 (Or.inl (HB.edge (edge_first hn he)))⟩,
+    fun h hv e1 e2 he => R h hv e1 e2 (Or.inr (Or.inl (HB.edge (edge_last C.hall hcut he))))⟩
+
+/-- Not vacuous: `segAct`'s run `segH1`, `segH2` (`NamedSegments.lean`) meets `ManyReal`. -/
+theorem seg_manyReal : ManyReal segAct segAct segM [segH2, segH1] :=
+  manyReal_one seg_cutOK seg_segsOK segH1_cut segH1_le
+
+end One
+
 /-! ## Example: `twoAct` (two clearings) through `kthE_many`
 
 The executor-style history of `twoAct` (`NamedSegments.lean`: id 0 the whole CTA, id 1 joining
