@@ -300,6 +300,93 @@ theorem manyReal_one {act : Nat → Nat → Ev} {m : Nat → Nat} {W k : Nat} {S
   ⟨⟨trivial, fun h hv e1 e2 he => R h hv e1 e2 (Or.inl (HB.edge (edge_first hn he)))⟩,
     fun h hv e1 e2 he => R h hv e1 e2 (Or.inr (Or.inl (HB.edge (edge_last C.hall hcut he))))⟩
 
+/-- Edges between actions up to the cut are edges of the segment up to the cut. -/
+theorem edge_pre_bounded {a : Nat → Nat → Ev} {c : Nat → Nat} {p q : Nat × Nat}
+    (e : Edge a p q) (hp : p.2 ≤ c p.1) (hq : q.2 ≤ c q.1 + 1) : Edge (restr a (preF c)) p q := by
+  cases e with
+  | po t i => exact Edge.po t i
+  | bar x i y j b wx ax ay hac =>
+    have hi : i + 1 ≤ c x + 1 := Nat.succLeSucc hp
+    have ax2 : restr a (preF c) x i = Ev.arr b wx := by rw [restr_true (preF_true hi)]; exact ax
+    have ay2 : restr a (preF c) y j = Ev.arr b true := by rw [restr_true (preF_true hq)]; exact ay
+    have hac2 : ac (restr a (preF c)) b x i = ac (restr a (preF c)) b y j := by
+      rw [ac_pre_eq a c b x i (Nat.leTrans (Nat.leSucc _) hi),
+        ac_pre_eq a c b y j (Nat.leTrans (Nat.leSucc _) hq)]
+      exact hac
+    exact Edge.bar x i y j b wx ax2 ay2 hac2
+
+/-- The middle part's edges (between the two clearings) are edges of the middle segment. -/
+theorem edge_mid {act : Nat → Nat → Ev} {c1 c2 : Nat → Nat} {SW : List Nat}
+    {H1 H2 : List (EventN V)}
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut1 : ∀ u, Mem u SW → nEv u H1 = c1 u + 1) (hn2 : ∀ t, nEv t (appE H2 H1) ≤ c2 t + 1)
+    {p q : Nat × Nat} (he : PartEdge act (joinE [H1]) H2 p q) :
+    Edge (restr (restr act (postF c1)) (preF c2)) p q := by
+  have e1 : joinE [H1] = H1 := appE_nil H1
+  rw [e1] at he
+  match he with
+  | ⟨q1, q2, p1, p2, lq, lp, e, ep, eq⟩ =>
+    rw [ep, eq]
+    have hq : nEv q1 H1 + q2 ≤ c2 q1 := by
+      have l1 : nEv q1 H1 + q2 < nEv q1 H1 + nEv q1 H2 := Nat.addLtAddLeft lq _
+      rw [← nEv_app q1 H1 H2] at l1
+      exact Nat.leOfLtSucc (Nat.ltOfLtOfLe l1 (hn2 q1))
+    have hp : nEv p1 H1 + p2 ≤ c2 p1 + 1 := by
+      have l1 : nEv p1 H1 + p2 ≤ nEv p1 H1 + nEv p1 H2 := Nat.addLeAddLeft lp _
+      rw [← nEv_app p1 H1 H2] at l1
+      exact Nat.leTrans l1 (hn2 p1)
+    exact edge_pre_bounded (edge_shift hall hcut1 e) hq hp
+
+/-- The last part's edges (after the second clearing) are edges of the last segment. -/
+theorem edge_last2 {act : Nat → Nat → Ev} {c1 c2 : Nat → Nat} {SW1 SW2 : List Nat}
+    {H1 H2 H3 : List (EventN V)}
+    (hall1 : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW1)
+    (hall2 : ∀ u i b' wt, restr act (postF c1) u i = Ev.arr b' wt → Mem u SW2)
+    (hcut1 : ∀ u, Mem u SW1 → nEv u H1 = c1 u + 1)
+    (hcut2 : ∀ u, Mem u SW2 → nEv u (appE H2 H1) = c2 u + 1)
+    {p q : Nat × Nat} (he : PartEdge act (joinE [H2, H1]) H3 p q) :
+    Edge (restr (restr act (postF c1)) (postF c2)) p q := by
+  have e1 : joinE [H2, H1] = appE H2 H1 := by
+    show appE H2 (appE H1 []) = appE H2 H1
+    rw [appE_nil H1]
+  rw [e1] at he
+  match he with
+  | ⟨q1, q2, p1, p2, _, _, e, ep, eq⟩ =>
+    rw [ep, eq]
+    have ht : ∀ t i b w, shiftA act (appE H2 H1) t i = Ev.arr b w →
+        ∀ k, shiftA act (appE H2 H1) t k = shiftA (restr act (postF c1)) (appE H2 H1) t k := by
+      intro t i b w ha k
+      have hm := hall1 t _ b w ha
+      have hlt : c1 t < nEv t (appE H2 H1) + k := by
+        rw [nEv_app t H1 H2, hcut1 t hm, Nat.add_assoc]
+        exact Nat.ltOfLtOfLe (Nat.ltSuccSelf _) (Nat.succLeSucc (Nat.leAddRight _ _))
+      show act t (nEv t (appE H2 H1) + k) = restr act (postF c1) t (nEv t (appE H2 H1) + k)
+      rw [restr_true (postF_of_lt c1 hlt)]
+    exact edge_shift hall2 hcut2 (edge_thr ht e)
+
+/-- **Two clearings meet `ManyReal`**: with the first clearing's `Cut` of `act`, the second's
+`Cut` of the segment after the first (`restr act (postF c1)`), each of the three segments under
+its own member sets (`Memb`, `Sized`, `Check3`), and the run in three parts `[H3, H2, H1]`
+holding each member's actions up to the first cut in `H1` (none past it) and up to the second
+in `appE H2 H1` (none past it), the edges of the three parts are realized. -/
+theorem manyReal_two {act : Nat → Nat → Ev} {m : Nat → Nat} {W1 k1 W2 k2 : Nat}
+    {SW1 SW2 : List Nat} {c1 c2 : Nat → Nat} {E1 E2 : List Nat} {SA SB SC : Nat → List Nat}
+    (C1 : Cut act m W1 k1 SW1 c1 E1) (C2 : Cut (restr act (postF c1)) m W2 k2 SW2 c2 E2)
+    (hMA : Memb (restr act (preF c1)) SA) (hSzA : Sized m SA) (h3A : Check3 (restr act (preF c1)))
+    (G : Segs (restr act (postF c1)) m c2 SB SC) {H1 H2 H3 : List (EventN V)}
+    (hcut1 : ∀ u, Mem u SW1 → nEv u H1 = c1 u + 1) (hn1 : ∀ t, nEv t H1 ≤ c1 t + 1)
+    (hcut2 : ∀ u, Mem u SW2 → nEv u (appE H2 H1) = c2 u + 1)
+    (hn2 : ∀ t, nEv t (appE H2 H1) ≤ c2 t + 1) :
+    ManyReal act act m [H3, H2, H1] :=
+  have R := realized_cut C1 (realized_hb _ m SA hMA hSzA h3A)
+    (realized_cut C2 (realized_hb _ m SB G.hM1 G.hSz1 G.h31)
+      (realized_hb _ m SC G.hM2 G.hSz2 G.h32))
+  ⟨⟨⟨trivial, fun h hv e1 e2 he => R h hv e1 e2 (Or.inl (HB.edge (edge_first hn1 he)))⟩,
+    fun h hv e1 e2 he => R h hv e1 e2
+      (Or.inr (Or.inl (Or.inl (HB.edge (edge_mid C1.hall hcut1 hn2 he)))))⟩,
+    fun h hv e1 e2 he => R h hv e1 e2
+      (Or.inr (Or.inl (Or.inr (Or.inl (HB.edge (edge_last2 C1.hall C2.hall hcut1 hcut2 he))))))⟩
+
 /-- Not vacuous: `segAct`'s run `segH1`, `segH2` (`NamedSegments.lean`) meets `ManyReal`. -/
 theorem seg_manyReal : ManyReal segAct segAct segM [segH2, segH1] :=
   manyReal_one seg_cutOK seg_segsOK segH1_cut segH1_le
