@@ -1555,3 +1555,13 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.edge_last
 #print axioms Kcert.Members.manyReal_one
 #print axioms Kcert.Members.seg_manyReal
+#print axioms Kcert.Members.edge_pre_bounded
+#print axioms Kcert.Members.edge_mid
+#print axioms Kcert.Members.edge_last2
+#print axioms Kcert.Members.manyReal_two
+#print axioms Kcert.Members.two_cutP1
+#print axioms Kcert.Members.two_leP1
+#print axioms Kcert.Members.two_cutP2
+#print axioms Kcert.Members.two_leP2
+#print axioms Kcert.Members.two_manyReal
+#print axioms Kcert.Members.two_realized_parts

@@ -440,6 +440,51 @@ theorem two_manyOK : ManyOK twoAct [twoP3, twoP2, twoP1] :=
 theorem two_kthE : KthE twoAct (PartE twoAct [twoP3, twoP2, twoP1]) (joinE [twoP3, twoP2, twoP1]) :=
   kthE_many _ two_manyOK
 
+theorem two_cutP1 : ∀ u, Mem u [0, 1] → nEv u twoP1 = twoC1 u + 1 := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; rfl
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; rfl
+    | inr hu => exact False.elim hu
+
+theorem two_leP1 : ∀ t, nEv t twoP1 ≤ twoC1 t + 1
+  | 0 => Nat.leRefl _
+  | 1 => Nat.leRefl _
+  | t + 2 => by
+    have e : nEv (t + 2) twoP1 = 0 := rfl
+    rw [e]; exact Nat.zeroLe _
+
+theorem two_cutP2 : ∀ u, Mem u [0, 1] → nEv u (appE twoP2 twoP1) = twoC2 u + 1 := by
+  intro u hu
+  cases hu with
+  | inl e => rw [← e]; rfl
+  | inr hu =>
+    cases hu with
+    | inl e => rw [← e]; rfl
+    | inr hu => exact False.elim hu
+
+theorem two_leP2 : ∀ t, nEv t (appE twoP2 twoP1) ≤ twoC2 t + 1
+  | 0 => Nat.leRefl _
+  | 1 => Nat.leRefl _
+  | t + 2 => by
+    have e : nEv (t + 2) (appE twoP2 twoP1) = 0 := rfl
+    rw [e]; exact Nat.zeroLe _
+
+/-- **The part edges of the example are realized** (`manyReal_two` with `NamedSegments.lean`'s
+`two_cut1`, `two_cut2` and the three segments' member sets). -/
+theorem two_manyReal : ManyReal twoAct twoAct twoM [twoP3, twoP2, twoP1] :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  manyReal_two two_cut1 two_cut2 two_membA two_sizedA (check3_restr hs _)
+    ⟨two_membB, two_sizedB, check3_restr (two_wait hs _) _, two_membC, two_sizedA,
+      check3_restr (two_wait hs _) _⟩
+    two_cutP1 two_leP1 two_cutP2 two_leP2
+
+/-- **Both clearings' part edges, chained, are realized in every schedule of the example.** -/
+theorem two_realized_parts : Realized twoAct twoM (TC (PartE twoAct [twoP3, twoP2, twoP1])) :=
+  realized_tc (realized_partE _ two_manyReal)
+
 end Example
 
 end Members
