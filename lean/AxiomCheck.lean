@@ -1565,3 +1565,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.two_leP2
 #print axioms Kcert.Members.two_manyReal
 #print axioms Kcert.Members.two_realized_parts
+#print axioms Kcert.Members.partEdge_congr
+#print axioms Kcert.Members.manyReal_congr
+#print axioms Kcert.Members.canonicalN_many_raceFreeN

@@ -129,6 +129,19 @@ theorem realized_partE {act a : Nat → Nat → Ev} {m : Nat → Nat} :
     | inl e => exact realized_partE Hs hr.1 h hv e1 e2 e
     | inr e => exact hr.2 h hv e1 e2 e
 
+theorem partEdge_congr {a a' : Nat → Nat → Ev} (he : ∀ t i, a t i = a' t i)
+    {P H : List (EventN V)} {p q : Nat × Nat} (h : PartEdge a P H p q) : PartEdge a' P H p q :=
+  match h with
+  | ⟨q1, q2, p1, p2, lq, lp, e, ep, eq⟩ =>
+    ⟨q1, q2, p1, p2, lq, lp, edge_thr (fun t _ _ _ _ k => he t (nEv t P + k)) e, ep, eq⟩
+
+/-- `ManyReal` for sequences equal to the part sequences at every index. -/
+theorem manyReal_congr {act a a' : Nat → Nat → Ev} {m : Nat → Nat} (he : ∀ t i, a t i = a' t i) :
+    ∀ (Hs : List (List (EventN V))), ManyReal act a m Hs → ManyReal act a' m Hs
+  | [], _ => trivial
+  | H :: Hs, hr => ⟨manyReal_congr he Hs hr.1, fun h hv e1 e2 hx =>
+      hr.2 h hv e1 e2 (partEdge_congr (fun t i => (he t i).symm) hx)⟩
+
 /-- Chains of a realized order are realized. -/
 theorem realized_tc {act : Nat → Nat → Ev} {m : Nat → Nat} {R : Nat × Nat → Nat × Nat → Prop}
     (hR : Realized act m R) : Realized act m (TC R) := by
@@ -219,6 +232,37 @@ theorem canonicalN_many_raceFree' (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat
     Sem.RaceFree prog N (Sem.init regs0 m1) :=
   canonicalN_many_raceFree prog N B F regs0 m0 m1 R m hind hR0 hC hfin hsplit hok hc
     (realized_partE Hs hreal)
+
+open Race (progN soloEv_progN soloAct_progN dataIndep_progN countsAt_progN raceFree_of_progN)
+
+/-- **Race freedom across any number of clearings from the executor's run, with the realized
+part edges asked of the solo sequences of the threads below `N`** (`progN prog N`, as
+`canonicalN_segs_sound`): for a `DataIndep` program with one positive count `mb b` per id in
+the solo traces below `N`, if the run finishes, is `joinE Hs` with `ManyOK`, the race check
+reports nothing, and each part's edges are realized (`ManyReal` of `soloEv (progN prog N)`, which
+`manyReal_one` / `manyReal_two` give from the clearings' `Cut`s and the segments' member sets),
+then no race from the launch with any memory. -/
+theorem canonicalN_many_raceFreeN (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {Hs : List (List (EventN V))}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hok : ManyOK (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    (hreal : ManyReal (soloEv (progN prog N) regs0 m0) (soloEv (progN prog N) regs0 m0) mb Hs) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) :=
+  have he : ∀ t i, soloEv (progN prog N) regs0 m0 t i = soloEvB prog regs0 m0 N t i :=
+    fun t i => (soloEv_progN prog regs0 m0 N t i).symm
+  raceFree_of_progN prog N _
+    (raceFree_of_realized (progN prog N) N regs0 m0 m1 R mb (dataIndep_progN prog N hind) hR0
+      (countsAt_progN prog regs0 m0 N hpos hcnt)
+      (realized_tc (realized_partE Hs (manyReal_congr he Hs hreal)))
+      (fun x y i j hxy hx hy hcf => by
+        rw [soloAct_progN prog regs0 m0 hx, soloAct_progN prog regs0 m0 hy] at hcf
+        exact canonN_manyOrdered hfin hsplit hok hc hx hy hxy hcf))
 
 end ManyOrdered
 
