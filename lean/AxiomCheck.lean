@@ -1568,3 +1568,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.partEdge_congr
 #print axioms Kcert.Members.manyReal_congr
 #print axioms Kcert.Members.canonicalN_many_raceFreeN
+#print axioms Kcert.Members.canonicalN_two_sound

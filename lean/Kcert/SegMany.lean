@@ -437,6 +437,73 @@ theorem seg_manyReal : ManyReal segAct segAct segM [segH2, segH1] :=
 
 end One
 
+section TwoSem
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (canonRunN FinishedN soloEvB checkN noSameN progN soloEv_progN soloAct_progN
+  dataIndep_progN countsAt_progN raceFree_of_progN)
+
+open Race (barriersFit_of_progN reach_progN)
+
+/-- **Race freedom, barriers fit and confluence across two clearings from the executor's run**:
+for a `DataIndep` program with one positive count `mb b` per id in the solo traces below `N`
+(`act` the solo sequences of the threads below `N`, `soloEv (progN prog N)`), if the first
+clearing is a `Cut` of `act` at `c1`, the second a `Cut` of the segment after it at `c2`, the
+three segments meet `Memb`, `Sized`, `Check3` with their own member sets, the executor's run
+finishes, is `joinE [H3, H2, H1]` with `ManyOK`, each member's actions up to `c1` in `H1` and
+none past it, up to `c2` in `appE H2 H1` and none past it, and the race check reports nothing,
+then from the launch with any memory: no race, barriers fit, any two final states are the
+same. -/
+theorem canonicalN_two_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {W1 k1 W2 k2 : Nat} {SW1 SW2 : List Nat} {c1 c2 : Nat → Nat} {E1 E2 : List Nat}
+    {SA SB SC : Nat → List Nat}
+    (C1 : Cut (soloEv (progN prog N) regs0 m0) mb W1 k1 SW1 c1 E1)
+    (C2 : Cut (restr (soloEv (progN prog N) regs0 m0) (postF c1)) mb W2 k2 SW2 c2 E2)
+    (hMA : Memb (restr (soloEv (progN prog N) regs0 m0) (preF c1)) SA) (hSzA : Sized mb SA)
+    (h3A : Check3 (restr (soloEv (progN prog N) regs0 m0) (preF c1)))
+    (G : Segs (restr (soloEv (progN prog N) regs0 m0) (postF c1)) mb c2 SB SC)
+    {H1 H2 H3 : List (EventN V)}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE [H3, H2, H1])
+    (hok : ManyOK (soloEvB prog regs0 m0 N) [H3, H2, H1])
+    (hcut1 : ∀ u, Mem u SW1 → nEv u H1 = c1 u + 1) (hn1 : ∀ t, nEv t H1 ≤ c1 t + 1)
+    (hcut2 : ∀ u, Mem u SW2 → nEv u (appE H2 H1) = c2 u + 1)
+    (hn2 : ∀ t, nEv t (appE H2 H1) ≤ c2 t + 1)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) :=
+  have he : ∀ t i, soloEv (progN prog N) regs0 m0 t i = soloEvB prog regs0 m0 N t i :=
+    fun t i => (soloEv_progN prog regs0 m0 N t i).symm
+  have hindN := dataIndep_progN prog N hind
+  have hC := countsAt_progN prog regs0 m0 N hpos hcnt
+  have hR := realized_tc (realized_partE _ (manyReal_congr he _
+    (manyReal_two C1 C2 hMA hSzA h3A G hcut1 hn1 hcut2 hn2)))
+  have hord : ∀ x y i j, x ≠ y → x < N → y < N →
+      Sem.Conflict (Sem.soloAct (progN prog N) regs0 m0 x i)
+        (Sem.soloAct (progN prog N) regs0 m0 y j) →
+      TC (PartE (soloEvB prog regs0 m0 N) [H3, H2, H1]) (x, i) (y, j) ∨
+        TC (PartE (soloEvB prog regs0 m0 N) [H3, H2, H1]) (y, j) (x, i) :=
+    fun x y i j hxy hx hy hcf => by
+      rw [soloAct_progN prog regs0 m0 hx, soloAct_progN prog regs0 m0 hy] at hcf
+      exact canonN_manyOrdered hfin hsplit hok hc hx hy hxy hcf
+  have hF : Fits (soloEv (progN prog N) regs0 m0) mb :=
+    fits_cut C1 (fits_once _ mb SA hMA hSzA h3A)
+      (fits_cut C2 (fits_once _ mb SB G.hM1 G.hSz1 G.h31) (fits_once _ mb SC G.hM2 G.hSz2 G.h32))
+  ⟨raceFree_of_progN prog N _
+      (raceFree_of_realized (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC hR hord),
+    barriersFit_of_progN prog N _
+      (barriersFit_of_fits (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC hF),
+    fun t1 t2 h1 h2 f1 f2 => confluence_of_realized (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC
+      hR hord hF (reach_progN prog N h1) (reach_progN prog N h2) f1 f2⟩
+
+end TwoSem
+
 /-! ## Example: `twoAct` (two clearings) through `kthE_many`
 
 The executor-style history of `twoAct` (`NamedSegments.lean`: id 0 the whole CTA, id 1 joining
