@@ -1569,3 +1569,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.manyReal_congr
 #print axioms Kcert.Members.canonicalN_many_raceFreeN
 #print axioms Kcert.Members.canonicalN_two_sound
+#print axioms Kcert.Members.canonicalN_two_sound4

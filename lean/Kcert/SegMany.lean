@@ -442,7 +442,9 @@ section TwoSem
 variable {V : Type} [Sem.AccAdd V]
 
 open Race (canonRunN FinishedN soloEvB checkN noSameN progN soloEv_progN soloAct_progN
-  dataIndep_progN countsAt_progN raceFree_of_progN)
+  dataIndep_progN countsAt_progN raceFree_of_progN sched CB stepT_of_progN extH valid_extH
+  mem_extH mem_sched cnt_extH_lt notBlocked_end step_ok cb_of canonRunN_fromSolo canonRunN_compOK
+  canonN_valid valid_congr arrs_congr cnt_sched canonN_covers canonRunN_fromActB)
 
 open Race (barriersFit_of_progN reach_progN)
 
@@ -501,6 +503,97 @@ theorem canonicalN_two_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → 
       (barriersFit_of_fits (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC hF),
     fun t1 t2 h1 h2 f1 f2 => confluence_of_realized (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC
       hR hord hF (reach_progN prog N h1) (reach_progN prog N h2) f1 f2⟩
+
+/-- **The four conclusions across two clearings from the executor's run**: as
+`canonicalN_two_sound`, and if the run leaves nothing pending at its end, also every reachable
+state where no thread can step is final (`noStuck_of_np` with `np_cut` nested, the complete
+schedule the run's thread order followed by the exits, as in `canonicalN_segs_sound`). -/
+theorem canonicalN_two_sound4 (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {W1 k1 W2 k2 : Nat} {SW1 SW2 : List Nat} {c1 c2 : Nat → Nat} {E1 E2 : List Nat}
+    {SA SB SC : Nat → List Nat}
+    (C1 : Cut (soloEv (progN prog N) regs0 m0) mb W1 k1 SW1 c1 E1)
+    (C2 : Cut (restr (soloEv (progN prog N) regs0 m0) (postF c1)) mb W2 k2 SW2 c2 E2)
+    (hMA : Memb (restr (soloEv (progN prog N) regs0 m0) (preF c1)) SA) (hSzA : Sized mb SA)
+    (h3A : Check3 (restr (soloEv (progN prog N) regs0 m0) (preF c1)))
+    (G : Segs (restr (soloEv (progN prog N) regs0 m0) (postF c1)) mb c2 SB SC)
+    {H1 H2 H3 : List (EventN V)}
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE [H3, H2, H1])
+    (hok : ManyOK (soloEvB prog regs0 m0 N) [H3, H2, H1])
+    (hcut1 : ∀ u, Mem u SW1 → nEv u H1 = c1 u + 1) (hn1 : ∀ t, nEv t H1 ≤ c1 t + 1)
+    (hcut2 : ∀ u, Mem u SW2 → nEv u (appE H2 H1) = c2 u + 1)
+    (hn2 : ∀ t, nEv t (appE H2 H1) ≤ c2 t + 1)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = []) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) := by
+  have three := canonicalN_two_sound prog N B F regs0 m0 m1 R hind hR0 mb hpos hcnt C1 C2 hMA hSzA
+    h3A G hfin hsplit hok hcut1 hn1 hcut2 hn2 hc
+  have he : ∀ t i, soloEvB prog regs0 m0 N t i = soloEv (progN prog N) regs0 m0 t i :=
+    soloEv_progN prog regs0 m0 N
+  have hindN := dataIndep_progN prog N hind
+  have hC := countsAt_progN prog regs0 m0 N hpos hcnt
+  have hfs := canonRunN_fromSolo prog regs0 m0 N B F
+  have hcbR : CB mb (canonRunN prog regs0 m0 N B F) :=
+    cb_of hcnt _ hfs (canonRunN_compOK prog regs0 m0 N B F)
+  have hNp : NpAhead (soloEv (progN prog N) regs0 m0) mb :=
+    np_cut C1 (np_once _ mb SA hMA hSzA h3A)
+      (np_cut C2 (np_once _ mb SB G.hM1 G.hSz1 G.h31) (np_once _ mb SC G.hM2 G.hSz2 G.h32))
+  have hV := canonN_valid (B := B) (F := F) hpos hcnt
+  have hx := hV.2 hfin
+  have hl : ∀ t, soloEv (progN prog N) regs0 m0 t
+      (cnt t (sched (canonRunN prog regs0 m0 N B F))) = Ev.loc := by
+    intro t
+    cases Nat.decLt t N with
+    | isTrue ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [soloAct_progN prog regs0 m0 ht, hx t ht]
+      rfl
+    | isFalse ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [Race.soloAct_progN_ge prog regs0 m0 ht]
+      rfl
+  have hok' : ∀ t j b, cnt t (sched (canonRunN prog regs0 m0 N B F)) = j + 1 →
+      soloEv (progN prog N) regs0 m0 t j = Ev.arr b true →
+      ¬ Pending t (left (mb b) (fun _ => 0) []
+        (arrs (soloEv (progN prog N) regs0 m0) b (sched (canonRunN prog regs0 m0 N B F)))) := by
+    intro t j b hj ha
+    rw [← he] at ha
+    rw [← arrs_congr he b]
+    exact step_ok (N := N) hpos (canonRunN_fromActB prog regs0 m0 N B F) hcbR
+      (notBlocked_end hend t) j b hj ha
+  have hComp : Complete (soloEv (progN prog N) regs0 m0) mb
+      (fun t => cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N)) N
+      (extH (sched (canonRunN prog regs0 m0 N B F)) N) :=
+    ⟨valid_extH _ mb _ (valid_congr he mb _ hV.1) hl hok' N,
+      ⟨mem_extH _ (mem_sched _ hfs) N (Nat.leRefl N), fun t => Nat.leRefl _⟩, fun t _ => rfl⟩
+  have hpast : ∀ t j b w, t < N → soloEv (progN prog N) regs0 m0 t j = Ev.arr b w →
+      j + 1 < cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N) := by
+    intro t j b w ht ha
+    rw [cnt_extH_lt _ N ht, cnt_sched]
+    rw [← he] at ha
+    exact Nat.succLeSucc (canonN_covers hfin t j b w ha)
+  have hex : ∀ t j, t < N → Sem.soloAct (progN prog N) regs0 m0 t j = Sem.Act.exit →
+      cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N) ≤ j + 1 := by
+    intro t j ht hxj
+    rw [cnt_extH_lt _ N ht, cnt_sched]
+    rw [soloAct_progN prog regs0 m0 ht] at hxj
+    cases Nat.ltOrGe j (nEv t (canonRunN prog regs0 m0 N B F)) with
+    | inl hlt =>
+      have e := notExit_of_lt (N := N) hlt
+      rw [hxj] at e
+      exact Bool.noConfusion e
+    | inr hge => exact Nat.succLeSucc hge
+  exact ⟨three.1, three.2.1, three.2.2, fun r hr hst => noStuck_of_np (progN prog N) N regs0 m0 m1 R mb
+    hindN hR0 hC hNp hComp hpast hex r (reach_progN prog N hr) (fun v hv => match hv with
+      | ⟨i, hi⟩ => hst v ⟨i, stepT_of_progN prog hi⟩)⟩
 
 end TwoSem
 
