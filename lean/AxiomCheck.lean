@@ -1570,3 +1570,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.canonicalN_many_raceFreeN
 #print axioms Kcert.Members.canonicalN_two_sound
 #print axioms Kcert.Members.canonicalN_two_sound4
+#print axioms Kcert.canonCleanMany_of_canonCleanSegs
+#print axioms Kcert.ctaSafeN_of_twoRun
+#print axioms Kcert.ctaSafeN_of_many
+#print axioms Kcert.check_safe_named_many

@@ -58,3 +58,4 @@ import Kcert.CpHistBal
 import Kcert.SegClocks
 import Kcert.CheckSegs
 import Kcert.SegMany
+import Kcert.CheckMany
