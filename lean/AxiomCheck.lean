@@ -1574,3 +1574,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.ctaSafeN_of_twoRun
 #print axioms Kcert.ctaSafeN_of_many
 #print axioms Kcert.check_safe_named_many
+#print axioms Kcert.check_sound_named_many
