@@ -68,3 +68,5 @@ import Kcert.WarpMemView
 import Kcert.WarpFinish
 import Kcert.WarpMemSim
 import Kcert.WarpReplay
+import Kcert.SegMany
+import Kcert.CheckMany
