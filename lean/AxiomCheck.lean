@@ -1797,3 +1797,8 @@ nothing declared with `axiom`).
 #print axioms Kcert.exShape2_ok
 #print axioms Kcert.exShape2_final
 #print axioms Kcert.exShape_finishes
+#print axioms Kcert.finishesW_of_shapes
+#print axioms Kcert.check_safe_warp_shapes
+#print axioms Kcert.exShape_fin
+#print axioms Kcert.exW_shapesW
+#print axioms Kcert.exW_safe_shapes

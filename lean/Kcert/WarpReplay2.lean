@@ -15,11 +15,16 @@ A restricted shape of histories with collectives, `RSeg`: a run is a list of seg
   execution (`wreach_shape`);
 * `wfinishes_of_shape`: if from every launch memory some OK shape ends with every thread
   exited, the CTA `WFinishes`; `ctaSafeW'_of_shape`: with `CtaSafeW`, `CtaSafeW'`.
+* `FinShape c`: from every launch memory some OK shape finishes; `ShapesW X wsem`: every CTA
+  of every clean complete side has finishing shapes (a HYPOTHESIS, the restricted-shape form
+  of `FinishesW`); `finishesW_of_shapes`: `ShapesW` gives `FinishesW`;
+  `check_safe_warp_shapes`: `check_safe_warp'` under `ShapesW` instead of `FinishesW`.
 * `segOK_congr`, `shapeOK_congr`: the hypotheses respect `WSame`; `shapeApp`,
   `wrun_shapeApp`, `shapeOK_app`: shapes compose.
 * Not vacuous: `exShape_finishes`: the `bar.warp.sync` example through a shape with a whole
   instance segment (lane 0's store, lane 1's computation, the instance `[0]` then `1`, then
-  both lanes' last two actions), from every launch memory.
+  both lanes' last two actions), from every launch memory (`exShape_fin`, `exShape_finishes`); `exW_shapesW`,
+  `exW_safe_shapes`: `check_safe_warp_shapes` on the accepted example certificate.
 
 NOT DONE here: that the finished `canonRunW` gives such a shape from every launch memory
 (`finishesW_of_run`), hence `check_safe_warp''`.
@@ -108,6 +113,36 @@ theorem ctaSafeW'_of_shape {V : Type} [AccAdd V] (c : WCta V) (hs : CtaSafeW c)
     (h : ∀ m1 : Nat → V, ∃ l : List (RSeg V), ShapeOK c.memb c.prog c.N l (winit c.regs0 m1) ∧
       WFinal c.N (wrun c.memb c.prog c.N (shapeSched l) (winit c.regs0 m1))) : CtaSafeW' c :=
   ctaSafeW'_of_fin c hs (wfinishes_of_shape c h)
+
+/-- From every launch memory, some OK shape ends with every thread exited. -/
+def FinShape {V : Type} [AccAdd V] (c : WCta V) : Prop :=
+  ∀ m1 : Nat → V, ∃ l : List (RSeg V), ShapeOK c.memb c.prog c.N l (winit c.regs0 m1) ∧
+    WFinal c.N (wrun c.memb c.prog c.N (shapeSched l) (winit c.regs0 m1))
+
+/-- Every CTA of every side that `runPair` returns complete and without findings has finishing
+shapes (`FinShape`; a HYPOTHESIS, the restricted-shape form of `FinishesW`). -/
+def ShapesW (V : Type) [AccAdd V] {T D S K F : Type} (X : Oracle T D S K F)
+    (wsem : S → Kernel → T → WKernelSem V) : Prop :=
+  ∀ pair r o wr wo pr k sr, X.runPair pair r o wr wo = some pr → pr.side k = some sr →
+    sr.findings = [] → sr.complete = true → ∀ c, c < sr.ctas →
+      FinShape ((wsem pair k (pick r o k)).cta c)
+
+theorem finishesW_of_shapes {V : Type} [AccAdd V] {T D S K F : Type} {X : Oracle T D S K F}
+    {wsem : S → Kernel → T → WKernelSem V} (h : ShapesW V X wsem) : FinishesW V X wsem := by
+  intro pair r o wr wo pr k sr hr hs hf hc c hcc
+  exact wfinishes_of_shape _ (h pair r o wr wo pr k sr hr hs hf hc c hcc)
+
+/-- `check_safe_warp'` with `FinishesW` replaced by finishing shapes (`ShapesW`). -/
+theorem check_safe_warp_shapes {T D S K F C V : Type} [DecidableEq D] [DecidableEq K]
+    [AccAdd V] {X : Oracle T D S K F} {ops : FieldCoeffOps K C}
+    (wsem : S → Kernel → T → WKernelSem V)
+    (hwant : RunsWanted X) (hfaith : CtasFaithfulW X wsem) (hclean : CanonCleanW V X wsem)
+    (hsh : ShapesW V X wsem)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    ∃ pair, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      ∀ k, claimed (Claim.safe k) cert.claims = true →
+        KernelSafeW' (wsem pair k (pick refPtx optPtx k)) :=
+  check_safe_warp' wsem hwant hfaith hclean (finishesW_of_shapes hsh) cert refPtx optPtx h
 
 section Congr
 
@@ -254,15 +289,27 @@ theorem exShape2_final (m1 : Nat → Nat) :
 
 /-- The example finishes through `wfinishes_of_shape`, by a shape with a whole-instance segment
 (`shapeApp exShape1 exShape2`, the second part checked from the equal state `exM'`). -/
-theorem exShape_finishes : WFinishes exWCta :=
-  wfinishes_of_shape exWCta (fun m1 =>
+theorem exShape_fin : FinShape exWCta := fun m1 =>
     ⟨shapeApp exShape1 exShape2,
      shapeOK_app memb2 progS 2 exShape1 exShape2 (winit regs0 m1) (exShape1_ok m1)
        (shapeOK_congr memb2 progS 2 exShape2 (wsame_symm (exM'_same m1)) (exShape2_ok m1)),
      by
        rw [wrun_shapeApp]
        exact wfinal_congr 2 (wrun_congr memb2 progS 2 (shapeSched exShape2)
-         (wsame_symm (exM'_same m1))) (exShape2_final m1)⟩)
+         (wsame_symm (exM'_same m1))) (exShape2_final m1)⟩
+
+theorem exShape_finishes : WFinishes exWCta := wfinishes_of_shape exWCta exShape_fin
+
+theorem exW_shapesW : ShapesW Nat exOracle exSemW := by
+  intro _ _ _ _ _ _ _ _ _ _ _ _ _ _
+  exact exShape_fin
+
+/-- `check_safe_warp_shapes` on the accepted example certificate: the reference kernel is
+`KernelSafeW'` (finishing shapes in place of `FinishesW`). -/
+theorem exW_safe_shapes : KernelSafeW' (exSemW () Kernel.reference 1) :=
+  match check_safe_warp_shapes (ops := intFieldOps) exSemW ex_runsWanted exW_ctasFaithful
+      exW_canonCleanW exW_shapesW exCert 1 2 exCert_accepted with
+  | ⟨(), _, hsafe⟩ => hsafe Kernel.reference rfl
 
 end Example
 
