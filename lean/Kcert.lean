@@ -70,3 +70,4 @@ import Kcert.WarpMemSim
 import Kcert.WarpReplay
 import Kcert.SegMany
 import Kcert.CheckMany
+import Kcert.SegManyK
