@@ -167,7 +167,109 @@ theorem fits_chain {act : Nat → Nat → Ev} {m : Nat → Nat} :
     rw [hs] at hF
     exact fits_chain (H' :: Hs) s' ch (fits_cut C (fits_once _ m S hM hSz h3) hF)
 
+/-- **`NpAhead` across any number of clearings** (no deadlock's key step). -/
+theorem np_chain {act : Nat → Nat → Ev} {m : Nat → Nat} :
+    ∀ (Hs : List (List (EventN V))) (s : Nat → Nat → Ev), Chain act m Hs s → NpAhead s m →
+      NpAhead act m
+  | [], s, hs, hN => by rw [← (hs : s = act)]; exact hN
+  | [H], s, hs, hN => by rw [← (hs : s = act)]; exact hN
+  | H :: H' :: Hs, s, ⟨s', W, k, SW, c, E, S, ch, C, hM, hSz, h3, _, _, hs⟩, hN => by
+    rw [hs] at hN
+    exact np_chain (H' :: Hs) s' ch (np_cut C (np_once _ m S hM hSz h3) hN)
+
 end K
+
+section KSem
+
+variable {V : Type} [Sem.AccAdd V]
+
+open Race (canonRunN FinishedN soloEvB checkN noSameN progN soloEv_progN soloAct_progN
+  dataIndep_progN countsAt_progN raceFree_of_progN sched CB stepT_of_progN extH valid_extH
+  mem_extH mem_sched cnt_extH_lt notBlocked_end step_ok cb_of canonRunN_fromSolo canonRunN_compOK
+  canonN_valid valid_congr arrs_congr cnt_sched canonN_covers canonRunN_fromActB)
+
+open Race (barriersFit_of_progN reach_progN)
+
+/-- **Race freedom, barriers fit and confluence across any number of clearings from the
+executor's run**: for a `DataIndep` program with one positive count `mb b` per id in the solo
+traces below `N`, if the run's parts `Hs` (latest first) form a `Chain` of the solo sequences of
+the threads below `N` (`soloEv (progN prog N)`: a clearing `Cut` between each two consecutive
+parts, each segment up to a clearing under its own member sets, the run up to each clearing
+holding each member's actions up to its cut and none past it), the latest segment `s` meets
+`Memb`, `Sized`, `Check3`, the run finishes, is `joinE Hs` with `ManyOK`, and the race check
+reports nothing, then from the launch with any memory: no race, barriers fit, any two final
+states are the same. -/
+theorem canonicalN_many_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {Hs : List (List (EventN V))} {s : Nat → Nat → Ev} {S : Nat → List Nat}
+    (ch : Chain (soloEv (progN prog N) regs0 m0) mb Hs s)
+    (hM : Memb s S) (hSz : Sized mb S) (h3 : Check3 s)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hok : ManyOK (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) :=
+  have he : ∀ t i, soloEv (progN prog N) regs0 m0 t i = soloEvB prog regs0 m0 N t i :=
+    fun t i => (soloEv_progN prog regs0 m0 N t i).symm
+  have hindN := dataIndep_progN prog N hind
+  have hC := countsAt_progN prog regs0 m0 N hpos hcnt
+  have hR := realized_tc (realized_partE _ (manyReal_congr he _ (manyReal_k hM hSz h3 Hs ch)))
+  have hord : ∀ x y i j, x ≠ y → x < N → y < N →
+      Sem.Conflict (Sem.soloAct (progN prog N) regs0 m0 x i)
+        (Sem.soloAct (progN prog N) regs0 m0 y j) →
+      TC (PartE (soloEvB prog regs0 m0 N) Hs) (x, i) (y, j) ∨
+        TC (PartE (soloEvB prog regs0 m0 N) Hs) (y, j) (x, i) :=
+    fun x y i j hxy hx hy hcf => by
+      rw [soloAct_progN prog regs0 m0 hx, soloAct_progN prog regs0 m0 hy] at hcf
+      exact canonN_manyOrdered hfin hsplit hok hc hx hy hxy hcf
+  have hF : Fits (soloEv (progN prog N) regs0 m0) mb :=
+    fits_chain Hs s ch (fits_once _ mb S hM hSz h3)
+  ⟨raceFree_of_progN prog N _
+      (raceFree_of_realized (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC hR hord),
+    barriersFit_of_progN prog N _
+      (barriersFit_of_fits (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC hF),
+    fun t1 t2 h1 h2 f1 f2 => confluence_of_realized (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC
+      hR hord hF (reach_progN prog N h1) (reach_progN prog N h2) f1 f2⟩
+
+end KSem
+
+/-! ## Example: `twoAct` (two clearings) through the general theorem -/
+
+section Example
+
+theorem appE_joinE1 {V : Type} (H : List (EventN V)) : joinE [H] = H := appE_nil H
+
+/-- `twoAct`'s run in three parts is a `Chain` (`NamedSegments.lean`'s `two_cut1`, `two_cut2`,
+the segments' member sets), the latest segment `restr (restr twoAct (postF twoC1)) (postF twoC2)`. -/
+theorem two_chain : Chain twoAct twoM [twoP3, twoP2, twoP1]
+    (restr (restr twoAct (postF twoC1)) (postF twoC2)) :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  have e2 : joinE [twoP2, twoP1] = appE twoP2 twoP1 := by
+    show appE twoP2 (appE twoP1 []) = appE twoP2 twoP1
+    rw [appE_nil twoP1]
+  ⟨restr twoAct (postF twoC1), 0, 0, [0, 1], twoC2, twoE, twoSB,
+    ⟨twoAct, 0, 0, [0, 1], twoC1, twoE, twoSA, rfl, two_cut1, two_membA, two_sizedA,
+      check3_restr hs _, by rw [appE_joinE1]; exact two_cutP1,
+      by rw [appE_joinE1]; exact two_leP1, rfl⟩,
+    two_cut2, two_membB, two_sizedB, check3_restr (two_wait hs _) _,
+    by rw [e2]; exact two_cutP2, by rw [e2]; exact two_leP2, rfl⟩
+
+/-- **Not vacuous**: `twoAct`'s three parts meet `ManyReal` through `manyReal_k`. -/
+theorem two_manyReal_k : ManyReal twoAct twoAct twoM [twoP3, twoP2, twoP1] :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  manyReal_k two_membC two_sizedA (check3_restr (two_wait hs _) _) _ two_chain
+
+/-- Barriers fit for the example through `fits_chain`. -/
+theorem two_fits_k : Fits twoAct twoM :=
+  have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
+  fits_chain _ _ two_chain (fits_once _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _))
+
+end Example
 
 end Members
 end Kcert
