@@ -236,6 +236,87 @@ theorem canonicalN_many_sound (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat →
     fun t1 t2 h1 h2 f1 f2 => confluence_of_realized (progN prog N) N regs0 m0 m1 R mb hindN hR0 hC
       hR hord hF (reach_progN prog N h1) (reach_progN prog N h2) f1 f2⟩
 
+/-- **The four conclusions across any number of clearings from the executor's run**: as
+`canonicalN_many_sound`, and if the run leaves nothing pending at its end, also every reachable
+state where no thread can step is final (`noStuck_of_np` with `np_chain`). -/
+theorem canonicalN_many_sound4 (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {Hs : List (List (EventN V))} {s : Nat → Nat → Ev} {S : Nat → List Nat}
+    (ch : Chain (soloEv (progN prog N) regs0 m0) mb Hs s)
+    (hM : Memb s S) (hSz : Sized mb S) (h3 : Check3 s)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hok : ManyOK (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = []) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) := by
+  have three := canonicalN_many_sound prog N B F regs0 m0 m1 R hind hR0 mb hpos hcnt ch hM hSz h3
+    hfin hsplit hok hc
+  have he : ∀ t i, soloEvB prog regs0 m0 N t i = soloEv (progN prog N) regs0 m0 t i :=
+    soloEv_progN prog regs0 m0 N
+  have hindN := dataIndep_progN prog N hind
+  have hC := countsAt_progN prog regs0 m0 N hpos hcnt
+  have hfs := canonRunN_fromSolo prog regs0 m0 N B F
+  have hcbR : CB mb (canonRunN prog regs0 m0 N B F) :=
+    cb_of hcnt _ hfs (canonRunN_compOK prog regs0 m0 N B F)
+  have hNp : NpAhead (soloEv (progN prog N) regs0 m0) mb :=
+    np_chain Hs s ch (np_once _ mb S hM hSz h3)
+  have hV := canonN_valid (B := B) (F := F) hpos hcnt
+  have hx := hV.2 hfin
+  have hl : ∀ t, soloEv (progN prog N) regs0 m0 t
+      (cnt t (sched (canonRunN prog regs0 m0 N B F))) = Ev.loc := by
+    intro t
+    cases Nat.decLt t N with
+    | isTrue ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [soloAct_progN prog regs0 m0 ht, hx t ht]
+      rfl
+    | isFalse ht =>
+      show evOf (Sem.soloAct (progN prog N) regs0 m0 t _) = Ev.loc
+      rw [Race.soloAct_progN_ge prog regs0 m0 ht]
+      rfl
+  have hok' : ∀ t j b, cnt t (sched (canonRunN prog regs0 m0 N B F)) = j + 1 →
+      soloEv (progN prog N) regs0 m0 t j = Ev.arr b true →
+      ¬ Pending t (left (mb b) (fun _ => 0) []
+        (arrs (soloEv (progN prog N) regs0 m0) b (sched (canonRunN prog regs0 m0 N B F)))) := by
+    intro t j b hj ha
+    rw [← he] at ha
+    rw [← arrs_congr he b]
+    exact step_ok (N := N) hpos (canonRunN_fromActB prog regs0 m0 N B F) hcbR
+      (notBlocked_end hend t) j b hj ha
+  have hComp : Complete (soloEv (progN prog N) regs0 m0) mb
+      (fun t => cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N)) N
+      (extH (sched (canonRunN prog regs0 m0 N B F)) N) :=
+    ⟨valid_extH _ mb _ (valid_congr he mb _ hV.1) hl hok' N,
+      ⟨mem_extH _ (mem_sched _ hfs) N (Nat.leRefl N), fun t => Nat.leRefl _⟩, fun t _ => rfl⟩
+  have hpast : ∀ t j b w, t < N → soloEv (progN prog N) regs0 m0 t j = Ev.arr b w →
+      j + 1 < cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N) := by
+    intro t j b w ht ha
+    rw [cnt_extH_lt _ N ht, cnt_sched]
+    rw [← he] at ha
+    exact Nat.succLeSucc (canonN_covers hfin t j b w ha)
+  have hex : ∀ t j, t < N → Sem.soloAct (progN prog N) regs0 m0 t j = Sem.Act.exit →
+      cnt t (extH (sched (canonRunN prog regs0 m0 N B F)) N) ≤ j + 1 := by
+    intro t j ht hxj
+    rw [cnt_extH_lt _ N ht, cnt_sched]
+    rw [soloAct_progN prog regs0 m0 ht] at hxj
+    cases Nat.ltOrGe j (nEv t (canonRunN prog regs0 m0 N B F)) with
+    | inl hlt =>
+      have e := notExit_of_lt (N := N) hlt
+      rw [hxj] at e
+      exact Bool.noConfusion e
+    | inr hge => exact Nat.succLeSucc hge
+  exact ⟨three.1, three.2.1, three.2.2, fun r hr hst => noStuck_of_np (progN prog N) N regs0 m0 m1 R mb
+    hindN hR0 hC hNp hComp hpast hex r (reach_progN prog N hr) (fun v hv => match hv with
+      | ⟨i, hi⟩ => hst v ⟨i, stepT_of_progN prog hi⟩)⟩
+
 end KSem
 
 /-! ## Example: `twoAct` (two clearings) through the general theorem -/
