@@ -1795,3 +1795,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.two_chain
 #print axioms Kcert.Members.two_manyReal_k
 #print axioms Kcert.Members.two_fits_k
+#print axioms Kcert.canonCleanK_of_canonCleanMany
+#print axioms Kcert.ctaSafeN_of_kRun
+#print axioms Kcert.ctaSafeN_of_k
+#print axioms Kcert.check_safe_named_k

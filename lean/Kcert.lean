@@ -71,3 +71,4 @@ import Kcert.WarpReplay
 import Kcert.SegMany
 import Kcert.CheckMany
 import Kcert.SegManyK
+import Kcert.CheckManyK
