@@ -1799,3 +1799,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.ctaSafeN_of_kRun
 #print axioms Kcert.ctaSafeN_of_k
 #print axioms Kcert.check_safe_named_k
+#print axioms Kcert.check_sound_named_k

@@ -119,6 +119,37 @@ theorem check_safe_named_k (sem : S → Kernel → T → KernelSem V)
             match hclean _ _ _ _ _ _ k sr hr hsr hfind hcomp c hc' with
             | ⟨m0, B, Fu, he⟩ => exact ctaSafeN_of_k _ R hind hR0 m0 B Fu he
 
+/-- **Soundness of `check`, named barriers across any number of clearings.**
+`check_sound_named` with `CanonCleanK` in place of `CanonCleanN`. -/
+theorem check_sound_named_k (sem : S → Kernel → T → KernelSem V)
+    (hwant : RunsWanted X) (hfaith : CtasFaithful X sem) (hclean : CanonCleanK V X sem)
+    (cc : FieldCoeffCast ops α) (I : Interp K α) (hI : Rules.FieldInterp I)
+    (hconst : ∀ k : K, cc.cast (ops.ofConst k) = I.const k)
+    (cert : Certificate T D) (refPtx optPtx : T) (h : check X ops cert refPtx optPtx = true) :
+    X.sha256 refPtx = cert.refPtxSha256 ∧ X.sha256 optPtx = cert.optPtxSha256 ∧
+    X.specDigest cert.pairSpec cert.refSpec cert.optSpec = cert.specSha256 ∧
+    ∃ pair pr, X.fromTexts cert.pairSpec cert.refSpec cert.optSpec = some pair ∧
+      X.runPair pair refPtx optPtx (claimed (Claim.safe Kernel.reference) cert.claims)
+        (claimed (Claim.safe Kernel.optimized) cert.claims) = some pr ∧
+      (∀ k, claimed (Claim.safe k) cert.claims = true →
+        KernelSafeN (sem pair k (pick refPtx optPtx k))) ∧
+      (∀ o, natMem o (equivOf cert.claims) = true →
+        o < X.outputs pair ∧
+        pr.terms.refFootprint o = pr.terms.optFootprint o ∧
+        ∀ e, natMem e (pr.terms.refFootprint o) = true →
+          ∃ lt ot, pr.terms.ref o e = some lt ∧ pr.terms.opt o e = some ot ∧
+            ∀ sg : α → Option Bool, EVal.SignOf sg →
+              ∀ ρ ρs : Env α, Agrees pr.terms.inputs ρs ρ →
+                Term.evalE I sg ρs lt = Term.evalE I sg ρs ot) := by
+  have hb := bindingOk_sound (and_left' h)
+  refine ⟨hb.1, hb.2.1, hb.2.2, ?_⟩
+  match check_safe_named_k sem hwant hfaith hclean cert refPtx optPtx h,
+    check_equiv cc I hI hconst cert refPtx optPtx h with
+  | ⟨pair, hp, hsafe⟩, ⟨pair', pr, hp', hr, hequiv⟩ =>
+    have e : some pair' = some pair := Eq.trans (Eq.symm hp') hp
+    cases e
+    exact ⟨_, pr, hp', hr, hsafe, hequiv⟩
+
 end Soundness
 
 end Kcert
