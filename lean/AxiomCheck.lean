@@ -1800,3 +1800,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.ctaSafeN_of_k
 #print axioms Kcert.check_safe_named_k
 #print axioms Kcert.check_sound_named_k
+#print axioms Kcert.Members.kthInst_pre
+#print axioms Kcert.Members.kthInst_nil
+#print axioms Kcert.Members.kthInst_first
+#print axioms Kcert.Members.kthInst_last

@@ -179,6 +179,65 @@ theorem np_chain {act : Nat → Nat → Ev} {m : Nat → Nat} :
 
 end K
 
+/-! ## Check (2)'s `KthInst` per part from `Drain2`, first and latest parts -/
+
+section KthDrain
+
+variable {V : Type}
+
+/-- `KthInst` of the segment up to a cut is `KthInst` of the whole sequences on a history holding
+nothing past the cut. -/
+theorem kthInst_pre {a : Nat → Nat → Ev} {c : Nat → Nat} :
+    ∀ (H : List (EventN V)), KthInst (restr a (preF c)) H → (∀ t, nEv t H ≤ c t + 1) →
+      KthInst a H
+  | [], _, _ => trivial
+  | EventN.act t A :: h, hk, hn =>
+    kthInst_pre h hk (fun u => Nat.leTrans (nEv_le u _ h) (hn u))
+  | EventN.bar t b w :: h, hk, hn =>
+    kthInst_pre h hk (fun u => Nat.leTrans (nEv_le u _ h) (hn u))
+  | EventN.complete b m :: h, hk, hn => by
+    have hn' : ∀ u, nEv u h ≤ c u + 1 := fun u => Nat.leTrans (nEv_le u _ h) (hn u)
+    refine ⟨kthInst_pre h hk.1 hn', ?_⟩
+    intro p q hp hq
+    have lp : p.2 < nEv p.1 h := pendI_lt h b p (Race.in_takeL m hp)
+    have lq : q.2 < nEv q.1 h := pendI_lt h b q (Race.in_takeL m hq)
+    rw [← ac_pre_eq a c b p.1 p.2 (Nat.leOfLt (Nat.ltOfLtOfLe lp (hn' p.1))),
+      ← ac_pre_eq a c b q.1 q.2 (Nat.leOfLt (Nat.ltOfLtOfLe lq (hn' q.1)))]
+    exact hk.2 p q hp hq
+
+/-- `KthInst` of the actions shifted past nothing. -/
+theorem kthInst_nil {a : Nat → Nat → Ev} :
+    ∀ (H : List (EventN V)), KthInst a H → KthInst (shiftA a ([] : List (EventN V))) H
+  | [], _ => trivial
+  | EventN.act t A :: h, hk => kthInst_nil h hk
+  | EventN.bar t b w :: h, hk => kthInst_nil h hk
+  | EventN.complete b m :: h, hk => ⟨kthInst_nil h hk.1, fun p q hp hq => by
+      rw [ac_shift_nil (V := V) a b p.1 p.2, ac_shift_nil (V := V) a b q.1 q.2]
+      exact hk.2 p q hp hq⟩
+
+/-- **The first part's `KthInst` from check (2)**: if the run up to the first clearing follows
+the actions, holds each member's actions up to the cut and none past it, leaves nothing pending,
+and passes check (2) with `S1` (`Drain2`), it satisfies `KthInst` of the whole sequences
+(`ManyOK`'s condition on the first part, `shiftA act []` up to `0 + i`). -/
+theorem kthInst_first {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat}
+    {S1 : Nat → List Nat} {H1 : List (EventN V)} (hf : FromAct act H1)
+    (hn : ∀ t, nEv t H1 ≤ c t + 1) (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → c u < nEv u H1) (hd : Drain2 S1 H1) (hend : ∀ b, pendI H1 b = []) :
+    KthInst (shiftA act ([] : List (EventN V))) H1 :=
+  kthInst_nil H1 <| kthInst_pre H1 (kthInst_of_drain (memb_pre hf hn hall hcut hd hend) (fromAct_pre H1 hf hn) hd) hn
+
+/-- **The latest part's `KthInst` from check (2)**: if the whole run `appE H P` follows the
+actions and covers every arrival, and the latest part `H` passes check (2) with `S` and leaves
+nothing pending, it satisfies `KthInst` of the actions shifted past `P` (`ManyOK`'s condition on
+the latest part). -/
+theorem kthInst_last {act : Nat → Nat → Ev} {S : Nat → List Nat} {P H : List (EventN V)}
+    (hf : FromAct act (appE H P)) (hcov : Covers act (appE H P)) (hd : Drain2 S H)
+    (hend : ∀ b, pendI H b = []) : KthInst (shiftA act P) H :=
+  kthInst_of_drain (memb_of_drain (fromAct_shift P H hf) hd (covers_shift hcov) hend)
+    (fromAct_shift P H hf) hd
+
+end KthDrain
+
 section KSem
 
 variable {V : Type} [Sem.AccAdd V]
