@@ -1804,3 +1804,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.kthInst_nil
 #print axioms Kcert.Members.kthInst_first
 #print axioms Kcert.Members.kthInst_last
+#print axioms Kcert.Members.manyOK_two

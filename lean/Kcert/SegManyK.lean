@@ -411,5 +411,28 @@ theorem two_fits_k : Fits twoAct twoM :=
 
 end Example
 
+section ManyOKOne
+
+variable {V : Type}
+
+/-- **`ManyOK` of a run with one clearing from check (2)** (`kthInst_first`, `kthInst_last`):
+the run `appE H2 H1` follows the actions and covers every arrival, `H1` holds each member's
+actions up to the cut and none past it, each part passes check (2) (`Drain2 S1 H1`,
+`Drain2 S2 H2`) and leaves nothing pending. -/
+theorem manyOK_two {act : Nat → Nat → Ev} {c : Nat → Nat} {SW : List Nat}
+    {S1 S2 : Nat → List Nat} {H1 H2 : List (EventN V)} (hf : FromAct act (appE H2 H1))
+    (hcov : Covers act (appE H2 H1)) (hn : ∀ t, nEv t H1 ≤ c t + 1)
+    (hall : ∀ u i b' wt, act u i = Ev.arr b' wt → Mem u SW)
+    (hcut : ∀ u, Mem u SW → c u < nEv u H1) (hd1 : Drain2 S1 H1) (hend1 : ∀ b, pendI H1 b = [])
+    (hd2 : Drain2 S2 H2) (hend2 : ∀ b, pendI H2 b = []) : ManyOK act [H2, H1] := by
+  have e := appE_joinE1 H1
+  have k1 := kthInst_first (fromAct_appE_tail H1 H2 hf) hn hall hcut hd1 hend1
+  have k2 : KthInst (shiftA act H1) H2 := kthInst_last hf hcov hd2 hend2
+  refine ⟨⟨trivial, fun _ => rfl, k1⟩, ?_, ?_⟩
+  · rw [e]; exact hend1
+  · rw [e]; exact k2
+
+end ManyOKOne
+
 end Members
 end Kcert
