@@ -1805,3 +1805,7 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.kthInst_first
 #print axioms Kcert.Members.kthInst_last
 #print axioms Kcert.Members.manyOK_two
+#print axioms Kcert.Members.le_pred_succ
+#print axioms Kcert.Members.lt_of_le_pred
+#print axioms Kcert.Members.kthInst_part
+#print axioms Kcert.Members.manyOK_of_drain

@@ -236,6 +236,48 @@ theorem kthInst_last {act : Nat → Nat → Ev} {S : Nat → List Nat} {P H : Li
   kthInst_of_drain (memb_of_drain (fromAct_shift P H hf) hd (covers_shift hcov) hend)
     (fromAct_shift P H hf) hd
 
+theorem le_pred_succ : ∀ (n : Nat), n ≤ n - 1 + 1
+  | 0 => Nat.zeroLe _
+  | k + 1 => Nat.leRefl (k + 1)
+
+theorem lt_of_le_pred : ∀ {i n : Nat}, 0 < n → i ≤ n - 1 → i < n
+  | i, 0, hp, _ => False.elim (Nat.ltIrrefl 0 hp)
+  | i, k + 1, _, hi => Nat.succLeSucc hi
+
+/-- **Any part's `KthInst` from check (2)**: a history `H` following the sequences `a` (for a
+part, the actions shifted past the earlier parts), where every thread that arrives anywhere in
+`a` has an event in `H` (a clearing instance is whole-CTA), passing check (2) (`Drain2 S H`)
+with nothing pending after it, satisfies `KthInst a H` (the cut taken at each thread's last
+event in `H`). -/
+theorem kthInst_part {a : Nat → Nat → Ev} {S : Nat → List Nat} {H : List (EventN V)}
+    (hf : FromAct a H) (hpart : ∀ t i b w, a t i = Ev.arr b w → 0 < nEv t H)
+    (hd : Drain2 S H) (hend : ∀ b, pendI H b = []) : KthInst a H :=
+  have hn : ∀ t, nEv t H ≤ (fun u => nEv u H - 1) t + 1 := fun t => le_pred_succ (nEv t H)
+  have hcov : Covers (restr a (preF (fun u => nEv u H - 1))) H := fun t i b w ha =>
+    match restr_arr ha with
+    | ⟨hf', ha'⟩ => lt_of_le_pred (hpart t i b w ha') (of_decide_eq_true' hf')
+  kthInst_pre H (kthInst_of_drain (memb_of_drain (fromAct_pre H hf hn) hd hcov hend)
+    (fromAct_pre H hf hn) hd) hn
+
+/-- Check (2) per part, as the Rust evaluates it with the members record cleared before each
+part: nothing pending before the part, the part drains each instance's members once
+(`Drain2`) with nothing pending after it, and every thread that arrives after the earlier parts
+has an event in the part. -/
+def DrainParts (act : Nat → Nat → Ev) : List (List (EventN V)) → Prop
+  | [] => True
+  | H :: Hs => DrainParts act Hs ∧ (∀ b, pendI (joinE Hs) b = []) ∧
+      (∃ S : Nat → List Nat, Drain2 S H) ∧ (∀ b, pendI H b = []) ∧
+      (∀ t i b w, shiftA act (joinE Hs) t i = Ev.arr b w → 0 < nEv t H)
+
+/-- **`ManyOK` from check (2) per part, any number of parts**: a run `joinE Hs` following the
+actions with `DrainParts` meets `ManyOK` (`kthInst_part` per part, `fromAct_shift`). -/
+theorem manyOK_of_drain {act : Nat → Nat → Ev} :
+    ∀ (Hs : List (List (EventN V))), FromAct act (joinE Hs) → DrainParts act Hs → ManyOK act Hs
+  | [], _, _ => trivial
+  | H :: Hs, hf, ⟨hd, hpre, ⟨S, hS⟩, hend, hpart⟩ =>
+    ⟨manyOK_of_drain Hs (fromAct_appE_tail (joinE Hs) H hf) hd, hpre,
+      kthInst_part (fromAct_shift (joinE Hs) H hf) hpart hS hend⟩
+
 end KthDrain
 
 section KSem
