@@ -1809,3 +1809,4 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.lt_of_le_pred
 #print axioms Kcert.Members.kthInst_part
 #print axioms Kcert.Members.manyOK_of_drain
+#print axioms Kcert.Members.canonicalN_many_drain_sound4

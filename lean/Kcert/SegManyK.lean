@@ -418,6 +418,32 @@ theorem canonicalN_many_sound4 (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat �
     hindN hR0 hC hNp hComp hpast hex r (reach_progN prog N hr) (fun v hv => match hv with
       | ⟨i, hi⟩ => hst v ⟨i, stepT_of_progN prog hi⟩)⟩
 
+/-- **The four conclusions across any number of clearings, with check (2) per part** in place of
+`ManyOK`: `canonicalN_many_sound4` with `ManyOK` from `DrainParts` (`manyOK_of_drain`, the run
+following the solo sequences by `canonRunN_fromActB`). -/
+theorem canonicalN_many_drain_sound4 (prog : Sem.Prog V) (N B F : Nat) (regs0 : Nat → Nat → V)
+    (m0 m1 : Nat → V) (R : Nat → Nat → (Nat → V) → (Nat → V) → Prop)
+    (hind : Sem.DataIndep prog R) (hR0 : ∀ i, R i 0 (regs0 i) (regs0 i))
+    (mb : Nat → Nat) (hpos : ∀ b, 0 < mb b)
+    (hcnt : ∀ t i b n w pc, t < N → Sem.soloAct prog regs0 m0 t i = Sem.Act.arrive b n w pc → n = mb b)
+    {Hs : List (List (EventN V))} {s : Nat → Nat → Ev} {S : Nat → List Nat}
+    (ch : Chain (soloEv (progN prog N) regs0 m0) mb Hs s)
+    (hM : Memb s S) (hSz : Sized mb S) (h3 : Check3 s)
+    (hfin : FinishedN prog regs0 m0 N B F = true)
+    (hsplit : canonRunN prog regs0 m0 N B F = joinE Hs)
+    (hdp : DrainParts (soloEvB prog regs0 m0 N) Hs)
+    (hc : checkN noSameN N (canonRunN prog regs0 m0 N B F) = false)
+    (hend : ∀ b, pendI (canonRunN prog regs0 m0 N B F) b = []) :
+    Sem.RaceFree prog N (Sem.init regs0 m1) ∧ Sem.BarriersFit prog N (Sem.init regs0 m1) ∧
+    (∀ t1 t2, Sem.Reach prog N (Sem.init regs0 m1) t1 → Sem.Reach prog N (Sem.init regs0 m1) t2 →
+      Sem.Final N t1 → Sem.Final N t2 → Sem.Same t1 t2) ∧
+    (∀ r, Sem.Reach prog N (Sem.init regs0 m1) r → (∀ v, Sem.Step prog N r v → False) →
+      Sem.Final N r) :=
+  have hf : FromAct (soloEvB prog regs0 m0 N) (joinE Hs) := by
+    rw [← hsplit]; exact canonRunN_fromActB prog regs0 m0 N B F
+  canonicalN_many_sound4 prog N B F regs0 m0 m1 R hind hR0 mb hpos hcnt ch hM hSz h3 hfin hsplit
+    (manyOK_of_drain Hs hf hdp) hc hend
+
 end KSem
 
 /-! ## Example: `twoAct` (two clearings) through the general theorem -/
