@@ -1810,3 +1810,6 @@ nothing declared with `axiom`).
 #print axioms Kcert.Members.kthInst_part
 #print axioms Kcert.Members.manyOK_of_drain
 #print axioms Kcert.Members.canonicalN_many_drain_sound4
+#print axioms Kcert.Members.two_t1_loc
+#print axioms Kcert.Members.two_drainParts
+#print axioms Kcert.Members.two_manyOK_drain

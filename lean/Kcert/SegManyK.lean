@@ -477,6 +477,56 @@ theorem two_fits_k : Fits twoAct twoM :=
   have hs : ∀ t i b wt, twoAct t i = Ev.arr b wt → wt = true := fun t i b wt ha => (two_arr ha).2
   fits_chain _ _ two_chain (fits_once _ twoM twoSA two_membC two_sizedA (check3_restr (two_wait hs _) _))
 
+/-- Thread 1 of `twoAct` has no action after its three arrivals. -/
+theorem two_t1_loc (i : Nat) : twoAct 1 (3 + i) = Ev.loc := by
+  rw [Nat.add_comm]; rfl
+
+/-- **Check (2) per part holds on the example** (`DrainParts`, evaluated with `drain2B`): so
+`manyOK_of_drain` gives `ManyOK` without assuming it. -/
+theorem two_drainParts : DrainParts twoAct [twoP3, twoP2, twoP1] :=
+  have p1 : ∀ b, pendI twoP1 b = [] := fun b => match b with
+    | 0 => rfl
+    | 1 => rfl
+    | b + 2 => rfl
+  have p2 : ∀ b, pendI twoP2 b = [] := fun b => match b with
+    | 0 => rfl
+    | 1 => rfl
+    | b + 2 => rfl
+  have p3 : ∀ b, pendI twoP3 b = [] := fun b => match b with
+    | 0 => rfl
+    | 1 => rfl
+    | b + 2 => rfl
+  have h01 : ∀ (H : List (EventN Nat)), 0 < nEv 0 H → 0 < nEv 1 H →
+      ∀ (P : List (EventN Nat)) t i b w, shiftA twoAct P t i = Ev.arr b w → 0 < nEv t H :=
+    fun H a0 a1 P t i b w ha => by
+      have hm := (two_arr ha).1
+      cases hm with
+      | inl e => rw [← e]; exact a0
+      | inr hm =>
+        cases hm with
+        | inl e => rw [← e]; exact a1
+        | inr hm => exact False.elim hm
+  ⟨⟨⟨trivial, fun _ => rfl, ⟨twoSA, drain2_of twoSA twoP1 rfl⟩, p1,
+      h01 twoP1 (by decide) (by decide) _⟩,
+    two_end1, ⟨twoSB, drain2_of twoSB twoP2 rfl⟩, p2, h01 twoP2 (by decide) (by decide) _⟩,
+    two_end2, ⟨twoSA, drain2_of twoSA twoP3 rfl⟩, p3, fun t i b w ha => by
+      have hm := (two_arr ha).1
+      cases hm with
+      | inl e => rw [← e]; decide
+      | inr hm =>
+        cases hm with
+        | inl e =>
+          rw [← e] at ha
+          have e3 : shiftA twoAct (joinE [twoP2, twoP1]) 1 i = twoAct 1 (3 + i) := rfl
+          rw [e3, two_t1_loc] at ha
+          exact Ev.noConfusion ha
+        | inr hm => exact False.elim hm⟩
+
+/-- `ManyOK` of the example from check (2) per part (`manyOK_of_drain`). -/
+theorem two_manyOK_drain (hf : FromAct twoAct (joinE [twoP3, twoP2, twoP1])) :
+    ManyOK twoAct [twoP3, twoP2, twoP1] :=
+  manyOK_of_drain _ hf two_drainParts
+
 end Example
 
 section ManyOKOne
