@@ -71,3 +71,5 @@ import Kcert.WarpReplay
 import Kcert.SegMany
 import Kcert.CheckMany
 import Kcert.WarpReplay2
+import Kcert.SegManyK
+import Kcert.CheckManyK
