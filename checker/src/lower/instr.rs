@@ -99,6 +99,14 @@ impl Ctx<'_> {
         }
     }
 
+    /// This context, letting registers be wider than the type where `wide` holds.
+    fn widened(&self, wide: bool) -> Self {
+        Ctx {
+            wide: self.wide || wide,
+            ..*self
+        }
+    }
+
     /// Refuses a register whose declared size the instruction does not accept: ptxas rejects
     /// such PTX, and executing it would give a meaning to text no assembler takes.
     fn sized(&self, name: &str, r: Reg, kind: Kind) -> Result<(), LowerError> {
@@ -517,15 +525,6 @@ fn take_space(m: &mut Mods, line: Line) -> Result<Option<Space>, LowerError> {
     )
 }
 
-/// Byte pieces of a pack or unpack may sit in `.b8` registers or in wider ones (nvcc keeps
-/// bytes in 16-bit registers).
-fn bytes_wide<'a>(cx: &Ctx<'a>, piece_bits: u8) -> Ctx<'a> {
-    Ctx {
-        wide: cx.wide || piece_bits == 8,
-        ..*cx
-    }
-}
-
 fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(2)?;
     let t = m.one_type()?;
@@ -542,6 +541,9 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     match (cx.operand(0)?, cx.operand(1)?) {
         (Operand::Vector(dsts), src) => {
             let piece_bits = bits / u8::try_from(dsts.len()).unwrap_or(u8::MAX).max(1);
+            // Byte pieces may sit in `.b8` registers or wider ones (nvcc keeps bytes in 16-bit
+            // registers).
+            let pcx = cx.widened(piece_bits == 8);
             let dsts = dsts
                 .iter()
                 .map(|d| match d {
@@ -553,12 +555,10 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             if ![2, 4].contains(&dsts.len()) || !matches!(piece_bits, 8 | 16 | 32) {
                 return Err(invalid(cx.line, "mov unpack needs 2 or 4 pieces"));
             }
-            let piece = Kind::Bits(piece_bits);
-            let pcx = bytes_wide(cx, piece_bits);
             let dsts = dsts
                 .into_iter()
                 .map(|d| match d {
-                    Some((n, r)) => pcx.sized(n, r, piece).map(|()| Some(r)),
+                    Some((n, r)) => pcx.sized(n, r, Kind::Bits(piece_bits)).map(|()| Some(r)),
                     None => Ok(None),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
@@ -573,7 +573,7 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             if ![2, 4].contains(&srcs.len()) || !matches!(piece_bits, 8 | 16 | 32) {
                 return Err(invalid(cx.line, "mov pack needs 2 or 4 pieces"));
             }
-            let pcx = bytes_wide(cx, piece_bits);
+            let pcx = cx.widened(piece_bits == 8);
             let srcs = srcs
                 .iter()
                 .map(|s| pcx.src_of(s, Kind::Bits(piece_bits)))
@@ -651,8 +651,8 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     }
     let ty = int_ty(t).ok_or_else(|| unsupported(line, format!("{name} on type {t:?}")))?;
     let k = Kind::Bits(ty.bits);
-    let wide = name == "mul" && int_mode == Some("wide");
-    let dst = cx.dst_as(0, if wide { Kind::Bits(ty.bits * 2) } else { k })?;
+    let mul_wide = name == "mul" && int_mode == Some("wide");
+    let dst = cx.dst_as(0, if mul_wide { Kind::Bits(ty.bits * 2) } else { k })?;
     let a = cx.src(1, k)?;
     // Shift amounts are always .u32.
     let b = cx.src(
@@ -922,7 +922,7 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
 
 fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
-    let cx = &Ctx { wide: true, ..*cx };
+    let cx = &cx.widened(true);
     let types = m.take_types();
     if let [
         to @ (ScalarType::F16x2 | ScalarType::Bf16x2),
@@ -1012,7 +1012,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
 
 fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
-    let cx = &Ctx { wide: true, ..*cx };
+    let cx = &cx.widened(true);
     let is_ld = cx.i.opcode == "ld";
     cx.arity(2)?;
     m.ignore(CACHE_HINTS);
