@@ -1327,6 +1327,23 @@ impl Ctx<'_> {
 /// 9.7.14.5.14). Other shapes, layouts and types are rejected by name.
 fn lower_mma(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let line = cx.line;
+    // Every modifier of mma is positional (ISA 9.7.14.5.14:
+    // `.sync.aligned.shape.alayout.blayout.dtype.atype.btype.ctype`), so the whole list is
+    // read in that order before its parts are taken.
+    let order = cx.i.mods.iter().map(String::as_str).collect::<Vec<_>>();
+    let positional = matches!(
+        order.as_slice(),
+        ["sync", "aligned", "m16n8k8" | "m16n8k16", "row", "col", _, _, _, _]
+    );
+    if !positional {
+        return Err(unsupported(
+            line,
+            format!(
+                "mma modifiers `.{}` (only `.sync.aligned.{{m16n8k8,m16n8k16}}.row.col` followed by four types)",
+                order.join(".")
+            ),
+        ));
+    }
     if !(m.take("sync") && m.take("aligned")) {
         return Err(unsupported(line, "mma without .sync.aligned"));
     }
@@ -1335,8 +1352,13 @@ fn lower_mma(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some(_) => MmaShape::M16n8k16,
         None => return Err(unsupported(line, "mma shape other than m16n8k8 / m16n8k16")),
     };
-    if !(m.take("row") && m.take("col")) {
+    // The layouts follow the shape, A's then B's (ISA 9.7.14.5.14); m16n8k8 and m16n8k16
+    // on f16/bf16 define only `.row.col`, so any other order or repetition is refused.
+    if !m.take_seq(&["row", "col"]) {
         return Err(unsupported(line, "mma layouts other than .row.col"));
+    }
+    if m.take_any(&["row", "col"]).is_some() {
+        return Err(invalid(line, "mma takes exactly one .row.col layout pair"));
     }
     let types = m.take_types();
     let ab = match types.as_slice() {

@@ -30,6 +30,18 @@ impl<'a> Mods<'a> {
         }
     }
 
+    /// Removes `seq` when it stands in the remaining modifiers as one run, in that order.
+    /// Positional modifiers (mma's `.alayout.blayout`) mean different things in different
+    /// places, so finding each one anywhere (as [`Mods::take`] does) would read
+    /// `.col.row` as `.row.col`.
+    pub fn take_seq(&mut self, seq: &[&str]) -> bool {
+        let Some(p) = self.left.windows(seq.len()).position(|w| w == seq) else {
+            return false;
+        };
+        self.left.drain(p..p + seq.len());
+        true
+    }
+
     /// Removes and returns the first modifier that is one of `set`.
     pub fn take_any(&mut self, set: &[&str]) -> Option<&'a str> {
         let p = self.left.iter().position(|x| set.contains(x))?;
