@@ -322,7 +322,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
                     numeric =
                         certified_witness(&pair, &run, (n, e), (lt, ot), [&ref_text, &opt_text]);
                 }
-                if numeric.is_none() {
+                if numeric.is_none() && replay.side_condition(lt, ot).is_ok() {
                     // The screen's points may be unrepresentative: let the rule decide.
                     decision = match replay.field(lt, ot) {
                         Ok(()) => Decision::Proved(Rule::FieldNormalize),
@@ -423,6 +423,9 @@ fn decide(
     lt: kcert_checker::term::TermId,
     ot: kcert_checker::term::TermId,
 ) -> Decision {
+    if let Err(why) = replay.side_condition(lt, ot) {
+        return Decision::Unknown(why);
+    }
     if replay.congruent(lt, ot).is_ok() {
         return Decision::Proved(Rule::Congruent);
     }

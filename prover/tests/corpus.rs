@@ -56,10 +56,16 @@ fn every_safe_instance_computes_its_operator() {
         if expect.verdict != "safe" {
             continue;
         }
-        let reference = expect
-            .reference()
-            .unwrap()
-            .unwrap_or_else(|| panic!("{}: no [reference]", spec_path.display()));
+        let Some(reference) = expect.reference().unwrap() else {
+            // The adversarial family states each kernel's truth in its source and checks it
+            // through its pairs; elsewhere every safe instance documents its operator.
+            assert!(
+                spec_path.to_string_lossy().contains("/adversarial/"),
+                "{}: no [reference]",
+                spec_path.display()
+            );
+            continue;
+        };
         let reference = &reference;
         let inst = Instance::load(&spec_path).unwrap();
         for seed in [1, 2] {

@@ -485,6 +485,12 @@ impl Machine<'_> {
     pub(super) fn term_of(&mut self, v: Val, ty: FloatTy, line: Line) -> Result<TermId, ExecError> {
         let node = match v {
             Val::Term(t) => return Ok(t),
+            // -0.0 is the real 0, but a tree of its own, `-(0)`: a rule that compares trees
+            // must not take `x / -0.0` for `x / 0.0` (their bits are -inf and +inf).
+            Val::Bits(b) if b != 0 && b == 1 << (ty.bits() - 1) => {
+                let zero = self.term_of(Val::Bits(0), ty, line)?;
+                Node::Neg(zero)
+            }
             Val::Bits(b) => match ext(b, ty) {
                 Some((0, d)) => self
                     .arena

@@ -586,6 +586,15 @@ impl<'a> Normalizer<'a> {
         }
     }
 
+    /// Whether term `t` is positive at every input: its normal form is a quotient of two
+    /// provably positive polynomials. Any failure to normalize is a no.
+    pub fn provably_positive(&mut self, t: TermId) -> bool {
+        match self.value(t) {
+            Ok(Value::Frac { num, den }) => self.positive(&num) && self.positive(&den),
+            _ => false,
+        }
+    }
+
     /// The normal form of term `t`.
     pub fn value(&mut self, t: TermId) -> Result<Value, FieldError> {
         self.value_at(t, 0)

@@ -13,7 +13,8 @@ pub mod field;
 pub mod ring;
 
 use crate::cert::Rule;
-use crate::term::TermId;
+use crate::term::{Func, Node, TermId};
+use std::collections::HashSet;
 
 /// The rules applied to many elements of one pair run. Field normal forms share one set of
 /// tables, so the subterms that elements share (a softmax row's maximum and sum) are
@@ -22,6 +23,11 @@ pub struct Replay<'a> {
     side: ring::Side<'a>,
     field: field::Normalizer<'a>,
     budget: u64,
+    /// Per arena node: whether a division (`/`, `rcp`, `rsqrt`) occurs at or below it;
+    /// computed in one pass on first use.
+    divides: Vec<bool>,
+    /// Divisors already shown non-zero.
+    nonzero: HashSet<TermId>,
 }
 
 impl<'a> Replay<'a> {
@@ -30,7 +36,63 @@ impl<'a> Replay<'a> {
             side,
             field: field::Normalizer::new(side, budget),
             budget,
+            divides: Vec::new(),
+            nonzero: HashSet::new(),
         }
+    }
+
+    /// The side condition of every rule: each divisor in `t` is provably non-zero (a non-zero
+    /// constant, or positive at every input). Over the reals `x / 0` has no value, and in
+    /// floating point `x / +0` and `x / -0` are infinities of opposite signs, so two terms
+    /// that agree everywhere else may still differ there (`-0.0` is `-(0)`, a tree of its
+    /// own, but a zero computed under another rounding mode, `x - x` by `sub.rm`, is not).
+    fn divisors_nonzero(&mut self, t: TermId) -> Result<(), String> {
+        let arena = self.side.arena;
+        if self.divides.is_empty() {
+            self.divides = Vec::with_capacity(arena.len());
+            for node in arena.nodes() {
+                let own = matches!(
+                    node,
+                    Node::Div(..) | Node::Apply(Func::Rcp | Func::Rsqrt, _)
+                );
+                let below = node.children().any(|k| self.divides[k.index()]);
+                self.divides.push(own || below);
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some(x) = stack.pop() {
+            if !self.divides.get(x.index()).copied().unwrap_or(true) || !seen.insert(x) {
+                continue;
+            }
+            let node = *arena.node(x);
+            let divisor = match node {
+                Node::Div(_, d) | Node::Apply(Func::Rcp | Func::Rsqrt, d) => Some(d),
+                _ => None,
+            };
+            if let Some(d) = divisor
+                && !self.nonzero.contains(&d)
+            {
+                let constant = match *arena.node(d) {
+                    Node::Const(c) => Some(arena.const_value(c)),
+                    _ => None,
+                };
+                let ok = match constant {
+                    Some(c) => c != crate::term::Dyadic::ZERO,
+                    None => self.field.provably_positive(d),
+                };
+                self.field.rebudget();
+                if !ok {
+                    return Err(format!(
+                        "a divisor is not provably non-zero: {}",
+                        arena.render(d, 120)
+                    ));
+                }
+                self.nonzero.insert(d);
+            }
+            stack.extend(node.children());
+        }
+        Ok(())
     }
 
     pub fn congruent(&self, lt: TermId, ot: TermId) -> Result<(), congruence::CongruenceError> {
@@ -51,8 +113,18 @@ impl<'a> Replay<'a> {
         field::field_normalize_in(&mut self.field, lt, ot)
     }
 
-    /// Applies exactly `rule`; the error says why it does not hold.
+    /// The side condition every rule shares: the divisors of both terms are provably
+    /// non-zero ([`Replay::divisors_nonzero`]).
+    pub fn side_condition(&mut self, lt: TermId, ot: TermId) -> Result<(), String> {
+        self.divisors_nonzero(lt)
+            .and_then(|()| self.divisors_nonzero(ot))
+    }
+
+    /// Applies exactly `rule`, after [`Replay::side_condition`]; the error says why it does
+    /// not hold.
     pub fn apply(&mut self, rule: Rule, lt: TermId, ot: TermId) -> Result<(), String> {
+        self.side_condition(lt, ot)
+            .map_err(|e| format!("{rule:?} refused: {e}"))?;
         match rule {
             Rule::Congruent => self
                 .congruent(lt, ot)
