@@ -252,6 +252,8 @@ impl<'a> Evaluator<'a> {
             Node::Div(x, y) => n(num(x).zip(num(y)).and_then(|(x, y)| mul(x, recip(y)?))),
             Node::Fma(x, y, z) => n((|| add(mul(num(x)?, num(y)?)?, num(z)?))()),
             Node::Neg(x) => n(num(x).map(neg)),
+            // The real value: rounding is the identity over the reals.
+            Node::Round(_, x) => get(x),
             Node::Max(x, y) => n(num(x).zip(num(y)).map(|(x, y)| Interval {
                 lo: x.lo.max(y.lo),
                 hi: x.hi.max(y.hi),

@@ -109,6 +109,13 @@ fn write_nodes(arena: &TermArena, roots: &[TermId], out: &mut String) -> (Vec<u3
             .children()
             .fold(1u64, |s, c| s.saturating_add(size[c.index()]));
         let id = |t: TermId| new[t.index()];
+        // Rounding is the identity over the reals, and the Lean terms have no such node: a
+        // rounded term is exported as its child.
+        if let Node::Round(_, a) = node {
+            new[i] = id(a);
+            size[i] = size[a.index()];
+            continue;
+        }
         let _ = write!(out, "node {next} ");
         let _ = match node {
             Node::Const(c) => {
@@ -134,6 +141,7 @@ fn write_nodes(arena: &TermArena, roots: &[TermId], out: &mut String) -> (Vec<u3
             Node::Not(a) => write!(out, "not {}", id(a)),
             Node::Apply(f, a) => write!(out, "app {} {}", func(f), id(a)),
             Node::Cmp(op, a, b) => write!(out, "cmp {} {} {}", cmp(op), id(a), id(b)),
+            Node::Round(..) => Ok(()),
         };
         out.push('\n');
         new[i] = next;

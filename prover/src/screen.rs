@@ -95,6 +95,7 @@ impl<'a> Screen<'a> {
                             None => f64::NAN,
                         }
                     }
+                    Node::Round(_, a) => v(a, p),
                     Node::Add(a, b) => v(a, p) + v(b, p),
                     Node::Sub(a, b) => v(a, p) - v(b, p),
                     Node::Mul(a, b) => v(a, p) * v(b, p),

@@ -412,6 +412,37 @@ impl Machine<'_> {
                 return self.initial(target, space, addr, offset, width, cta, t, pc);
             }
         }
+        // A 16-bit float tensor takes values in its own format: an f16 result stored into a
+        // bf16 tensor is its bits read as another number, which the real model does not compute.
+        if let (Some(Target::Tensor(k)), Some(v)) = (target, store)
+            && self.tensors[k].is_float
+            && self.tensors[k].elem_bytes == 2
+        {
+            let want = if self.tensors[k].is_bf16 {
+                crate::term::Fmt::Bf16
+            } else {
+                crate::term::Fmt::F16
+            };
+            let halves = match v {
+                Val::Term(a) => [Some(a), None],
+                Val::Pair(a, b) => [Some(a), Some(b)],
+                _ => [None, None],
+            };
+            for h in halves.into_iter().flatten() {
+                if let Some(f) = self.format_of(h)
+                    && f != want
+                {
+                    let name = self.tensors[k].name.clone();
+                    return Err(ExecError::Unsupported {
+                        line,
+                        what: format!(
+                            "a {f:?} value stored into the {want:?} tensor {name} (its bits \
+                             would be read as another number)"
+                        ),
+                    });
+                }
+            }
+        }
         if let (Some(Target::Tensor(k)), Some(_)) = (target, store) {
             self.tensors[k].written = true;
             if !cta.inflight.is_empty() {
@@ -448,6 +479,15 @@ impl Machine<'_> {
             },
             Access::Load | Access::AtomicAdd { .. } => false,
         };
+        // Not bit-equal but equal over the reals: a write-write conflict between such values is
+        // fp-nondeterminism, a finding of its own.
+        let real_same = !same_value
+            && match (kind, region.load(offset, width)) {
+                (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
+                    self.arena.equal_up_to_rounding(old, new, 4096)
+                }
+                _ => false,
+            };
         let mut conflict = None;
         if target != Some(Target::Local) {
             let now = cta.clocks.epoch(t as u32, pc);
@@ -476,16 +516,29 @@ impl Machine<'_> {
             let first = self.epoch_site(&earlier, if was_write { "writes" } else { "reads" });
             let second = self.site(cta.id, tid, pc, verb.to_string());
             let same_cta = earlier.cta == cta.linear;
+            let unordered = if same_cta {
+                "no barrier orders these accesses"
+            } else {
+                "accesses from different blocks are never ordered"
+            };
+            let (kind, detail) = if was_write && real_same {
+                (
+                    FindingKind::FpNondeterministic,
+                    format!(
+                        "{unordered}, and the two values are equal over the reals but may differ \
+                         in their bits (rounding, approximation or conversion path): which one \
+                         lands is unspecified in floating point"
+                    ),
+                )
+            } else {
+                (FindingKind::DataRace, unordered.to_string())
+            };
             self.report(Finding {
-                kind: FindingKind::DataRace,
+                kind,
                 location: Some(location),
                 space: Some(space),
                 sites: vec![first, second],
-                detail: if same_cta {
-                    "no barrier orders these accesses".into()
-                } else {
-                    "accesses from different blocks are never ordered".into()
-                },
+                detail,
             });
         }
         if let (Some(Target::Tensor(k)), Some(_)) = (target, store)
@@ -565,9 +618,14 @@ impl Machine<'_> {
         // The atomic's effect: old + val, stored back. The sum of all contributions is the same
         // real number in every order (the term records one order; the rules normalize AC).
         let new = match ty {
-            crate::lower::Ty::Float(f) => {
-                self.float_bin(crate::lower::FloatOp::Add, f, old, val, line)?
-            }
+            crate::lower::Ty::Float(f) => self.float_bin(
+                crate::lower::FloatOp::Add,
+                f,
+                crate::lower::FloatMods::RN,
+                old,
+                val,
+                line,
+            )?,
             crate::lower::Ty::Int(it) => match (old, val) {
                 (Val::Bits(a), Val::Bits(b)) => {
                     Val::Bits(a.wrapping_add(b) & super::memory::mask(u64::from(it.bits)))

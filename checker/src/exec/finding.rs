@@ -10,6 +10,10 @@ use std::fmt;
 pub enum FindingKind {
     /// Two threads access one location, one writes, and no barrier orders them.
     DataRace,
+    /// Two unordered writes of values equal over the reals whose bits may differ (another
+    /// rounding, approximation or conversion path): which one lands is unspecified in floating
+    /// point. Not a race over the reals, never silenced as benign.
+    FpNondeterministic,
     /// Threads of a CTA wait at different barriers, or some exited while others wait.
     BarrierDivergence,
     /// Threads wait forever (a named barrier whose count is never reached).
@@ -28,8 +32,9 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 8] = [
+    pub const ALL: [FindingKind; 9] = [
         FindingKind::DataRace,
+        FindingKind::FpNondeterministic,
         FindingKind::BarrierDivergence,
         FindingKind::Deadlock,
         FindingKind::CollectiveMismatch,
@@ -43,6 +48,7 @@ impl FindingKind {
     pub fn name(self) -> &'static str {
         match self {
             FindingKind::DataRace => "race",
+            FindingKind::FpNondeterministic => "fp_nondeterministic",
             FindingKind::BarrierDivergence => "barrier_divergence",
             FindingKind::Deadlock => "deadlock",
             FindingKind::CollectiveMismatch => "collective_mismatch",

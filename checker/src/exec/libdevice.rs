@@ -27,7 +27,7 @@ use super::Machine;
 use super::step::data_int;
 use crate::exec::ExecError;
 use crate::ptx::Line;
-use crate::term::{Dyadic, Func, Node, TermId};
+use crate::term::{Dyadic, Fmt, Func, Node, Rnd, RoundMode, TermId};
 
 /// `2^23 + 2^22 + 1`, the addend that makes `fma.rm` round to an integer.
 const MAGIC: i64 = 12_582_913;
@@ -48,7 +48,19 @@ impl Machine<'_> {
             Node::Const(c) => Some(m.arena.const_value(c)),
             _ => None,
         };
-        let Node::Fma(p, q, add) = *self.arena.node(j) else {
+        // `j` is `fma.rm`'s result: rounded down, as the reading needs (the integer grid).
+        let Node::Round(
+            Rnd {
+                fmt: Fmt::F32,
+                mode: RoundMode::Rm,
+                ..
+            },
+            fma,
+        ) = *self.arena.node(j)
+        else {
+            return Err(data_int(line));
+        };
+        let Node::Fma(p, q, add) = *self.arena.node(fma) else {
             return Err(data_int(line));
         };
         // The product is `t * c` in nvcc's order; `c * t` is the same number.

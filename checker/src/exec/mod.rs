@@ -9,6 +9,7 @@
 
 pub(crate) mod access;
 pub mod finding;
+mod ieee;
 mod ifconv;
 mod libdevice;
 pub mod memory;

@@ -1,12 +1,13 @@
 //! The semantics of each core-IR operation: one match in [`Machine::run_thread`].
 
 use super::access::Ptr;
+use super::ieee::{self, Exact};
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
 use super::value::Base;
 use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val};
 use crate::lower::*;
 use crate::ptx::Line;
-use crate::term::{CmpOp, Dyadic, Func, Node, TermId};
+use crate::term::{CmpOp, Dyadic, Fmt, Func, Node, Rnd, RoundMode, TermId};
 use std::cmp::Ordering;
 
 /// Per-thread constants for special registers.
@@ -396,22 +397,6 @@ fn f64_to_f32_odd(v: f64) -> f32 {
     f32::from_bits(mag | sign)
 }
 
-/// `x` rounded to the nearest f16 or bf16 bit pattern (concrete runs only).
-pub(super) fn f32_to_half(x: f32, to: FloatTy) -> u16 {
-    match to {
-        FloatTy::Bf16 => {
-            let b = x.to_bits();
-            if x.is_nan() {
-                return ((b >> 16) as u16) | 0x40;
-            }
-            // Round half to even on the dropped 16 bits.
-            let r = b.wrapping_add(0x7fff + ((b >> 16) & 1));
-            (r >> 16) as u16
-        }
-        _ => f32_to_f16(x),
-    }
-}
-
 fn f32_to_f16(x: f32) -> u16 {
     let b = x.to_bits();
     let sign = ((b >> 16) & 0x8000) as u16;
@@ -444,6 +429,131 @@ fn f32_to_f16(x: f32) -> u16 {
     sign | (((exp + 15) as u16) << 10) | (mant as u16 & 0x3ff)
 }
 
+/// Whether every value of `a` is a value of `b` (the conversion cannot round).
+fn widens(a: FloatTy, b: FloatTy) -> bool {
+    a == b
+        || matches!(
+            (a, b),
+            (FloatTy::F16 | FloatTy::Bf16, FloatTy::F32 | FloatTy::F64)
+                | (FloatTy::F32, FloatTy::F64)
+        )
+}
+
+/// `cvt` between float types in the interpreter: `v` is exactly the source value.
+fn float_to_float(v: f64, from: FloatTy, to: FloatTy, rnd: FloatMods) -> u64 {
+    match to {
+        FloatTy::F64 => v.to_bits(),
+        FloatTy::F32 => {
+            let v = if rnd.ftz && from == FloatTy::F32 {
+                f64::from(ieee::flush32(v as f32))
+            } else {
+                v
+            };
+            // `v + 0` rounded as `rnd` says: an f32 sum of one f64 value is that value rounded.
+            let rn = v as f32;
+            let r = match rnd.mode {
+                RoundMode::Rz | RoundMode::Rm | RoundMode::Rp if f64::from(rn) != v => {
+                    let below = f64::from(rn) > v;
+                    let step = |f: f32, up: bool| {
+                        let b = f.to_bits();
+                        let grows = (f >= 0.0) == up;
+                        let m = b & 0x7fff_ffff;
+                        let s = b & 0x8000_0000;
+                        if f == 0.0 {
+                            f32::from_bits(if up { 1 } else { 0x8000_0001 })
+                        } else if grows {
+                            f32::from_bits(s | (m + 1))
+                        } else {
+                            f32::from_bits(s | (m - 1))
+                        }
+                    };
+                    match rnd.mode {
+                        RoundMode::Rz if (rn.abs() as f64) > v.abs() => step(rn, rn < 0.0),
+                        RoundMode::Rm if below => step(rn, false),
+                        RoundMode::Rp if !below => step(rn, true),
+                        _ => rn,
+                    }
+                }
+                _ => rn,
+            };
+            let r = if rnd.ftz { ieee::flush32(r) } else { r };
+            u64::from(r.to_bits())
+        }
+        half => half_rounded(v, half, rnd),
+    }
+}
+
+/// `cvt` from an integer to a float (the integer is concrete in both modes).
+fn int_to_float(v: i128, f: FloatTy, mode: RoundMode, line: Line) -> Result<u64, ExecError> {
+    let exact = v.unsigned_abs() < (1u128 << 53);
+    match (f, mode) {
+        (FloatTy::F32, RoundMode::Rn | RoundMode::Exact) => Ok(u64::from((v as f32).to_bits())),
+        (FloatTy::F64, RoundMode::Rn | RoundMode::Exact) => Ok((v as f64).to_bits()),
+        (FloatTy::F64, _) if exact => Ok((v as f64).to_bits()),
+        (FloatTy::F32 | FloatTy::F16 | FloatTy::Bf16, _) if exact => Ok(float_to_float(
+            v as f64,
+            FloatTy::F64,
+            f,
+            FloatMods { mode, ftz: false },
+        )),
+        _ => Err(ExecError::Unsupported {
+            line,
+            what: "an integer of 2^53 or more converted with a directed rounding".into(),
+        }),
+    }
+}
+
+/// The term format of a register float type.
+pub(super) fn fmt_of(ty: FloatTy) -> Fmt {
+    match ty {
+        FloatTy::F16 => Fmt::F16,
+        FloatTy::Bf16 => Fmt::Bf16,
+        FloatTy::F32 => Fmt::F32,
+        FloatTy::F64 => Fmt::F64,
+    }
+}
+
+fn not_interpreted(line: Line) -> ExecError {
+    ExecError::Unsupported {
+        line,
+        what: "a directed rounding the interpreter cannot place exactly (f64 fma, or an error \
+               term that underflows)"
+            .into(),
+    }
+}
+
+fn flush_if(ftz: bool, x: f32) -> f32 {
+    if ftz { ieee::flush32(x) } else { x }
+}
+
+/// `.ftz` on a 16-bit value held as f64: subnormals of its format become zeros.
+fn flush16_if(ftz: bool, x: f64, ty: FloatTy) -> f64 {
+    let tiny = match ty {
+        FloatTy::F16 => 2f64.powi(-14),
+        _ => f64::from(f32::MIN_POSITIVE),
+    };
+    if ftz && x != 0.0 && x.abs() < tiny {
+        0f64.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// `v` rounded to the 16-bit format `ty` as `rnd` says (flushing subnormal results on `.ftz`).
+fn half_rounded(v: f64, ty: FloatTy, rnd: FloatMods) -> u64 {
+    let rn = from_f64(v, ty) as u16;
+    let h = ieee::directed16(v, rn, ty == FloatTy::Bf16, rnd.mode, |h| {
+        to_f64(u64::from(h), ty)
+    });
+    let h = if rnd.ftz {
+        let f = flush16_if(true, to_f64(u64::from(h), ty), ty);
+        if f == 0.0 { h & 0x8000 } else { h }
+    } else {
+        h
+    };
+    u64::from(h)
+}
+
 impl Machine<'_> {
     /// Two 16-bit halves as one 32-bit value: concrete bits when both are, packed terms
     /// otherwise.
@@ -470,7 +580,9 @@ impl Machine<'_> {
     pub(super) fn half_term(&mut self, v: Val, line: Line) -> Result<TermId, ExecError> {
         match v {
             Val::Term(t) => Ok(t),
-            Val::Bits(b) if b & 0x7fff == 0 => self.term_of(Val::Bits(0), FloatTy::F32, line),
+            Val::Bits(0) => self.term_of(Val::Bits(0), FloatTy::F32, line),
+            // -0.0 in both 16-bit formats, kept apart from +0.0 (see [`Machine::term_of`]).
+            Val::Bits(0x8000) => self.term_of(Val::Bits(0x8000_0000), FloatTy::F32, line),
             Val::Bits(_) => Err(ExecError::Unsupported {
                 line,
                 what: "packing a constant 16-bit pattern of unknown float format with tensor data"
@@ -484,6 +596,22 @@ impl Machine<'_> {
 
     pub(super) fn term_of(&mut self, v: Val, ty: FloatTy, line: Line) -> Result<TermId, ExecError> {
         let node = match v {
+            Val::Term(t) if matches!(ty, FloatTy::F16 | FloatTy::Bf16) => {
+                // A 16-bit value is read in one format; the other format's reading of its bits
+                // is a different number, which the real model does not compute.
+                let want = fmt_of(ty);
+                return match self.format_of(t) {
+                    None => Ok(t),
+                    Some(f) if f == want => Ok(t),
+                    Some(f) => Err(ExecError::Unsupported {
+                        line,
+                        what: format!(
+                            "a {f:?} value read as {want:?} (a reinterpretation of 16-bit float \
+                             bits is not modelled)"
+                        ),
+                    }),
+                };
+            }
             Val::Term(t) => return Ok(t),
             // -0.0 is the real 0, but a tree of its own, `-(0)`: a rule that compares trees
             // must not take `x / -0.0` for `x / 0.0` (their bits are -inf and +inf).
@@ -541,27 +669,50 @@ impl Machine<'_> {
         &mut self,
         op: FloatOp,
         ty: FloatTy,
+        rnd: FloatMods,
         a: Val,
         b: Val,
         line: Line,
     ) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
             let (x, y) = (Self::int(a, line)?, Self::int(b, line)?);
+            let exact = match op {
+                FloatOp::Add => Some(Exact::Add),
+                FloatOp::Sub => Some(Exact::Sub),
+                FloatOp::Mul => Some(Exact::Mul),
+                FloatOp::Div => Some(Exact::Div),
+                _ => None,
+            };
             if ty == FloatTy::F32 {
                 let (x, y) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
-                let r = match op {
-                    FloatOp::Add => x + y,
-                    FloatOp::Sub => x - y,
-                    FloatOp::Mul => x * y,
-                    FloatOp::Div => x / y,
-                    FloatOp::Min => x.min(y),
-                    FloatOp::Max => x.max(y),
+                let r = match (op, exact) {
+                    (_, Some(e)) => ieee::op32(e, rnd.mode, rnd.ftz, x, y, 0.0)
+                        .ok_or_else(|| not_interpreted(line))?,
+                    (FloatOp::Min, _) => {
+                        flush_if(rnd.ftz, flush_if(rnd.ftz, x).min(flush_if(rnd.ftz, y)))
+                    }
+                    (FloatOp::Max, _) => {
+                        flush_if(rnd.ftz, flush_if(rnd.ftz, x).max(flush_if(rnd.ftz, y)))
+                    }
                     // Bit-exact: the sign bit of `a` onto `b`.
-                    FloatOp::CopySign => y.copysign(x),
+                    _ => y.copysign(x),
                 };
                 return Ok(Val::Bits(u64::from(r.to_bits())));
             }
             let (x, y) = (to_f64(x, ty), to_f64(y, ty));
+            if ty == FloatTy::F64 {
+                let r = match (op, exact) {
+                    (_, Some(e)) => {
+                        ieee::op64(e, rnd.mode, x, y, 0.0).ok_or_else(|| not_interpreted(line))?
+                    }
+                    (FloatOp::Min, _) => x.min(y),
+                    (FloatOp::Max, _) => x.max(y),
+                    _ => y.copysign(x),
+                };
+                return Ok(Val::Bits(r.to_bits()));
+            }
+            // Halves: the exact result in f64 (11- and 8-bit significands), rounded once.
+            let (x, y) = (flush16_if(rnd.ftz, x, ty), flush16_if(rnd.ftz, y, ty));
             let r = match op {
                 FloatOp::Add => x + y,
                 FloatOp::Sub => x - y,
@@ -571,7 +722,7 @@ impl Machine<'_> {
                 FloatOp::Max => x.max(y),
                 FloatOp::CopySign => y.copysign(x),
             };
-            return Ok(Val::Bits(from_f64(r, ty)));
+            return Ok(Val::Bits(half_rounded(r, ty, rnd)));
         }
         let (x, y) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?);
         let n = match op {
@@ -581,9 +732,71 @@ impl Machine<'_> {
             FloatOp::Div => Node::Div(x, y),
             FloatOp::Min => Node::Min(x, y),
             FloatOp::Max => Node::Max(x, y),
-            FloatOp::CopySign => return self.copysign(ty, (a, b), (x, y), line),
+            FloatOp::CopySign => {
+                let v = self.copysign(ty, (a, b), (x, y), line)?;
+                return match v {
+                    Val::Term(t) => Ok(Val::Term(self.rounded(t, ty, rnd)?)),
+                    other => Ok(other),
+                };
+            }
         };
-        Ok(Val::Term(self.mk(n)?))
+        let t = self.mk(n)?;
+        Ok(Val::Term(self.rounded(t, ty, rnd)?))
+    }
+
+    /// `t`, the real result of an operation of type `ty`, wrapped in [`Node::Round`] unless it
+    /// is what a plain node means: an f32 result rounded to nearest (or exact), no `.ftz`.
+    pub(super) fn rounded(
+        &mut self,
+        t: TermId,
+        ty: FloatTy,
+        rnd: FloatMods,
+    ) -> Result<TermId, ExecError> {
+        let plain =
+            ty == FloatTy::F32 && !rnd.ftz && matches!(rnd.mode, RoundMode::Rn | RoundMode::Exact);
+        if plain {
+            return Ok(t);
+        }
+        let fmt = fmt_of(ty);
+        self.mk(Node::Round(
+            Rnd {
+                fmt,
+                mode: rnd.mode,
+                ftz: rnd.ftz,
+            },
+            t,
+        ))
+    }
+
+    /// The float format the value of `t` is in, as far as its 16-bit reading matters:
+    /// `None` for a constant (its exact value was read in the format of the instruction that
+    /// made it a term) and for selects between such constants.
+    pub(super) fn format_of(&self, t: TermId) -> Option<Fmt> {
+        let mut t = t;
+        loop {
+            return match *self.arena.node(t) {
+                Node::Round(r, _) => Some(r.fmt),
+                Node::Input { tensor, .. } => {
+                    Some(match self.tensors.iter().find(|tm| tm.ordinal == tensor) {
+                        Some(tm) if tm.is_bf16 => Fmt::Bf16,
+                        Some(tm) if tm.elem_bytes == 2 => Fmt::F16,
+                        Some(tm) if tm.elem_bytes == 8 => Fmt::F64,
+                        _ => Fmt::F32,
+                    })
+                }
+                Node::Const(_) => None,
+                Node::Neg(z) if matches!(self.arena.node(z), Node::Const(_)) => None,
+                Node::Select { then, else_, .. } => match self.format_of(then) {
+                    None => {
+                        t = else_;
+                        continue;
+                    }
+                    f => f,
+                },
+                // A plain node is an f32 result (see [`Machine::rounded`]).
+                _ => Some(Fmt::F32),
+            };
+        }
     }
 
     /// `copysign` over the reals (`x`, `y`: the terms of `a`, `b`): `|b|` when `a >= 0`, else
@@ -630,6 +843,7 @@ impl Machine<'_> {
         &mut self,
         op: PackedOp,
         ty: FloatTy,
+        rnd: FloatMods,
         srcs: [Val; 3],
         line: Line,
     ) -> Result<Val, ExecError> {
@@ -656,20 +870,31 @@ impl Machine<'_> {
         for (i, o) in out.iter_mut().enumerate() {
             let [a, b, c] = [halves[0][i], halves[1][i], halves[2][i]];
             *o = match op {
-                PackedOp::Bin(f) => self.float_bin(f, ty, a, b, line)?,
-                PackedOp::Fma => self.fma(ty, a, b, c, line)?,
-                PackedOp::Un(f) => self.float_un(f, ty, a, line)?,
+                PackedOp::Bin(f) => self.float_bin(f, ty, rnd, a, b, line)?,
+                PackedOp::Fma => self.fma(ty, rnd, a, b, c, line)?,
+                PackedOp::Un(f) => self.float_un(f, ty, rnd, a, line)?,
             };
         }
         Ok(match out {
             [Val::Bits(lo), Val::Bits(hi)] => Val::Bits(lo & 0xffff | (hi & 0xffff) << 16),
-            [lo, hi] => Val::Pair(self.term_of(lo, ty, line)?, self.term_of(hi, ty, line)?),
+            [lo, hi] => Val::Pair(self.half_of(lo, ty, line)?, self.half_of(hi, ty, line)?),
         })
+    }
+
+    /// One half of a packed result as a term: a constant half keeps the format it was
+    /// computed in, so that reading its bits in the other 16-bit format is refused.
+    fn half_of(&mut self, v: Val, ty: FloatTy, line: Line) -> Result<TermId, ExecError> {
+        let t = self.term_of(v, ty, line)?;
+        match v {
+            Val::Bits(_) => self.rounded(t, ty, FloatMods::EXACT),
+            _ => Ok(t),
+        }
     }
 
     pub(super) fn fma(
         &mut self,
         ty: FloatTy,
+        rnd: FloatMods,
         a: Val,
         b: Val,
         c: Val,
@@ -681,11 +906,23 @@ impl Machine<'_> {
                 Self::int(b, line)?,
                 Self::int(c, line)?,
             );
-            let r = if ty == FloatTy::F32 {
-                let f = |v: u64| f32::from_bits(v as u32);
-                u64::from(f(x).mul_add(f(y), f(z)).to_bits())
-            } else {
-                from_f64(to_f64(x, ty).mul_add(to_f64(y, ty), to_f64(z, ty)), ty)
+            let r = match ty {
+                FloatTy::F32 => {
+                    let f = |v: u64| f32::from_bits(v as u32);
+                    let r = ieee::op32(Exact::Fma, rnd.mode, rnd.ftz, f(x), f(y), f(z))
+                        .ok_or_else(|| not_interpreted(line))?;
+                    u64::from(r.to_bits())
+                }
+                FloatTy::F64 => {
+                    let f = f64::from_bits;
+                    ieee::op64(Exact::Fma, rnd.mode, f(x), f(y), f(z))
+                        .ok_or_else(|| not_interpreted(line))?
+                        .to_bits()
+                }
+                _ => {
+                    let h = |v: u64| flush16_if(rnd.ftz, to_f64(v, ty), ty);
+                    half_rounded(h(x).mul_add(h(y), h(z)), ty, rnd)
+                }
             };
             return Ok(Val::Bits(r));
         }
@@ -694,34 +931,53 @@ impl Machine<'_> {
             self.term_of(b, ty, line)?,
             self.term_of(c, ty, line)?,
         );
-        Ok(Val::Term(self.mk(Node::Fma(x, y, z))?))
+        let t = self.mk(Node::Fma(x, y, z))?;
+        Ok(Val::Term(self.rounded(t, ty, rnd)?))
     }
 
     fn float_un(
         &mut self,
         op: FloatUnOp,
         ty: FloatTy,
+        rnd: FloatMods,
         a: Val,
         line: Line,
     ) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
-            let x = to_f64(Self::int(a, line)?, ty);
-            let r = match op {
-                FloatUnOp::Neg => -x,
-                FloatUnOp::Abs => x.abs(),
-                FloatUnOp::Rcp => 1.0 / x,
-                FloatUnOp::Sqrt => x.sqrt(),
-                FloatUnOp::Rsqrt => 1.0 / x.sqrt(),
-                FloatUnOp::Ex2 => x.exp2(),
-                FloatUnOp::Lg2 => x.log2(),
-                FloatUnOp::Sin => x.sin(),
-                FloatUnOp::Cos => x.cos(),
-                FloatUnOp::Tanh => x.tanh(),
-                // PTX: NaN saturates to +0.0.
-                FloatUnOp::Sat if x.is_nan() => 0.0,
-                FloatUnOp::Sat => x.clamp(0.0, 1.0),
-            };
-            return Ok(Val::Bits(from_f64(r, ty)));
+            let bits = Self::int(a, line)?;
+            if ty == FloatTy::F32 {
+                let x = flush_if(rnd.ftz, f32::from_bits(bits as u32));
+                let correctly_rounded = !matches!(rnd.mode, RoundMode::Approx | RoundMode::Full);
+                let r = match op {
+                    FloatUnOp::Rcp if correctly_rounded => {
+                        ieee::op32(Exact::Div, rnd.mode, false, 1.0, x, 0.0)
+                    }
+                    FloatUnOp::Sqrt if correctly_rounded => {
+                        ieee::op32(Exact::Sqrt, rnd.mode, false, x, 0.0, 0.0)
+                    }
+                    _ => {
+                        // Approximations (and exact sign operations): the f64 function,
+                        // rounded to nearest once.
+                        let bits = u64::from(x.to_bits());
+                        Some(f32::from_bits(
+                            self.float_un_f64(op, to_f64(bits, ty), ty) as u32
+                        ))
+                    }
+                }
+                .ok_or_else(|| not_interpreted(line))?;
+                return Ok(Val::Bits(u64::from(flush_if(rnd.ftz, r).to_bits())));
+            }
+            let x = to_f64(bits, ty);
+            let x = flush16_if(rnd.ftz, x, ty);
+            if ty == FloatTy::F64 && matches!(op, FloatUnOp::Rcp | FloatUnOp::Sqrt) {
+                let r = match op {
+                    FloatUnOp::Rcp => ieee::op64(Exact::Div, rnd.mode, 1.0, x, 0.0),
+                    _ => ieee::op64(Exact::Sqrt, rnd.mode, x, 0.0, 0.0),
+                }
+                .ok_or_else(|| not_interpreted(line))?;
+                return Ok(Val::Bits(r.to_bits()));
+            }
+            return Ok(Val::Bits(self.float_un_f64(op, x, ty)));
         }
         let x = self.term_of(a, ty, line)?;
         let n = match op {
@@ -742,7 +998,31 @@ impl Machine<'_> {
                 Node::Min(low, one)
             }
         };
-        Ok(Val::Term(self.mk(n)?))
+        let t = self.mk(n)?;
+        Ok(Val::Term(self.rounded(t, ty, rnd)?))
+    }
+
+    /// A unary float function in f64, rounded once to `ty` (the interpreter's reading of the
+    /// approximate functions and of the exact sign operations).
+    fn float_un_f64(&self, op: FloatUnOp, x: f64, ty: FloatTy) -> u64 {
+        {
+            let r = match op {
+                FloatUnOp::Neg => -x,
+                FloatUnOp::Abs => x.abs(),
+                FloatUnOp::Rcp => 1.0 / x,
+                FloatUnOp::Sqrt => x.sqrt(),
+                FloatUnOp::Rsqrt => 1.0 / x.sqrt(),
+                FloatUnOp::Ex2 => x.exp2(),
+                FloatUnOp::Lg2 => x.log2(),
+                FloatUnOp::Sin => x.sin(),
+                FloatUnOp::Cos => x.cos(),
+                FloatUnOp::Tanh => x.tanh(),
+                // PTX: NaN saturates to +0.0.
+                FloatUnOp::Sat if x.is_nan() => 0.0,
+                FloatUnOp::Sat => x.clamp(0.0, 1.0),
+            };
+            from_f64(r, ty)
+        }
     }
 
     fn setp(&mut self, cmp: Cmp, ty: Ty, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
@@ -1269,11 +1549,12 @@ impl Machine<'_> {
     #[inline(always)]
     fn fast_fma(&mut self, th: &mut Thread, op: &Op, _line: Line) -> Result<bool, ExecError> {
         let Op::Fma {
+            ty: FloatTy::F32,
+            rnd: FloatMods::RN,
             dst,
             a: Src::Reg(a),
             b: Src::Reg(b),
             c: Src::Reg(c),
-            ..
         } = *op
         else {
             return Ok(false);
@@ -1540,18 +1821,22 @@ impl Machine<'_> {
                 }
                 return Ok(());
             }
-            Op::CvtPack { to, dst, a, b } => {
+            Op::CvtPack { to, rnd, dst, a, b } => {
                 let (x, y) = (rd!(a), rd!(b));
-                let v = match (self.mode, x, y) {
-                    (Mode::Concrete, Val::Bits(x), Val::Bits(y)) => {
-                        let h = |v: u64| u64::from(f32_to_half(f32::from_bits(v as u32), to));
+                let v = match (x, y) {
+                    // Concrete floats give concrete halves, in either mode.
+                    (Val::Bits(x), Val::Bits(y)) => {
+                        let h = |v: u64| half_rounded(to_f64(v, FloatTy::F32), to, rnd);
                         Val::Bits(h(y) | h(x) << 16)
                     }
-                    // Conversions are the identity on reals: the halves keep the f32 values.
-                    _ => Val::Pair(
-                        self.term_of(y, FloatTy::F32, line)?,
-                        self.term_of(x, FloatTy::F32, line)?,
-                    ),
+                    // Conversions are the identity on reals; the rounding into `to` is recorded.
+                    _ => {
+                        let (ty, tx) = (
+                            self.term_of(y, FloatTy::F32, line)?,
+                            self.term_of(x, FloatTy::F32, line)?,
+                        );
+                        Val::Pair(self.rounded(ty, to, rnd)?, self.rounded(tx, to, rnd)?)
+                    }
                 };
                 (dst, v)
             }
@@ -1834,38 +2119,60 @@ impl Machine<'_> {
                 let (x, y) = (rd!(a), rd!(b));
                 (dst, self.bool_op(op, x, y, line)?)
             }
-            Op::Float { op, ty, dst, a, b } => {
-                let (x, y) = (rd!(a), rd!(b));
-                (dst, self.float_bin(op, ty, x, y, line)?)
-            }
-            Op::Fma { ty, dst, a, b, c } => {
-                let (x, y, z) = (rd!(a), rd!(b), rd!(c));
-                (dst, self.fma(ty, x, y, z, line)?)
-            }
-            Op::Packed {
+            Op::Float {
                 op,
                 ty,
+                rnd,
+                dst,
+                a,
+                b,
+            } => {
+                let (x, y) = (rd!(a), rd!(b));
+                (dst, self.float_bin(op, ty, rnd, x, y, line)?)
+            }
+            Op::Fma {
+                ty,
+                rnd,
                 dst,
                 a,
                 b,
                 c,
             } => {
                 let (x, y, z) = (rd!(a), rd!(b), rd!(c));
-                (dst, self.packed(op, ty, [x, y, z], line)?)
+                (dst, self.fma(ty, rnd, x, y, z, line)?)
             }
-            Op::FloatUn { op, ty, dst, a } => {
+            Op::Packed {
+                op,
+                ty,
+                rnd,
+                dst,
+                a,
+                b,
+                c,
+            } => {
+                let (x, y, z) = (rd!(a), rd!(b), rd!(c));
+                (dst, self.packed(op, ty, rnd, [x, y, z], line)?)
+            }
+            Op::FloatUn {
+                op,
+                ty,
+                rnd,
+                dst,
+                a,
+            } => {
                 let x = rd!(a);
-                (dst, self.float_un(op, ty, x, line)?)
+                (dst, self.float_un(op, ty, rnd, x, line)?)
             }
             Op::Cvt {
                 from,
                 to,
                 round,
+                rnd,
                 dst,
                 src,
             } => {
                 let x = rd!(src);
-                (dst, self.cvt(from, to, round, x, line)?)
+                (dst, self.cvt(from, to, round, rnd, x, line)?)
             }
             Op::LdParam {
                 dst,
@@ -1963,6 +2270,7 @@ impl Machine<'_> {
         from: Ty,
         to: Ty,
         round: Option<IntRound>,
+        rnd: FloatMods,
         x: Val,
         line: Line,
     ) -> Result<Val, ExecError> {
@@ -1996,23 +2304,11 @@ impl Machine<'_> {
                 let v = wide(Self::int(x, line)?, a);
                 Ok(Val::Bits(m(v as u64, b.bits)))
             }
+            // An integer is concrete, so is its float, in both modes: the rounding of a large
+            // integer (2^24 + 1 to f32) is the hardware's, not the exact integer.
             (Ty::Int(a), Ty::Float(f)) => {
                 let v = wide(Self::int(x, line)?, a);
-                match self.mode {
-                    Mode::Concrete => Ok(Val::Bits(from_f64(v as f64, f))),
-                    Mode::Symbolic => {
-                        let d = if a.signed {
-                            Dyadic::from_i64(v as i64)
-                        } else {
-                            Dyadic::from_u64(v as u64)
-                        };
-                        Ok(Val::Term(
-                            self.arena
-                                .constant(d)
-                                .map_err(|e| ExecError::Limit(e.to_string()))?,
-                        ))
-                    }
-                }
+                Ok(Val::Bits(int_to_float(v, f, rnd.mode, line)?))
             }
             (Ty::Float(a), Ty::Int(b)) => {
                 let bits = Self::int(x, line)?;
@@ -2046,14 +2342,25 @@ impl Machine<'_> {
                         Some(IntRound::Zero) => v.trunc(),
                         None => v,
                     };
-                    Ok(Val::Bits(from_f64(v, b)))
+                    Ok(Val::Bits(float_to_float(v, a, b, rnd)))
                 }
                 (Mode::Symbolic, _) if round.is_some() => Err(ExecError::Unsupported {
                     line,
                     what: "rounding a real to an integer (cvt.rni/rzi between floats)".into(),
                 }),
-                // Conversions between float widths are the identity on reals.
-                (Mode::Symbolic, x) => Ok(Val::Term(self.term_of(x, a, line)?)),
+                // Conversions between float widths are the identity on reals; one into a
+                // format that cannot hold every source value records its rounding.
+                (Mode::Symbolic, x) => {
+                    let t = self.term_of(x, a, line)?;
+                    if widens(a, b) && !rnd.ftz {
+                        return Ok(Val::Term(t));
+                    }
+                    let mode = match rnd.mode {
+                        RoundMode::Exact => RoundMode::Rn,
+                        m => m,
+                    };
+                    Ok(Val::Term(self.rounded(t, b, FloatMods { mode, ..rnd })?))
+                }
             },
         }
     }

@@ -6,10 +6,43 @@ use super::mods::Mods;
 use super::{LowerError, Scope, VarRef, invalid, unsupported};
 use crate::ptx::{AddressBase, FloatLit, Instruction, Line, Operand, ScalarType};
 
-/// Float rounding modes: values are reals, so rounding is abstracted away (DESIGN.md).
+/// Float rounding modes: values are reals, so rounding is abstracted from the value (DESIGN.md)
+/// and recorded beside it ([`FloatMods`]).
 const FLOAT_ROUNDING: &[&str] = &["rn", "rz", "rm", "rp"];
-/// Flush-to-zero of subnormals and the approximate/full-range variants: exact reals again.
-const FLOAT_PRECISION: &[&str] = &["ftz", "approx", "full"];
+
+/// The rounding modifiers of a float instruction: one of `.rn/.rz/.rm/.rp`, or (where
+/// `approx` allows it) `.approx`/`.full`, else `default`; and `.ftz`. What is not taken here
+/// is left for [`Mods::finish`] to refuse by name.
+fn float_mods(
+    m: &mut Mods,
+    line: Line,
+    default: RoundMode,
+    approx: bool,
+) -> Result<FloatMods, LowerError> {
+    let rounding = m.take_any(FLOAT_ROUNDING);
+    let approximate = if approx {
+        m.take_any(&["approx", "full"])
+    } else {
+        None
+    };
+    let mode = match (rounding, approximate) {
+        (Some(_), Some(_)) => {
+            return Err(invalid(
+                line,
+                "a rounding mode and .approx/.full on one instruction",
+            ));
+        }
+        (Some("rz"), None) => RoundMode::Rz,
+        (Some("rm"), None) => RoundMode::Rm,
+        (Some("rp"), None) => RoundMode::Rp,
+        (Some(_), None) => RoundMode::Rn,
+        (None, Some("approx")) => RoundMode::Approx,
+        (None, Some(_)) => RoundMode::Full,
+        (None, None) => default,
+    };
+    let ftz = m.take("ftz");
+    Ok(FloatMods { mode, ftz })
+}
 /// Cache and eviction hints do not change the values a race-free kernel reads.
 const CACHE_HINTS: &[&str] = &[
     "ca",
@@ -332,7 +365,13 @@ fn packed_ty(t: ScalarType) -> Option<FloatTy> {
 }
 
 /// A packed half operation on 32-bit registers; `srcs` operands from operand 1 on.
-fn packed(cx: &Ctx, op: PackedOp, ty: FloatTy, srcs: usize) -> Result<Op, LowerError> {
+fn packed(
+    cx: &Ctx,
+    op: PackedOp,
+    ty: FloatTy,
+    rnd: FloatMods,
+    srcs: usize,
+) -> Result<Op, LowerError> {
     let k = Kind::Bits(32);
     let src = |i: usize| {
         if i <= srcs {
@@ -344,6 +383,7 @@ fn packed(cx: &Ctx, op: PackedOp, ty: FloatTy, srcs: usize) -> Result<Op, LowerE
     Ok(Op::Packed {
         op,
         ty,
+        rnd,
         dst: cx.dst_as(0, k)?,
         a: src(1)?,
         b: src(2)?,
@@ -622,20 +662,25 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if int_mode.is_some() && (packed_ty(t).is_some() || float_ty(t).is_some()) {
         return Err(no_int_mode(line, name));
     }
+    // min and max round nothing; add, sub, mul round to nearest unless told otherwise; only
+    // div has approximate forms.
+    let default = if matches!(name, "min" | "max") {
+        RoundMode::Exact
+    } else {
+        RoundMode::Rn
+    };
     if let Some(f) = packed_ty(t) {
-        m.ignore(FLOAT_ROUNDING);
-        m.ignore(FLOAT_PRECISION);
+        let rnd = float_mods(m, line, default, false)?;
         // No packed half division in PTX.
         let op = float_op(name)
             .filter(|&o| o != FloatOp::Div)
             .ok_or_else(|| unsupported(line, format!("{name} on packed {t:?}")))?;
-        return packed(cx, PackedOp::Bin(op), f, 2);
+        return packed(cx, PackedOp::Bin(op), f, rnd, 2);
     }
     if let Some(f) = float_ty(t) {
-        m.ignore(FLOAT_ROUNDING);
-        m.ignore(FLOAT_PRECISION);
+        let rnd = float_mods(m, line, default, name == "div")?;
         // Scalar .f16/.bf16 add, sub, mul, min, max (cuda_fp16.h / cuda_bf16.h `__hadd` ...):
-        // real arithmetic like f32, rounding abstracted. PTX has no half division.
+        // real arithmetic like f32, the rounding recorded. PTX has no half division.
         if matches!(f, FloatTy::F16 | FloatTy::Bf16) && name == "div" {
             return Err(unsupported(line, format!("div on {f:?}")));
         }
@@ -644,6 +689,7 @@ fn lower_binary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         return Ok(Op::Float {
             op,
             ty: f,
+            rnd,
             dst: cx.dst_as(0, k)?,
             a: cx.src(1, k)?,
             b: cx.src(2, k)?,
@@ -702,18 +748,17 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         return Err(no_int_mode(cx.line, cx.i.opcode.as_str()));
     }
     if let Some(f) = packed_ty(t) {
-        m.ignore(FLOAT_ROUNDING);
-        m.ignore(FLOAT_PRECISION);
-        return packed(cx, PackedOp::Fma, f, 3);
+        let rnd = float_mods(m, cx.line, RoundMode::Rn, false)?;
+        return packed(cx, PackedOp::Fma, f, rnd, 3);
     }
     if let Some(f) = float_ty(t) {
-        m.ignore(FLOAT_ROUNDING);
-        m.ignore(FLOAT_PRECISION);
+        let rnd = float_mods(m, cx.line, RoundMode::Rn, false)?;
         // fma.rn{.ftz}{.sat}.{f16,bf16} (`__hfma`) is a real a*b+c like f32's; `.relu` and
         // `.sat` clamp and are not taken here, so `finish` rejects them.
         let k = Kind::Float(f);
         return Ok(Op::Fma {
             ty: f,
+            rnd,
             dst: cx.dst_as(0, k)?,
             a: cx.src(1, k)?,
             b: cx.src(2, k)?,
@@ -761,16 +806,25 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         _ => None,
     };
     if let Some(f) = packed_ty(t) {
-        m.ignore(FLOAT_PRECISION);
+        let ftz = m.take("ftz");
+        let rnd = FloatMods {
+            ftz,
+            ..FloatMods::EXACT
+        };
         let op = sign_op.ok_or_else(|| invalid(cx.line, format!("{name} on packed {t:?}")))?;
-        return packed(cx, PackedOp::Un(op), f, 1);
+        return packed(cx, PackedOp::Un(op), f, rnd, 1);
     }
     if let Some(f) = float_ty(t) {
-        m.ignore(FLOAT_PRECISION);
+        let ftz = m.take("ftz");
+        let rnd = FloatMods {
+            ftz,
+            ..FloatMods::EXACT
+        };
         let op = sign_op.ok_or_else(|| invalid(cx.line, format!("{name} on a float type")))?;
         return Ok(Op::FloatUn {
             op,
             ty: f,
+            rnd,
             dst: cx.dst_as(0, Kind::Float(f))?,
             a: cx.src(1, Kind::Float(f))?,
         });
@@ -796,8 +850,13 @@ fn lower_unary(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
 
 fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     cx.arity(2)?;
-    m.ignore(FLOAT_ROUNDING);
-    m.ignore(FLOAT_PRECISION);
+    // rcp and sqrt come rounded (`.rn`...) or approximate; the others only approximate.
+    let default = if matches!(cx.i.opcode.as_str(), "rcp" | "sqrt") {
+        RoundMode::Rn
+    } else {
+        RoundMode::Approx
+    };
+    let rnd = float_mods(m, cx.line, default, true)?;
     let t = m.one_type()?;
     let f = float_ty(t)
         .ok_or_else(|| invalid(cx.line, format!("{} needs a float type", cx.i.opcode)))?;
@@ -817,6 +876,7 @@ fn lower_float_fn(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::FloatUn {
         op,
         ty: f,
+        rnd,
         dst: cx.dst_as(0, Kind::Float(f))?,
         a: cx.src(1, Kind::Float(f))?,
     })
@@ -834,6 +894,7 @@ fn lower_copysign(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     Ok(Op::Float {
         op: FloatOp::CopySign,
         ty: f,
+        rnd: FloatMods::EXACT,
         dst: cx.dst_as(0, k)?,
         a: cx.src(1, k)?,
         b: cx.src(2, k)?,
@@ -935,7 +996,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         if m.take("relu") || m.take("satfinite") {
             return Err(unsupported(line, "cvt.relu / .satfinite to packed halves"));
         }
-        m.ignore(FLOAT_ROUNDING);
+        let rnd = float_mods(m, line, RoundMode::Rn, false)?;
         let to = if *to == ScalarType::F16x2 {
             FloatTy::F16
         } else {
@@ -943,6 +1004,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         };
         return Ok(Op::CvtPack {
             to,
+            rnd,
             dst: cx.dst_as(0, Kind::Bits(32))?,
             a: cx.src(1, Kind::Float(FloatTy::F32))?,
             b: cx.src(2, Kind::Float(FloatTy::F32))?,
@@ -954,7 +1016,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     };
     let to_ty = ty_of(*to, line)?;
     let from_ty = ty_of(*from, line)?;
-    m.ignore(&["ftz"]);
+    let ftz = m.take("ftz");
     let round = match m.take_any(&["rni", "rzi", "rmi", "rpi"]) {
         Some("rni") => Some(IntRound::Nearest),
         Some("rzi") => Some(IntRound::Zero),
@@ -962,8 +1024,15 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some("rpi") => Some(IntRound::Up),
         _ => None,
     };
-    // Float results are reals: their rounding mode is dropped.
-    m.ignore(FLOAT_ROUNDING);
+    // The rounding of a float result: recorded in the term, followed by the interpreter.
+    let mode = match m.take_any(FLOAT_ROUNDING) {
+        Some("rz") => RoundMode::Rz,
+        Some("rm") => RoundMode::Rm,
+        Some("rp") => RoundMode::Rp,
+        Some(_) => RoundMode::Rn,
+        None => RoundMode::Exact,
+    };
+    let rnd = FloatMods { mode, ftz };
     if m.take("sat") {
         // Float to the same float type: a clamp to [0, 1] (`__saturatef`, libdevice's range
         // reductions). Saturating into another type (integer ranges, or a clamp combined with
@@ -972,6 +1041,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             (Ty::Float(f), Ty::Float(g), None) if f == g => Ok(Op::FloatUn {
                 op: FloatUnOp::Sat,
                 ty: f,
+                rnd,
                 dst: cx.dst_as(0, Kind::Float(f))?,
                 a: cx.src(1, Kind::Float(f))?,
             }),
@@ -1005,6 +1075,7 @@ fn lower_cvt(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         from: from_ty,
         to: to_ty,
         round,
+        rnd,
         dst: cx.dst_as(0, kind_of(to_ty))?,
         src: cx.src(1, k)?,
     })
@@ -1333,7 +1404,17 @@ fn lower_mma(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let order = cx.i.mods.iter().map(String::as_str).collect::<Vec<_>>();
     let positional = matches!(
         order.as_slice(),
-        ["sync", "aligned", "m16n8k8" | "m16n8k16", "row", "col", _, _, _, _]
+        [
+            "sync",
+            "aligned",
+            "m16n8k8" | "m16n8k16",
+            "row",
+            "col",
+            _,
+            _,
+            _,
+            _
+        ]
     );
     if !positional {
         return Err(unsupported(

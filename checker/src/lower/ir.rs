@@ -55,6 +55,30 @@ impl FloatTy {
     }
 }
 
+pub use crate::term::RoundMode;
+
+/// The modifiers that decide a float result's bits but not its real value: the rounding mode
+/// (or `.approx`/`.full`) and `.ftz`. The symbolic executor records them in the term
+/// ([`crate::term::Node::Round`]); the interpreter follows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FloatMods {
+    pub mode: RoundMode,
+    pub ftz: bool,
+}
+
+impl FloatMods {
+    /// Round to nearest, no flushing: `add.f32`, `fma.rn.f32`.
+    pub const RN: FloatMods = FloatMods {
+        mode: RoundMode::Rn,
+        ftz: false,
+    };
+    /// No rounding (`neg`, `abs`, `min`, `max`, `copysign`, widening conversions).
+    pub const EXACT: FloatMods = FloatMods {
+        mode: RoundMode::Exact,
+        ftz: false,
+    };
+}
+
 /// A value type for conversions and comparisons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {
@@ -286,6 +310,7 @@ pub enum Op {
     Float {
         op: FloatOp,
         ty: FloatTy,
+        rnd: FloatMods,
         dst: Reg,
         a: Src,
         b: Src,
@@ -296,6 +321,7 @@ pub enum Op {
     Packed {
         op: PackedOp,
         ty: FloatTy,
+        rnd: FloatMods,
         dst: Reg,
         a: Src,
         b: Src,
@@ -303,6 +329,7 @@ pub enum Op {
     },
     Fma {
         ty: FloatTy,
+        rnd: FloatMods,
         dst: Reg,
         a: Src,
         b: Src,
@@ -311,6 +338,7 @@ pub enum Op {
     FloatUn {
         op: FloatUnOp,
         ty: FloatTy,
+        rnd: FloatMods,
         dst: Reg,
         a: Src,
     },
@@ -318,6 +346,7 @@ pub enum Op {
         from: Ty,
         to: Ty,
         round: Option<IntRound>,
+        rnd: FloatMods,
         dst: Reg,
         src: Src,
     },
@@ -400,6 +429,7 @@ pub enum Op {
     /// `cvt.rn.{f16x2,bf16x2}.f32 d, a, b`: `a` goes to the upper half, `b` to the lower.
     CvtPack {
         to: FloatTy,
+        rnd: FloatMods,
         dst: Reg,
         a: Src,
         b: Src,

@@ -617,6 +617,8 @@ impl<'a> Normalizer<'a> {
             ),
             Node::NegInf => Value::NegInf,
             Node::PosInf => Value::PosInf,
+            // Rounding is the identity over the reals.
+            Node::Round(_, a) => self.value_at(a, d)?,
             Node::Input { tensor, index } => {
                 let link = self
                     .side
@@ -726,6 +728,7 @@ impl<'a> Normalizer<'a> {
                     stack.extend([(a, negated), (b, !negated)])
                 }
                 Node::Neg(a) => stack.push((a, !negated)),
+                Node::Round(_, a) => stack.push((a, negated)),
                 Node::Fma(a, b, c) => {
                     stack.push((c, negated));
                     let (x, y) = (self.value_at(a, depth + 1)?, self.value_at(b, depth + 1)?);

@@ -28,6 +28,92 @@ pub struct Replay<'a> {
     divides: Vec<bool>,
     /// Divisors already shown non-zero.
     nonzero: HashSet<TermId>,
+    /// Per arena node: its sign as [`signs`] reads it off the tree; computed on first use.
+    signs: Vec<Sign>,
+}
+
+/// What the shape of a term says about its sign at every input, over the reals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Sign {
+    Unknown,
+    NonNegative,
+    Positive,
+}
+
+/// The sign of every node of `arena`, children before parents, read off the tree alone:
+/// squares (`x * x`, `fma(x, x, c)`), `abs`, `sqrt` and `2^x` are non-negative, positive
+/// constants and `2^x` positive, and sums, products and quotients combine them. This sees
+/// `sum (x - mean)^2 / n + eps` as positive although its expanded polynomial is not a sum of
+/// squares term by term.
+pub fn signs(arena: &crate::term::TermArena) -> Vec<Sign> {
+    use Sign::*;
+    let mut out: Vec<Sign> = Vec::with_capacity(arena.len());
+    for node in arena.nodes() {
+        let s = |t: TermId, out: &Vec<Sign>| out.get(t.index()).copied().unwrap_or(Unknown);
+        let sum = |a: Sign, b: Sign| match (a, b) {
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (Positive, _) | (_, Positive) => Positive,
+            _ => NonNegative,
+        };
+        let prod = |a: Sign, b: Sign| a.min(b);
+        let v = match *node {
+            Node::Const(c) => {
+                let d = arena.const_value(c);
+                if d > crate::term::Dyadic::ZERO {
+                    Positive
+                } else if d == crate::term::Dyadic::ZERO {
+                    NonNegative
+                } else {
+                    Unknown
+                }
+            }
+            Node::Mul(a, b) if a == b => {
+                if s(a, &out) == Positive {
+                    Positive
+                } else {
+                    NonNegative
+                }
+            }
+            Node::Mul(a, b) | Node::Div(a, b) => {
+                // A quotient needs a positive divisor to have a sign at all.
+                let q = matches!(node, Node::Div(..));
+                if q && s(b, &out) != Positive {
+                    Unknown
+                } else {
+                    prod(s(a, &out), s(b, &out))
+                }
+            }
+            Node::Fma(a, b, c) => {
+                let p = if a == b {
+                    if s(a, &out) == Positive {
+                        Positive
+                    } else {
+                        NonNegative
+                    }
+                } else {
+                    prod(s(a, &out), s(b, &out))
+                };
+                sum(p, s(c, &out))
+            }
+            Node::Add(a, b) => sum(s(a, &out), s(b, &out)),
+            Node::Max(a, b) => s(a, &out).max(s(b, &out)),
+            Node::Min(a, b) => s(a, &out).min(s(b, &out)),
+            Node::Apply(Func::Ex2, _) => Positive,
+            Node::Apply(Func::Abs, _) => NonNegative,
+            Node::Apply(Func::Sqrt, a) => match s(a, &out) {
+                Positive => Positive,
+                NonNegative => NonNegative,
+                Unknown => Unknown,
+            },
+            Node::Apply(Func::Rsqrt | Func::Rcp, a) if s(a, &out) == Positive => Positive,
+            Node::Select { then, else_, .. } => s(then, &out).min(s(else_, &out)),
+            // Rounding is the identity over the reals.
+            Node::Round(_, a) => s(a, &out),
+            _ => Unknown,
+        };
+        out.push(v);
+    }
+    out
 }
 
 impl<'a> Replay<'a> {
@@ -38,6 +124,7 @@ impl<'a> Replay<'a> {
             budget,
             divides: Vec::new(),
             nonzero: HashSet::new(),
+            signs: Vec::new(),
         }
     }
 
@@ -73,13 +160,24 @@ impl<'a> Replay<'a> {
             if let Some(d) = divisor
                 && !self.nonzero.contains(&d)
             {
-                let constant = match *arena.node(d) {
+                // A non-zero constant, possibly negated or rounded (`x / -2.0`).
+                let mut k = d;
+                while let Node::Neg(x) | Node::Round(_, x) = *arena.node(k) {
+                    k = x;
+                }
+                let constant = match *arena.node(k) {
                     Node::Const(c) => Some(arena.const_value(c)),
                     _ => None,
                 };
                 let ok = match constant {
                     Some(c) => c != crate::term::Dyadic::ZERO,
-                    None => self.field.provably_positive(d),
+                    None => {
+                        if self.signs.is_empty() {
+                            self.signs = signs(arena);
+                        }
+                        self.signs.get(d.index()) == Some(&Sign::Positive)
+                            || self.field.provably_positive(d)
+                    }
                 };
                 self.field.rebudget();
                 if !ok {

@@ -162,6 +162,8 @@ fn expand_at(
             Node::Add(a, b) => stack.extend([(a, s), (b, s)]),
             Node::Sub(a, b) => stack.extend([(a, s), (b, s.negated())]),
             Node::Neg(a) => stack.push((a, s.negated())),
+            // Rounding is the identity over the reals.
+            Node::Round(_, a) => stack.push((a, s)),
             Node::Mul(a, b) => product_into(out, side, a, b, s, budget, depth)?,
             Node::Fma(a, b, c) => {
                 stack.push((c, s));

@@ -58,6 +58,41 @@ pub enum Func {
     Abs,
 }
 
+/// A float format a value lives in (for [`Node::Round`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fmt {
+    F16,
+    Bf16,
+    F32,
+    F64,
+}
+
+/// How a result was rounded into its format (for [`Node::Round`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RoundMode {
+    /// Round to nearest, ties to even (`.rn`, the default).
+    Rn,
+    Rz,
+    Rm,
+    Rp,
+    /// An approximation (`.approx`: `ex2`, `rcp`, `div`, ...).
+    Approx,
+    /// `div.full`: an approximation with a stated error bound.
+    Full,
+    /// No rounding at all (`neg`, `abs`, `min`, `max`, a constant read in this format).
+    Exact,
+}
+
+/// What decides a result's bits beyond its real value: the format, the rounding, and whether
+/// subnormals are flushed (`.ftz`). Part of [`Node::Round`], so two results that are equal over
+/// the reals but rounded differently are different terms to the race check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rnd {
+    pub fmt: Fmt,
+    pub mode: RoundMode,
+    pub ftz: bool,
+}
+
 /// One node of the term DAG.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Node {
@@ -93,6 +128,13 @@ pub enum Node {
         then: TermId,
         else_: TermId,
     },
+    /// The real value of the child, rounded as [`Rnd`] says. Over the reals it is the
+    /// identity (values are reals: every rule reads `Round(r, x)` as `x`); it records what
+    /// decides the bits, for the race check's benign writes and for the format a 16-bit value
+    /// is in. A plain node is an f32 result rounded to nearest (or exact); anything else (16-bit
+    /// and f64 arithmetic, other rounding modes, approximations, `.ftz`, narrowing conversions)
+    /// is wrapped.
+    Round(Rnd, TermId),
     /// Boolean combinations of comparisons (`and.pred`, `or.pred`, `not.pred` on data).
     And(TermId, TermId),
     Or(TermId, TermId),
@@ -112,7 +154,7 @@ impl Node {
     pub fn newest_child(&self) -> Option<TermId> {
         match *self {
             Node::Const(_) | Node::NegInf | Node::PosInf | Node::Input { .. } => None,
-            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) => Some(a),
+            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) | Node::Round(_, a) => Some(a),
             Node::Add(a, b)
             | Node::Sub(a, b)
             | Node::Mul(a, b)
@@ -132,7 +174,7 @@ impl Node {
         let z = TermId(0);
         match *self {
             Node::Const(_) | Node::NegInf | Node::PosInf | Node::Input { .. } => ([z; 3], 0),
-            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) => ([a, z, z], 1),
+            Node::Neg(a) | Node::Apply(_, a) | Node::Not(a) | Node::Round(_, a) => ([a, z, z], 1),
             Node::Add(a, b)
             | Node::Sub(a, b)
             | Node::Mul(a, b)
@@ -272,20 +314,46 @@ impl TermArena {
     /// (`+`, `*`, max, min, the product in `fma`) may be swapped. Such terms are equal over the
     /// reals *and* bit for bit in IEEE arithmetic (these operations commute exactly), which is
     /// what makes concurrent writes of them benign. Gives up (false) after `budget` node pairs.
+    /// Rounding ([`Node::Round`]) is part of the tree here: `add.rn` and `add.rz` of the same
+    /// operands are different bits.
     pub fn equal_up_to_commutativity(&self, a: TermId, b: TermId, budget: usize) -> bool {
         let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
             Default::default();
         let mut left = budget;
-        self.commutes(a, b, &mut proven, &mut left)
+        self.commutes(a, b, false, &mut proven, &mut left)
+    }
+
+    /// Like [`TermArena::equal_up_to_commutativity`] with every [`Node::Round`] read as its
+    /// child: equal over the reals although the bits may differ (an fp-nondeterministic pair of
+    /// writes when the first test fails).
+    pub fn equal_up_to_rounding(&self, a: TermId, b: TermId, budget: usize) -> bool {
+        let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
+            Default::default();
+        let mut left = budget;
+        self.commutes(a, b, true, &mut proven, &mut left)
+    }
+
+    /// `t` without the [`Node::Round`] wrappers on top (the rules' reading of it).
+    pub fn unrounded(&self, mut t: TermId) -> TermId {
+        while let Node::Round(_, x) = *self.node(t) {
+            t = x;
+        }
+        t
     }
 
     fn commutes(
         &self,
         a: TermId,
         b: TermId,
+        reals: bool,
         proven: &mut std::collections::HashSet<(TermId, TermId), FxBuildHasher>,
         left: &mut usize,
     ) -> bool {
+        let (a, b) = if reals {
+            (self.unrounded(a), self.unrounded(b))
+        } else {
+            (a, b)
+        };
         if a == b || proven.contains(&(a, b)) {
             return true;
         }
@@ -294,8 +362,8 @@ impl TermArena {
         }
         *left -= 1;
         let pair = |x: TermId, y: TermId, u: TermId, v: TermId, p: &mut _, l: &mut usize| {
-            (self.commutes(x, u, p, l) && self.commutes(y, v, p, l))
-                || (self.commutes(x, v, p, l) && self.commutes(y, u, p, l))
+            (self.commutes(x, u, reals, p, l) && self.commutes(y, v, reals, p, l))
+                || (self.commutes(x, v, reals, p, l) && self.commutes(y, u, reals, p, l))
         };
         let same = match (*self.node(a), *self.node(b)) {
             (Node::Add(x, y), Node::Add(u, v))
@@ -303,12 +371,13 @@ impl TermArena {
             | (Node::Max(x, y), Node::Max(u, v))
             | (Node::Min(x, y), Node::Min(u, v)) => pair(x, y, u, v, proven, left),
             (Node::Fma(x, y, z), Node::Fma(u, v, w)) => {
-                pair(x, y, u, v, proven, left) && self.commutes(z, w, proven, left)
+                pair(x, y, u, v, proven, left) && self.commutes(z, w, reals, proven, left)
             }
             (na, nb) => {
                 let ((ka, n), (kb, m)) = (na.child_array(), nb.child_array());
                 let shallow = match (na, nb) {
                     (Node::Apply(f, _), Node::Apply(g, _)) => f == g,
+                    (Node::Round(r, _), Node::Round(q, _)) => r == q,
                     (Node::Cmp(p, _, _), Node::Cmp(q, _, _)) => p == q,
                     _ => std::mem::discriminant(&na) == std::mem::discriminant(&nb),
                 };
@@ -316,7 +385,7 @@ impl TermArena {
                 shallow
                     && n == m
                     && n > 0
-                    && (0..n).all(|i| self.commutes(ka[i], kb[i], proven, left))
+                    && (0..n).all(|i| self.commutes(ka[i], kb[i], reals, proven, left))
             }
         };
         if same {
@@ -430,6 +499,11 @@ impl TermArena {
                 }
                 Node::Apply(f, a) => {
                     out.push_str(&format!("{f:?}(").to_lowercase());
+                    stack.extend([Job::Text(")"), Job::Visit(a)]);
+                }
+                Node::Round(r, a) => {
+                    let ftz = if r.ftz { ".ftz" } else { "" };
+                    out.push_str(&format!("{:?}{ftz}.{:?}(", r.mode, r.fmt).to_lowercase());
                     stack.extend([Job::Text(")"), Job::Visit(a)]);
                 }
                 Node::Select { cond, then, else_ } => {
