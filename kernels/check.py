@@ -24,12 +24,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
-            "collective_mismatch", "uninitialized_read", "unsupported"}
+            "collective_mismatch", "uninitialized_read", "unsupported", "fp_nondeterministic"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 # "unknown": the pair must be declined (unsupported or outside the decided fragment); the
 # adversarial family uses it where refusing is the only true answer (invalid PTX, say)
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
-                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock", "unknown"}
+                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock", "unknown",
+                 "fp_nondeterministic"}
 PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
@@ -41,6 +42,8 @@ SCALAR_PTX = {  # spec dtype -> accepted .param types
 # ("unsupported" is checked by unsupported_line_ok below)
 LINE_RE = {
     "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.(c[ag]\.|wait)|wmma\.(load|store)\.)"),
+    # two unordered stores of values equal over the reals with bits that may differ
+    "fp_nondeterministic": re.compile(r"^\s*(@!?%p\w+\s+)?st(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)"),
     "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     "deadlock": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),

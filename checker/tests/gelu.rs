@@ -67,6 +67,8 @@ fn value(a: &TermArena, t: TermId, x: f64) -> f64 {
         Node::Div(p, q) => v(p) / v(q),
         Node::Fma(p, q, r) => v(p) * v(q) + v(r),
         Node::Neg(p) => -v(p),
+        // Rounding is the identity over the reals.
+        Node::Round(_, p) => v(p),
         Node::Apply(Func::Abs, p) => v(p).abs(),
         Node::Apply(Func::Ex2, p) => v(p).exp2(),
         Node::Apply(Func::Rcp, p) => 1.0 / v(p),

@@ -613,6 +613,17 @@ impl Machine<'_> {
                 };
             }
             Val::Term(t) => return Ok(t),
+            // `mov.b32 %f, {0, %h}` (cuda_bf16.h's `__bfloat162float`): a bf16 value in the
+            // upper half over zero bits is that value as an f32, exactly. Only a bf16 value
+            // over the +0 pattern reads so; an f16 one would be a reinterpretation.
+            Val::Pair(lo, hi)
+                if ty == FloatTy::F32
+                    && matches!(*self.arena.node(lo), Node::Const(c)
+                        if self.arena.const_value(c) == Dyadic::ZERO)
+                    && self.format_of(hi) == Some(Fmt::Bf16) =>
+            {
+                return Ok(hi);
+            }
             // -0.0 is the real 0, but a tree of its own, `-(0)`: a rule that compares trees
             // must not take `x / -0.0` for `x / 0.0` (their bits are -inf and +inf).
             Val::Bits(b) if b != 0 && b == 1 << (ty.bits() - 1) => {
