@@ -963,16 +963,19 @@ impl Machine<'_> {
                         Some(c) => Some(Self::int(self.read(th, &ids, *c, line)?, line)? as u32),
                         None => None,
                     };
+                    // PTX counts whole warps: a count that is not a multiple of 32 is
+                    // undefined even where it equals the CTA's size (ptxas rejects literal ones).
                     let n = cta.threads.len() as u32;
                     if id > 15
                         || count.is_some_and(|c| {
-                            c % 32 != 0 && c != n || c == 0 || c > n.next_multiple_of(32)
+                            !c.is_multiple_of(32) || c == 0 || c > n.next_multiple_of(32)
                         })
                     {
                         return Err(ExecError::Invalid {
                             line,
                             msg: format!(
-                                "barrier id {id} / thread count {count:?} (ids are 0-15, counts multiples of 32)"
+                                "barrier id {id} / thread count {count:?}: ids are 0-15, counts \
+                                 non-zero multiples of the warp size (32) up to the CTA's warps"
                             ),
                         });
                     }

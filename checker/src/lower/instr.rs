@@ -1203,6 +1203,19 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     } else {
         None
     };
+    // As ptxas: barriers count whole warps (a register count is checked when executed).
+    if let Some(Src::Imm(c)) = count
+        && (c == 0 || !c.is_multiple_of(32))
+    {
+        return Err(invalid(
+            line,
+            format!(
+                "{} thread count {c}: the number of threads participating in a barrier must \
+                 be a non-zero multiple of the warp size (32)",
+                cx.i.opcode
+            ),
+        ));
+    }
     Ok(Op::Bar { id, count, wait })
 }
 
