@@ -25,10 +25,17 @@ pub(super) enum Access {
 /// The address of an access: its bits in the executor's layout and the region it was derived
 /// from ([`Val::Addr`]'s `base`; `None`: from no region). The bits only say where the access
 /// lands in our layout; the region says where it may land.
+///
+/// A 32-bit address (`wrap32`, from a 32-bit register) is its bits modulo 2^32, as the hardware
+/// forms it: only the address accessed must lie in the region, whatever the intermediate
+/// values (`s - 4t` then `[r + 188]`). That reading is layout-independent because a 32-bit
+/// address can only be a shared or local variable's, seen in its own space (see
+/// `step::addr_fits`), and such a region lies below 2^32 in every layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Ptr {
     pub bits: u64,
     pub base: Option<u32>,
+    pub wrap32: bool,
 }
 
 impl Ptr {
@@ -37,13 +44,24 @@ impl Ptr {
         Ptr {
             bits,
             base: Some(base),
+            wrap32: false,
         }
     }
 
     /// An address derived from no region: every access through it is a finding.
     #[inline(always)]
     pub fn plain(bits: u64) -> Ptr {
-        Ptr { bits, base: None }
+        Ptr {
+            bits,
+            base: None,
+            wrap32: false,
+        }
+    }
+
+    /// This address formed in 32 bits where `wrap32` holds (see [`Ptr`]).
+    #[inline(always)]
+    pub fn in_width(self, wrap32: bool) -> Ptr {
+        Ptr { wrap32, ..self }.with_bits(self.bits)
     }
 
     /// `n` bytes further, in the same region.
@@ -55,6 +73,11 @@ impl Ptr {
     /// Other bits derived from the same region by adding an offset.
     #[inline(always)]
     pub fn with_bits(self, bits: u64) -> Ptr {
+        let bits = if self.wrap32 {
+            bits & 0xffff_ffff
+        } else {
+            bits
+        };
         Ptr { bits, ..self }
     }
 }
@@ -378,7 +401,11 @@ impl Machine<'_> {
                 None => "the address is not derived from a tensor parameter or a variable".into(),
                 Some(base) => {
                     let (name, start, size) = self.origin(base, asked, addr);
-                    let o = addr.wrapping_sub(start) as i64;
+                    let o = if ptr.wrap32 {
+                        i64::from(addr.wrapping_sub(start) as u32 as i32)
+                    } else {
+                        addr.wrapping_sub(start) as i64
+                    };
                     // Where it lands in our layout means nothing unless that is its own tensor.
                     if !(base & Base::VAR == 0 && target == Some(Target::Tensor(base as usize))) {
                         location = format!("{name} + {o} bytes");

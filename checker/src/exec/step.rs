@@ -1294,8 +1294,10 @@ impl Machine<'_> {
         let off = a.offset as u64;
         if let Src::Reg(r) = a.base {
             match th.regs[r as usize] {
-                Val::Addr { base, bits } => return Ok(Ptr::new(bits.wrapping_add(off), base)),
-                Val::Bits(b) => return Ok(Ptr::plain(b.wrapping_add(off))),
+                Val::Addr { base, bits } => {
+                    return Ok(Ptr::new(bits.wrapping_add(off), base).in_width(a.wrap32));
+                }
+                Val::Bits(b) => return Ok(Ptr::plain(b.wrapping_add(off)).in_width(a.wrap32)),
                 _ => {}
             }
         }
@@ -1311,10 +1313,11 @@ impl Machine<'_> {
         line: Line,
     ) -> Result<Ptr, ExecError> {
         let off = a.offset as u64;
-        Ok(match self.read(th, ids, a.base, line)? {
+        let p = match self.read(th, ids, a.base, line)? {
             Val::Addr { base, bits } => Ptr::new(bits.wrapping_add(off), base),
             v => Ptr::plain(Self::int(v, line)?.wrapping_add(off)),
-        })
+        };
+        Ok(p.in_width(a.wrap32))
     }
 
     /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.

@@ -199,8 +199,17 @@ impl Ctx<'_> {
         let Operand::Address(a) = self.operand(n)? else {
             return Err(invalid(self.line, "expected an address operand `[...]`"));
         };
+        let mut wrap32 = false;
         let base = match &a.base {
-            AddressBase::Reg(name) => Src::Reg(self.reg_named(name)?),
+            AddressBase::Reg(name) => {
+                let r = self.reg_named(name)?;
+                wrap32 = self
+                    .scope
+                    .reg_info
+                    .get(r as usize)
+                    .is_some_and(|i| i.bits == 32);
+                Src::Reg(r)
+            }
             AddressBase::Absolute(v) => Src::Imm(*v as u64),
             AddressBase::Symbol(name) => match self.scope.vars.get(name) {
                 Some(VarRef::Space(sp, var)) if *sp == space => Src::Var(*var),
@@ -228,6 +237,7 @@ impl Ctx<'_> {
         Ok(Addr {
             base,
             offset: a.offset,
+            wrap32,
         })
     }
 }

@@ -170,6 +170,9 @@ pub enum Space {
 pub struct Addr {
     pub base: Src,
     pub offset: i64,
+    /// Whether the base is a 32-bit register: the sum is then taken modulo 2^32, as the
+    /// hardware forms a 32-bit `.shared`/`.local` address.
+    pub wrap32: bool,
 }
 
 /// What `vote.sync` computes over the predicates of its lanes.
