@@ -338,6 +338,80 @@ impl Machine<'_> {
         });
     }
 
+    /// Records a read through the non-coherent path (`ld.global.nc`, already performed as a
+    /// load) and reports it if the kernel wrote those bytes before: that path needs data
+    /// read-only for the kernel's whole lifetime, which no barrier or program order
+    /// replaces (a later write is reported at the write).
+    pub(super) fn nc_read(&mut self, cta: &Cta, t: usize, ptr: Ptr, width: u64, pc: u32) {
+        let (Some(Target::Tensor(k)), offset, _) = self.resolve(Space::Global, ptr.bits) else {
+            return;
+        };
+        let tm = &mut self.tensors[k];
+        let g = tm.region.granule;
+        let Some(end) = offset.checked_add(width).filter(|&e| e <= tm.region.bytes) else {
+            return;
+        };
+        let tid = cta.threads[t].tid;
+        let mut earlier = None;
+        for gi in offset / g..end.div_ceil(g) {
+            tm.nc_reads.entry(gi).or_insert((cta.id, tid, pc));
+            if earlier.is_none()
+                && let Some(s) = tm.region.shadow(gi)
+            {
+                earlier = s
+                    .write
+                    .or(s.same_writes.first().copied())
+                    .or(s.atomics.first().map(|a| a.0))
+                    .map(|e| (gi, e));
+            }
+        }
+        let Some((gi, e)) = earlier else {
+            return;
+        };
+        let first = self.epoch_site(&e, "writes");
+        let second = self.site(cta.id, tid, pc, "reads through ld.global.nc".into());
+        self.nc_finding(k, gi, first, second);
+    }
+
+    /// Reports a write to bytes that an `ld.global.nc` read (see [`Machine::nc_read`]).
+    #[cold]
+    fn written_after_nc(
+        &mut self,
+        cta: &Cta,
+        t: usize,
+        k: usize,
+        offset: u64,
+        width: u64,
+        pc: u32,
+    ) {
+        let tm = &self.tensors[k];
+        let g = tm.region.granule;
+        let hit = (offset / g..(offset + width).div_ceil(g))
+            .find_map(|gi| tm.nc_reads.get(&gi).map(|&r| (gi, r)));
+        let Some((gi, (rcta, rtid, rpc))) = hit else {
+            return;
+        };
+        let first = self.site(rcta, rtid, rpc, "reads through ld.global.nc".into());
+        let second = self.site(cta.id, cta.threads[t].tid, pc, "writes".into());
+        self.nc_finding(k, gi, first, second);
+    }
+
+    fn nc_finding(&mut self, k: usize, gi: u64, first: super::Site, second: super::Site) {
+        let g = self.tensors[k].region.granule;
+        let addr = (k as u64 + 1) * TENSOR_STRIDE + gi * g;
+        let location = self.describe(Some(Target::Tensor(k)), Space::Global, addr, gi * g);
+        self.report(Finding {
+            kind: FindingKind::DataRace,
+            location: Some(location),
+            space: Some(Space::Global),
+            sites: vec![first, second],
+            detail: "ld.global.nc reads data that this kernel writes: the non-coherent path \
+                     requires it read-only for the kernel's whole lifetime, so the read may \
+                     see stale bytes whatever orders the two"
+                .into(),
+        });
+    }
+
     /// Performs one access of `width` bytes; returns what a load reads (a store returns the
     /// stored value, an atomic [`Val::Unordered`]).
     #[allow(clippy::too_many_arguments)]
@@ -443,6 +517,9 @@ impl Machine<'_> {
             self.tensors[k].written = true;
             if !cta.inflight.is_empty() {
                 self.written_in_flight(cta, t, k, offset, width, pc);
+            }
+            if !self.tensors[k].nc_reads.is_empty() {
+                self.written_after_nc(cta, t, k, offset, width, pc);
             }
         }
         let region = match target {

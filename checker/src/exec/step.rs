@@ -1190,6 +1190,7 @@ impl Machine<'_> {
                     elem_bytes,
                     dsts,
                     addr,
+                    nc,
                     ..
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
@@ -1209,6 +1210,9 @@ impl Machine<'_> {
                         )?;
                         if let Some(d) = d {
                             cta.threads[t].regs[*d as usize] = v;
+                        }
+                        if *nc {
+                            self.nc_read(cta, t, base.plus(i as u64 * eb), eb, pc);
                         }
                     }
                 }

@@ -1033,7 +1033,11 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         ));
     }
     let is_param = cx.i.mods.iter().any(|x| x == "param");
+    let nc = cx.i.mods.iter().any(|x| x == "nc");
     let space = take_space(m, line)?;
+    if nc && (!is_ld || space != Some(Space::Global)) {
+        return Err(invalid(line, "`.nc` is defined for ld.global only"));
+    }
     let vec = m.take_vector();
     let t = m.one_type()?;
     let elem_bytes = u8::try_from(t.size()).map_err(|_| invalid(line, "element too large"))?;
@@ -1107,6 +1111,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             float,
             dsts,
             addr,
+            nc,
         })
     } else {
         let srcs = items

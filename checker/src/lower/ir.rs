@@ -331,6 +331,9 @@ pub enum Op {
         float: Option<FloatTy>,
         dsts: Vec<Option<Reg>>,
         addr: Addr,
+        /// `ld.global.nc`: the non-coherent path, which needs data that the kernel never
+        /// writes (a write anywhere in the launch is a finding).
+        nc: bool,
     },
     St {
         space: Space,
