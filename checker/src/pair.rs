@@ -275,14 +275,14 @@ mod tests {
     fn a_tensor_linked_twice_is_refused_on_either_side() {
         let l =
             link("inputs", "x", "x") + &link("inputs", "x", "y") + &link("outputs", "out", "out");
-        let e = pair(ONE, TWO, &l).err().expect("refused");
+        let e = pair(ONE, TWO, &l).expect_err("refused");
         assert!(
             e.contains("[[inputs]] #2: reference tensor x is linked twice"),
             "{e}"
         );
         let l =
             link("inputs", "x", "x") + &link("inputs", "y", "x") + &link("outputs", "out", "out");
-        let e = pair(TWO, ONE, &l).err().expect("refused");
+        let e = pair(TWO, ONE, &l).expect_err("refused");
         assert!(e.contains("optimized tensor x is linked twice"), "{e}");
         let two_out = &[
             ("x", "in", "[64]"),
@@ -292,7 +292,7 @@ mod tests {
         let l = link("inputs", "x", "x")
             + &link("outputs", "out", "out")
             + &link("outputs", "out", "o2");
-        let e = pair(ONE, two_out, &l).err().expect("refused");
+        let e = pair(ONE, two_out, &l).expect_err("refused");
         assert!(
             e.contains("[[outputs]] #2: reference tensor out is linked twice"),
             "{e}"
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn unlinked_inputs_and_outputs_are_refused() {
         let l = link("inputs", "x", "x") + &link("outputs", "out", "out");
-        let e = pair(ONE, TWO, &l).err().expect("refused");
+        let e = pair(ONE, TWO, &l).expect_err("refused");
         assert!(
             e.contains("optimized tensor(s) y of role in not linked"),
             "{e}"
@@ -312,14 +312,12 @@ mod tests {
             ("out", "out", "[64]"),
             ("o2", "out", "[64]"),
         ];
-        let e = pair(ONE, two_out, &l).err().expect("refused");
+        let e = pair(ONE, two_out, &l).expect_err("refused");
         assert!(
             e.contains("optimized tensor(s) o2 of role out not linked"),
             "{e}"
         );
-        let e = pair(ONE, ONE, &link("inputs", "x", "x"))
-            .err()
-            .expect("refused");
+        let e = pair(ONE, ONE, &link("inputs", "x", "x")).expect_err("refused");
         assert!(e.contains("out"), "{e}");
     }
 
@@ -327,26 +325,26 @@ mod tests {
     fn shapes_dtypes_and_roles_must_match() {
         let ok = link("inputs", "x", "x") + &link("outputs", "out", "out");
         let flat = &[("x", "in", "[64]"), ("out", "out", "[8, 8]")];
-        let e = pair(ONE, flat, &ok).err().expect("refused");
+        let e = pair(ONE, flat, &ok).expect_err("refused");
         assert!(
             e.contains("[[outputs]] #1") && e.contains("differ in shape"),
             "{e}"
         );
         let half = &[("x", "in", "[64]"), ("hout", "out", "[64]")];
         let l = link("inputs", "x", "x") + &link("outputs", "out", "hout");
-        let e = pair(ONE, half, &l).err().expect("refused");
+        let e = pair(ONE, half, &l).expect_err("refused");
         assert!(e.contains("dtype"), "{e}");
         let l = link("inputs", "out", "out") + &link("outputs", "x", "x");
-        let e = pair(ONE, ONE, &l).err().expect("refused");
+        let e = pair(ONE, ONE, &l).expect_err("refused");
         assert!(
             e.contains("has role out, [[inputs]] links tensors of role in"),
             "{e}"
         );
         let io = &[("x", "in", "[64]"), ("out", "inout", "[64]")];
-        let e = pair(ONE, io, &ok).err().expect("refused");
+        let e = pair(ONE, io, &ok).expect_err("refused");
         assert!(e.contains("role inout"), "{e}");
         let l = link("inputs", "x", "z") + &link("outputs", "out", "out");
-        let e = pair(ONE, ONE, &l).err().expect("refused");
+        let e = pair(ONE, ONE, &l).expect_err("refused");
         assert!(e.contains("the optimized kernel has no tensor z"), "{e}");
     }
 }

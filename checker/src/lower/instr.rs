@@ -1225,9 +1225,10 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         return Err(invalid(
             line,
             format!(
-                "{} thread count {c}: the number of threads participating in a barrier must \
-                 be a non-zero multiple of the warp size (32)",
-                cx.i.opcode
+                "{}.{} thread count {c}: the number of threads participating in a barrier \
+                 must be a non-zero multiple of the warp size (32)",
+                cx.i.opcode,
+                if wait { "sync" } else { "arrive" }
             ),
         ));
     }
