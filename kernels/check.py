@@ -24,13 +24,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
-            "collective_mismatch", "uninitialized_read", "unsupported", "fp_nondeterministic"}
+            "collective_mismatch", "uninitialized_read", "unsupported", "fp_nondeterministic",
+            "invalid"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 # "unknown": the pair must be declined (unsupported or outside the decided fragment); the
 # adversarial family uses it where refusing is the only true answer (invalid PTX, say)
+# invalid: the pair (or a kernel of it) is refused as invalid input (exit 3)
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
                  "uninitialized_read", "collective_mismatch", "misaligned", "deadlock", "unknown",
-                 "fp_nondeterministic"}
+                 "fp_nondeterministic", "invalid"}
 PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
@@ -51,6 +53,8 @@ LINE_RE = {
     "collective_mismatch": re.compile(r"^\s*(@!?%p\w+\s+)?(shfl\.sync|vote\.sync|match\.sync|redux\.sync|bar\.warp\.sync)[.\s]"),
     # shared-memory reads: ld.shared, and ldmatrix (a warp's collective read of shared rows)
     "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?(ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared|ldmatrix\.|wmma\.load\.)"),
+    # input outside the PTX ISA (e.g. a barrier count ptxas rejects): any instruction
+    "invalid": re.compile(r"^\s*(@!?%p\w+\s+)?[a-z][\w.:]*(\s|;)"),
 }
 # A thread's exit completes its copies never waited for (`exec/step.rs` `Op::Exit`): in a
 # kernel with cp.async, ret/exit can be a race's second site.
@@ -494,15 +498,23 @@ def check_pair(pair_path, errors):
     def err(msg):
         errors.append(f"{pair_path.relative_to(HERE)}: {msg}")
 
+    # The structural rules of a pair, which the Rust pair loader (checker/src/pair.rs) enforces
+    # too: a pair expected "invalid" must break one of them (or hold an invalid instance).
+    structural = []
+
+    def serr(msg):
+        structural.append(msg)
+
     pair = tomllib.loads(pair_path.read_text())
     unknown = set(pair) - {"reference", "optimized", "inputs", "outputs"}
     if unknown:
-        err(f"unknown keys {sorted(unknown)}")
+        serr(f"unknown keys {sorted(unknown)}")
     sides = {}
     for side in ("reference", "optimized"):
         rel = pair.get(side)
         if not isinstance(rel, str):
-            err(f"missing {side} = \"path/to/X.toml\"")
+            serr(f"missing {side} = \"path/to/X.toml\"")
+            err(structural[-1])
             return
         path = (pair_path.parent / rel).resolve()
         if not path.is_file():
@@ -526,32 +538,33 @@ def check_pair(pair_path, errors):
                for side, (_, spec, _) in sides.items()}
     renaming = {}   # reference tensor name -> optimized tensor name
     for group, role in (("inputs", "in"), ("outputs", "out")):
-        rows = pair.get(group)
-        if not isinstance(rows, list) or not rows:
-            err(f"needs at least one [[{group}]]")
+        # no [[inputs]] is fine where neither kernel has an in tensor (checked below)
+        rows = pair.get(group, [] if group == "inputs" else None)
+        if not isinstance(rows, list) or (group == "outputs" and not rows):
+            serr(f"needs at least one [[{group}]]")
             continue
         seen = {"reference": set(), "optimized": set()}
         for i, row in enumerate(rows):
             if not isinstance(row, dict) or set(row) != {"reference", "optimized"}:
-                err(f"[[{group}]] #{i + 1} must have exactly the keys reference and optimized")
+                serr(f"[[{group}]] #{i + 1} must have exactly the keys reference and optimized")
                 continue
             shapes = {}
             for side in ("reference", "optimized"):
                 name = row[side]
                 t = tensors[side].get(name)
                 if t is None:
-                    err(f"[[{group}]] #{i + 1}: {side} has no tensor {name!r}")
+                    serr(f"[[{group}]] #{i + 1}: {side} has no tensor {name!r}")
                     continue
                 if t.get("role") != role:
-                    err(f"[[{group}]] #{i + 1}: {side} tensor {name!r} has role "
+                    serr(f"[[{group}]] #{i + 1}: {side} tensor {name!r} has role "
                         f"{t.get('role')!r}, {group} need role {role!r}")
                 if name in seen[side]:
-                    err(f"[[{group}]]: {side} tensor {name!r} named twice")
+                    serr(f"[[{group}]]: {side} tensor {name!r} named twice")
                 seen[side].add(name)
                 shapes[side] = (t.get("dtype"), t.get("shape"))
             if len(shapes) == 2:
                 if shapes["reference"] != shapes["optimized"]:
-                    err(f"[[{group}]] #{i + 1}: {row['reference']!r} {shapes['reference']} vs "
+                    serr(f"[[{group}]] #{i + 1}: {row['reference']!r} {shapes['reference']} vs "
                         f"{row['optimized']!r} {shapes['optimized']}: dtype/shape differ")
                 renaming[row["reference"]] = row["optimized"]
         # every in (out) tensor of each side is paired: no free input, no unchecked output
@@ -559,23 +572,36 @@ def check_pair(pair_path, errors):
             missing = sorted(n for n, t in tensors[side].items()
                              if t.get("role") == role and n not in seen[side])
             if missing:
-                err(f"[[{group}]]: {side} tensor(s) {missing} with role {role!r} not paired")
+                serr(f"[[{group}]]: {side} tensor(s) {missing} with role {role!r} not paired")
         for side in ("reference", "optimized"):
             inout = sorted(n for n, t in tensors[side].items() if t.get("role") == "inout")
             if inout:
-                err(f"{side} has inout tensor(s) {inout}: pairs support only in / out")
+                serr(f"{side} has inout tensor(s) {inout}: pairs support only in / out")
 
     exp_path = pair_path.with_name(pair_path.name[: -len(PAIR_SUFFIX)] + PAIR_EXPECT_SUFFIX)
     if not exp_path.exists():
         err(f"missing {exp_path.name}")
         return
     pexp = tomllib.loads(exp_path.read_text())
-    if "verdict" not in pexp or set(pexp) - {"verdict", "different_operators"}:
-        err(f"{exp_path.name}: must hold the key verdict (and optionally different_operators)")
+    if "verdict" not in pexp or set(pexp) - {"verdict", "different_operators", "invalid"}:
+        err(f"{exp_path.name}: must hold the key verdict (and optionally different_operators, "
+            "or invalid)")
     verdict = pexp.get("verdict")
     if verdict not in PAIR_VERDICTS:
         err(f"{exp_path.name}: bad verdict {verdict!r} (one of {sorted(PAIR_VERDICTS)})")
         return
+    # verdict = "invalid": `invalid` is a fragment of kcert's refusal message (prover/tests/pairs.rs)
+    if (verdict == "invalid") != isinstance(pexp.get("invalid"), str):
+        err(f"{exp_path.name}: invalid = \"message fragment\" goes with verdict = \"invalid\" only")
+    if verdict == "invalid":
+        exps = {side: e for side, (_, _, e) in sides.items()}
+        bad_instance = any(e is not None and e.get("verdict") == "invalid" for e in exps.values())
+        if not structural and not bad_instance:
+            err(f"{exp_path.name}: verdict invalid, but the pair keeps every structural rule and "
+                "neither instance is invalid")
+        return
+    for msg in structural:
+        err(msg)
     # different_operators = true: a not_equivalent pair of two correct kernels of two different
     # (documented) variants of one operator, close to each other (GELU exact vs tanh): refuted by
     # a certified witness (prover/tests/pairs.rs), not by a wrong = true twin

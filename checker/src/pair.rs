@@ -65,6 +65,7 @@ impl PairSpec {
                 .unwrap_or_else(|| PathBuf::from("."))
         };
         PairSpec::from_texts(texts, &dir(&rp), &dir(&op))
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Builds a pair from its texts; the instance specs' relative paths resolve against the
@@ -80,46 +81,10 @@ impl PairSpec {
             .map_err(|e| format!("reference spec: {e}"))?;
         let optimized = KernelSpec::parse(&texts.optimized, opt_dir)
             .map_err(|e| format!("optimized spec: {e}"))?;
-        let link = |l: &RawLink, output: bool| -> Result<(usize, usize), String> {
-            let (ri, rt) = reference
-                .tensor_by_name(&l.reference)
-                .ok_or_else(|| format!("reference has no tensor {}", l.reference))?;
-            let (oi, ot) = optimized
-                .tensor_by_name(&l.optimized)
-                .ok_or_else(|| format!("optimized has no tensor {}", l.optimized))?;
-            let ok_role = |r: Role| {
-                if output {
-                    r != Role::In
-                } else {
-                    r != Role::Out
-                }
-            };
-            if !ok_role(rt.role) || !ok_role(ot.role) {
-                return Err(format!(
-                    "{} / {}: wrong role for an {}",
-                    l.reference,
-                    l.optimized,
-                    if output { "output" } else { "input" }
-                ));
-            }
-            if rt.elements() != ot.elements() || rt.dtype != ot.dtype {
-                return Err(format!(
-                    "{} {:?} {:?} and {} {:?} {:?} differ in size or type",
-                    l.reference, rt.shape, rt.dtype, l.optimized, ot.shape, ot.dtype
-                ));
-            }
-            Ok((ri, oi))
-        };
-        let inputs = raw
-            .inputs
-            .iter()
-            .map(|l| link(l, false))
-            .collect::<Result<Vec<_>, _>>()?;
-        let outputs = raw
-            .outputs
-            .iter()
-            .map(|l| link(l, true))
-            .collect::<Result<Vec<_>, _>>()?;
+        check_no_inout(&reference, "reference")?;
+        check_no_inout(&optimized, "optimized")?;
+        let inputs = links(&reference, &optimized, &raw.inputs, Group::Inputs)?;
+        let outputs = links(&reference, &optimized, &raw.outputs, Group::Outputs)?;
         if outputs.is_empty() {
             return Err("a pair needs at least one [[outputs]] link".into());
         }
@@ -130,5 +95,256 @@ impl PairSpec {
             outputs,
             texts,
         })
+    }
+}
+
+/// Which list of links: inputs hold the same data on both sides, outputs must be equal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    Inputs,
+    Outputs,
+}
+
+impl Group {
+    fn table(self) -> &'static str {
+        match self {
+            Group::Inputs => "[[inputs]]",
+            Group::Outputs => "[[outputs]]",
+        }
+    }
+
+    fn role(self) -> Role {
+        match self {
+            Group::Inputs => Role::In,
+            Group::Outputs => Role::Out,
+        }
+    }
+}
+
+/// `inout` tensors are refused in pairs: nothing says what their initial data is linked to,
+/// nor which of their elements are compared.
+fn check_no_inout(spec: &KernelSpec, side: &str) -> Result<(), String> {
+    match spec.tensors().find(|(_, t)| t.role == Role::Inout) {
+        Some((_, t)) => Err(format!(
+            "{side} tensor {} has role inout: pairs support only in and out tensors",
+            t.name
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The links of one group as parameter indices, after the structural rules a pair must keep
+/// (they used to live in kernels/check.py only): each link joins two tensors of the group's
+/// role with the same dtype and shape, no tensor is named twice (one reference input linked
+/// to two optimized inputs would assume equal data that nothing provides, and a refutation
+/// would break the link), and every tensor of that role on each side is linked.
+fn links(
+    reference: &KernelSpec,
+    optimized: &KernelSpec,
+    raw: &[RawLink],
+    group: Group,
+) -> Result<Vec<(usize, usize)>, String> {
+    let table = group.table();
+    let role = group.role();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
+    // Per side: the parameters linked so far, each with its partner's name.
+    let mut named: [Vec<(usize, &str)>; 2] = [Vec::new(), Vec::new()];
+    for (n, l) in raw.iter().enumerate() {
+        let at = format!("{table} #{}", n + 1);
+        let sides = [
+            ("reference", reference, &l.reference, &l.optimized),
+            ("optimized", optimized, &l.optimized, &l.reference),
+        ];
+        let mut ends = Vec::with_capacity(2);
+        for (k, (side, spec, name, partner)) in sides.into_iter().enumerate() {
+            let (i, t) = spec
+                .tensor_by_name(name)
+                .ok_or_else(|| format!("{at}: the {side} kernel has no tensor {name}"))?;
+            if t.role != role {
+                return Err(format!(
+                    "{at}: {side} tensor {name} has role {}, {table} links tensors of role {}",
+                    role_name(t.role),
+                    role_name(role)
+                ));
+            }
+            if let Some((_, other)) = named[k].iter().find(|(j, _)| *j == i) {
+                return Err(format!(
+                    "{at}: {side} tensor {name} is linked twice (to {other} and {partner}): a \
+                     pair links each tensor once; equal data in two tensors of one kernel is \
+                     not something a pair can assume"
+                ));
+            }
+            named[k].push((i, partner.as_str()));
+            ends.push((i, t));
+        }
+        let [(ri, rt), (oi, ot)] = [ends[0], ends[1]];
+        if rt.shape != ot.shape || rt.dtype != ot.dtype {
+            return Err(format!(
+                "{at}: {} {:?} {:?} and {} {:?} {:?} differ in shape or dtype",
+                l.reference, rt.shape, rt.dtype, l.optimized, ot.shape, ot.dtype
+            ));
+        }
+        out.push((ri, oi));
+    }
+    for (k, (side, spec)) in [("reference", reference), ("optimized", optimized)]
+        .into_iter()
+        .enumerate()
+    {
+        let free: Vec<&str> = spec
+            .tensors()
+            .filter(|(i, t)| t.role == role && !named[k].iter().any(|(j, _)| j == i))
+            .map(|(_, t)| t.name.as_str())
+            .collect();
+        if !free.is_empty() {
+            let why = match group {
+                Group::Inputs => "an unlinked input would be free data on one side only",
+                Group::Outputs => "an unlinked output would be compared with nothing",
+            };
+            return Err(format!(
+                "{table}: {side} tensor(s) {} of role {} not linked: {why}",
+                free.join(", "),
+                role_name(role)
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn role_name(r: Role) -> &'static str {
+    match r {
+        Role::In => "in",
+        Role::Out => "out",
+        Role::Inout => "inout",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A spec with tensors `(name, role, shape)`, all f32 unless the name starts with `h`.
+    fn spec(tensors: &[(&str, &str, &str)]) -> String {
+        let mut s = String::from(
+            "ptx = \"k.ptx\"\nentry = \"k\"\ngrid = [1, 1, 1]\nblock = [32, 1, 1]\n\
+             dynamic_shared = 0\n",
+        );
+        for (name, role, shape) in tensors {
+            let dtype = if name.starts_with('h') { "f16" } else { "f32" };
+            s += &format!(
+                "[[params]]\nkind = \"tensor\"\nname = \"{name}\"\ndtype = \"{dtype}\"\n\
+                 shape = {shape}\nrole = \"{role}\"\n"
+            );
+        }
+        s
+    }
+
+    fn pair(
+        r: &[(&str, &str, &str)],
+        o: &[(&str, &str, &str)],
+        links: &str,
+    ) -> Result<PairSpec, String> {
+        let texts = SpecTexts {
+            pair: format!("reference = \"r.toml\"\noptimized = \"o.toml\"\n{links}"),
+            reference: spec(r),
+            optimized: spec(o),
+        };
+        PairSpec::from_texts(texts, Path::new("."), Path::new("."))
+    }
+
+    fn link(group: &str, r: &str, o: &str) -> String {
+        format!("[[{group}]]\nreference = \"{r}\"\noptimized = \"{o}\"\n")
+    }
+
+    const ONE: &[(&str, &str, &str)] = &[("x", "in", "[64]"), ("out", "out", "[64]")];
+    const TWO: &[(&str, &str, &str)] = &[
+        ("x", "in", "[64]"),
+        ("y", "in", "[64]"),
+        ("out", "out", "[64]"),
+    ];
+
+    #[test]
+    fn a_well_formed_pair_loads() {
+        let l =
+            link("inputs", "x", "y") + &link("inputs", "y", "x") + &link("outputs", "out", "out");
+        let p = pair(TWO, TWO, &l).expect("valid");
+        assert_eq!(p.inputs, vec![(0, 1), (1, 0)]);
+        assert_eq!(p.outputs, vec![(2, 2)]);
+    }
+
+    #[test]
+    fn a_tensor_linked_twice_is_refused_on_either_side() {
+        let l =
+            link("inputs", "x", "x") + &link("inputs", "x", "y") + &link("outputs", "out", "out");
+        let e = pair(ONE, TWO, &l).expect_err("refused");
+        assert!(
+            e.contains("[[inputs]] #2: reference tensor x is linked twice"),
+            "{e}"
+        );
+        let l =
+            link("inputs", "x", "x") + &link("inputs", "y", "x") + &link("outputs", "out", "out");
+        let e = pair(TWO, ONE, &l).expect_err("refused");
+        assert!(e.contains("optimized tensor x is linked twice"), "{e}");
+        let two_out = &[
+            ("x", "in", "[64]"),
+            ("out", "out", "[64]"),
+            ("o2", "out", "[64]"),
+        ];
+        let l = link("inputs", "x", "x")
+            + &link("outputs", "out", "out")
+            + &link("outputs", "out", "o2");
+        let e = pair(ONE, two_out, &l).expect_err("refused");
+        assert!(
+            e.contains("[[outputs]] #2: reference tensor out is linked twice"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unlinked_inputs_and_outputs_are_refused() {
+        let l = link("inputs", "x", "x") + &link("outputs", "out", "out");
+        let e = pair(ONE, TWO, &l).expect_err("refused");
+        assert!(
+            e.contains("optimized tensor(s) y of role in not linked"),
+            "{e}"
+        );
+        let two_out = &[
+            ("x", "in", "[64]"),
+            ("out", "out", "[64]"),
+            ("o2", "out", "[64]"),
+        ];
+        let e = pair(ONE, two_out, &l).expect_err("refused");
+        assert!(
+            e.contains("optimized tensor(s) o2 of role out not linked"),
+            "{e}"
+        );
+        let e = pair(ONE, ONE, &link("inputs", "x", "x")).expect_err("refused");
+        assert!(e.contains("out"), "{e}");
+    }
+
+    #[test]
+    fn shapes_dtypes_and_roles_must_match() {
+        let ok = link("inputs", "x", "x") + &link("outputs", "out", "out");
+        let flat = &[("x", "in", "[64]"), ("out", "out", "[8, 8]")];
+        let e = pair(ONE, flat, &ok).expect_err("refused");
+        assert!(
+            e.contains("[[outputs]] #1") && e.contains("differ in shape"),
+            "{e}"
+        );
+        let half = &[("x", "in", "[64]"), ("hout", "out", "[64]")];
+        let l = link("inputs", "x", "x") + &link("outputs", "out", "hout");
+        let e = pair(ONE, half, &l).expect_err("refused");
+        assert!(e.contains("dtype"), "{e}");
+        let l = link("inputs", "out", "out") + &link("outputs", "x", "x");
+        let e = pair(ONE, ONE, &l).expect_err("refused");
+        assert!(
+            e.contains("has role out, [[inputs]] links tensors of role in"),
+            "{e}"
+        );
+        let io = &[("x", "in", "[64]"), ("out", "inout", "[64]")];
+        let e = pair(ONE, io, &ok).expect_err("refused");
+        assert!(e.contains("role inout"), "{e}");
+        let l = link("inputs", "x", "z") + &link("outputs", "out", "out");
+        let e = pair(ONE, ONE, &l).expect_err("refused");
+        assert!(e.contains("the optimized kernel has no tensor z"), "{e}");
     }
 }

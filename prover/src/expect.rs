@@ -189,7 +189,8 @@ pub enum GeluApprox {
 /// An `X.expect.toml` file.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Expect {
-    /// `safe`, `unsupported`, or a finding kind name (`race`, `out_of_bounds`, ...).
+    /// `safe`, `unsupported`, `invalid` (input outside PTX or the spec format, at one of
+    /// `lines`), or a finding kind name (`race`, `out_of_bounds`, ...).
     pub verdict: String,
     #[serde(default)]
     pub lines: Vec<u32>,
@@ -242,19 +243,10 @@ impl Expect {
                 first(o)
             )),
             ("unsupported", Err(e)) if e.class() == ErrorClass::Unsupported => {
-                let msg = e.to_string();
-                if self
-                    .lines
-                    .iter()
-                    .any(|l| msg.contains(&format!("line {l}:")))
-                {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "unsupported, but not at lines {:?}: {msg}",
-                        self.lines
-                    ))
-                }
+                self.error_at_lines("unsupported", e)
+            }
+            ("invalid", Err(e)) if e.class() == ErrorClass::InvalidInput => {
+                self.error_at_lines("invalid", e)
             }
             (v, Err(e)) => Err(format!("expected {v}, got error: {e}")),
             (v, Ok(o)) => {
@@ -300,11 +292,32 @@ impl Expect {
     }
 }
 
+impl Expect {
+    /// Whether an error of the expected class names one of the expected lines.
+    fn error_at_lines(&self, verdict: &str, e: &Error) -> Result<(), String> {
+        let msg = e.to_string();
+        if self
+            .lines
+            .iter()
+            .any(|l| msg.contains(&format!("line {l}:")))
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "{verdict}, but not at lines {:?}: {msg}",
+                self.lines
+            ))
+        }
+    }
+}
+
 /// An `OPT-vs-REF.pair.expect.toml` file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairExpect {
-    /// `equivalent`, `not_equivalent`, or the safety finding that refutes first.
+    /// `equivalent`, `not_equivalent`, the safety finding that refutes first, or `invalid`:
+    /// the pair (or a kernel) is refused as invalid input, exit 3 (e.g. a link that names a
+    /// tensor twice); then `invalid` holds a fragment of the expected message.
     pub verdict: String,
     /// A `not_equivalent` pair of two correct kernels of two variants of one operator (the
     /// instances' `[reference]` tables differ, e.g. `approximate = "none"` / `"tanh"`) that are
@@ -312,12 +325,39 @@ pub struct PairExpect {
     /// "far beyond rounding" threshold separates them (kernels/README.md, "Pairs").
     #[serde(default)]
     pub different_operators: bool,
+    /// With `verdict = "invalid"`: text the refusal's message must contain.
+    #[serde(default)]
+    pub invalid: Option<String>,
 }
 
 impl PairExpect {
     pub fn load(path: &Path) -> Result<PairExpect, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+        PairExpect::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn parse(text: &str) -> Result<PairExpect, String> {
+        let e: PairExpect = toml::from_str(text).map_err(|e| e.to_string())?;
+        if e.invalid.is_some() != (e.verdict == "invalid") {
+            return Err(
+                "`invalid = \"...\"` (the expected message) goes with verdict = \"invalid\" only"
+                    .into(),
+            );
+        }
+        Ok(e)
+    }
+
+    /// Checks a refusal of the pair as invalid input (`kcert prove`'s exit 3) against the
+    /// expectation; `Err` says what differs.
+    pub fn matches_invalid(&self, message: &str) -> Result<(), String> {
+        match &self.invalid {
+            Some(want) if message.contains(want.as_str()) => Ok(()),
+            Some(want) => Err(format!("refused, but without {want:?}: {message}")),
+            None => Err(format!(
+                "expected {}, got invalid input: {message}",
+                self.verdict
+            )),
+        }
     }
 }
 
@@ -678,4 +718,48 @@ pub fn evaluate(
         }
     }
     Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_can_be_expected_invalid_with_its_message() {
+        let e = PairExpect::parse("verdict = \"invalid\"\ninvalid = \"linked twice\"\n").unwrap();
+        assert!(
+            e.matches_invalid("[[inputs]] #2: reference tensor x is linked twice")
+                .is_ok()
+        );
+        assert!(e.matches_invalid("differ in shape").is_err());
+        // The message goes with the verdict, both ways.
+        assert!(PairExpect::parse("verdict = \"invalid\"\n").is_err());
+        assert!(PairExpect::parse("verdict = \"equivalent\"\ninvalid = \"x\"\n").is_err());
+        // Other verdicts never match a refusal.
+        let e = PairExpect::parse("verdict = \"equivalent\"\n").unwrap();
+        assert!(e.matches_invalid("linked twice").is_err());
+    }
+
+    #[test]
+    fn an_instance_can_be_expected_invalid_at_a_line() {
+        use kcert_checker::exec::ExecError;
+        let e: Expect = toml::from_str("verdict = \"invalid\"\nlines = [44]\n").unwrap();
+        let at = |line: u32| Error::Exec {
+            path: "k.ptx".into(),
+            err: ExecError::Invalid {
+                line,
+                msg: "barrier count".into(),
+            },
+        };
+        assert!(e.matches(&Err(at(44))).is_ok());
+        assert!(e.matches(&Err(at(45))).is_err());
+        let unsupported = Error::Exec {
+            path: "k.ptx".into(),
+            err: ExecError::Unsupported {
+                line: 44,
+                what: "x".into(),
+            },
+        };
+        assert!(e.matches(&Err(unsupported)).is_err());
+    }
 }

@@ -236,3 +236,54 @@ fn accesses_outside_the_region_of_origin_are_out_of_bounds() {
         Ok(vec!["out_of_bounds"])
     );
 }
+
+/// Runs `body` after staging x[tid] into `%f2`, `%r5` = sa, `%r6` = sa - 4 tid (a 32-bit shared
+/// address below sa for tid > 0, wrapped modulo 2^32 where sa sits low) and `%rd5` = sa as a
+/// 64-bit shared address.
+fn wrapped(body: &str) -> Result<Vec<&'static str>, String> {
+    run(&format!(
+        "ld.global.f32 %f2, [%rd9];
+    mov.u32 %r5, sa;
+    shl.b32 %r3, %r1, 2;
+    sub.s32 %r6, %r5, %r3;
+    mov.u64 %rd5, sa;
+    {body}"
+    ))
+}
+
+#[test]
+fn a_32_bit_shared_address_wraps_and_only_the_accessed_address_must_be_inside() {
+    let safe: Vec<&str> = vec![];
+    // nvcc's s[31 - t]: the address sa - 4t, then [r + 124] (kernels/adversarial/address).
+    for body in [
+        "st.shared.f32 [%r6+124], %f2;\n    bar.sync 0;\n    ld.shared.f32 %f3, [%r6+124];",
+        // Far below and back: sa - 4096 - 4t, then + 4096 + 124.
+        "sub.s32 %r7, %r6, 4096;\n    st.shared.f32 [%r7+4220], %f2;",
+        // Back inside the region first, then widened: the value is layout-independent.
+        "add.s32 %r7, %r6, 124;\n    cvt.u64.u32 %rd7, %r7;\n    st.shared.f32 [%rd7], %f2;",
+    ] {
+        assert_eq!(wrapped(body), Ok(safe.clone()), "{body}");
+    }
+    // Near misses: one float past sa (t = 0), one before (t = 31), into sb in kcert's layout.
+    for body in [
+        "st.shared.f32 [%r6+128], %f2;",
+        "st.shared.f32 [%r6+120], %f2;",
+        "sub.s32 %r7, %r6, 4096;\n    st.shared.f32 [%r7+4224], %f2;",
+        "st.shared.f32 [%r6], %f2;",
+        // 64-bit registers do not wrap at 2^32: sa + 2^32 is not sa.
+        "add.s64 %rd7, %rd5, 4294967296;\n    st.shared.f32 [%rd7], %f2;",
+        "st.shared.f32 [%rd5+4294967296], %f2;",
+    ] {
+        let found = wrapped(body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert!(found.contains(&"out_of_bounds"), "{body}: {found:?}");
+    }
+    // Still refused while outside: widening, an ordered comparison, a generic view.
+    for body in [
+        "cvt.u64.u32 %rd7, %r6;",
+        "add.s32 %r7, %r5, 64;\n    setp.lt.u32 %p1, %r6, %r7;",
+        "cvt.u64.u32 %rd7, %r6;\n    cvta.shared.u64 %rd8, %rd7;\n    st.f32 [%rd8+124], %f2;",
+    ] {
+        let e = wrapped(body).expect_err(body);
+        assert!(e.contains("address"), "{body}: {e}");
+    }
+}

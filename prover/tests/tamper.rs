@@ -238,3 +238,21 @@ proptest! {
         prop_assert!(!accepted);
     }
 }
+
+#[test]
+fn a_pair_text_that_breaks_a_structural_rule_is_rejected() {
+    // The checker loads the embedded pair with the same rules as kcert (checker/src/pair.rs):
+    // x or out linked a second time is rejected even when resealed.
+    let f = reduce();
+    for (group, name) in [("inputs", "x"), ("outputs", "out")] {
+        let mut c = f.cert.clone();
+        c.pair_spec.push_str(&format!(
+            "\n[[{group}]]\nreference = \"{name}\"\noptimized = \"{name}\"\n"
+        ));
+        let e = check(&reseal(c, &f.ref_ptx, &f.opt_ptx), &f.ref_ptx, &f.opt_ptx).unwrap_err();
+        assert!(
+            matches!(&e, Reject::Spec(m) if m.contains(&format!("tensor {name} is linked twice"))),
+            "{e}"
+        );
+    }
+}

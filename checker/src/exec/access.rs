@@ -25,10 +25,17 @@ pub(super) enum Access {
 /// The address of an access: its bits in the executor's layout and the region it was derived
 /// from ([`Val::Addr`]'s `base`; `None`: from no region). The bits only say where the access
 /// lands in our layout; the region says where it may land.
+///
+/// A 32-bit address (`wrap32`, from a 32-bit register) is its bits modulo 2^32, as the hardware
+/// forms it: only the address accessed must lie in the region, whatever the intermediate
+/// values (`s - 4t` then `[r + 188]`). That reading is layout-independent because a 32-bit
+/// address can only be a shared or local variable's, seen in its own space (see
+/// `step::addr_fits`), and such a region lies below 2^32 in every layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Ptr {
     pub bits: u64,
     pub base: Option<u32>,
+    pub wrap32: bool,
 }
 
 impl Ptr {
@@ -37,13 +44,24 @@ impl Ptr {
         Ptr {
             bits,
             base: Some(base),
+            wrap32: false,
         }
     }
 
     /// An address derived from no region: every access through it is a finding.
     #[inline(always)]
     pub fn plain(bits: u64) -> Ptr {
-        Ptr { bits, base: None }
+        Ptr {
+            bits,
+            base: None,
+            wrap32: false,
+        }
+    }
+
+    /// This address formed in 32 bits where `wrap32` holds (see [`Ptr`]).
+    #[inline(always)]
+    pub fn in_width(self, wrap32: bool) -> Ptr {
+        Ptr { wrap32, ..self }.with_bits(self.bits)
     }
 
     /// `n` bytes further, in the same region.
@@ -55,6 +73,11 @@ impl Ptr {
     /// Other bits derived from the same region by adding an offset.
     #[inline(always)]
     pub fn with_bits(self, bits: u64) -> Ptr {
+        let bits = if self.wrap32 {
+            bits & 0xffff_ffff
+        } else {
+            bits
+        };
         Ptr { bits, ..self }
     }
 }
@@ -315,6 +338,80 @@ impl Machine<'_> {
         });
     }
 
+    /// Records a read through the non-coherent path (`ld.global.nc`, already performed as a
+    /// load) and reports it if the kernel wrote those bytes before: that path needs data
+    /// read-only for the kernel's whole lifetime, which no barrier or program order
+    /// replaces (a later write is reported at the write).
+    pub(super) fn nc_read(&mut self, cta: &Cta, t: usize, ptr: Ptr, width: u64, pc: u32) {
+        let (Some(Target::Tensor(k)), offset, _) = self.resolve(Space::Global, ptr.bits) else {
+            return;
+        };
+        let tm = &mut self.tensors[k];
+        let g = tm.region.granule;
+        let Some(end) = offset.checked_add(width).filter(|&e| e <= tm.region.bytes) else {
+            return;
+        };
+        let tid = cta.threads[t].tid;
+        let mut earlier = None;
+        for gi in offset / g..end.div_ceil(g) {
+            tm.nc_reads.entry(gi).or_insert((cta.id, tid, pc));
+            if earlier.is_none()
+                && let Some(s) = tm.region.shadow(gi)
+            {
+                earlier = s
+                    .write
+                    .or(s.same_writes.first().copied())
+                    .or(s.atomics.first().map(|a| a.0))
+                    .map(|e| (gi, e));
+            }
+        }
+        let Some((gi, e)) = earlier else {
+            return;
+        };
+        let first = self.epoch_site(&e, "writes");
+        let second = self.site(cta.id, tid, pc, "reads through ld.global.nc".into());
+        self.nc_finding(k, gi, first, second);
+    }
+
+    /// Reports a write to bytes that an `ld.global.nc` read (see [`Machine::nc_read`]).
+    #[cold]
+    fn written_after_nc(
+        &mut self,
+        cta: &Cta,
+        t: usize,
+        k: usize,
+        offset: u64,
+        width: u64,
+        pc: u32,
+    ) {
+        let tm = &self.tensors[k];
+        let g = tm.region.granule;
+        let hit = (offset / g..(offset + width).div_ceil(g))
+            .find_map(|gi| tm.nc_reads.get(&gi).map(|&r| (gi, r)));
+        let Some((gi, (rcta, rtid, rpc))) = hit else {
+            return;
+        };
+        let first = self.site(rcta, rtid, rpc, "reads through ld.global.nc".into());
+        let second = self.site(cta.id, cta.threads[t].tid, pc, "writes".into());
+        self.nc_finding(k, gi, first, second);
+    }
+
+    fn nc_finding(&mut self, k: usize, gi: u64, first: super::Site, second: super::Site) {
+        let g = self.tensors[k].region.granule;
+        let addr = (k as u64 + 1) * TENSOR_STRIDE + gi * g;
+        let location = self.describe(Some(Target::Tensor(k)), Space::Global, addr, gi * g);
+        self.report(Finding {
+            kind: FindingKind::DataRace,
+            location: Some(location),
+            space: Some(Space::Global),
+            sites: vec![first, second],
+            detail: "ld.global.nc reads data that this kernel writes: the non-coherent path \
+                     requires it read-only for the kernel's whole lifetime, so the read may \
+                     see stale bytes whatever orders the two"
+                .into(),
+        });
+    }
+
     /// Performs one access of `width` bytes; returns what a load reads (a store returns the
     /// stored value, an atomic [`Val::Unordered`]).
     #[allow(clippy::too_many_arguments)]
@@ -400,7 +497,11 @@ impl Machine<'_> {
                 None => "the address is not derived from a tensor parameter or a variable".into(),
                 Some(base) => {
                     let (name, start, size) = self.origin(base, asked, addr);
-                    let o = addr.wrapping_sub(start) as i64;
+                    let o = if ptr.wrap32 {
+                        i64::from(addr.wrapping_sub(start) as u32 as i32)
+                    } else {
+                        addr.wrapping_sub(start) as i64
+                    };
                     // Where it lands in our layout means nothing unless that is its own tensor.
                     if !(base & Base::VAR == 0 && target == Some(Target::Tensor(base as usize))) {
                         location = format!("{name} + {o} bytes");
@@ -469,6 +570,9 @@ impl Machine<'_> {
             self.tensors[k].written = true;
             if !cta.inflight.is_empty() {
                 self.written_in_flight(cta, t, k, offset, width, pc);
+            }
+            if !self.tensors[k].nc_reads.is_empty() {
+                self.written_after_nc(cta, t, k, offset, width, pc);
             }
         }
         let region = match target {

@@ -129,6 +129,10 @@ impl Region {
             .is_some_and(|end| end <= self.bytes)
     }
 
+    pub fn shadow(&self, granule: u64) -> Option<&Shadow> {
+        self.shadow.get(granule)
+    }
+
     pub fn shadow_mut(&mut self, granule: u64) -> &mut Shadow {
         self.shadow.get_mut_or(granule, Shadow::default)
     }

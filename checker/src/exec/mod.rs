@@ -130,6 +130,9 @@ pub(crate) struct TensorMem {
     pub is_bf16: bool,
     /// Whether anything was stored here in this launch.
     pub written: bool,
+    /// Granules read through `ld.global.nc`, with the first such read (CTA, thread, pc):
+    /// a write to one of them at any time of the launch is a finding.
+    pub nc_reads: HashMap<u64, ([u32; 3], [u32; 3], u32), crate::term::FxBuildHasher>,
     /// Id of the leaf of element 0 when all leaves were interned consecutively up front.
     pub input_base: Option<crate::term::TermId>,
 }
@@ -466,6 +469,7 @@ impl<'a> Machine<'a> {
                         role: t.role,
                         region: Region::tensor(t.bytes(), elem),
                         written: false,
+                        nc_reads: HashMap::default(),
                         input_base: None,
                         data,
                         ordinal: ordinal as u32,

@@ -1260,16 +1260,19 @@ impl Machine<'_> {
                         Some(c) => Some(Self::int(self.read(th, &ids, *c, line)?, line)? as u32),
                         None => None,
                     };
+                    // PTX counts whole warps: a count that is not a multiple of 32 is
+                    // undefined even where it equals the CTA's size (ptxas rejects literal ones).
                     let n = cta.threads.len() as u32;
                     if id > 15
                         || count.is_some_and(|c| {
-                            c % 32 != 0 && c != n || c == 0 || c > n.next_multiple_of(32)
+                            !c.is_multiple_of(32) || c == 0 || c > n.next_multiple_of(32)
                         })
                     {
                         return Err(ExecError::Invalid {
                             line,
                             msg: format!(
-                                "barrier id {id} / thread count {count:?} (ids are 0-15, counts multiples of 32)"
+                                "barrier id {id} / thread count {count:?}: ids are 0-15, counts \
+                                 non-zero multiples of the warp size (32) up to the CTA's warps"
                             ),
                         });
                     }
@@ -1484,6 +1487,7 @@ impl Machine<'_> {
                     elem_bytes,
                     dsts,
                     addr,
+                    nc,
                     ..
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
@@ -1503,6 +1507,9 @@ impl Machine<'_> {
                         )?;
                         if let Some(d) = d {
                             cta.threads[t].regs[*d as usize] = v;
+                        }
+                        if *nc {
+                            self.nc_read(cta, t, base.plus(i as u64 * eb), eb, pc);
                         }
                     }
                 }
@@ -1589,8 +1596,10 @@ impl Machine<'_> {
         let off = a.offset as u64;
         if let Src::Reg(r) = a.base {
             match th.regs[r as usize] {
-                Val::Addr { base, bits } => return Ok(Ptr::new(bits.wrapping_add(off), base)),
-                Val::Bits(b) => return Ok(Ptr::plain(b.wrapping_add(off))),
+                Val::Addr { base, bits } => {
+                    return Ok(Ptr::new(bits.wrapping_add(off), base).in_width(a.wrap32));
+                }
+                Val::Bits(b) => return Ok(Ptr::plain(b.wrapping_add(off)).in_width(a.wrap32)),
                 _ => {}
             }
         }
@@ -1606,10 +1615,11 @@ impl Machine<'_> {
         line: Line,
     ) -> Result<Ptr, ExecError> {
         let off = a.offset as u64;
-        Ok(match self.read(th, ids, a.base, line)? {
+        let p = match self.read(th, ids, a.base, line)? {
             Val::Addr { base, bits } => Ptr::new(bits.wrapping_add(off), base),
             v => Ptr::plain(Self::int(v, line)?.wrapping_add(off)),
-        })
+        };
+        Ok(p.in_width(a.wrap32))
     }
 
     /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.

@@ -43,7 +43,10 @@ pub enum Val {
     /// known to be "start of region `base` + an offset `o` computed from non-address integers
     /// only" (see [`Base`]). Why this is sound: `bits == start_k + o (mod 2^64)` in our
     /// layout and `o` does not depend on where memory is placed, so on the hardware the same
-    /// value is `H_k + o`, and checking `o` against region `k` checks the real access.
+    /// value is `H_k + o`, and checking `o` against region `k` checks the real access. In a
+    /// 32-bit register (a shared or local variable in its own space) the equation holds
+    /// modulo 2^32, as the hardware computes such addresses; the region lies below 2^32 in
+    /// every layout, so the accessed address, reduced the same way, is checked exactly.
     /// Hence only `Addr + integer` keeps the base; every operation whose result would depend
     /// on the layout is refused, never turned into `Bits`.
     Addr { base: u32, bits: u64 },

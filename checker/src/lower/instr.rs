@@ -232,8 +232,17 @@ impl Ctx<'_> {
         let Operand::Address(a) = self.operand(n)? else {
             return Err(invalid(self.line, "expected an address operand `[...]`"));
         };
+        let mut wrap32 = false;
         let base = match &a.base {
-            AddressBase::Reg(name) => Src::Reg(self.reg_named(name)?),
+            AddressBase::Reg(name) => {
+                let r = self.reg_named(name)?;
+                wrap32 = self
+                    .scope
+                    .reg_info
+                    .get(r as usize)
+                    .is_some_and(|i| i.bits == 32);
+                Src::Reg(r)
+            }
             AddressBase::Absolute(v) => Src::Imm(*v as u64),
             AddressBase::Symbol(name) => match self.scope.vars.get(name) {
                 Some(VarRef::Space(sp, var)) if *sp == space => Src::Var(*var),
@@ -261,6 +270,7 @@ impl Ctx<'_> {
         Ok(Addr {
             base,
             offset: a.offset,
+            wrap32,
         })
     }
 }
@@ -1094,7 +1104,11 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         ));
     }
     let is_param = cx.i.mods.iter().any(|x| x == "param");
+    let nc = cx.i.mods.iter().any(|x| x == "nc");
     let space = take_space(m, line)?;
+    if nc && (!is_ld || space != Some(Space::Global)) {
+        return Err(invalid(line, "`.nc` is defined for ld.global only"));
+    }
     let vec = m.take_vector();
     let t = m.one_type()?;
     let elem_bytes = u8::try_from(t.size()).map_err(|_| invalid(line, "element too large"))?;
@@ -1168,6 +1182,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             float,
             dsts,
             addr,
+            nc,
         })
     } else {
         let srcs = items
@@ -1274,6 +1289,20 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     } else {
         None
     };
+    // As ptxas: barriers count whole warps (a register count is checked when executed).
+    if let Some(Src::Imm(c)) = count
+        && (c == 0 || !c.is_multiple_of(32))
+    {
+        return Err(invalid(
+            line,
+            format!(
+                "{}.{} thread count {c}: the number of threads participating in a barrier \
+                 must be a non-zero multiple of the warp size (32)",
+                cx.i.opcode,
+                if wait { "sync" } else { "arrive" }
+            ),
+        ));
+    }
     Ok(Op::Bar { id, count, wait })
 }
 

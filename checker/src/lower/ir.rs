@@ -194,6 +194,9 @@ pub enum Space {
 pub struct Addr {
     pub base: Src,
     pub offset: i64,
+    /// Whether the base is a 32-bit register: the sum is then taken modulo 2^32, as the
+    /// hardware forms a 32-bit `.shared`/`.local` address.
+    pub wrap32: bool,
 }
 
 /// What `vote.sync` computes over the predicates of its lanes.
@@ -357,6 +360,9 @@ pub enum Op {
         float: Option<FloatTy>,
         dsts: Vec<Option<Reg>>,
         addr: Addr,
+        /// `ld.global.nc`: the non-coherent path, which needs data that the kernel never
+        /// writes (a write anywhere in the launch is a finding).
+        nc: bool,
     },
     St {
         space: Space,
