@@ -5,6 +5,7 @@ use super::race::Epoch;
 use super::value::Base;
 use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
+use crate::ptx::Line;
 use crate::spec::Role;
 use crate::term::{Node, TermId};
 use std::ops::Range;
@@ -418,6 +419,9 @@ impl Machine<'_> {
                 self.written_in_flight(cta, t, k, offset, width, pc);
             }
         }
+        if let Some(Target::Tensor(k)) = target {
+            self.whole_elements(k, width, kind, line)?;
+        }
         let region = match target {
             Some(Target::Tensor(k)) => &mut self.tensors[k].region,
             Some(Target::Shared) => &mut cta.shared,
@@ -587,6 +591,43 @@ impl Machine<'_> {
         };
         region.store(offset, width, new);
         Ok(Val::Unordered)
+    }
+
+    /// Refuses a store into an output tensor that is wider than its element, unless its value
+    /// splits into whole elements exactly (concrete bits, or two packed halves into 16-bit
+    /// elements): the bytes of a wider symbolic value (an f32 into an f16 tensor) are no
+    /// element's real value, and dropping them from the footprint would compare nothing.
+    fn whole_elements(
+        &self,
+        k: usize,
+        width: u64,
+        kind: Access,
+        line: Line,
+    ) -> Result<(), ExecError> {
+        let tm = &self.tensors[k];
+        let g = tm.region.granule;
+        if tm.role == Role::In || width <= g {
+            return Ok(());
+        }
+        let splits = match kind {
+            Access::Store(Val::Bits(_)) => true,
+            Access::Store(Val::Pair(..)) => g == 2 && width == 4,
+            Access::Store(_) | Access::AtomicAdd { .. } => false,
+            Access::Load => return Ok(()),
+        };
+        if splits {
+            return Ok(());
+        }
+        Err(ExecError::Unsupported {
+            line,
+            what: format!(
+                "a {width}-byte store of a computed value into output {}, whose elements are {g} bytes: \
+                 its bytes are parts of one wider value, not {} elements of their own, so they \
+                 cannot be compared element by element",
+                tm.name,
+                width / g
+            ),
+        })
     }
 
     /// The input term of element `index` of tensor `k`.

@@ -9,6 +9,9 @@ use crate::ptx::Line;
 use crate::term::{CmpOp, Dyadic, Func, Node, TermId};
 use std::cmp::Ordering;
 
+/// The lane-instruction count is published for progress messages every 2^22 instructions.
+const PROGRESS_MASK: u64 = (1 << 22) - 1;
+
 /// Per-thread constants for special registers.
 pub(super) struct Ids {
     tid: [u32; 3],
@@ -908,6 +911,17 @@ impl Machine<'_> {
             let line = inst.line;
             th.pc += 1;
             th.steps += 1;
+            if self.lane_instructions >= self.config.max_lane_instructions {
+                return Err(ExecError::Work {
+                    limit: self.config.max_lane_instructions,
+                    line,
+                });
+            }
+            if self.lane_instructions & PROGRESS_MASK == 0
+                && let Some(p) = &self.config.progress
+            {
+                p.store(self.lane_instructions, std::sync::atomic::Ordering::Relaxed);
+            }
             if th.steps > limit {
                 return Err(ExecError::Limit(format!(
                     "thread {:?} executed more than {limit} instructions (line {line}); raise max_steps_per_thread",
