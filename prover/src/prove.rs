@@ -83,12 +83,38 @@ pub enum Outcome {
 #[derive(Debug, Clone)]
 pub struct Invalid(pub String);
 
+/// Bounds on one proof attempt (the CLI's flags).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Lane-instructions each kernel's symbolic run may execute (`--max-lane-instructions`).
+    pub max_lane_instructions: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_lane_instructions: kcert_checker::exec::DEFAULT_MAX_LANE_INSTRUCTIONS,
+        }
+    }
+}
+
+/// How often a long proof says on stderr that it is still running.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
 fn side_error(e: SideError) -> Result<Outcome, Invalid> {
     let unsupported = match &e {
         SideError::Parse(..) => false,
         SideError::Lower(_, l) => matches!(l, LowerError::Unsupported { .. }),
-        SideError::Exec(_, x) => matches!(x, ExecError::Unsupported { .. } | ExecError::Limit(_)),
+        SideError::Exec(_, x) => matches!(
+            x,
+            ExecError::Unsupported { .. } | ExecError::Limit(_) | ExecError::Work { .. }
+        ),
     };
+    if let SideError::Exec(_, ExecError::Work { .. }) = e {
+        return Ok(Outcome::Unknown(format!(
+            "{e}; raise the limit with --max-lane-instructions"
+        )));
+    }
     if unsupported {
         Ok(Outcome::Unknown(e.to_string()))
     } else {
@@ -100,6 +126,13 @@ fn tensor_name(spec: &kcert_checker::spec::KernelSpec, p: usize) -> String {
     match spec.params.get(p) {
         Some(Binding::Tensor(t)) => t.name.clone(),
         _ => format!("param{p}"),
+    }
+}
+
+fn tensor_size(spec: &kcert_checker::spec::KernelSpec, p: usize) -> u64 {
+    match spec.params.get(p) {
+        Some(Binding::Tensor(t)) => t.elements(),
+        _ => 0,
     }
 }
 
@@ -137,8 +170,36 @@ fn clean(p: &Path) -> String {
 /// concretely on seeded random inputs and a difference far beyond rounding is added to the
 /// UNKNOWN report as a hint (never as a verdict: it is not certified).
 pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
+    prove_with(path, &Options::default())
+}
+
+/// [`prove`] within `options`; a run that takes long says so on stderr every 10 s.
+pub fn prove_with(path: &Path, options: &Options) -> Result<Outcome, Invalid> {
     let pair = PairSpec::load(path).map_err(Invalid)?;
-    match prove_symbolic(&pair)? {
+    let progress = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let watch = {
+        let progress = progress.clone();
+        let (name, cap) = (path.display().to_string(), options.max_lane_instructions);
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                wait.recv_timeout(PROGRESS_EVERY)
+            {
+                kcert_checker::errln!(
+                    "kcert: still proving {name} after {:.0} s: the current kernel run is at {} lane-instructions \
+                     (it stops at {cap}: --max-lane-instructions)",
+                    start.elapsed().as_secs_f64(),
+                    progress.load(std::sync::atomic::Ordering::Relaxed)
+                );
+            }
+        })
+    };
+    let result = prove_symbolic(&pair, options, progress);
+    // The watcher ends when the channel closes, whatever happened.
+    drop(done);
+    let _ = watch.join();
+    match result? {
         Outcome::Unknown(why) => {
             let hint = concrete_hint(&pair);
             Ok(Outcome::Unknown(format!("{why}\n  hint: {hint}")))
@@ -240,14 +301,22 @@ fn concrete_hint(pair: &PairSpec) -> String {
 }
 
 /// Both safety analyses, footprints, then the rules element by element.
-fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
+fn prove_symbolic(
+    pair: &PairSpec,
+    options: &Options,
+    progress: std::sync::Arc<std::sync::atomic::AtomicU64>,
+) -> Result<Outcome, Invalid> {
     let pair = pair.clone();
     let read =
         |p: &Path| std::fs::read_to_string(p).map_err(|e| Invalid(format!("{}: {e}", p.display())));
     let ref_text = read(&pair.reference.ptx)?;
     let opt_text = read(&pair.optimized.ptx)?;
+    // One bound for the whole run and for any one thread: the flag raises both.
     let config = Config {
         max_ctas: u64::MAX,
+        max_lane_instructions: options.max_lane_instructions,
+        max_steps_per_thread: options.max_lane_instructions,
+        progress: Some(progress),
         ..Config::default()
     };
     let mut run = match equiv::run_pair(&pair, [&ref_text, &opt_text], [true, true], &config) {
@@ -277,12 +346,9 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
             .map(|&(rp, op)| (r.footprint(rp), o.footprint(op)))
             .collect()
     };
-    let mut steps: Vec<Step> = Vec::new();
-    let mut elements = 0u64;
-    // Every element's two terms first (taking them may intern constants), then the rules with
-    // one shared set of normal-form tables.
-    let mut work = Vec::new();
-    for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
+    // Every link: the same elements written by both kernels, and at least one of them (an
+    // equivalence over no element would claim nothing).
+    for (n, &(rp, _)) in pair.outputs.iter().enumerate() {
         let (fr, fo) = &footprints[n];
         if let Some((element, by)) = equiv::footprint_mismatch(fr, fo) {
             return Ok(Outcome::Refuted(Refutation::Footprint {
@@ -291,6 +357,26 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
                 by,
             }));
         }
+    }
+    for (n, &(rp, _)) in pair.outputs.iter().enumerate() {
+        if footprints[n].0.is_empty() {
+            return Ok(Outcome::Unknown(format!(
+                "output {}: neither kernel writes any of its {} elements, so there is nothing to \
+                 compare and no equivalence is claimed",
+                tensor_name(&pair.reference, rp),
+                tensor_size(&pair.reference, rp)
+            )));
+        }
+    }
+    let declared = [Kernel::Reference, Kernel::Optimized]
+        .map(|k| run.side(k).map_or(0, |s| s.outcome.lane_instructions));
+    let mut steps: Vec<Step> = Vec::new();
+    let mut elements = 0u64;
+    // Every element's two terms first (taking them may intern constants), then the rules with
+    // one shared set of normal-form tables.
+    let mut work = Vec::new();
+    for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
+        let (fr, _) = &footprints[n];
         for &e in fr {
             let lt = run
                 .element_term(Kernel::Reference, rp, e)
@@ -388,7 +474,16 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
         Claim::Safe(Kernel::Reference),
         Claim::Safe(Kernel::Optimized),
     ];
-    claims.extend((0..pair.outputs.len() as u32).map(Claim::Equivalent));
+    claims.extend(
+        pair.outputs
+            .iter()
+            .enumerate()
+            .map(|(n, &(rp, _))| Claim::Equivalent {
+                output: n as u32,
+                elements: footprints[n].0.len() as u64,
+                total: tensor_size(&pair.reference, rp),
+            }),
+    );
     let t = &pair.texts;
     let cert = Certificate {
         spec_sha256: cert::spec_digest(&t.pair, &t.reference, &t.optimized),
@@ -401,6 +496,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
         opt_spec: t.optimized.clone(),
         claims,
         steps,
+        work: declared,
     };
     Ok(Outcome::Proved { cert, elements })
 }
