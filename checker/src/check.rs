@@ -4,7 +4,7 @@
 
 use crate::cert::{self, Certificate, Claim, Kernel};
 use crate::equiv;
-use crate::exec::{Config, DEFAULT_MAX_LANE_INSTRUCTIONS, ExecError};
+use crate::exec::{Config, DEFAULT_MAX_WORK, ExecError};
 use crate::pair::{PairSpec, SpecTexts};
 use crate::rules::Replay;
 use std::path::Path;
@@ -15,14 +15,15 @@ pub const ELEMENT_BUDGET: u64 = 1 << 26;
 /// Bounds on one re-check, set by the checker's user, never by the certificate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Lane-instructions one kernel's run may execute, whatever the certificate declares.
-    pub max_lane_instructions: u64,
+    /// Work one kernel's run may do ([`crate::exec::Outcome::work`]), whatever the certificate
+    /// declares.
+    pub max_work: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_lane_instructions: DEFAULT_MAX_LANE_INSTRUCTIONS,
+            max_work: DEFAULT_MAX_WORK,
         }
     }
 }
@@ -45,7 +46,7 @@ pub struct Verified {
     /// Output elements shown equal.
     pub elements: u64,
     pub steps: usize,
-    /// Lane-instructions each kernel's run took here (reference, optimized; 0: not run).
+    /// Work each kernel's run took here (reference, optimized; 0: not run).
     pub work: [u64; 2],
 }
 
@@ -71,12 +72,12 @@ pub enum Reject {
     #[error("output link {0}: {1}")]
     Coverage(u32, String),
     #[error(
-        "resource limit: the {kernel:?} kernel executed more than {limit} lane-instructions{}",
+        "resource limit: the {kernel:?} kernel did more than {limit} units of work{}",
         if limit < cap {
             format!(", past the {declared} the certificate declares (plus a margin)")
         } else {
             format!(
-                ", the checker's cap (the certificate declares {declared}); raise it with --max-lane-instructions"
+                ", the checker's cap (the certificate declares {declared}); raise it with --max-work"
             )
         }
     )]
@@ -177,11 +178,11 @@ pub fn check_with(
 
     // 3. Safety, re-derived by execution of every kernel a claim is about.
     // Each run stops shortly past the work the certificate declares, and at the checker's cap.
-    let cap = limits.max_lane_instructions;
+    let cap = limits.max_work;
     let limit = |i: usize| work_limit(cert.work[i], cap);
     let config = |i: usize| Config {
         max_ctas: u64::MAX,
-        max_lane_instructions: limit(i),
+        max_work: limit(i),
         max_steps_per_thread: limit(i),
         ..Config::default()
     };
@@ -346,6 +347,6 @@ pub fn check_with(
         elements,
         steps: cert.steps.len(),
         work: [Kernel::Reference, Kernel::Optimized]
-            .map(|k| run.side(k).map_or(0, |s| s.outcome.lane_instructions)),
+            .map(|k| run.side(k).map_or(0, |s| s.outcome.work)),
     })
 }

@@ -155,13 +155,11 @@ pub fn export(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Exchan
     let pair = PairSpec::from_texts(texts, Path::new("."), Path::new("."))?;
     // The certificate is untrusted: its runs are bounded as the checker bounds them.
     let config = |i: usize| {
-        let limit = kcert_checker::check::work_limit(
-            cert.work[i],
-            kcert_checker::exec::DEFAULT_MAX_LANE_INSTRUCTIONS,
-        );
+        let limit =
+            kcert_checker::check::work_limit(cert.work[i], kcert_checker::exec::DEFAULT_MAX_WORK);
         Config {
             max_ctas: u64::MAX,
-            max_lane_instructions: limit,
+            max_work: limit,
             max_steps_per_thread: limit,
             ..Config::default()
         }

@@ -33,9 +33,9 @@ enum Cmd {
         /// Findings printed in full.
         #[arg(long, default_value_t = 8)]
         show: usize,
-        /// Lane-instructions the run may execute (all CTAs together; also any one thread).
-        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_LANE_INSTRUCTIONS)]
-        max_lane_instructions: u64,
+        /// Work the run may do: lane-instructions plus term comparisons, all CTAs together.
+        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
+        max_work: u64,
     },
     /// Run an instance on concrete inputs with the interpreter and print or write its outputs.
     Run {
@@ -61,9 +61,9 @@ enum Cmd {
         /// Where to write the certificate.
         #[arg(short, long)]
         output: PathBuf,
-        /// Lane-instructions each kernel's symbolic run may execute (also any one thread).
-        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_LANE_INSTRUCTIONS)]
-        max_lane_instructions: u64,
+        /// Work each kernel's symbolic run may do: lane-instructions plus term comparisons.
+        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
+        max_work: u64,
     },
     /// For every pair in kernels/pairs: verdict, prove time, check time, certificate bytes.
     Corpus {
@@ -99,8 +99,8 @@ fn main() -> ExitCode {
             spec,
             max_ctas,
             show,
-            max_lane_instructions,
-        } => analyze(spec, max_ctas, show, max_lane_instructions),
+            max_work,
+        } => analyze(spec, max_ctas, show, max_work),
         Cmd::Run {
             spec,
             seed,
@@ -112,23 +112,23 @@ fn main() -> ExitCode {
         Cmd::Prove {
             pair,
             output,
-            max_lane_instructions,
-        } => prove(pair, output, max_lane_instructions),
+            max_work,
+        } => prove(pair, output, max_work),
         Cmd::Corpus { kernels } => corpus(kernels),
         Cmd::LeanExport { cert, ptx, output } => lean_export(cert, ptx, output),
     };
     ExitCode::from(code as u8)
 }
 
-fn analyze(path: PathBuf, max_ctas: u64, show: usize, max_lane_instructions: u64) -> i32 {
+fn analyze(path: PathBuf, max_ctas: u64, show: usize, max_work: u64) -> i32 {
     let inst = match Instance::load(&path) {
         Ok(i) => i,
         Err(e) => return fail(&e),
     };
     let config = Config {
         max_ctas,
-        max_lane_instructions,
-        max_steps_per_thread: max_lane_instructions,
+        max_work,
+        max_steps_per_thread: max_work,
         ..Config::default()
     };
     match inst.run(Mode::Symbolic, &Default::default(), &config) {
@@ -152,7 +152,7 @@ fn fail(e: &kcert_checker::instance::Error) -> i32 {
         kcert_checker::instance::Error::Exec {
             err: kcert_checker::exec::ExecError::Work { .. },
             ..
-        } => "; raise the limit with --max-lane-instructions",
+        } => "; raise the limit with --max-work",
         _ => "",
     };
     errln!("kcert: {what}: {e}{hint}");
@@ -296,11 +296,9 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
     (lines, partial)
 }
 
-fn prove(pair: PathBuf, output: PathBuf, max_lane_instructions: u64) -> i32 {
+fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
     use kcert::prove::{Options, Outcome, Refutation};
-    let options = Options {
-        max_lane_instructions,
-    };
+    let options = Options { max_work };
     let outcome = match kcert::prove::prove_with(&pair, &options) {
         Ok(o) => o,
         Err(e) => {

@@ -8,7 +8,7 @@ use crate::interval::{self, Evaluator, IVal, Interval};
 use crate::screen::Screen;
 use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
 use kcert_checker::equiv::{self, PairRun, SideError};
-use kcert_checker::exec::{Config, ExecError, Mode};
+use kcert_checker::exec::{Config, DEFAULT_MAX_WORK, ExecError, Mode};
 use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
@@ -86,14 +86,15 @@ pub struct Invalid(pub String);
 /// Bounds on one proof attempt (the CLI's flags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Lane-instructions each kernel's symbolic run may execute (`--max-lane-instructions`).
-    pub max_lane_instructions: u64,
+    /// Work each kernel's symbolic run may do (`--max-work`: lane-instructions plus term
+    /// comparisons).
+    pub max_work: u64,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_lane_instructions: kcert_checker::exec::DEFAULT_MAX_LANE_INSTRUCTIONS,
+            max_work: kcert_checker::exec::DEFAULT_MAX_WORK,
         }
     }
 }
@@ -112,7 +113,7 @@ fn side_error(e: SideError) -> Result<Outcome, Invalid> {
     };
     if let SideError::Exec(_, ExecError::Work { .. }) = e {
         return Ok(Outcome::Unknown(format!(
-            "{e}; raise the limit with --max-lane-instructions"
+            "{e}; raise the limit with --max-work"
         )));
     }
     if unsupported {
@@ -177,31 +178,38 @@ pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
 pub fn prove_with(path: &Path, options: &Options) -> Result<Outcome, Invalid> {
     let pair = PairSpec::load(path).map_err(Invalid)?;
     let progress = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    // Elements decided so far once the rules run (u64::MAX while the kernels execute).
+    let decided = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
     let (done, wait) = std::sync::mpsc::channel::<()>();
     let watch = {
-        let progress = progress.clone();
-        let (name, cap) = (path.display().to_string(), options.max_lane_instructions);
+        let (progress, decided) = (progress.clone(), decided.clone());
+        let (name, cap) = (path.display().to_string(), options.max_work);
         std::thread::spawn(move || {
             let start = std::time::Instant::now();
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
                 wait.recv_timeout(PROGRESS_EVERY)
             {
-                kcert_checker::errln!(
-                    "kcert: still proving {name} after {:.0} s: the current kernel run is at {} lane-instructions \
-                     (it stops at {cap}: --max-lane-instructions)",
-                    start.elapsed().as_secs_f64(),
-                    progress.load(std::sync::atomic::Ordering::Relaxed)
-                );
+                let secs = start.elapsed().as_secs_f64();
+                match decided.load(std::sync::atomic::Ordering::Relaxed) {
+                    u64::MAX => kcert_checker::errln!(
+                        "kcert: still proving {name} after {secs:.0} s: executing, the current kernel run \
+                         is past {} units of work (it stops at {cap}: --max-work)",
+                        progress.load(std::sync::atomic::Ordering::Relaxed)
+                    ),
+                    n => kcert_checker::errln!(
+                        "kcert: still proving {name} after {secs:.0} s: {n} output elements decided"
+                    ),
+                }
             }
         })
     };
-    let result = prove_symbolic(&pair, options, progress);
+    let result = prove_symbolic(&pair, options, progress, &decided);
     // The watcher ends when the channel closes, whatever happened.
     drop(done);
     let _ = watch.join();
     match result? {
         Outcome::Unknown(why) => {
-            let hint = concrete_hint(&pair);
+            let hint = concrete_hint(&pair, options.max_work);
             Ok(Outcome::Unknown(format!("{why}\n  hint: {hint}")))
         }
         other => Ok(other),
@@ -217,6 +225,7 @@ fn concrete_outputs(
     k: Kernel,
     text: &str,
     shared: &[Vec<f64>],
+    max_work: u64,
 ) -> Option<Vec<std::collections::BTreeMap<u64, f64>>> {
     let spec = if k == Kernel::Reference {
         &pair.reference
@@ -232,8 +241,11 @@ fn concrete_outputs(
     }
     let module = kcert_checker::ptx::parse(text).ok()?;
     let prog = kcert_checker::lower::lower(&module, &spec.entry).ok()?;
-    let out =
-        kcert_checker::exec::run(&prog, spec, Mode::Concrete, &inp, &Config::default()).ok()?;
+    let config = Config {
+        max_work,
+        ..Config::default()
+    };
+    let out = kcert_checker::exec::run(&prog, spec, Mode::Concrete, &inp, &config).ok()?;
     pair.outputs
         .iter()
         .map(|&(rp, op)| {
@@ -271,7 +283,7 @@ fn far_apart(a: f64, b: f64) -> bool {
 /// What the interpreter says about the pair, as a sentence: the first linked output element
 /// where its two results differ far beyond rounding, that they agree, or that it cannot run
 /// them (then it says nothing about equality).
-fn concrete_hint(pair: &PairSpec) -> String {
+fn concrete_hint(pair: &PairSpec, max_work: u64) -> String {
     let cannot = || "the concrete interpreter cannot run both kernels either".to_string();
     let read = |p: &Path| std::fs::read_to_string(p).ok();
     let (Some(rt), Some(ot)) = (read(&pair.reference.ptx), read(&pair.optimized.ptx)) else {
@@ -279,8 +291,8 @@ fn concrete_hint(pair: &PairSpec) -> String {
     };
     for seed in 1..=2u64 {
         let values = random_link_values(pair, seed);
-        let r = concrete_outputs(pair, seed, Kernel::Reference, &rt, &values);
-        let o = concrete_outputs(pair, seed, Kernel::Optimized, &ot, &values);
+        let r = concrete_outputs(pair, seed, Kernel::Reference, &rt, &values, max_work);
+        let o = concrete_outputs(pair, seed, Kernel::Optimized, &ot, &values, max_work);
         let (Some(r), Some(o)) = (r, o) else {
             return cannot();
         };
@@ -305,6 +317,7 @@ fn prove_symbolic(
     pair: &PairSpec,
     options: &Options,
     progress: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    decided: &std::sync::atomic::AtomicU64,
 ) -> Result<Outcome, Invalid> {
     let pair = pair.clone();
     let read =
@@ -314,8 +327,8 @@ fn prove_symbolic(
     // One bound for the whole run and for any one thread: the flag raises both.
     let config = Config {
         max_ctas: u64::MAX,
-        max_lane_instructions: options.max_lane_instructions,
-        max_steps_per_thread: options.max_lane_instructions,
+        max_work: options.max_work,
+        max_steps_per_thread: options.max_work,
         progress: Some(progress),
         ..Config::default()
     };
@@ -368,8 +381,8 @@ fn prove_symbolic(
             )));
         }
     }
-    let declared = [Kernel::Reference, Kernel::Optimized]
-        .map(|k| run.side(k).map_or(0, |s| s.outcome.lane_instructions));
+    let declared =
+        [Kernel::Reference, Kernel::Optimized].map(|k| run.side(k).map_or(0, |s| s.outcome.work));
     let mut steps: Vec<Step> = Vec::new();
     let mut elements = 0u64;
     // Every element's two terms first (taking them may intern constants), then the rules with
@@ -390,6 +403,7 @@ fn prove_symbolic(
             work.push((n, rp, e, lt, ot));
         }
     }
+    decided.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut replay = Replay::new(run.view(), kcert_checker::check::ELEMENT_BUDGET);
     let mut screen = Screen::new(run.view());
     {
@@ -457,6 +471,7 @@ fn prove_symbolic(
                 }
             };
             elements += 1;
+            decided.store(elements, std::sync::atomic::Ordering::Relaxed);
             match steps.last_mut() {
                 Some(s) if s.output == n as u32 && s.first + s.count == e && s.rule == rule => {
                     s.count += 1
@@ -550,12 +565,26 @@ fn numeric_witness(
 ) -> Option<Counterexample> {
     for seed in 1..=4u64 {
         let values = random_link_values(pair, seed);
-        let a = *concrete_outputs(pair, seed, Kernel::Reference, ref_text, &values)?
-            .get(output)?
-            .get(&element)?;
-        let b = *concrete_outputs(pair, seed, Kernel::Optimized, opt_text, &values)?
-            .get(output)?
-            .get(&element)?;
+        let a = *concrete_outputs(
+            pair,
+            seed,
+            Kernel::Reference,
+            ref_text,
+            &values,
+            DEFAULT_MAX_WORK,
+        )?
+        .get(output)?
+        .get(&element)?;
+        let b = *concrete_outputs(
+            pair,
+            seed,
+            Kernel::Optimized,
+            opt_text,
+            &values,
+            DEFAULT_MAX_WORK,
+        )?
+        .get(output)?
+        .get(&element)?;
         if far_apart(a, b) {
             return Some(Counterexample {
                 exact: None,
@@ -628,7 +657,7 @@ fn counterexample(
             .map(|vs| vs.iter().map(|&v| v as f64 / 8.0).collect())
             .collect();
         let at = |k: Kernel, text: &str| -> Option<f64> {
-            concrete_outputs(pair, seed, k, text, &shared)?
+            concrete_outputs(pair, seed, k, text, &shared, DEFAULT_MAX_WORK)?
                 .get(output)?
                 .get(&element)
                 .copied()
@@ -727,7 +756,7 @@ fn certified_witness(
                 .get_mut(usize::try_from(i).ok()?)? = v;
         }
         let at = |side: Kernel, text: &str| -> Option<f64> {
-            concrete_outputs(pair, seed, side, text, &shared)?
+            concrete_outputs(pair, seed, side, text, &shared, DEFAULT_MAX_WORK)?
                 .get(output)?
                 .get(&element)
                 .copied()

@@ -301,8 +301,7 @@ fn forged(pair_file: &str, rule: Rule) -> Case {
         opt_spec: t.optimized.clone(),
         claims,
         steps,
-        work: [Kernel::Reference, Kernel::Optimized]
-            .map(|k| run.side(k).unwrap().outcome.lane_instructions),
+        work: [Kernel::Reference, Kernel::Optimized].map(|k| run.side(k).unwrap().outcome.work),
     };
     Case {
         cert,

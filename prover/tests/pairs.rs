@@ -2,7 +2,7 @@
 //! checker; every value refutation carries a counterexample the interpreter confirms.
 
 use kcert::expect::PairExpect;
-use kcert::prove::{Outcome, Refutation, prove};
+use kcert::prove::{Options, Outcome, Refutation, prove_with};
 use kcert_checker::check::check;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +38,11 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
             .strip_prefix(std::env::current_dir().unwrap())
             .unwrap_or(&path)
             .to_path_buf();
-        let outcome = prove(&rel).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.0));
+        // A budget well above every corpus pair here (6.4 M at most) keeps the endless-loop
+        // pair (limits/loop_step_odd) quick.
+        let options = Options { max_work: 1 << 25 };
+        let outcome =
+            prove_with(&rel, &options).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.0));
         let verdict = kcert::corpus::verdict_name(&outcome);
         if verdict != expected {
             failures.push(format!(

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! kcert-check CERT... [--ptx REF.ptx OPT.ptx] [--spec PAIR.toml] [--explain]
-//!             [--require safety|equivalence|full-equivalence] [--max-lane-instructions N]
+//!             [--require safety|equivalence|full-equivalence] [--max-work N]
 //! ```
 //! Without `--ptx`, each certificate's recorded PTX paths are read (relative to the working
 //! directory). Prints one ACCEPT or REJECT line per certificate, saying what is established.
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: kcert-check CERT... [--ptx REF.ptx OPT.ptx] [--spec PAIR.toml] [--explain] \
-                     [--require safety|equivalence|full-equivalence] [--max-lane-instructions N]";
+                     [--require safety|equivalence|full-equivalence] [--max-work N]";
 
 /// What a pipeline demands of every certificate beyond being valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -74,14 +74,14 @@ fn parse_args() -> Result<Args, String> {
                     }
                 }
             }
-            Some("--max-lane-instructions") => {
+            Some("--max-work") => {
                 let n = it
                     .next()
                     .as_ref()
                     .and_then(|v| v.to_str()?.parse::<u64>().ok());
-                a.limits.max_lane_instructions = n
+                a.limits.max_work = n
                     .filter(|&n| n > 0)
-                    .ok_or("--max-lane-instructions takes a positive integer")?;
+                    .ok_or("--max-work takes a positive integer")?;
             }
             Some("-h" | "--help") => return Err(USAGE.into()),
             _ => a.certs.push(arg.into()),
@@ -292,7 +292,7 @@ fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
         outln!("  claim: {}", claim_text(c, &pair));
     }
     outln!(
-        "  {} output elements proved by {} steps; {} + {} lane-instructions re-executed",
+        "  {} output elements proved by {} steps; {} + {} units of work re-executed",
         v.elements,
         v.steps,
         v.work[0],
@@ -337,7 +337,7 @@ fn explain(c: &Certificate) -> String {
         })
         .collect();
     format!(
-        "{{\n  \"format_version\": {},\n  \"spec_sha256\": \"{}\",\n  \"reference_ptx\": {{\"path\": {}, \"sha256\": \"{}\"}},\n  \"optimized_ptx\": {{\"path\": {}, \"sha256\": \"{}\"}},\n  \"pair_spec\": {},\n  \"reference_spec\": {},\n  \"optimized_spec\": {},\n  \"claims\": [{}],\n  \"steps\": [{}],\n  \"work_lane_instructions\": [{}, {}]\n}}",
+        "{{\n  \"format_version\": {},\n  \"spec_sha256\": \"{}\",\n  \"reference_ptx\": {{\"path\": {}, \"sha256\": \"{}\"}},\n  \"optimized_ptx\": {{\"path\": {}, \"sha256\": \"{}\"}},\n  \"pair_spec\": {},\n  \"reference_spec\": {},\n  \"optimized_spec\": {},\n  \"claims\": [{}],\n  \"steps\": [{}],\n  \"work\": [{}, {}]\n}}",
         cert::VERSION,
         cert::hex(&c.spec_sha256),
         json_str(&c.ref_ptx_path),

@@ -82,9 +82,10 @@ pub struct Certificate {
     pub opt_spec: String,
     pub claims: Vec<Claim>,
     pub steps: Vec<Step>,
-    /// Lane-instructions the symbolic run of each kernel (reference, optimized) executed when
-    /// proved: the checker stops a run shortly past this, so re-checking is bounded by what
-    /// the certificate declares (and by the checker's own cap).
+    /// Work the symbolic run of each kernel (reference, optimized) took when proved
+    /// ([`crate::exec::Outcome::work`]: lane-instructions plus term comparisons): the checker
+    /// stops a run shortly past this, so re-checking is bounded by what the certificate
+    /// declares (and by the checker's own cap).
     pub work: [u64; 2],
 }
 

@@ -446,7 +446,10 @@ impl Machine<'_> {
                 (Val::Pending, _) => false,
                 (v, Ok(old)) if old == v => true,
                 (Val::Term(new), Ok(Val::Term(old))) => {
-                    self.arena.equal_up_to_commutativity(old, new, 4096)
+                    let (same, visited) =
+                        self.arena.equal_up_to_commutativity_counted(old, new, 4096);
+                    self.compared += visited as u64;
+                    same
                 }
                 _ => false,
             },
@@ -621,7 +624,7 @@ impl Machine<'_> {
         Err(ExecError::Unsupported {
             line,
             what: format!(
-                "a {width}-byte store of a computed value into output {}, whose elements are {g} bytes: \
+                "a store of {width} bytes of a computed value into output {}, whose elements are {g} bytes: \
                  its bytes are parts of one wider value, not {} elements of their own, so they \
                  cannot be compared element by element",
                 tm.name,

@@ -911,16 +911,19 @@ impl Machine<'_> {
             let line = inst.line;
             th.pc += 1;
             th.steps += 1;
-            if self.lane_instructions >= self.config.max_lane_instructions {
+            if self.lane_instructions + self.compared >= self.config.max_work {
                 return Err(ExecError::Work {
-                    limit: self.config.max_lane_instructions,
+                    limit: self.config.max_work,
                     line,
                 });
             }
             if self.lane_instructions & PROGRESS_MASK == 0
                 && let Some(p) = &self.config.progress
             {
-                p.store(self.lane_instructions, std::sync::atomic::Ordering::Relaxed);
+                p.store(
+                    self.lane_instructions + self.compared,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
             }
             if th.steps > limit {
                 return Err(ExecError::Limit(format!(

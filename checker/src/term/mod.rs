@@ -273,10 +273,22 @@ impl TermArena {
     /// reals *and* bit for bit in IEEE arithmetic (these operations commute exactly), which is
     /// what makes concurrent writes of them benign. Gives up (false) after `budget` node pairs.
     pub fn equal_up_to_commutativity(&self, a: TermId, b: TermId, budget: usize) -> bool {
+        self.equal_up_to_commutativity_counted(a, b, budget).0
+    }
+
+    /// [`Self::equal_up_to_commutativity`] and the number of nodes it visited, which callers
+    /// count as work.
+    pub fn equal_up_to_commutativity_counted(
+        &self,
+        a: TermId,
+        b: TermId,
+        budget: usize,
+    ) -> (bool, usize) {
         let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
             Default::default();
         let mut left = budget;
-        self.commutes(a, b, &mut proven, &mut left)
+        let same = self.commutes(a, b, &mut proven, &mut left);
+        (same, budget - left)
     }
 
     fn commutes(
