@@ -25,14 +25,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
             "collective_mismatch", "uninitialized_read", "unsupported", "fp_nondeterministic",
-            "invalid"}
+            "invalid", "resource_limit"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 # "unknown": the pair must be declined (unsupported or outside the decided fragment); the
 # adversarial family uses it where refusing is the only true answer (invalid PTX, say)
 # invalid: the pair (or a kernel of it) is refused as invalid input (exit 3)
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
-                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock", "unknown",
-                 "fp_nondeterministic", "invalid"}
+                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock",
+                 "fp_nondeterministic", "invalid",
+                 # kcert declines (a refusal with its line, or an empty footprint), and the
+                 # optimized kernel that does not terminate (kcert stops at its work budget)
+                 "unknown", "resource_limit"}
 PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
@@ -136,9 +139,19 @@ def fragment_misuse(ptx_lines, ln):
     return any(r in frag for r in regs[1:])
 
 
-def unsupported_line_ok(ptx_lines, ln):
+# a global store of a 4- or 8-byte scalar (wider than a 2- or 4-byte output element)
+WIDE_ST_RE = re.compile(r"^\s*(@!?%p\w+\s+)?st(\.volatile|\.weak)?\.global\.([bfsu])(32|64)\s")
+DTYPE_BYTES = {"f16": 2, "bf16": 2, "s16": 2, "u16": 2, "s8": 1, "u8": 1, "f32": 4, "s32": 4,
+               "u32": 4, "f64": 8, "s64": 8, "u64": 8}
+
+
+def unsupported_line_ok(ptx_lines, ln, out_bytes=()):
     text = ptx_lines[ln - 1]
     if ATOMIC_RE.match(text) or fragment_misuse(ptx_lines, ln):
+        return True
+    # A store wider than an output tensor's element (its bytes would be no element's value).
+    wm = WIDE_ST_RE.match(text)
+    if wm and any(int(wm.group(4)) // 8 > b for b in out_bytes):
         return True
     # A use of an atomic's returned (schedule-dependent) value, as a source operand.
     operands = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
@@ -247,9 +260,9 @@ def check_spec(spec_path, errors):
         err("expect: also must list other finding kinds than the verdict's")
     if also and verdict in ("safe", "unsupported"):
         err("expect: also only beside a finding verdict")
-    if verdict == "safe" and lines:
-        err("expect: a safe verdict lists no lines")
-    if verdict != "safe" and not lines:
+    if verdict in ("safe", "resource_limit") and lines:
+        err(f"expect: a {verdict} verdict lists no lines")
+    if verdict not in ("safe", "resource_limit") and not lines:
         err("expect: a non-safe verdict must list lines")
     for ln in lines:
         if not (isinstance(ln, int) and 1 <= ln <= len(ptx_lines)):
@@ -260,9 +273,11 @@ def check_spec(spec_path, errors):
         # .cu there states why its line is refused.
         adversarial = "adversarial" in spec_path.relative_to(HERE).parts
         if verdict == "unsupported":
-            if not adversarial and not unsupported_line_ok(ptx_lines, ln):
-                err(f"expect: line {ln} ({text.strip()!r}) is neither an atomic, a use of an atomic's result, nor a bra/st "
-                    "guarded by a predicate computed from loaded data")
+            out_bytes = [DTYPE_BYTES.get(t.get("dtype"), 8) for t in tensors.values()
+                         if t.get("role") in ("out", "inout")]
+            if not adversarial and not unsupported_line_ok(ptx_lines, ln, out_bytes):
+                err(f"expect: line {ln} ({text.strip()!r}) is neither an atomic, a use of an atomic's result, a bra/st "
+                    "guarded by a predicate computed from loaded data, nor a store wider than an output's element")
         elif (verdict == "race" and EXIT_RE.match(text)
               and any(CP_ASYNC_RE.match(l) for l in ptx_lines)):
             pass  # the exit completes copies never waited for (a cp.async's second site)
@@ -301,6 +316,10 @@ def check_spec(spec_path, errors):
         x, out = in_out()
         if x is not None and numel(x) != numel(out):
             err(f"reference: {op} needs input and output of the same size")
+        # written = N: the kernel writes only the first N elements (the rest stay unwritten)
+        w = ref.get("written")
+        if w is not None and out is not None and not (isinstance(w, int) and 0 <= w <= numel(out)):
+            err(f"reference: written = {w!r} must be an int from 0 to the output's {numel(out)} elements")
     elif op == "vadd":
         x, y, out = (tensors.get(ref.get(k)) for k in ("x", "y", "output"))
         if x is None or y is None or out is None:
@@ -642,8 +661,11 @@ def check_pair(pair_path, errors):
         if verdict == "not_equivalent" and not different and not wrong["optimized"] and not adversarial:
             err("verdict not_equivalent but the optimized instance lacks wrong = true")
     elif verdict == "unknown":
-        if "unsupported" not in iv.values() and not adversarial:
-            err("verdict unknown outside kernels/adversarial needs an unsupported instance")
+        # kcert declines: the optimized kernel is refused (unsupported), or both are safe and
+        # the pair gives nothing to compare (an empty footprint); the adversarial family also
+        # declines pairs whose kernels run but read bits in a way the model refuses
+        if iv["optimized"] not in ("safe", "unsupported") and not adversarial:
+            err(f"verdict unknown but the optimized instance's verdict is {iv['optimized']!r}")
     elif iv["optimized"] != verdict:
         err(f"verdict {verdict} but the optimized instance's verdict is {iv['optimized']!r}")
 

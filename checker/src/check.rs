@@ -4,13 +4,38 @@
 
 use crate::cert::{self, Certificate, Claim, Kernel};
 use crate::equiv;
-use crate::exec::Config;
+use crate::exec::{Config, DEFAULT_MAX_WORK, ExecError};
 use crate::pair::{PairSpec, SpecTexts};
 use crate::rules::Replay;
 use std::path::Path;
 
 /// Rule work allowed per output element.
 pub const ELEMENT_BUDGET: u64 = 1 << 26;
+
+/// Bounds on one re-check, set by the checker's user, never by the certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Work one kernel's run may do ([`crate::exec::Outcome::work`]), whatever the certificate
+    /// declares.
+    pub max_work: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_work: DEFAULT_MAX_WORK,
+        }
+    }
+}
+
+/// The work a kernel's re-check may take: what the certificate declares, plus a quarter and
+/// 2^20 so that a prover counting slightly differently stays accepted, and never past `cap`.
+pub fn work_limit(declared: u64, cap: u64) -> u64 {
+    declared
+        .saturating_add(declared / 4)
+        .saturating_add(1 << 20)
+        .min(cap)
+}
 
 /// What an accepted certificate establishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +46,8 @@ pub struct Verified {
     /// Output elements shown equal.
     pub elements: u64,
     pub steps: usize,
+    /// Work each kernel's run took here (reference, optimized; 0: not run).
+    pub work: [u64; 2],
 }
 
 /// The first reason a certificate is rejected.
@@ -44,6 +71,22 @@ pub enum Reject {
     },
     #[error("output link {0}: {1}")]
     Coverage(u32, String),
+    #[error(
+        "resource limit: the {kernel:?} kernel did more than {limit} units of work{}",
+        if limit < cap {
+            format!(", past the {declared} the certificate declares (plus a margin)")
+        } else {
+            format!(
+                ", the checker's cap (the certificate declares {declared}); raise it with --max-work"
+            )
+        }
+    )]
+    Work {
+        kernel: Kernel,
+        declared: u64,
+        limit: u64,
+        cap: u64,
+    },
     #[error("step {index} (output link {output}, element {element}): {msg}")]
     Step {
         index: usize,
@@ -60,8 +103,18 @@ fn launch(k: &crate::spec::KernelSpec) -> String {
     )
 }
 
-/// Checks `cert` against the two PTX texts it is about.
+/// Checks `cert` against the two PTX texts it is about, within the default [`Limits`].
 pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verified, Reject> {
+    check_with(cert, ref_ptx, opt_ptx, &Limits::default())
+}
+
+/// [`check`] within `limits`.
+pub fn check_with(
+    cert: &Certificate,
+    ref_ptx: &str,
+    opt_ptx: &str,
+    limits: &Limits,
+) -> Result<Verified, Reject> {
     // 1. The certificate is about exactly these files.
     if cert::sha256(ref_ptx.as_bytes()) != cert.ref_ptx_sha256 {
         return Err(Reject::Hash(format!(
@@ -94,19 +147,26 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
         ));
     }
     let claimed = |c: Claim| cert.claims.contains(&c);
-    let equiv: Vec<u32> = cert
+    let equiv_claims: Vec<(u32, u64, u64)> = cert
         .claims
         .iter()
-        .filter_map(|c| {
-            if let Claim::Equivalent(o) = c {
-                Some(*o)
-            } else {
-                None
-            }
+        .filter_map(|c| match *c {
+            Claim::Equivalent {
+                output,
+                elements,
+                total,
+            } => Some((output, elements, total)),
+            Claim::Safe(_) => None,
         })
         .collect();
+    let equiv: Vec<u32> = equiv_claims.iter().map(|c| c.0).collect();
     if let Some(o) = equiv.iter().find(|&&o| o as usize >= pair.outputs.len()) {
         return Err(Reject::Claims(format!("output link {o} does not exist")));
+    }
+    if equiv.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Reject::Claims(
+            "two equivalence claims about one output link".into(),
+        ));
     }
     let both_safe =
         claimed(Claim::Safe(Kernel::Reference)) && claimed(Claim::Safe(Kernel::Optimized));
@@ -117,15 +177,33 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
     }
 
     // 3. Safety, re-derived by execution of every kernel a claim is about.
-    let config = Config {
+    // Each run stops shortly past the work the certificate declares, and at the checker's cap.
+    let cap = limits.max_work;
+    let limit = |i: usize| work_limit(cert.work[i], cap);
+    let config = |i: usize| Config {
         max_ctas: u64::MAX,
+        max_work: limit(i),
+        max_steps_per_thread: limit(i),
         ..Config::default()
     };
+    let configs = [config(0), config(1)];
     let want = [
         claimed(Claim::Safe(Kernel::Reference)),
         claimed(Claim::Safe(Kernel::Optimized)),
     ];
-    let mut run = equiv::run_pair(&pair, [ref_ptx, opt_ptx], want, &config)?;
+    let mut run = equiv::run_pair_with(&pair, [ref_ptx, opt_ptx], want, [&configs[0], &configs[1]])
+        .map_err(|e| match e {
+            equiv::SideError::Exec(kernel, ExecError::Work { limit, .. }) => {
+                let i = usize::from(kernel == Kernel::Optimized);
+                Reject::Work {
+                    kernel,
+                    declared: cert.work[i],
+                    limit,
+                    cap,
+                }
+            }
+            other => Reject::Side(other),
+        })?;
     for (kernel, wanted) in [Kernel::Reference, Kernel::Optimized].into_iter().zip(want) {
         // A claimed kernel that did not run has not been checked: never let that pass.
         match run.side(kernel) {
@@ -156,14 +234,36 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
         let mut footprints = Vec::new();
         for (n, (rp, op)) in pair.outputs.iter().enumerate() {
             let (fr, fo) = (r.footprint(*rp), o.footprint(*op));
-            if equiv.contains(&(n as u32))
-                && let Some((element, by)) = equiv::footprint_mismatch(&fr, &fo)
-            {
-                return Err(Reject::Footprint {
-                    output: n as u32,
-                    element,
-                    by,
-                });
+            if let Some(&(_, elements, total)) = equiv_claims.iter().find(|c| c.0 == n as u32) {
+                if let Some((element, by)) = equiv::footprint_mismatch(&fr, &fo) {
+                    return Err(Reject::Footprint {
+                        output: n as u32,
+                        element,
+                        by,
+                    });
+                }
+                // The claim states its extent, and that extent is what the kernels wrote.
+                let size = match r.spec.params.get(*rp) {
+                    Some(crate::spec::Binding::Tensor(t)) => t.elements(),
+                    _ => 0,
+                };
+                if fr.is_empty() {
+                    return Err(Reject::Coverage(
+                        n as u32,
+                        format!(
+                            "neither kernel writes any of its {size} elements: an equivalence over 0 elements claims nothing"
+                        ),
+                    ));
+                }
+                if total != size || elements != fr.len() as u64 {
+                    return Err(Reject::Coverage(
+                        n as u32,
+                        format!(
+                            "the claim covers {elements} of {total} elements, the kernels write {} of {size}",
+                            fr.len()
+                        ),
+                    ));
+                }
             }
             // Coverage is kept per written element (the footprint is sorted), so memory follows
             // what the kernels wrote, not what a certificate or spec claims.
@@ -246,5 +346,7 @@ pub fn check(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Verifie
         optimized: launch(&pair.optimized),
         elements,
         steps: cert.steps.len(),
+        work: [Kernel::Reference, Kernel::Optimized]
+            .map(|k| run.side(k).map_or(0, |s| s.outcome.work)),
     })
 }

@@ -48,6 +48,17 @@ pub fn run_pair(
     want: [bool; 2],
     config: &Config,
 ) -> Result<PairRun, SideError> {
+    run_pair_with(pair, texts, want, [config, config])
+}
+
+/// [`run_pair`] with a configuration per side (reference, optimized): the checker bounds each
+/// kernel's work by what the certificate declares for it.
+pub fn run_pair_with(
+    pair: &PairSpec,
+    texts: [&str; 2],
+    want: [bool; 2],
+    configs: [&Config; 2],
+) -> Result<PairRun, SideError> {
     let links = pair.inputs.len() as u32;
     let count = |s: &KernelSpec| {
         s.params
@@ -94,7 +105,7 @@ pub fn run_pair(
             spec,
             Mode::Symbolic,
             &Default::default(),
-            config,
+            configs[i],
             arena,
             &names(spec, kernel),
         )

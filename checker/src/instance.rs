@@ -40,7 +40,7 @@ impl Error {
             },
             Error::Exec { err, .. } => match err {
                 ExecError::Unsupported { .. } => ErrorClass::Unsupported,
-                ExecError::Limit(_) => ErrorClass::ResourceLimit,
+                ExecError::Limit(_) | ExecError::Work { .. } => ErrorClass::ResourceLimit,
                 ExecError::Invalid { .. } | ExecError::Launch(_) => ErrorClass::InvalidInput,
             },
         }

@@ -87,3 +87,194 @@ fn explain_prints_json() {
         "{out}"
     );
 }
+
+/// Writes `c` to a scratch file and returns its path.
+fn scratch(tag: &str, c: &kcert_checker::cert::Certificate) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("kcert-check-{tag}-{}.kcert", std::process::id()));
+    std::fs::write(&p, c.to_bytes().unwrap()).unwrap();
+    p
+}
+
+fn load(path: &str) -> kcert_checker::cert::Certificate {
+    kcert_checker::cert::Certificate::from_bytes(&std::fs::read(root().join(path)).unwrap())
+        .unwrap()
+}
+
+/// A certificate for `pair_file` (kernels/pairs) with these claims, no steps, declared `work`.
+fn forged(
+    pair_file: &str,
+    claims: Vec<kcert_checker::cert::Claim>,
+    work: [u64; 2],
+) -> kcert_checker::cert::Certificate {
+    use kcert_checker::cert;
+    let pair =
+        kcert_checker::pair::PairSpec::load(&root().join("kernels/pairs").join(pair_file)).unwrap();
+    let text = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let t = &pair.texts;
+    cert::Certificate {
+        spec_sha256: cert::spec_digest(&t.pair, &t.reference, &t.optimized),
+        ref_ptx_sha256: cert::sha256(text(&pair.reference.ptx).as_bytes()),
+        opt_ptx_sha256: cert::sha256(text(&pair.optimized.ptx).as_bytes()),
+        ref_ptx_path: pair.reference.ptx.display().to_string(),
+        opt_ptx_path: pair.optimized.ptx.display().to_string(),
+        pair_spec: t.pair.clone(),
+        ref_spec: t.reference.clone(),
+        opt_spec: t.optimized.clone(),
+        claims,
+        steps: Vec::new(),
+        work,
+    }
+}
+
+fn both_safe() -> Vec<kcert_checker::cert::Claim> {
+    use kcert_checker::cert::{Claim, Kernel};
+    vec![
+        Claim::Safe(Kernel::Reference),
+        Claim::Safe(Kernel::Optimized),
+    ]
+}
+
+#[test]
+fn the_verdict_line_says_what_is_established() {
+    let (code, out, err) = check(&["proofs/copy_pairs-vs-copy_guard.kcert"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(": equivalence of every output element and safety of both kernels")
+            && out.contains("outputs equal for all inputs: out == out, all 16 of 16 elements"),
+        "{out}"
+    );
+    let (code, out, _) = check(&[
+        "proofs/copy_pairs-vs-copy_guard.kcert",
+        "--require",
+        "full-equivalence",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    // A partial footprint: accepted (exit 0) and stated as partial, never as plain equality.
+    let partial = "proofs/copy_pairs_12-vs-copy_guard_12.kcert";
+    let (code, out, err) = check(&[partial]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("ACCEPT")
+            && out.contains("PARTIAL equivalence")
+            && out.contains(
+                "PARTIAL: out == out for all inputs on 12 of 16 elements only; 4 not written by either kernel"
+            )
+            && !out.contains("outputs equal"),
+        "{out}"
+    );
+    let (code, out, _) = check(&[partial, "--require", "equivalence"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = check(&[partial, "--require", "full-equivalence"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("REJECT") && out.contains("--require full-equivalence"),
+        "{out}"
+    );
+}
+
+#[test]
+fn safety_only_exits_two_and_require_equivalence_rejects_it() {
+    let mut c = load(CERT);
+    c.claims.retain(|cl| cl.equivalence().is_none());
+    c.steps.clear();
+    let p = scratch("safety-only", &c);
+    let path = p.to_str().unwrap();
+    let (code, out, err) = check(&[path]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.starts_with("ACCEPT")
+            && out.contains("SAFETY ONLY, no equivalence claim: safety of both kernels"),
+        "{out}"
+    );
+    for require in ["equivalence", "full-equivalence"] {
+        let (code, out, _) = check(&[path, "--require", require]);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.starts_with("REJECT")
+                && out.contains(&format!("--require {require}"))
+                && out.contains("lacks an equivalence claim"),
+            "{out}"
+        );
+    }
+    // With an equivalence certificate beside it, the weakest result decides the exit code.
+    let (code, out, _) = check(&[CERT, path]);
+    assert_eq!(code, 2, "{out}");
+    let (code, _, err) = check(&[CERT, "--require", "everything"]);
+    assert_eq!(code, 3, "{err}");
+    let _ = std::fs::remove_file(p);
+}
+
+#[test]
+fn equivalence_claims_must_state_the_footprint_they_cover() {
+    use kcert_checker::cert::Claim;
+    // Both kernels write nothing: an equivalence over 0 elements is rejected.
+    let mut claims = both_safe();
+    claims.push(Claim::Equivalent {
+        output: 0,
+        elements: 0,
+        total: 16,
+    });
+    let p = scratch(
+        "empty",
+        &forged("relu_guard_0-vs-copy_guard_0.pair.toml", claims, [0, 0]),
+    );
+    let (code, out, _) = check(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("REJECT")
+            && out.contains("neither kernel writes any of its 16 elements: an equivalence over 0 elements claims nothing"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(p);
+    // A partial footprint claimed whole (or with the wrong size) is rejected.
+    for (elements, total) in [(16, 16), (12, 12), (11, 16)] {
+        let mut c = load("proofs/copy_pairs_12-vs-copy_guard_12.kcert");
+        for cl in &mut c.claims {
+            if let Claim::Equivalent {
+                elements: e,
+                total: t,
+                ..
+            } = cl
+            {
+                (*e, *t) = (elements, total);
+            }
+        }
+        let p = scratch("miscounted", &c);
+        let (code, out, _) = check(&[p.to_str().unwrap()]);
+        assert_eq!(code, 1, "{elements} of {total}: {out}");
+        assert!(
+            out.contains(&format!(
+                "the claim covers {elements} of {total} elements, the kernels write 12 of 16"
+            )),
+            "{out}"
+        );
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn an_endless_loop_is_rejected_at_the_declared_work_or_the_cap() {
+    // The optimized kernel never terminates; the certificate declares 1000 units of work.
+    let pair = "loop_step_odd-vs-loop_step.pair.toml";
+    let p = scratch("endless", &forged(pair, both_safe(), [1000, 1000]));
+    let (code, out, _) = check(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("REJECT")
+            && out.contains("resource limit: the Optimized kernel did more than 1049826 units of work, past the 1000 the certificate declares"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(p);
+    // Declaring a huge amount does not help: the checker's cap stops it, and the flag moves it.
+    let p = scratch("endless-cap", &forged(pair, both_safe(), [1000, 1 << 62]));
+    let (code, out, _) = check(&[p.to_str().unwrap(), "--max-work", "200000"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("more than 200000 units of work, the checker's cap")
+            && out.contains("raise it with --max-work"),
+        "{out}"
+    );
+    let (code, _, err) = check(&[p.to_str().unwrap(), "--max-work", "0"]);
+    assert_eq!(code, 3, "{err}");
+    let _ = std::fs::remove_file(p);
+}

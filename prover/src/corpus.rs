@@ -28,6 +28,7 @@ pub fn verdict_name(o: &Outcome) -> String {
             .unwrap_or("unsafe")
             .to_string(),
         Outcome::Refuted(_) => "not_equivalent".into(),
+        Outcome::Unknown(why) if why.contains("resource limit") => "resource_limit".into(),
         Outcome::Unknown(_) => "unknown".into(),
     }
 }

@@ -39,6 +39,9 @@ pub enum Reference {
     Relu {
         input: String,
         output: String,
+        /// The kernel writes only the first `written` elements (a partial or empty footprint).
+        #[serde(default)]
+        written: Option<u64>,
     },
     WarpSum {
         input: String,
@@ -51,6 +54,9 @@ pub enum Reference {
     Copy {
         input: String,
         output: String,
+        /// The kernel writes only the first `written` elements (a partial or empty footprint).
+        #[serde(default)]
+        written: Option<u64>,
     },
     Transpose {
         input: String,
@@ -248,6 +254,7 @@ impl Expect {
             ("invalid", Err(e)) if e.class() == ErrorClass::InvalidInput => {
                 self.error_at_lines("invalid", e)
             }
+            ("resource_limit", Err(e)) if e.class() == ErrorClass::ResourceLimit => Ok(()),
             (v, Err(e)) => Err(format!("expected {v}, got error: {e}")),
             (v, Ok(o)) => {
                 let kind = kind_named(v).ok_or_else(|| format!("unknown verdict {v:?}"))?;
@@ -452,9 +459,17 @@ pub fn evaluate(
             }
             res.insert(out_index(c)?, cv);
         }
-        Reference::Relu { input, output } => {
+        Reference::Relu {
+            input,
+            output,
+            written,
+        } => {
             let (_, x) = tensor(input)?;
-            res.insert(out_index(output)?, x.iter().map(|v| v.max(0.0)).collect());
+            let n = written.map_or(x.len(), |w| w as usize);
+            res.insert(
+                out_index(output)?,
+                x.iter().take(n).map(|v| v.max(0.0)).collect(),
+            );
         }
         Reference::WarpSum { input, output } => {
             let (_, x) = tensor(input)?;
@@ -470,8 +485,13 @@ pub fn evaluate(
             let start = init.first().copied().unwrap_or(0.0);
             res.insert(out_index(output)?, vec![start + x.iter().sum::<f64>()]);
         }
-        Reference::Copy { input, output } => {
-            let (_, x) = tensor(input)?;
+        Reference::Copy {
+            input,
+            output,
+            written,
+        } => {
+            let (_, mut x) = tensor(input)?;
+            x.truncate(written.map_or(x.len(), |w| w as usize));
             res.insert(out_index(output)?, x);
         }
         Reference::Vadd { x, y, output } => {

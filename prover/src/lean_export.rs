@@ -161,20 +161,26 @@ pub fn export(cert: &Certificate, ref_ptx: &str, opt_ptx: &str) -> Result<Exchan
         optimized: cert.opt_spec.clone(),
     };
     let pair = PairSpec::from_texts(texts, Path::new("."), Path::new("."))?;
-    let config = Config {
-        max_ctas: u64::MAX,
-        ..Config::default()
+    // The certificate is untrusted: its runs are bounded as the checker bounds them.
+    let config = |i: usize| {
+        let limit =
+            kcert_checker::check::work_limit(cert.work[i], kcert_checker::exec::DEFAULT_MAX_WORK);
+        Config {
+            max_ctas: u64::MAX,
+            max_work: limit,
+            max_steps_per_thread: limit,
+            ..Config::default()
+        }
     };
-    let mut run = equiv::run_pair(&pair, [ref_ptx, opt_ptx], [true, true], &config)
-        .map_err(|e| e.to_string())?;
-    let claimed: Vec<u32> = cert
-        .claims
-        .iter()
-        .filter_map(|c| match c {
-            Claim::Equivalent(o) => Some(*o),
-            Claim::Safe(_) => None,
-        })
-        .collect();
+    let configs = [config(0), config(1)];
+    let mut run = equiv::run_pair_with(
+        &pair,
+        [ref_ptx, opt_ptx],
+        [true, true],
+        [&configs[0], &configs[1]],
+    )
+    .map_err(|e| e.to_string())?;
+    let claimed: Vec<u32> = cert.claims.iter().filter_map(Claim::equivalence).collect();
     // (kernel, output, element, term) for every written element of every claimed output.
     let mut elems: Vec<(&'static str, u32, u64, TermId)> = Vec::new();
     let mut fps: Vec<(&'static str, u32, Vec<u64>)> = Vec::new();

@@ -33,6 +33,9 @@ enum Cmd {
         /// Findings printed in full.
         #[arg(long, default_value_t = 8)]
         show: usize,
+        /// Work the run may do: lane-instructions plus term comparisons, all CTAs together.
+        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
+        max_work: u64,
     },
     /// Run an instance on concrete inputs with the interpreter and print or write its outputs.
     Run {
@@ -58,6 +61,9 @@ enum Cmd {
         /// Where to write the certificate.
         #[arg(short, long)]
         output: PathBuf,
+        /// Work each kernel's symbolic run may do: lane-instructions plus term comparisons.
+        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
+        max_work: u64,
     },
     /// For every pair in kernels/pairs: verdict, prove time, check time, certificate bytes.
     Corpus {
@@ -93,7 +99,8 @@ fn main() -> ExitCode {
             spec,
             max_ctas,
             show,
-        } => analyze(spec, max_ctas, show),
+            max_work,
+        } => analyze(spec, max_ctas, show, max_work),
         Cmd::Run {
             spec,
             seed,
@@ -102,20 +109,26 @@ fn main() -> ExitCode {
             show,
         } => run(spec, seed, inputs, out, show),
         Cmd::Bench { kernels, k } => bench(kernels, k),
-        Cmd::Prove { pair, output } => prove(pair, output),
+        Cmd::Prove {
+            pair,
+            output,
+            max_work,
+        } => prove(pair, output, max_work),
         Cmd::Corpus { kernels } => corpus(kernels),
         Cmd::LeanExport { cert, ptx, output } => lean_export(cert, ptx, output),
     };
     ExitCode::from(code as u8)
 }
 
-fn analyze(path: PathBuf, max_ctas: u64, show: usize) -> i32 {
+fn analyze(path: PathBuf, max_ctas: u64, show: usize, max_work: u64) -> i32 {
     let inst = match Instance::load(&path) {
         Ok(i) => i,
         Err(e) => return fail(&e),
     };
     let config = Config {
         max_ctas,
+        max_work,
+        max_steps_per_thread: max_work,
         ..Config::default()
     };
     match inst.run(Mode::Symbolic, &Default::default(), &config) {
@@ -135,7 +148,14 @@ fn fail(e: &kcert_checker::instance::Error) -> i32 {
     } else {
         "unknown"
     };
-    errln!("kcert: {what}: {e}");
+    let hint = match e {
+        kcert_checker::instance::Error::Exec {
+            err: kcert_checker::exec::ExecError::Work { .. },
+            ..
+        } => "; raise the limit with --max-work",
+        _ => "",
+    };
+    errln!("kcert: {what}: {e}{hint}");
     code
 }
 
@@ -230,9 +250,56 @@ fn bench(kernels: PathBuf, k: u64) -> i32 {
     }
 }
 
-fn prove(pair: PathBuf, output: PathBuf) -> i32 {
-    use kcert::prove::{Outcome, Refutation};
-    let outcome = match kcert::prove::prove(&pair) {
+/// One line per output link of a proved pair: how much of the tensor the claim covers.
+fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool) {
+    let pair = kcert_checker::pair::PairSpec::from_texts(
+        kcert_checker::pair::SpecTexts {
+            pair: cert.pair_spec.clone(),
+            reference: cert.ref_spec.clone(),
+            optimized: cert.opt_spec.clone(),
+        },
+        ".".as_ref(),
+        ".".as_ref(),
+    )
+    .ok();
+    let name = |n: u32| {
+        let (rp, _) = *pair.as_ref()?.outputs.get(n as usize)?;
+        match pair.as_ref()?.reference.params.get(rp)? {
+            Binding::Tensor(t) => Some(t.name.clone()),
+            _ => None,
+        }
+    };
+    let mut partial = false;
+    let lines = cert
+        .claims
+        .iter()
+        .filter_map(|c| match *c {
+            kcert_checker::cert::Claim::Equivalent {
+                output,
+                elements,
+                total,
+            } => {
+                partial |= elements < total;
+                let out = name(output).unwrap_or_else(|| format!("output link {output}"));
+                Some(if elements < total {
+                    format!(
+                        "{out}: proved for {elements} of {total} elements; {} not written by either kernel",
+                        total - elements
+                    )
+                } else {
+                    format!("{out}: all {total} of {total} elements")
+                })
+            }
+            kcert_checker::cert::Claim::Safe(_) => None,
+        })
+        .collect();
+    (lines, partial)
+}
+
+fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
+    use kcert::prove::{Options, Outcome, Refutation};
+    let options = Options { max_work };
+    let outcome = match kcert::prove::prove_with(&pair, &options) {
         Ok(o) => o,
         Err(e) => {
             errln!("kcert: invalid input: {}", e.0);
@@ -252,10 +319,25 @@ fn prove(pair: PathBuf, output: PathBuf) -> i32 {
                 errln!("kcert: cannot write {}: {e}", output.display());
                 return exit::INVALID;
             }
+            let (lines, partial) = coverage_lines(&cert);
+            if partial {
+                outln!(
+                    "PROVED {} (PARTIAL): both kernels safe; outputs equal for all inputs only on the {elements} elements both write ({} steps)",
+                    pair.display(),
+                    cert.steps.len()
+                );
+            } else {
+                outln!(
+                    "PROVED {}: both kernels safe, {elements} output elements equal for all inputs, every element of every output ({} steps)",
+                    pair.display(),
+                    cert.steps.len()
+                );
+            }
+            for l in lines {
+                outln!("  {l}");
+            }
             outln!(
-                "PROVED {}: both kernels safe, {elements} output elements equal for all inputs ({} steps)\n  certificate: {} ({} bytes)",
-                pair.display(),
-                cert.steps.len(),
+                "  certificate: {} ({} bytes)",
                 output.display(),
                 bytes.len()
             );

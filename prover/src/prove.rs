@@ -8,7 +8,7 @@ use crate::interval::{self, Evaluator, IVal, Interval};
 use crate::screen::Screen;
 use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
 use kcert_checker::equiv::{self, PairRun, SideError};
-use kcert_checker::exec::{Config, ExecError, Mode};
+use kcert_checker::exec::{Config, DEFAULT_MAX_WORK, ExecError, Mode};
 use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
@@ -83,12 +83,39 @@ pub enum Outcome {
 #[derive(Debug, Clone)]
 pub struct Invalid(pub String);
 
+/// Bounds on one proof attempt (the CLI's flags).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Work each kernel's symbolic run may do (`--max-work`: lane-instructions plus term
+    /// comparisons).
+    pub max_work: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_work: kcert_checker::exec::DEFAULT_MAX_WORK,
+        }
+    }
+}
+
+/// How often a long proof says on stderr that it is still running.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
 fn side_error(e: SideError) -> Result<Outcome, Invalid> {
     let unsupported = match &e {
         SideError::Parse(..) => false,
         SideError::Lower(_, l) => matches!(l, LowerError::Unsupported { .. }),
-        SideError::Exec(_, x) => matches!(x, ExecError::Unsupported { .. } | ExecError::Limit(_)),
+        SideError::Exec(_, x) => matches!(
+            x,
+            ExecError::Unsupported { .. } | ExecError::Limit(_) | ExecError::Work { .. }
+        ),
     };
+    if let SideError::Exec(_, ExecError::Work { .. }) = e {
+        return Ok(Outcome::Unknown(format!(
+            "{e}; raise the limit with --max-work"
+        )));
+    }
     if unsupported {
         Ok(Outcome::Unknown(e.to_string()))
     } else {
@@ -100,6 +127,13 @@ fn tensor_name(spec: &kcert_checker::spec::KernelSpec, p: usize) -> String {
     match spec.params.get(p) {
         Some(Binding::Tensor(t)) => t.name.clone(),
         _ => format!("param{p}"),
+    }
+}
+
+fn tensor_size(spec: &kcert_checker::spec::KernelSpec, p: usize) -> u64 {
+    match spec.params.get(p) {
+        Some(Binding::Tensor(t)) => t.elements(),
+        _ => 0,
     }
 }
 
@@ -137,10 +171,45 @@ fn clean(p: &Path) -> String {
 /// concretely on seeded random inputs and a difference far beyond rounding is added to the
 /// UNKNOWN report as a hint (never as a verdict: it is not certified).
 pub fn prove(path: &Path) -> Result<Outcome, Invalid> {
+    prove_with(path, &Options::default())
+}
+
+/// [`prove`] within `options`; a run that takes long says so on stderr every 10 s.
+pub fn prove_with(path: &Path, options: &Options) -> Result<Outcome, Invalid> {
     let pair = PairSpec::load(path).map_err(Invalid)?;
-    match prove_symbolic(&pair)? {
+    let progress = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    // Elements decided so far once the rules run (u64::MAX while the kernels execute).
+    let decided = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let watch = {
+        let (progress, decided) = (progress.clone(), decided.clone());
+        let (name, cap) = (path.display().to_string(), options.max_work);
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                wait.recv_timeout(PROGRESS_EVERY)
+            {
+                let secs = start.elapsed().as_secs_f64();
+                match decided.load(std::sync::atomic::Ordering::Relaxed) {
+                    u64::MAX => kcert_checker::errln!(
+                        "kcert: still proving {name} after {secs:.0} s: executing, the current kernel run \
+                         is past {} units of work (it stops at {cap}: --max-work)",
+                        progress.load(std::sync::atomic::Ordering::Relaxed)
+                    ),
+                    n => kcert_checker::errln!(
+                        "kcert: still proving {name} after {secs:.0} s: {n} output elements decided"
+                    ),
+                }
+            }
+        })
+    };
+    let result = prove_symbolic(&pair, options, progress, &decided);
+    // The watcher ends when the channel closes, whatever happened.
+    drop(done);
+    let _ = watch.join();
+    match result? {
         Outcome::Unknown(why) => {
-            let hint = concrete_hint(&pair);
+            let hint = concrete_hint(&pair, options.max_work);
             Ok(Outcome::Unknown(format!("{why}\n  hint: {hint}")))
         }
         other => Ok(other),
@@ -156,6 +225,7 @@ fn concrete_outputs(
     k: Kernel,
     text: &str,
     shared: &[Vec<f64>],
+    max_work: u64,
 ) -> Option<Vec<std::collections::BTreeMap<u64, f64>>> {
     let spec = if k == Kernel::Reference {
         &pair.reference
@@ -171,8 +241,11 @@ fn concrete_outputs(
     }
     let module = kcert_checker::ptx::parse(text).ok()?;
     let prog = kcert_checker::lower::lower(&module, &spec.entry).ok()?;
-    let out =
-        kcert_checker::exec::run(&prog, spec, Mode::Concrete, &inp, &Config::default()).ok()?;
+    let config = Config {
+        max_work,
+        ..Config::default()
+    };
+    let out = kcert_checker::exec::run(&prog, spec, Mode::Concrete, &inp, &config).ok()?;
     pair.outputs
         .iter()
         .map(|&(rp, op)| {
@@ -210,7 +283,7 @@ fn far_apart(a: f64, b: f64) -> bool {
 /// What the interpreter says about the pair, as a sentence: the first linked output element
 /// where its two results differ far beyond rounding, that they agree, or that it cannot run
 /// them (then it says nothing about equality).
-fn concrete_hint(pair: &PairSpec) -> String {
+fn concrete_hint(pair: &PairSpec, max_work: u64) -> String {
     let cannot = || "the concrete interpreter cannot run both kernels either".to_string();
     let read = |p: &Path| std::fs::read_to_string(p).ok();
     let (Some(rt), Some(ot)) = (read(&pair.reference.ptx), read(&pair.optimized.ptx)) else {
@@ -218,8 +291,8 @@ fn concrete_hint(pair: &PairSpec) -> String {
     };
     for seed in 1..=2u64 {
         let values = random_link_values(pair, seed);
-        let r = concrete_outputs(pair, seed, Kernel::Reference, &rt, &values);
-        let o = concrete_outputs(pair, seed, Kernel::Optimized, &ot, &values);
+        let r = concrete_outputs(pair, seed, Kernel::Reference, &rt, &values, max_work);
+        let o = concrete_outputs(pair, seed, Kernel::Optimized, &ot, &values, max_work);
         let (Some(r), Some(o)) = (r, o) else {
             return cannot();
         };
@@ -240,14 +313,23 @@ fn concrete_hint(pair: &PairSpec) -> String {
 }
 
 /// Both safety analyses, footprints, then the rules element by element.
-fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
+fn prove_symbolic(
+    pair: &PairSpec,
+    options: &Options,
+    progress: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    decided: &std::sync::atomic::AtomicU64,
+) -> Result<Outcome, Invalid> {
     let pair = pair.clone();
     let read =
         |p: &Path| std::fs::read_to_string(p).map_err(|e| Invalid(format!("{}: {e}", p.display())));
     let ref_text = read(&pair.reference.ptx)?;
     let opt_text = read(&pair.optimized.ptx)?;
+    // One bound for the whole run and for any one thread: the flag raises both.
     let config = Config {
         max_ctas: u64::MAX,
+        max_work: options.max_work,
+        max_steps_per_thread: options.max_work,
+        progress: Some(progress),
         ..Config::default()
     };
     let mut run = match equiv::run_pair(&pair, [&ref_text, &opt_text], [true, true], &config) {
@@ -277,12 +359,9 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
             .map(|&(rp, op)| (r.footprint(rp), o.footprint(op)))
             .collect()
     };
-    let mut steps: Vec<Step> = Vec::new();
-    let mut elements = 0u64;
-    // Every element's two terms first (taking them may intern constants), then the rules with
-    // one shared set of normal-form tables.
-    let mut work = Vec::new();
-    for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
+    // Every link: the same elements written by both kernels, and at least one of them (an
+    // equivalence over no element would claim nothing).
+    for (n, &(rp, _)) in pair.outputs.iter().enumerate() {
         let (fr, fo) = &footprints[n];
         if let Some((element, by)) = equiv::footprint_mismatch(fr, fo) {
             return Ok(Outcome::Refuted(Refutation::Footprint {
@@ -291,6 +370,26 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
                 by,
             }));
         }
+    }
+    for (n, &(rp, _)) in pair.outputs.iter().enumerate() {
+        if footprints[n].0.is_empty() {
+            return Ok(Outcome::Unknown(format!(
+                "output {}: neither kernel writes any of its {} elements, so there is nothing to \
+                 compare and no equivalence is claimed",
+                tensor_name(&pair.reference, rp),
+                tensor_size(&pair.reference, rp)
+            )));
+        }
+    }
+    let declared =
+        [Kernel::Reference, Kernel::Optimized].map(|k| run.side(k).map_or(0, |s| s.outcome.work));
+    let mut steps: Vec<Step> = Vec::new();
+    let mut elements = 0u64;
+    // Every element's two terms first (taking them may intern constants), then the rules with
+    // one shared set of normal-form tables.
+    let mut work = Vec::new();
+    for (n, &(rp, op)) in pair.outputs.iter().enumerate() {
+        let (fr, _) = &footprints[n];
         for &e in fr {
             let lt = run
                 .element_term(Kernel::Reference, rp, e)
@@ -304,6 +403,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
             work.push((n, rp, e, lt, ot));
         }
     }
+    decided.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut replay = Replay::new(run.view(), kcert_checker::check::ELEMENT_BUDGET);
     let mut screen = Screen::new(run.view());
     {
@@ -371,6 +471,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
                 }
             };
             elements += 1;
+            decided.store(elements, std::sync::atomic::Ordering::Relaxed);
             match steps.last_mut() {
                 Some(s) if s.output == n as u32 && s.first + s.count == e && s.rule == rule => {
                     s.count += 1
@@ -388,7 +489,16 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
         Claim::Safe(Kernel::Reference),
         Claim::Safe(Kernel::Optimized),
     ];
-    claims.extend((0..pair.outputs.len() as u32).map(Claim::Equivalent));
+    claims.extend(
+        pair.outputs
+            .iter()
+            .enumerate()
+            .map(|(n, &(rp, _))| Claim::Equivalent {
+                output: n as u32,
+                elements: footprints[n].0.len() as u64,
+                total: tensor_size(&pair.reference, rp),
+            }),
+    );
     let t = &pair.texts;
     let cert = Certificate {
         spec_sha256: cert::spec_digest(&t.pair, &t.reference, &t.optimized),
@@ -401,6 +511,7 @@ fn prove_symbolic(pair: &PairSpec) -> Result<Outcome, Invalid> {
         opt_spec: t.optimized.clone(),
         claims,
         steps,
+        work: declared,
     };
     Ok(Outcome::Proved { cert, elements })
 }
@@ -457,12 +568,26 @@ fn numeric_witness(
 ) -> Option<Counterexample> {
     for seed in 1..=4u64 {
         let values = random_link_values(pair, seed);
-        let a = *concrete_outputs(pair, seed, Kernel::Reference, ref_text, &values)?
-            .get(output)?
-            .get(&element)?;
-        let b = *concrete_outputs(pair, seed, Kernel::Optimized, opt_text, &values)?
-            .get(output)?
-            .get(&element)?;
+        let a = *concrete_outputs(
+            pair,
+            seed,
+            Kernel::Reference,
+            ref_text,
+            &values,
+            DEFAULT_MAX_WORK,
+        )?
+        .get(output)?
+        .get(&element)?;
+        let b = *concrete_outputs(
+            pair,
+            seed,
+            Kernel::Optimized,
+            opt_text,
+            &values,
+            DEFAULT_MAX_WORK,
+        )?
+        .get(output)?
+        .get(&element)?;
         if far_apart(a, b) {
             return Some(Counterexample {
                 exact: None,
@@ -535,7 +660,7 @@ fn counterexample(
             .map(|vs| vs.iter().map(|&v| v as f64 / 8.0).collect())
             .collect();
         let at = |k: Kernel, text: &str| -> Option<f64> {
-            concrete_outputs(pair, seed, k, text, &shared)?
+            concrete_outputs(pair, seed, k, text, &shared, DEFAULT_MAX_WORK)?
                 .get(output)?
                 .get(&element)
                 .copied()
@@ -634,7 +759,7 @@ fn certified_witness(
                 .get_mut(usize::try_from(i).ok()?)? = v;
         }
         let at = |side: Kernel, text: &str| -> Option<f64> {
-            concrete_outputs(pair, seed, side, text, &shared)?
+            concrete_outputs(pair, seed, side, text, &shared, DEFAULT_MAX_WORK)?
                 .get(output)?
                 .get(&element)
                 .copied()

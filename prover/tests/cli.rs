@@ -191,3 +191,103 @@ fn run_prints_outputs_and_writes_them() {
     assert_eq!(bytes.len(), 8 * 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kcert prove PAIR` into a scratch certificate path: (exit code, stdout, stderr).
+fn prove(pair: &str, extra: &[&str]) -> (i32, String, String) {
+    let pair = kernels().join("pairs").join(pair);
+    let cert = std::env::temp_dir().join(format!(
+        "kcert-cli-{}-{}.kcert",
+        pair.file_stem().unwrap().to_string_lossy(),
+        std::process::id()
+    ));
+    let mut args = vec![
+        "prove",
+        pair.to_str().unwrap(),
+        "-o",
+        cert.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let r = kcert(&args);
+    let _ = std::fs::remove_file(&cert);
+    r
+}
+
+#[test]
+fn a_store_wider_than_the_output_element_is_refused_with_its_line() {
+    // f32 stores into an f16 output, f64 stores into an f32 output: never dropped from the
+    // footprint (which then compared 0 elements), refused at the store.
+    for (pair, needle) in [
+        (
+            "half_copy_f32st-vs-half_copy.pair.toml",
+            "line 59: unsupported: a store of 4 bytes of a computed value into output out, whose elements are 2 bytes",
+        ),
+        (
+            "float_copy_f64st-vs-float_copy.pair.toml",
+            "line 54: unsupported: a store of 8 bytes of a computed value into output out, whose elements are 4 bytes",
+        ),
+    ] {
+        let (code, out, err) = prove(pair, &[]);
+        assert_eq!(code, 2, "{pair}: {out}{err}");
+        assert!(out.starts_with("UNKNOWN") && out.contains(needle), "{out}");
+    }
+}
+
+#[test]
+fn an_empty_footprint_is_not_proved() {
+    let (code, out, err) = prove("relu_guard_0-vs-copy_guard_0.pair.toml", &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.starts_with("UNKNOWN")
+            && out.contains("neither kernel writes any of its 16 elements")
+            && !out.contains("PROVED"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_partial_footprint_is_stated_as_partial() {
+    let (code, out, err) = prove("copy_pairs_12-vs-copy_guard_12.pair.toml", &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("PROVED") && out.contains("(PARTIAL)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("out: proved for 12 of 16 elements; 4 not written by either kernel"),
+        "{out}"
+    );
+    assert!(!out.contains("every element"), "{out}");
+    let (code, out, err) = prove("copy_pairs-vs-copy_guard.pair.toml", &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("every element of every output") && out.contains("out: all 16 of 16 elements"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_endless_loop_is_a_resource_limit_naming_the_flag() {
+    let (code, out, err) = prove(
+        "loop_step_odd-vs-loop_step.pair.toml",
+        &["--max-work", "100000"],
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.starts_with("UNKNOWN")
+            && out.contains("Optimized kernel: resource limit: more than 100000 units of work")
+            && out.contains("raise the limit with --max-work"),
+        "{out}"
+    );
+    let spec = kernels().join("adversarial/limits/loop_step_odd.toml");
+    let (code, out, err) = kcert(&["analyze", spec.to_str().unwrap(), "--max-work", "100000"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("resource limit: more than 100000 units of work")
+            && err.contains("--max-work"),
+        "{err}"
+    );
+    // The terminating twin is safe within the same budget.
+    let spec = kernels().join("adversarial/limits/loop_step.toml");
+    let (code, out, _) = kcert(&["analyze", spec.to_str().unwrap(), "--max-work", "100000"]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -235,7 +235,7 @@ fn mutants(base: &str, c: &Certificate) -> Vec<Mutant> {
         push("step 0 shifted by one element", m);
     }
     let mut m = c.clone();
-    m.claims.retain(|cl| !matches!(cl, Claim::Equivalent(_)));
+    m.claims.retain(|cl| cl.equivalence().is_none());
     push("equivalence claims dropped, steps kept", m);
     let mut m = c.clone();
     m.steps.push(Step { count: 1, ..s0 });
@@ -263,8 +263,16 @@ fn forged(pair_file: &str, rule: Rule) -> Case {
     ];
     let mut steps = Vec::new();
     for (n, (rp, _)) in pair.outputs.iter().enumerate() {
-        claims.push(Claim::Equivalent(n as u32));
         let fp = run.side(Kernel::Reference).unwrap().footprint(*rp);
+        let total = match pair.reference.params.get(*rp) {
+            Some(kcert_checker::spec::Binding::Tensor(t)) => t.elements(),
+            _ => 0,
+        };
+        claims.push(Claim::Equivalent {
+            output: n as u32,
+            elements: fp.len() as u64,
+            total,
+        });
         let mut i = 0;
         while i < fp.len() {
             let mut j = i + 1;
@@ -293,6 +301,7 @@ fn forged(pair_file: &str, rule: Rule) -> Case {
         opt_spec: t.optimized.clone(),
         claims,
         steps,
+        work: [Kernel::Reference, Kernel::Optimized].map(|k| run.side(k).unwrap().outcome.work),
     };
     Case {
         cert,

@@ -2,7 +2,7 @@
 //! checker; every value refutation carries a counterexample the interpreter confirms.
 
 use kcert::expect::PairExpect;
-use kcert::prove::{Outcome, Refutation, prove};
+use kcert::prove::{Options, Outcome, Refutation, prove_with};
 use kcert_checker::check::check;
 use std::path::{Path, PathBuf};
 
@@ -38,9 +38,12 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
             .strip_prefix(std::env::current_dir().unwrap())
             .unwrap_or(&path)
             .to_path_buf();
+        // A budget well above every corpus pair here (6.4 M at most) keeps the endless-loop
+        // pair (limits/loop_step_odd) quick.
+        let options = Options { max_work: 1 << 25 };
         // Refused as invalid input (kcert prove's exit 3): expected only of `invalid` pairs,
         // with the expected message.
-        let outcome = match prove(&rel) {
+        let outcome = match prove_with(&rel, &options) {
             Ok(o) => o,
             Err(e) => {
                 if let Err(why) = expect.matches_invalid(&e.0) {

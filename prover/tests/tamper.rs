@@ -178,17 +178,33 @@ fn deleted_duplicated_or_foreign_steps_are_rejected() {
     }
     // Claims: equivalence without safety, duplicates, unknown links.
     for claims in [
-        vec![Claim::Equivalent(0)],
+        vec![Claim::Equivalent {
+            output: 0,
+            elements: 1,
+            total: 1,
+        }],
         vec![
             Claim::Safe(Kernel::Reference),
             Claim::Safe(Kernel::Optimized),
-            Claim::Equivalent(0),
-            Claim::Equivalent(0),
+            Claim::Equivalent {
+                output: 0,
+                elements: 1,
+                total: 1,
+            },
+            Claim::Equivalent {
+                output: 0,
+                elements: 1,
+                total: 1,
+            },
         ],
         vec![
             Claim::Safe(Kernel::Reference),
             Claim::Safe(Kernel::Optimized),
-            Claim::Equivalent(3),
+            Claim::Equivalent {
+                output: 3,
+                elements: 1,
+                total: 1,
+            },
         ],
         vec![],
     ] {

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub const MAGIC: [u8; 8] = *b"KCERT\x00\r\n";
-pub const VERSION: u32 = 1;
+/// Version 2: equivalence claims state their element counts, and the certificate declares the
+/// work its re-check takes.
+pub const VERSION: u32 = 2;
 /// Largest body a reader accepts, so that a corrupt length cannot make it allocate wildly.
 pub const MAX_BODY: u64 = 1 << 30;
 
@@ -24,9 +26,24 @@ pub enum Kernel {
 pub enum Claim {
     /// Race freedom, barrier correctness and memory safety of one kernel, for all CTAs.
     Safe(Kernel),
-    /// Output link `n` of the pair spec: both kernels write the same elements, with equal
-    /// real values for all inputs.
-    Equivalent(u32),
+    /// Output link `output` of the pair spec: both kernels write the same `elements` of the
+    /// tensor's `total` elements, with equal real values for all inputs (the rest are written
+    /// by neither kernel). Never over 0 elements.
+    Equivalent {
+        output: u32,
+        elements: u64,
+        total: u64,
+    },
+}
+
+impl Claim {
+    /// The output link of an equivalence claim.
+    pub fn equivalence(&self) -> Option<u32> {
+        match self {
+            Claim::Equivalent { output, .. } => Some(*output),
+            Claim::Safe(_) => None,
+        }
+    }
 }
 
 /// The rules a step may cite (one table, mirrored by `rules/`).
@@ -65,6 +82,11 @@ pub struct Certificate {
     pub opt_spec: String,
     pub claims: Vec<Claim>,
     pub steps: Vec<Step>,
+    /// Work the symbolic run of each kernel (reference, optimized) took when proved
+    /// ([`crate::exec::Outcome::work`]: lane-instructions plus term comparisons): the checker
+    /// stops a run shortly past this, so re-checking is bounded by what the certificate
+    /// declares (and by the checker's own cap).
+    pub work: [u64; 2],
 }
 
 /// Why bytes are not a certificate.
@@ -177,13 +199,21 @@ mod tests {
             pair_spec: "p".into(),
             ref_spec: "r".into(),
             opt_spec: "o".into(),
-            claims: vec![Claim::Safe(Kernel::Reference), Claim::Equivalent(0)],
+            claims: vec![
+                Claim::Safe(Kernel::Reference),
+                Claim::Equivalent {
+                    output: 0,
+                    elements: 4,
+                    total: 4,
+                },
+            ],
             steps: vec![Step {
                 output: 0,
                 first: 0,
                 count: 4,
                 rule: Rule::RingNormalize,
             }],
+            work: [100, 200],
         }
     }
 
@@ -202,6 +232,10 @@ mod tests {
         let mut ver = b.clone();
         ver[8] = 9;
         assert_eq!(Certificate::from_bytes(&ver), Err(FormatError::Version(9)));
+        // Version 1 (before element counts and declared work) is unknown now.
+        let mut old = b.clone();
+        old[8] = 1;
+        assert_eq!(Certificate::from_bytes(&old), Err(FormatError::Version(1)));
         for cut in [3, 10, 15, 30, b.len() - 1] {
             assert!(
                 matches!(

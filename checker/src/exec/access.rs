@@ -5,6 +5,7 @@ use super::race::Epoch;
 use super::value::Base;
 use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
+use crate::ptx::Line;
 use crate::spec::Role;
 use crate::term::{Node, TermId};
 use std::ops::Range;
@@ -575,6 +576,9 @@ impl Machine<'_> {
                 self.written_after_nc(cta, t, k, offset, width, pc);
             }
         }
+        if let Some(Target::Tensor(k)) = target {
+            self.whole_elements(k, width, kind, line)?;
+        }
         let region = match target {
             Some(Target::Tensor(k)) => &mut self.tensors[k].region,
             Some(Target::Shared) => &mut cta.shared,
@@ -599,7 +603,10 @@ impl Machine<'_> {
                 (Val::Pending, _) => false,
                 (v, Ok(old)) if old == v => true,
                 (Val::Term(new), Ok(Val::Term(old))) => {
-                    self.arena.equal_up_to_commutativity(old, new, 4096)
+                    let (same, visited) =
+                        self.arena.equal_up_to_commutativity_counted(old, new, 4096);
+                    self.compared += visited as u64;
+                    same
                 }
                 _ => false,
             },
@@ -610,7 +617,9 @@ impl Machine<'_> {
         let real_same = !same_value
             && match (kind, region.load(offset, width)) {
                 (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
-                    self.arena.equal_up_to_rounding(old, new, 4096)
+                    let (same, visited) = self.arena.equal_up_to_rounding_counted(old, new, 4096);
+                    self.compared += visited as u64;
+                    same
                 }
                 _ => false,
             };
@@ -771,6 +780,43 @@ impl Machine<'_> {
         };
         region.store(offset, width, new);
         Ok(Val::Unordered)
+    }
+
+    /// Refuses a store into an output tensor that is wider than its element, unless its value
+    /// splits into whole elements exactly (concrete bits, or two packed halves into 16-bit
+    /// elements): the bytes of a wider symbolic value (an f32 into an f16 tensor) are no
+    /// element's real value, and dropping them from the footprint would compare nothing.
+    fn whole_elements(
+        &self,
+        k: usize,
+        width: u64,
+        kind: Access,
+        line: Line,
+    ) -> Result<(), ExecError> {
+        let tm = &self.tensors[k];
+        let g = tm.region.granule;
+        if tm.role == Role::In || width <= g {
+            return Ok(());
+        }
+        let splits = match kind {
+            Access::Store(Val::Bits(_)) => true,
+            Access::Store(Val::Pair(..)) => g == 2 && width == 4,
+            Access::Store(_) | Access::AtomicAdd { .. } => false,
+            Access::Load => return Ok(()),
+        };
+        if splits {
+            return Ok(());
+        }
+        Err(ExecError::Unsupported {
+            line,
+            what: format!(
+                "a store of {width} bytes of a computed value into output {}, whose elements are {g} bytes: \
+                 its bytes are parts of one wider value, not {} elements of their own, so they \
+                 cannot be compared element by element",
+                tm.name,
+                width / g
+            ),
+        })
     }
 
     /// The input term of element `index` of tensor `k`.

@@ -45,6 +45,12 @@ pub enum ExecError {
     /// A resource bound was hit; the message says which and how to raise it.
     #[error("resource limit: {0}")]
     Limit(String),
+    /// The run's work budget ([`Config::max_work`]) is spent: its own variant, so that each
+    /// front end can name the flag that raises it.
+    #[error(
+        "resource limit: more than {limit} units of work (lane-instructions and term comparisons) executed, stopped at line {line}; the kernel may not terminate"
+    )]
+    Work { limit: u64, line: Line },
 }
 
 /// How float values are represented.
@@ -66,15 +72,26 @@ pub struct Config {
     pub max_ctas: u64,
     /// Instructions one thread may execute (catches runaway loops).
     pub max_steps_per_thread: u64,
+    /// Work the whole run may do, all CTAs together ([`Outcome::work`]): what bounds the time
+    /// a run takes, endless loops included ([`ExecError::Work`]).
+    pub max_work: u64,
+    /// Where the run publishes its work count now and then, for a progress message.
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
     /// Distinct findings kept.
     pub max_findings: usize,
 }
+
+/// The default work bound: 2^28 units, about 20 times the largest corpus kernel
+/// (matmul_naive_128, 12.3 M lane-instructions) and seconds of symbolic execution.
+pub const DEFAULT_MAX_WORK: u64 = 1 << 28;
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             max_ctas: 4096,
             max_steps_per_thread: 1 << 28,
+            max_work: DEFAULT_MAX_WORK,
+            progress: None,
             max_findings: 64,
         }
     }
@@ -102,6 +119,10 @@ pub struct Outcome {
     pub outputs: BTreeMap<usize, BTreeMap<u64, Val>>,
     pub arena: TermArena,
     pub lane_instructions: u64,
+    /// Units of work done: one per lane-instruction, plus one per term node visited when a
+    /// store is compared with the value already there (up to 4096 per store), so that the
+    /// budget bounds time even where terms grow.
+    pub work: u64,
 }
 
 impl Outcome {
@@ -278,6 +299,8 @@ pub(crate) struct Machine<'a> {
     pub findings: Vec<Finding>,
     seen: HashSet<(FindingKind, Vec<Line>)>,
     pub lane_instructions: u64,
+    /// Term nodes visited comparing stored values (part of [`Outcome::work`]).
+    pub compared: u64,
     shared_bytes: u64,
     /// Whether a register may be read before it is written from an instruction on, per
     /// (instruction, register): asked by if-conversion ([`ifconv`]).
@@ -330,7 +353,7 @@ pub fn run_in(
     for &id in &ctas {
         m.run_cta(id)?;
     }
-    let outputs = m.collect_outputs();
+    let outputs = m.collect_outputs()?;
     Ok(Outcome {
         findings: m.findings,
         coverage: Coverage {
@@ -340,6 +363,7 @@ pub fn run_in(
         outputs,
         arena: m.arena,
         lane_instructions: m.lane_instructions,
+        work: m.lane_instructions + m.compared,
     })
 }
 
@@ -498,6 +522,7 @@ impl<'a> Machine<'a> {
             findings: Vec::new(),
             seen: HashSet::new(),
             lane_instructions: 0,
+            compared: 0,
             shared_bytes,
             live: HashMap::new(),
             frags: Vec::new(),
@@ -994,7 +1019,10 @@ impl<'a> Machine<'a> {
         });
     }
 
-    fn collect_outputs(&self) -> BTreeMap<usize, BTreeMap<u64, Val>> {
+    /// Every written element of every output tensor. A granule holding part of a wider value
+    /// is an error, never skipped: the footprint must account for every byte written
+    /// ([`Machine::whole_elements`] refuses such stores where they happen, with the line).
+    fn collect_outputs(&self) -> Result<BTreeMap<usize, BTreeMap<u64, Val>>, ExecError> {
         let mut out = BTreeMap::new();
         for t in &self.tensors {
             if t.role == Role::In {
@@ -1002,13 +1030,17 @@ impl<'a> Machine<'a> {
             }
             let mut vals = BTreeMap::new();
             for (g, cell) in t.region.cells() {
-                if cell.part == 0 && u64::from(cell.width) == t.elem_bytes {
-                    vals.insert(g, cell.val);
+                if cell.part != 0 || u64::from(cell.width) != t.elem_bytes {
+                    return Err(ExecError::Launch(format!(
+                        "element {g} of output {} holds part {} of a {}-byte value, not a whole {}-byte element",
+                        t.name, cell.part, cell.width, t.elem_bytes
+                    )));
                 }
+                vals.insert(g, cell.val);
             }
             out.insert(t.param, vals);
         }
-        out
+        Ok(out)
     }
 }
 

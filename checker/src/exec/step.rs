@@ -10,6 +10,9 @@ use crate::ptx::Line;
 use crate::term::{CmpOp, Dyadic, Fmt, Func, Node, Rnd, RoundMode, TermId};
 use std::cmp::Ordering;
 
+/// The lane-instruction count is published for progress messages every 2^22 instructions.
+const PROGRESS_MASK: u64 = (1 << 22) - 1;
+
 /// Per-thread constants for special registers.
 pub(super) struct Ids {
     tid: [u32; 3],
@@ -1205,6 +1208,20 @@ impl Machine<'_> {
             let line = inst.line;
             th.pc += 1;
             th.steps += 1;
+            if self.lane_instructions + self.compared >= self.config.max_work {
+                return Err(ExecError::Work {
+                    limit: self.config.max_work,
+                    line,
+                });
+            }
+            if self.lane_instructions & PROGRESS_MASK == 0
+                && let Some(p) = &self.config.progress
+            {
+                p.store(
+                    self.lane_instructions + self.compared,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+            }
             if th.steps > limit {
                 return Err(ExecError::Limit(format!(
                     "thread {:?} executed more than {limit} instructions (line {line}); raise max_steps_per_thread",

@@ -317,20 +317,38 @@ impl TermArena {
     /// Rounding ([`Node::Round`]) is part of the tree here: `add.rn` and `add.rz` of the same
     /// operands are different bits.
     pub fn equal_up_to_commutativity(&self, a: TermId, b: TermId, budget: usize) -> bool {
-        let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
-            Default::default();
-        let mut left = budget;
-        self.commutes(a, b, false, &mut proven, &mut left)
+        self.equal_up_to_commutativity_counted(a, b, budget).0
     }
 
-    /// Like [`TermArena::equal_up_to_commutativity`] with every [`Node::Round`] read as its
-    /// child: equal over the reals although the bits may differ (an fp-nondeterministic pair of
-    /// writes when the first test fails).
-    pub fn equal_up_to_rounding(&self, a: TermId, b: TermId, budget: usize) -> bool {
+    /// [`Self::equal_up_to_commutativity`] and the number of nodes it visited, which callers
+    /// count as work.
+    pub fn equal_up_to_commutativity_counted(
+        &self,
+        a: TermId,
+        b: TermId,
+        budget: usize,
+    ) -> (bool, usize) {
         let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
             Default::default();
         let mut left = budget;
-        self.commutes(a, b, true, &mut proven, &mut left)
+        let same = self.commutes(a, b, false, &mut proven, &mut left);
+        (same, budget - left)
+    }
+
+    /// Like [`TermArena::equal_up_to_commutativity_counted`] with every [`Node::Round`] read as
+    /// its child: equal over the reals although the bits may differ (an fp-nondeterministic
+    /// pair of writes when the first test fails).
+    pub fn equal_up_to_rounding_counted(
+        &self,
+        a: TermId,
+        b: TermId,
+        budget: usize,
+    ) -> (bool, usize) {
+        let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
+            Default::default();
+        let mut left = budget;
+        let same = self.commutes(a, b, true, &mut proven, &mut left);
+        (same, budget - left)
     }
 
     /// `t` without the [`Node::Round`] wrappers on top (the rules' reading of it).
