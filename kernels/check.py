@@ -27,7 +27,7 @@ VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
             "collective_mismatch", "uninitialized_read", "unsupported"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
-                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock"}
+                 "uninitialized_read", "collective_mismatch", "misaligned", "deadlock", "unknown"}
 PAIR_SUFFIX, PAIR_EXPECT_SUFFIX = ".pair.toml", ".pair.expect.toml"
 DTYPES = {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"}
 SCALAR_PTX = {  # spec dtype -> accepted .param types
@@ -127,10 +127,32 @@ def fragment_misuse(ptx_lines, ln):
     return any(r in frag for r in regs[1:])
 
 
+def rounded_exponent_regs(ptx_lines, upto):
+    """Registers derived (flow-insensitively, up to line `upto`) from an `fma.rm.f32` result:
+    libdevice expf's floor j, which only its range reduction may use (exec/libdevice.rs)."""
+    derived = set()
+    for text in ptx_lines[: upto - 1]:
+        m = INSTR_RE.match(text)
+        if not m:
+            continue
+        op, args = m.group(1), m.group(2)
+        dst, _, srcs = args.partition(",")
+        if op.startswith("fma.rm.f32") or any(r in derived for r in REG_RE.findall(srcs)):
+            derived.update(REG_RE.findall(dst))
+    return derived
+
+
 def unsupported_line_ok(ptx_lines, ln):
     text = ptx_lines[ln - 1]
     if ATOMIC_RE.match(text) or fragment_misuse(ptx_lines, ln):
         return True
+    # A use of libdevice expf's rounded exponent outside its range reduction.
+    im = INSTR_RE.match(text)
+    if im and im.group(1) != "fma.rm.f32":
+        srcs = REG_RE.findall(im.group(2)) if im.group(1).startswith("st.") else \
+            REG_RE.findall(im.group(2).partition(",")[2])
+        if any(r in rounded_exponent_regs(ptx_lines, ln) for r in srcs):
+            return True
     # A use of an atomic's returned (schedule-dependent) value, as a source operand.
     operands = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
     sources = operands.split(",", 1)[1] if "," in operands else ""
@@ -467,6 +489,13 @@ def check_spec(spec_path, errors):
             err("reference: hardswish needs input and output of the same size")
         if ref.get("sixth", "exact") not in ("exact", "f32"):
             err("reference: sixth must be exact or f32")
+    elif op == "exp2":
+        x, out = in_out()
+        if x is not None and numel(x) != numel(out):
+            err("reference: exp2 needs input and output of the same size")
+        for key in ("scale", "shift"):
+            if not isinstance(ref.get(key), (int, float)) or isinstance(ref.get(key), bool):
+                err(f"reference: exp2 needs a number {key}")
     else:
         err(f"reference: unknown op {op!r}")
 
@@ -603,6 +632,11 @@ def check_pair(pair_path, errors):
             err("verdict equivalent but the optimized instance has wrong = true")
         if verdict == "not_equivalent" and not different and not wrong["optimized"]:
             err("verdict not_equivalent but the optimized instance lacks wrong = true")
+    elif verdict == "unknown":
+        # declined: the optimized instance is refused by name (kcert answers UNKNOWN, exit 2)
+        if iv["optimized"] != "unsupported":
+            err(f"verdict unknown but the optimized instance's verdict is {iv['optimized']!r} "
+                "(only an unsupported instance is declined)")
     elif iv["optimized"] != verdict:
         err(f"verdict {verdict} but the optimized instance's verdict is {iv['optimized']!r}")
 

@@ -1,6 +1,7 @@
 //! The semantics of each core-IR operation: one match in [`Machine::run_thread`].
 
 use super::access::Ptr;
+use super::libdevice::{compensated, is_reduction, outside_reduction};
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
 use super::value::Base;
 use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val};
@@ -124,6 +125,25 @@ pub(super) fn data_int(line: Line) -> ExecError {
     ExecError::Unsupported {
         line,
         what: "integer or address arithmetic on a value that depends on tensor data".into(),
+    }
+}
+
+/// `fma.rm.f32`: `a b + c` rounded toward -inf. The product is exact in f64 and TwoSum makes
+/// `s + e` the exact sum; `s` rounded to f32 is one of the two f32 neighbours of the exact
+/// value (rounding is monotone), and the larger one steps down.
+pub(super) fn fma_f32_down(a: f32, b: f32, c: f32) -> f32 {
+    let (p, c64) = (f64::from(a) * f64::from(b), f64::from(c));
+    let s = p + c64;
+    if !s.is_finite() {
+        return a.mul_add(b, c);
+    }
+    let bp = s - c64;
+    let e = (p - bp) + (c64 - (s - bp));
+    let r = s as f32;
+    if r.is_infinite() || f64::from(r) - s > e {
+        r.next_down()
+    } else {
+        r
     }
 }
 
@@ -512,6 +532,7 @@ impl Machine<'_> {
             Val::Pending => return Err(pending(line)),
             Val::Frag(_) => return Err(fragment(line)),
             Val::Addr { .. } => return Err(addr_op(line)),
+            Val::Rounded { .. } | Val::Pow2 { .. } => return Err(outside_reduction(line)),
         };
         self.mk(node)
     }
@@ -527,6 +548,7 @@ impl Machine<'_> {
             Val::Bits(b) => Ok(b),
             Val::Undef => Err(err_undef(line, "an integer operation")),
             Val::Addr { .. } => Err(addr_op(line)),
+            Val::Rounded { .. } | Val::Pow2 { .. } => Err(outside_reduction(line)),
             _ => Err(data_int(line)),
         }
     }
@@ -566,6 +588,9 @@ impl Machine<'_> {
                 FloatOp::CopySign => y.copysign(x),
             };
             return Ok(Val::Bits(from_f64(r, ty)));
+        }
+        if is_reduction(a) || is_reduction(b) {
+            return self.reduction_bin(op, a, b, |m, v| m.term_of(v, ty, line), line);
         }
         let (x, y) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?);
         let n = match op {
@@ -651,7 +676,7 @@ impl Machine<'_> {
             let [a, b, c] = [halves[0][i], halves[1][i], halves[2][i]];
             *o = match op {
                 PackedOp::Bin(f) => self.float_bin(f, ty, a, b, line)?,
-                PackedOp::Fma => self.fma(ty, a, b, c, line)?,
+                PackedOp::Fma => self.fma(ty, [a, b, c], false, line)?,
                 PackedOp::Un(f) => self.float_un(f, ty, a, line)?,
             };
         }
@@ -661,12 +686,13 @@ impl Machine<'_> {
         })
     }
 
+    /// `a b + c`; `down`: `.rm` (only f32's is rounded as such concretely, and read as libdevice
+    /// expf's floor symbolically where it is one: exec/libdevice.rs).
     pub(super) fn fma(
         &mut self,
         ty: FloatTy,
-        a: Val,
-        b: Val,
-        c: Val,
+        [a, b, c]: [Val; 3],
+        down: bool,
         line: Line,
     ) -> Result<Val, ExecError> {
         if self.mode == Mode::Concrete {
@@ -677,17 +703,34 @@ impl Machine<'_> {
             );
             let r = if ty == FloatTy::F32 {
                 let f = |v: u64| f32::from_bits(v as u32);
-                u64::from(f(x).mul_add(f(y), f(z)).to_bits())
+                let r = if down {
+                    fma_f32_down(f(x), f(y), f(z))
+                } else {
+                    f(x).mul_add(f(y), f(z))
+                };
+                u64::from(r.to_bits())
             } else {
                 from_f64(to_f64(x, ty).mul_add(to_f64(y, ty), to_f64(z, ty)), ty)
             };
             return Ok(Val::Bits(r));
         }
-        let (x, y, z) = (
-            self.term_of(a, ty, line)?,
-            self.term_of(b, ty, line)?,
-            self.term_of(c, ty, line)?,
-        );
+        if is_reduction(a) || is_reduction(b) {
+            // `fma(2^r, 2^k, acc)`: the compensating product, contracted into a sum.
+            let (x, y) = compensated(a, b).ok_or_else(|| outside_reduction(line))?;
+            let z = self.term_of(c, ty, line)?;
+            return Ok(Val::Term(self.mk(Node::Fma(x, y, z))?));
+        }
+        let (x, y) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?);
+        if is_reduction(c) {
+            return self.reduction_fma(x, y, c, line);
+        }
+        let z = self.term_of(c, ty, line)?;
+        if down
+            && ty == FloatTy::F32
+            && let Some(j) = self.rounded_exponent(x, y, z)?
+        {
+            return Ok(j);
+        }
         Ok(Val::Term(self.mk(Node::Fma(x, y, z))?))
     }
 
@@ -716,6 +759,9 @@ impl Machine<'_> {
                 FloatUnOp::Sat => x.clamp(0.0, 1.0),
             };
             return Ok(Val::Bits(from_f64(r, ty)));
+        }
+        if is_reduction(a) {
+            return self.reduction_un(op, a, line);
         }
         let x = self.term_of(a, ty, line)?;
         let n = match op {
@@ -874,6 +920,7 @@ impl Machine<'_> {
                 Val::Pending => return Err(pending(line)),
                 Val::Frag(_) => return Err(fragment(line)),
                 Val::Addr { .. } => return Err(addr_op(line)),
+                Val::Rounded { .. } | Val::Pow2 { .. } => return Err(outside_reduction(line)),
             },
         })
     }
@@ -933,6 +980,9 @@ impl Machine<'_> {
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
                     Val::Addr { .. } => return Err(addr_op(line)),
+                    Val::Rounded { .. } | Val::Pow2 { .. } => {
+                        return Err(outside_reduction(line));
+                    }
                 },
             };
             if let Some(cond) = data_guard {
@@ -1170,6 +1220,9 @@ impl Machine<'_> {
                     }
                     let val = match self.read(&cta.threads[t], &ids, *src, line)? {
                         Val::Undef => return Err(err_undef(line, "an atomic")),
+                        Val::Rounded { .. } | Val::Pow2 { .. } => {
+                            return Err(outside_reduction(line));
+                        }
                         v => v,
                     };
                     let kind = super::access::Access::AtomicAdd {
@@ -1234,6 +1287,9 @@ impl Machine<'_> {
                                     what: "storing a data-dependent predicate".into(),
                                 });
                             }
+                            Val::Rounded { .. } | Val::Pow2 { .. } => {
+                                return Err(outside_reduction(line));
+                            }
                             v => v,
                         };
                         self.access(
@@ -1267,6 +1323,7 @@ impl Machine<'_> {
             a: Src::Reg(a),
             b: Src::Reg(b),
             c: Src::Reg(c),
+            down: false,
             ..
         } = *op
         else {
@@ -1573,11 +1630,9 @@ impl Machine<'_> {
                 dst,
                 a,
                 b,
-            } if ty.bits == 32 && matches!(rd!(a), Val::Term(_)) && rd!(b) == Val::Bits(23) => {
-                let Val::Term(j) = rd!(a) else {
-                    return Err(data_int(line));
-                };
-                (dst, Val::Term(self.exp2_of_rounded_exponent(j, line)?))
+            } if ty.bits == 32 && is_reduction(rd!(a)) && rd!(b) == Val::Bits(23) => {
+                let j = rd!(a);
+                (dst, self.exp2_of_rounded_exponent(j, line)?)
             }
             Op::Int { op, ty, dst, a, b }
                 if matches!(rd!(a), Val::Addr { .. }) || matches!(rd!(b), Val::Addr { .. }) =>
@@ -1816,6 +1871,9 @@ impl Machine<'_> {
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
                     Val::Addr { .. } => return Err(addr_op(line)),
+                    Val::Rounded { .. } | Val::Pow2 { .. } => {
+                        return Err(outside_reduction(line));
+                    }
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -1832,9 +1890,16 @@ impl Machine<'_> {
                 let (x, y) = (rd!(a), rd!(b));
                 (dst, self.float_bin(op, ty, x, y, line)?)
             }
-            Op::Fma { ty, dst, a, b, c } => {
+            Op::Fma {
+                ty,
+                dst,
+                a,
+                b,
+                c,
+                down,
+            } => {
                 let (x, y, z) = (rd!(a), rd!(b), rd!(c));
-                (dst, self.fma(ty, x, y, z, line)?)
+                (dst, self.fma(ty, [x, y, z], down, line)?)
             }
             Op::Packed {
                 op,
@@ -2056,6 +2121,25 @@ impl Machine<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fma_rm_rounds_toward_minus_infinity() {
+        // libdevice expf's window: the integers, so `.rm` is floor (nearest would round up).
+        for t in [0.0f32, 0.5 / 252.0, 0.7 / 252.0, 0.25, 0.999, 1.0] {
+            let want = (f64::from(t) * 252.0 + 12_582_913.0).floor() as f32;
+            assert_eq!(fma_f32_down(t, 252.0, 12_582_913.0), want, "t = {t}");
+        }
+        // Below an exact result by one ulp or equal to it; the signs and overflow.
+        assert_eq!(fma_f32_down(1.0, 1.0, f32::EPSILON / 4.0), 1.0);
+        assert_eq!(
+            fma_f32_down(-1.0, 1.0, -f32::EPSILON / 4.0),
+            -1.0 - f32::EPSILON
+        );
+        assert_eq!(fma_f32_down(1.5, 2.0, 0.25), 3.25);
+        assert_eq!(fma_f32_down(f32::MAX, 2.0, 0.0), f32::MAX);
+        assert_eq!(fma_f32_down(-f32::MAX, 2.0, 0.0), f32::NEG_INFINITY);
+        assert!(fma_f32_down(f32::NAN, 1.0, 0.0).is_nan());
+    }
 
     #[test]
     fn shfl_lanes_follow_the_isa() {

@@ -199,7 +199,12 @@ impl Machine<'_> {
                         }
                         _ => {
                             let (tx, ty) = (self.term_of(x, ab, line)?, self.term_of(y, ab, line)?);
-                            self.fma(FloatTy::F32, Val::Term(tx), Val::Term(ty), acc, line)?
+                            self.fma(
+                                FloatTy::F32,
+                                [Val::Term(tx), Val::Term(ty), acc],
+                                false,
+                                line,
+                            )?
                         }
                     };
                 }

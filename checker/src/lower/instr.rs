@@ -707,6 +707,7 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         return packed(cx, PackedOp::Fma, f, 3);
     }
     if let Some(f) = float_ty(t) {
+        let down = m.take("rm");
         m.ignore(FLOAT_ROUNDING);
         m.ignore(FLOAT_PRECISION);
         // fma.rn{.ftz}{.sat}.{f16,bf16} (`__hfma`) is a real a*b+c like f32's; `.relu` and
@@ -718,6 +719,7 @@ fn lower_mad(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             a: cx.src(1, k)?,
             b: cx.src(2, k)?,
             c: cx.src(3, k)?,
+            down,
         });
     }
     let ty = int_ty(t).ok_or_else(|| unsupported(cx.line, format!("mad on {t:?}")))?;

@@ -307,6 +307,8 @@ pub enum Op {
         a: Src,
         b: Src,
         c: Src,
+        /// `.rm`: rounds toward -inf (libdevice expf's floor, exec/libdevice.rs).
+        down: bool,
     },
     FloatUn {
         op: FloatUnOp,
