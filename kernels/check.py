@@ -24,7 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
-            "collective_mismatch", "uninitialized_read", "unsupported"}
+            "collective_mismatch", "uninitialized_read", "misaligned", "unsupported"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
                  "uninitialized_read", "collective_mismatch", "misaligned", "deadlock", "unknown"}
@@ -39,7 +39,9 @@ SCALAR_PTX = {  # spec dtype -> accepted .param types
 # ("unsupported" is checked by unsupported_line_ok below)
 LINE_RE = {
     "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.(c[ag]\.|wait)|wmma\.(load|store)\.)"),
-    "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
+    "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]|ldmatrix\.)"),
+    # an access not aligned to its whole (vector) size: any memory instruction
+    "misaligned": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]|ldmatrix\.|cp\.async\.c[ag]\.|wmma\.(load|store)\.)"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     "deadlock": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     # warp collectives taking a member mask

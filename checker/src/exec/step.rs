@@ -1245,6 +1245,11 @@ impl Machine<'_> {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
                     let eb = u64::from(*elem_bytes);
                     if !self.aligned(cta, t, base.bits, eb * dsts.len() as u64, pc, *space) {
+                        // Undefined, and already the finding: the destinations read as 0 so
+                        // that their uses do not turn the finding into an error.
+                        for d in dsts.iter().flatten() {
+                            cta.threads[t].regs[*d as usize] = Val::Bits(0);
+                        }
                         continue;
                     }
                     for (i, d) in dsts.iter().enumerate() {
@@ -1371,7 +1376,8 @@ impl Machine<'_> {
         })
     }
 
-    /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
+    /// Checks natural alignment of a whole (vector) access; reports it if misaligned, and the
+    /// caller skips it (a skipped load's destinations read as 0: the finding is the verdict).
     #[inline]
     pub(super) fn aligned(
         &mut self,
