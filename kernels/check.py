@@ -24,8 +24,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
-            "collective_mismatch", "uninitialized_read", "unsupported", "fp_nondeterministic",
-            "invalid", "resource_limit"}
+            "collective_mismatch", "uninitialized_read", "misaligned", "unsupported",
+            "fp_nondeterministic", "invalid", "resource_limit"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 # "unknown": the pair must be declined (unsupported or outside the decided fragment); the
 # adversarial family uses it where refusing is the only true answer (invalid PTX, say)
@@ -49,7 +49,9 @@ LINE_RE = {
     "race": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)|ldmatrix\.|cp\.async\.(c[ag]\.|wait)|wmma\.(load|store)\.)"),
     # two unordered stores of values equal over the reals with bits that may differ
     "fp_nondeterministic": re.compile(r"^\s*(@!?%p\w+\s+)?st(\.volatile|\.relaxed\.\w+|\.weak)?\.(shared|global)"),
-    "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?(ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]"),
+    "out_of_bounds": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]|ldmatrix\.)"),
+    # an access not aligned to its whole (vector) size: any memory instruction
+    "misaligned": re.compile(r"^\s*(@!?%p\w+\s+)?((ld|st|atom|red)(\.volatile|\.relaxed\.\w+|\.weak)?(\.global|\.shared|\.local)?[.\s]|ldmatrix\.|cp\.async\.c[ag]\.|wmma\.(load|store)\.)"),
     "barrier_divergence": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     "deadlock": re.compile(r"^\s*(@!?%p\w+\s+)?(bar|barrier)\.(sync|arrive|red)"),
     # warp collectives taking a member mask
@@ -145,6 +147,21 @@ DTYPE_BYTES = {"f16": 2, "bf16": 2, "s16": 2, "u16": 2, "s8": 1, "u8": 1, "f32":
                "u32": 4, "f64": 8, "s64": 8, "u64": 8}
 
 
+def rounded_exponent_regs(ptx_lines, upto):
+    """Registers derived (flow-insensitively, up to line `upto`) from an `fma.rm.f32` result:
+    libdevice expf's floor j, which only its range reduction may use (exec/libdevice.rs)."""
+    derived = set()
+    for text in ptx_lines[: upto - 1]:
+        m = INSTR_RE.match(text)
+        if not m:
+            continue
+        op, args = m.group(1), m.group(2)
+        dst, _, srcs = args.partition(",")
+        if op.startswith("fma.rm.f32") or any(r in derived for r in REG_RE.findall(srcs)):
+            derived.update(REG_RE.findall(dst))
+    return derived
+
+
 def unsupported_line_ok(ptx_lines, ln, out_bytes=()):
     text = ptx_lines[ln - 1]
     if ATOMIC_RE.match(text) or fragment_misuse(ptx_lines, ln):
@@ -153,6 +170,13 @@ def unsupported_line_ok(ptx_lines, ln, out_bytes=()):
     wm = WIDE_ST_RE.match(text)
     if wm and any(int(wm.group(4)) // 8 > b for b in out_bytes):
         return True
+    # A use of libdevice expf's rounded exponent outside its range reduction.
+    im = INSTR_RE.match(text)
+    if im and im.group(1) != "fma.rm.f32":
+        srcs = REG_RE.findall(im.group(2)) if im.group(1).startswith("st.") else \
+            REG_RE.findall(im.group(2).partition(",")[2])
+        if any(r in rounded_exponent_regs(ptx_lines, ln) for r in srcs):
+            return True
     # A use of an atomic's returned (schedule-dependent) value, as a source operand.
     operands = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
     sources = operands.split(",", 1)[1] if "," in operands else ""
@@ -500,6 +524,13 @@ def check_spec(spec_path, errors):
             err("reference: hardswish needs input and output of the same size")
         if ref.get("sixth", "exact") not in ("exact", "f32"):
             err("reference: sixth must be exact or f32")
+    elif op == "exp2":
+        x, out = in_out()
+        if x is not None and numel(x) != numel(out):
+            err("reference: exp2 needs input and output of the same size")
+        for key in ("scale", "shift"):
+            if not isinstance(ref.get(key), (int, float)) or isinstance(ref.get(key), bool):
+                err(f"reference: exp2 needs a number {key}")
     else:
         err(f"reference: unknown op {op!r}")
 

@@ -225,6 +225,10 @@ impl PairRun {
             | Val::Pending
             | Val::Frag(_)
             | Val::Addr { .. } => Err(format!("element {element} holds no number")),
+            Val::Rounded { .. } | Val::Pow2 { .. } => Err(format!(
+                "element {element} holds libdevice expf's rounded exponent, never compensated \
+                 (floor has no real reading)"
+            )),
         }
     }
 }

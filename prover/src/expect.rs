@@ -171,6 +171,14 @@ pub enum Reference {
         #[serde(default)]
         sixth: Sixth,
     },
+    /// `2^(scale * clamp(x, 0, 1) + shift)` elementwise (the power of two of libdevice expf's
+    /// range reduction, kernels/adversarial/idioms).
+    Exp2 {
+        input: String,
+        output: String,
+        scale: f64,
+        shift: f64,
+    },
 }
 
 /// Which `1/6` a hard swish scales by: the exact one (`relu6(x + 3) / 6`) or the f32 literal
@@ -717,6 +725,20 @@ pub fn evaluate(
                 out_index(output)?,
                 x.iter()
                     .map(|&v| v * (v * k + 0.5).clamp(0.0, 1.0))
+                    .collect(),
+            );
+        }
+        Reference::Exp2 {
+            input,
+            output,
+            scale,
+            shift,
+        } => {
+            let (_, x) = tensor(input)?;
+            res.insert(
+                out_index(output)?,
+                x.iter()
+                    .map(|&v| (scale * v.clamp(0.0, 1.0) + shift).exp2())
                     .collect(),
             );
         }

@@ -275,14 +275,32 @@ fn random_link_values(pair: &PairSpec, seed: u64) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// Whether two interpreter results differ far beyond float rounding.
+/// Whether two interpreter results differ far beyond float rounding. False when either is
+/// NaN or infinite: overflow is rounding too, so such a pair is no witness of a difference
+/// between real values (see [`hint_difference`] for what a hint says about it).
 fn far_apart(a: f64, b: f64) -> bool {
     (a - b).abs() > 1e-3 * (1.0 + a.abs().max(b.abs()))
 }
 
+/// What a hint says about the two interpreter results of one element (`b`: `None` when the
+/// optimized kernel did not write it): a difference far beyond rounding, a value that is not
+/// finite (NaN or infinite on either side, even both alike: the real-valued model does not
+/// describe that run, so it is never "no difference"), or `None` when they agree.
+fn hint_difference(a: f64, b: Option<f64>) -> Option<&'static str> {
+    match b {
+        None => Some("the pair is likely not equivalent"),
+        Some(b) if !a.is_finite() || !b.is_finite() => Some(
+            "a value that is not finite, which the real-valued model does not describe (no \
+             evidence of equality)",
+        ),
+        Some(b) if far_apart(a, b) => Some("the pair is likely not equivalent"),
+        Some(_) => None,
+    }
+}
+
 /// What the interpreter says about the pair, as a sentence: the first linked output element
-/// where its two results differ far beyond rounding, that they agree, or that it cannot run
-/// them (then it says nothing about equality).
+/// where its two results differ far beyond rounding or are not finite, that they agree, or
+/// that it cannot run them (then it says nothing about equality).
 fn concrete_hint(pair: &PairSpec, max_work: u64) -> String {
     let cannot = || "the concrete interpreter cannot run both kernels either".to_string();
     let read = |p: &Path| std::fs::read_to_string(p).ok();
@@ -298,14 +316,21 @@ fn concrete_hint(pair: &PairSpec, max_work: u64) -> String {
         };
         for (n, (rm, om)) in r.iter().zip(&o).enumerate() {
             for (e, a) in rm {
-                let b = om.get(e);
-                if b.is_none_or(|b| far_apart(*a, *b)) {
+                let b = om.get(e).copied();
+                if let Some(why) = hint_difference(*a, b) {
                     let name = tensor_name(&pair.reference, pair.outputs[n].0);
                     return format!(
-                        "on seeded random inputs (seed {seed}) the concrete interpreter computes {name}[{e}] = {a} (reference) vs {} (optimized): the pair is likely not equivalent",
+                        "on seeded random inputs (seed {seed}) the concrete interpreter computes {name}[{e}] = {a} (reference) vs {} (optimized): {why}",
                         b.map(|b| b.to_string()).unwrap_or_else(|| "nothing".into())
                     );
                 }
+            }
+            // An element only the optimized kernel wrote.
+            if let Some((e, b)) = om.iter().find(|(e, _)| !rm.contains_key(e)) {
+                let name = tensor_name(&pair.optimized, pair.outputs[n].1);
+                return format!(
+                    "on seeded random inputs (seed {seed}) the concrete interpreter computes {name}[{e}] = nothing (reference) vs {b} (optimized): the pair is likely not equivalent"
+                );
             }
         }
     }
@@ -787,4 +812,30 @@ fn certified_witness(
         });
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{far_apart, hint_difference};
+
+    /// NaN and infinities are differences for a hint, never "no difference beyond rounding",
+    /// and never a witness of a real difference either.
+    #[test]
+    fn non_finite_outputs_are_never_agreement() {
+        for (a, b) in [
+            (f64::NAN, 1.0),
+            (1.0, f64::NAN),
+            (f64::NAN, f64::NAN),
+            (f64::INFINITY, 1.0),
+            (f64::INFINITY, f64::NEG_INFINITY),
+            (f64::INFINITY, f64::INFINITY),
+        ] {
+            let why = hint_difference(a, Some(b)).unwrap_or_default();
+            assert!(why.contains("not finite"), "{a} vs {b}: {why:?}");
+            assert!(!far_apart(a, b), "{a} vs {b} is no witness");
+        }
+        assert_eq!(hint_difference(1.0, Some(1.0 + 1e-7)), None);
+        assert!(hint_difference(1.0, Some(2.0)).is_some());
+        assert!(hint_difference(1.0, None).is_some());
+    }
 }

@@ -102,9 +102,86 @@ fn other_bit_tricks_stay_refused() {
         ),
         ("negative scale", ptx(sat, "0fC37C0000", magic, shift)),
         ("another addend", ptx(sat, scale, "0f4B400002", shift)),
-        ("shift 22", ptx(sat, scale, magic, 22)),
     ] {
         let err = symbolic(&text).expect_err(what);
-        assert!(err.contains("depends on tensor data"), "{what}: {err}");
+        assert!(
+            err.contains("line 20") && err.contains("depends on tensor data"),
+            "{what}: {err}"
+        );
+    }
+    let err = symbolic(&ptx(sat, scale, magic, 22)).expect_err("shift 22");
+    assert!(
+        err.contains("line 20") && err.contains("outside its range reduction"),
+        "shift 22: {err}"
+    );
+}
+
+/// The reading holds only for the whole range reduction: the floor `j` must come from
+/// `fma.rm`, and the `2^j` built from its bits must be multiplied by the `2^-j` of that same
+/// rounded `j`. Each near miss is refused at the line where it leaves the pattern.
+#[test]
+fn partial_range_reductions_are_refused_with_their_line() {
+    let (sat, scale, magic, shift) = NVCC;
+    let nvcc = ptx(sat, scale, magic, shift);
+    let swap = |from: &str, to: &str| {
+        assert!(nvcc.contains(from), "{from}");
+        nvcc.replacen(from, to, 1)
+    };
+    for (what, text, line, msg) in [
+        (
+            // Round to nearest: not the floor the bits are read as; no reading at all.
+            "fma.rn for j",
+            swap("fma.rm.f32 %f4", "fma.rn.f32 %f4"),
+            20,
+            "depends on tensor data",
+        ),
+        (
+            // 2^j with nothing subtracting j: 2^(floor(252 t) - 126) is no real term.
+            "no compensation",
+            swap(
+                "ex2.approx.ftz.f32 %f10, %f8",
+                "ex2.approx.ftz.f32 %f10, %f1",
+            ),
+            23,
+            "outside its range reduction",
+        ),
+        (
+            // k from a second fma.rm of the same operands: the same real term, another
+            // rounding; only the very value j may compensate 2^j.
+            "compensation by another rounding",
+            swap(
+                "add.f32 %f5, %f4, 0fCB40007F;",
+                "fma.rm.f32 %f11, %f3, 0f437C0000, 0f4B400001;\n    add.f32 %f5, %f11, 0fCB40007F;",
+            ),
+            24,
+            "outside its range reduction",
+        ),
+        (
+            // r = x log2 e + k: 2^j 2^j, not 2^j 2^-j.
+            "same sign",
+            swap("neg.f32 %f6, %f5;", "mov.f32 %f6, %f5;"),
+            23,
+            "outside its range reduction",
+        ),
+        (
+            // k = floor(...) - 126 stored as a value: the floor has no real reading.
+            "k stored",
+            swap("st.global.f32 [%rd2], %f11;", "st.global.f32 [%rd2], %f5;"),
+            24,
+            "outside its range reduction",
+        ),
+        (
+            // k subtracted twice.
+            "j twice",
+            swap("neg.f32 %f6, %f5;", "sub.f32 %f6, %f5, %f5;"),
+            16,
+            "outside its range reduction",
+        ),
+    ] {
+        let err = symbolic(&text).expect_err(what);
+        assert!(
+            err.contains(&format!("line {line}:")) && err.contains(msg),
+            "{what}: {err}"
+        );
     }
 }

@@ -307,6 +307,8 @@ pub(crate) struct Machine<'a> {
     live: HashMap<(u32, u32), bool>,
     /// The matrices behind `wmma` fragment handles ([`Val::Frag`]), by id.
     frags: Vec<wmma::Fragment>,
+    /// Executions of libdevice expf's rounding `fma.rm` so far: the next [`Val::Rounded`] id.
+    rounded_count: u32,
 }
 
 /// Runs `prog` under the launch `spec`.
@@ -526,6 +528,7 @@ impl<'a> Machine<'a> {
             shared_bytes,
             live: HashMap::new(),
             frags: Vec::new(),
+            rounded_count: 0,
         })
     }
 

@@ -2,6 +2,7 @@
 
 use super::access::Ptr;
 use super::ieee::{self, Exact};
+use super::libdevice::{compensated, is_reduction, outside_reduction};
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
 use super::value::Base;
 use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val};
@@ -660,6 +661,7 @@ impl Machine<'_> {
             Val::Pending => return Err(pending(line)),
             Val::Frag(_) => return Err(fragment(line)),
             Val::Addr { .. } => return Err(addr_op(line)),
+            Val::Rounded { .. } | Val::Pow2 { .. } => return Err(outside_reduction(line)),
         };
         self.mk(node)
     }
@@ -675,6 +677,7 @@ impl Machine<'_> {
             Val::Bits(b) => Ok(b),
             Val::Undef => Err(err_undef(line, "an integer operation")),
             Val::Addr { .. } => Err(addr_op(line)),
+            Val::Rounded { .. } | Val::Pow2 { .. } => Err(outside_reduction(line)),
             _ => Err(data_int(line)),
         }
     }
@@ -737,6 +740,9 @@ impl Machine<'_> {
                 FloatOp::CopySign => y.copysign(x),
             };
             return Ok(Val::Bits(half_rounded(r, ty, rnd)));
+        }
+        if is_reduction(a) || is_reduction(b) {
+            return self.reduction_bin(op, a, b, |m, v| m.term_of(v, ty, line), line);
         }
         let (x, y) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?);
         let n = match op {
@@ -940,11 +946,24 @@ impl Machine<'_> {
             };
             return Ok(Val::Bits(r));
         }
-        let (x, y, z) = (
-            self.term_of(a, ty, line)?,
-            self.term_of(b, ty, line)?,
-            self.term_of(c, ty, line)?,
-        );
+        if is_reduction(a) || is_reduction(b) {
+            // `fma(2^r, 2^k, acc)`: the compensating product, contracted into a sum.
+            let (x, y) = compensated(a, b).ok_or_else(|| outside_reduction(line))?;
+            let z = self.term_of(c, ty, line)?;
+            let t = self.mk(Node::Fma(x, y, z))?;
+            return Ok(Val::Term(self.rounded(t, ty, rnd)?));
+        }
+        let (x, y) = (self.term_of(a, ty, line)?, self.term_of(b, ty, line)?);
+        if is_reduction(c) {
+            return self.reduction_fma(x, y, c, line);
+        }
+        let z = self.term_of(c, ty, line)?;
+        if rnd.mode == RoundMode::Rm
+            && ty == FloatTy::F32
+            && let Some(j) = self.rounded_exponent(x, y, z)?
+        {
+            return Ok(j);
+        }
         let t = self.mk(Node::Fma(x, y, z))?;
         Ok(Val::Term(self.rounded(t, ty, rnd)?))
     }
@@ -992,6 +1011,9 @@ impl Machine<'_> {
                 return Ok(Val::Bits(r.to_bits()));
             }
             return Ok(Val::Bits(self.float_un_f64(op, x, ty)));
+        }
+        if is_reduction(a) {
+            return self.reduction_un(op, a, line);
         }
         let x = self.term_of(a, ty, line)?;
         let n = match op {
@@ -1174,6 +1196,7 @@ impl Machine<'_> {
                 Val::Pending => return Err(pending(line)),
                 Val::Frag(_) => return Err(fragment(line)),
                 Val::Addr { .. } => return Err(addr_op(line)),
+                Val::Rounded { .. } | Val::Pow2 { .. } => return Err(outside_reduction(line)),
             },
         })
     }
@@ -1247,6 +1270,9 @@ impl Machine<'_> {
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
                     Val::Addr { .. } => return Err(addr_op(line)),
+                    Val::Rounded { .. } | Val::Pow2 { .. } => {
+                        return Err(outside_reduction(line));
+                    }
                 },
             };
             if let Some(cond) = data_guard {
@@ -1487,6 +1513,9 @@ impl Machine<'_> {
                     }
                     let val = match self.read(&cta.threads[t], &ids, *src, line)? {
                         Val::Undef => return Err(err_undef(line, "an atomic")),
+                        Val::Rounded { .. } | Val::Pow2 { .. } => {
+                            return Err(outside_reduction(line));
+                        }
                         v => v,
                     };
                     let kind = super::access::Access::AtomicAdd {
@@ -1510,6 +1539,11 @@ impl Machine<'_> {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
                     let eb = u64::from(*elem_bytes);
                     if !self.aligned(cta, t, base.bits, eb * dsts.len() as u64, pc, *space) {
+                        // Undefined, and already the finding: the destinations read as 0 so
+                        // that their uses do not turn the finding into an error.
+                        for d in dsts.iter().flatten() {
+                            cta.threads[t].regs[*d as usize] = Val::Bits(0);
+                        }
                         continue;
                     }
                     for (i, d) in dsts.iter().enumerate() {
@@ -1554,6 +1588,9 @@ impl Machine<'_> {
                                     line,
                                     what: "storing a data-dependent predicate".into(),
                                 });
+                            }
+                            Val::Rounded { .. } | Val::Pow2 { .. } => {
+                                return Err(outside_reduction(line));
                             }
                             v => v,
                         };
@@ -1639,7 +1676,8 @@ impl Machine<'_> {
         Ok(p.in_width(a.wrap32))
     }
 
-    /// Checks natural alignment of a whole (vector) access; reports and skips it if misaligned.
+    /// Checks natural alignment of a whole (vector) access; reports it if misaligned, and the
+    /// caller skips it (a skipped load's destinations read as 0: the finding is the verdict).
     #[inline]
     pub(super) fn aligned(
         &mut self,
@@ -1902,11 +1940,9 @@ impl Machine<'_> {
                 dst,
                 a,
                 b,
-            } if ty.bits == 32 && matches!(rd!(a), Val::Term(_)) && rd!(b) == Val::Bits(23) => {
-                let Val::Term(j) = rd!(a) else {
-                    return Err(data_int(line));
-                };
-                (dst, Val::Term(self.exp2_of_rounded_exponent(j, line)?))
+            } if ty.bits == 32 && is_reduction(rd!(a)) && rd!(b) == Val::Bits(23) => {
+                let j = rd!(a);
+                (dst, self.exp2_of_rounded_exponent(j, line)?)
             }
             Op::Int { op, ty, dst, a, b }
                 if matches!(rd!(a), Val::Addr { .. }) || matches!(rd!(b), Val::Addr { .. }) =>
@@ -2145,6 +2181,9 @@ impl Machine<'_> {
                     Val::Pending => return Err(pending(line)),
                     Val::Frag(_) => return Err(fragment(line)),
                     Val::Addr { .. } => return Err(addr_op(line)),
+                    Val::Rounded { .. } | Val::Pow2 { .. } => {
+                        return Err(outside_reduction(line));
+                    }
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
@@ -2407,6 +2446,29 @@ impl Machine<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fma_down(a: f32, b: f32, c: f32) -> f32 {
+        ieee::op32(Exact::Fma, RoundMode::Rm, false, a, b, c).unwrap()
+    }
+
+    #[test]
+    fn fma_rm_rounds_toward_minus_infinity() {
+        // libdevice expf's window: the integers, so `.rm` is floor (nearest would round up).
+        for t in [0.0f32, 0.5 / 252.0, 0.7 / 252.0, 0.25, 0.999, 1.0] {
+            let want = (f64::from(t) * 252.0 + 12_582_913.0).floor() as f32;
+            assert_eq!(fma_down(t, 252.0, 12_582_913.0), want, "t = {t}");
+        }
+        // Below an exact result by one ulp or equal to it; the signs and overflow.
+        assert_eq!(fma_down(1.0, 1.0, f32::EPSILON / 4.0), 1.0);
+        assert_eq!(
+            fma_down(-1.0, 1.0, -f32::EPSILON / 4.0),
+            -1.0 - f32::EPSILON
+        );
+        assert_eq!(fma_down(1.5, 2.0, 0.25), 3.25);
+        assert_eq!(fma_down(f32::MAX, 2.0, 0.0), f32::MAX);
+        assert_eq!(fma_down(-f32::MAX, 2.0, 0.0), f32::NEG_INFINITY);
+        assert!(ieee::op32(Exact::Fma, RoundMode::Rm, false, f32::NAN, 1.0, 0.0).is_some_and(f32::is_nan));
+    }
 
     #[test]
     fn shfl_lanes_follow_the_isa() {

@@ -216,6 +216,27 @@ impl Machine<'_> {
         Ok(d)
     }
 
+    /// An `ldmatrix` row address without a state space is generic, and the ISA requires it to
+    /// fall in the shared window (undefined otherwise): one outside is an out-of-bounds finding.
+    fn in_shared_window(&mut self, cta: &Cta, t: usize, addr: u64, pc: u32, space: Space) -> bool {
+        use super::memory::{SHARED_WINDOW, WINDOW_BYTES};
+        if space != Space::Generic || (SHARED_WINDOW..SHARED_WINDOW + WINDOW_BYTES).contains(&addr)
+        {
+            return true;
+        }
+        let site = self.site(cta.id, cta.threads[t].tid, pc, "reads 16 bytes".into());
+        self.report(super::Finding {
+            kind: super::FindingKind::OutOfBounds,
+            location: Some(format!("generic address {addr:#x}")),
+            space: Some(Space::Generic),
+            sites: vec![site],
+            detail: "ldmatrix reads shared memory only: a generic row address must fall in the \
+                     shared window (PTX ISA, ldmatrix; undefined otherwise)"
+                .into(),
+        });
+        false
+    }
+
     /// Completes an `ldmatrix` whose 32 lanes have all arrived: lane `8m + r` supplies the
     /// address of row `r` of matrix `m` (16 bytes), and each row is read on that lane's behalf.
     pub(super) fn complete_ldmatrix(
@@ -241,10 +262,14 @@ impl Machine<'_> {
         // mats[m][row][col]
         let mut mats = vec![[[Val::Undef; 8]; 8]; dsts.len()];
         for (m, mat) in mats.iter_mut().enumerate() {
+            let mut undefined = false;
             for (r, row) in mat.iter_mut().enumerate() {
                 let lane = 8 * m + r;
                 let (th, base) = (waits[lane].0, addr(lane));
-                if !self.aligned(cta, th, base.bits, 16, pc, space) {
+                if !self.in_shared_window(cta, th, base.bits, pc, space)
+                    || !self.aligned(cta, th, base.bits, 16, pc, space)
+                {
+                    undefined = true;
                     continue;
                 }
                 for (col, slot) in row.iter_mut().enumerate() {
@@ -259,6 +284,11 @@ impl Machine<'_> {
                     )?;
                 }
             }
+            // A row left unread (already a finding) makes the matrix undefined: it reads as 0,
+            // so that the fragment's uses (the mma) do not turn the finding into an error.
+            if undefined {
+                *mat = [[Val::Bits(0); 8]; 8];
+            }
         }
         for (lane, (th, _)) in waits.iter().enumerate() {
             for (m, dst) in dsts.iter().enumerate() {
@@ -267,7 +297,6 @@ impl Machine<'_> {
                     let (row, col) = ldmatrix_element(trans, lane as u32, j as u32);
                     *slot = mats[m][row as usize][col as usize];
                 }
-                // A row skipped as misaligned (already a finding) leaves its halves undefined.
                 let v = match h {
                     [Val::Undef, _] | [_, Val::Undef] => Val::Undef,
                     [lo, hi] => self.pack_halves(lo, hi, line)?,

@@ -50,6 +50,13 @@ pub enum Val {
     /// Hence only `Addr + integer` keeps the base; every operation whose result would depend
     /// on the layout is refused, never turned into `Bits`.
     Addr { base: u32, bits: u64 },
+    /// `off + j` (`off - j` when `neg`), with `j` the integer that execution `id` of libdevice
+    /// expf's `fma.rm` rounded to (exec/libdevice.rs). The floor has no real reading, so only
+    /// the range reduction's arithmetic may carry it until `2^j` and `2^-j` cancel.
+    Rounded { id: u32, off: TermId, neg: bool },
+    /// `scale * 2^j` (`scale * 2^-j` when `neg`) for the rounded exponent `j` of execution
+    /// `id`; two of them with opposite signs multiply to the real `scale * scale'`.
+    Pow2 { id: u32, scale: TermId, neg: bool },
 }
 
 /// The regions an [`Val::Addr`] can come from, encoded in its `base`: tensor `k` (an index
