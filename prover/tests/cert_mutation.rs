@@ -272,7 +272,10 @@ impl QuietPanics {
 
 impl Drop for QuietPanics {
     fn drop(&mut self) {
-        let _ = std::panic::take_hook();
+        // The hook cannot be changed while unwinding (a failed campaign).
+        if !std::thread::panicking() {
+            let _ = std::panic::take_hook();
+        }
     }
 }
 
@@ -477,7 +480,8 @@ const PTX_STEPS: u64 = 1 << 12;
 
 /// Whether a side of `o`'s pair with these texts runs past [`PTX_STEPS`] steps in a thread.
 fn runs_long(o: &Original, ref_ptx: &str, opt_ptx: &str) -> bool {
-    runs_long_pair(&o.cert, ref_ptx, opt_ptx)
+    // A panic here is the checker's: `check` meets it next and the campaign reports it.
+    quietly(|| runs_long_pair(&o.cert, ref_ptx, opt_ptx)).unwrap_or(false)
 }
 
 fn runs_long_pair(c: &Certificate, ref_ptx: &str, opt_ptx: &str) -> bool {
@@ -504,14 +508,10 @@ fn runs_long_pair(c: &Certificate, ref_ptx: &str, opt_ptx: &str) -> bool {
             let Ok(prog) = kcert_checker::lower::lower(&m, &spec.entry) else {
                 return false;
             };
-            // Panics are the checker's to report, below.
-            quietly(|| {
-                matches!(
-                    run(&prog, spec, Mode::Symbolic, &Default::default(), &config),
-                    Err(ExecError::Limit(_))
-                )
-            })
-            .unwrap_or(false)
+            matches!(
+                run(&prog, spec, Mode::Symbolic, &Default::default(), &config),
+                Err(ExecError::Limit(_))
+            )
         })
 }
 
@@ -534,7 +534,7 @@ fn mutant(rng: &mut Rng, o: &Original, dict: &Dictionary) -> Mutant {
     }
     let (mut r, mut p) = (o.ref_ptx.clone(), o.opt_ptx.clone());
     let which = if rng.chance(50) { &mut r } else { &mut p };
-    let mut kinds = [0; 12];
+    let mut kinds = [0; ptx_mutator::KINDS];
     let edits = 1 + rng.below(2);
     *which = ptx_mutator::mutate(rng, which, dict, edits, &mut kinds);
     let mut c = o.cert.clone();
@@ -595,7 +595,16 @@ fn campaign(originals: &[Original], n: u64, seed: u64) -> Stats {
             .flat_map(|o| [o.ref_ptx.as_str(), o.opt_ptx.as_str()]),
     );
     let _quiet = QuietPanics::install();
+    let t = Instant::now();
     for i in 0..n {
+        if i > 0 && i % 100_000 == 0 {
+            eprintln!(
+                "  {i} mutants, {:.0} s, {} accepted, {} failures",
+                t.elapsed().as_secs_f64(),
+                st.accepted,
+                st.accepted_changed.len() + st.panics.len()
+            );
+        }
         let o = &originals[rng.below(originals.len())];
         let m = mutant(&mut rng, o, &dict);
         let kind = m.kind;
@@ -769,8 +778,10 @@ fn full_mutants_never_change_an_accepted_claim() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(d)
     };
+    // reduce_seq (8 CTAs of 256 threads) costs ten times the others to re-check: the full
+    // run mutates the five cheaper certificates.
     run(
-        &CI_CERTS,
+        &CI_CERTS[1..],
         env("KCERT_MUTANTS", 1_000_000),
         env("KCERT_MUTATION_SEED", 0x6b63_6572_7432),
     );

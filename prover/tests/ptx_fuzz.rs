@@ -23,7 +23,7 @@ use kcert_checker::exec::{Config, Inputs, Mode, run};
 use kcert_checker::lower::{self, Program};
 use kcert_checker::ptx;
 use kcert_checker::spec::{Binding, KernelSpec};
-use ptx_mutator::{Dictionary, EDIT_KINDS, Rng, mutate};
+use ptx_mutator::{Dictionary, EDIT_KINDS, KINDS, Rng, mutate};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -340,9 +340,9 @@ fn minimize(seed: &Seed, text: &str, at: &str) -> String {
 struct Stats {
     inputs: u64,
     stages: BTreeMap<String, u64>,
-    kinds: [u64; 12],
+    kinds: [u64; KINDS],
     /// Per edit kind: inputs with an edit of that kind that still parsed.
-    parsed_with: [u64; 12],
+    parsed_with: [u64; KINDS],
     panics: BTreeMap<String, (u64, String, String)>,
     broken_limits: Vec<String>,
     slowest: (f64, String),
@@ -378,6 +378,13 @@ fn campaign(seeds: &[Seed], n: u64, seed: u64) -> Stats {
         })
     };
     for i in 0..n {
+        if i > 0 && i % 10_000 == 0 {
+            eprintln!(
+                "  {i} inputs, {:.0} s, {} panics",
+                epoch.elapsed().as_secs_f64(),
+                st.panics.values().map(|p| p.0).sum::<u64>()
+            );
+        }
         let s = &seeds[rng.below(seeds.len())];
         let edits = match rng.below(20) {
             0..12 => 1,

@@ -101,13 +101,20 @@ pub struct Dictionary {
     pub opcodes: Vec<String>,
     pub dots: Vec<String>,
     pub idents: Vec<String>,
+    /// Instruction lines (`add.s32 %r3, %r1, %r2;`), for splicing into other files.
+    pub lines: Vec<String>,
 }
 
 impl Dictionary {
     pub fn from_corpus<'a>(texts: impl IntoIterator<Item = &'a str>) -> Dictionary {
         let (mut ops, mut dots, mut ids) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+        let mut lines = BTreeSet::new();
         for t in texts {
             for line in t.lines() {
+                let l = line.trim();
+                if l.ends_with(';') && !l.starts_with('.') && !l.starts_with("//") {
+                    lines.insert(l.to_string());
+                }
                 let toks: Vec<_> = tokenize(line)
                     .into_iter()
                     .filter(|(k, _)| *k != Tok::Space)
@@ -136,6 +143,7 @@ impl Dictionary {
             opcodes: ops.into_iter().collect(),
             dots: dots.into_iter().collect(),
             idents: ids.into_iter().collect(),
+            lines: lines.into_iter().collect(),
         }
     }
 }
@@ -237,7 +245,9 @@ fn edit_register(rng: &mut Rng, s: &str) -> String {
 }
 
 /// What kinds of edits `mutate` applied, for reports.
-pub const EDIT_KINDS: [&str; 12] = [
+pub const KINDS: usize = 13;
+
+pub const EDIT_KINDS: [&str; KINDS] = [
     "token swap",
     "token deletion",
     "token duplication",
@@ -250,6 +260,7 @@ pub const EDIT_KINDS: [&str; 12] = [
     "line deletion",
     "line duplication",
     "truncation",
+    "line splice",
 ];
 
 /// `text` after `edits` random edits (kinds counted into `kinds`).
@@ -258,7 +269,7 @@ pub fn mutate(
     text: &str,
     dict: &Dictionary,
     edits: usize,
-    kinds: &mut [u64; 12],
+    kinds: &mut [u64; KINDS],
 ) -> String {
     let mut cur = text.to_string();
     for _ in 0..edits {
@@ -274,19 +285,66 @@ pub fn mutate(
             50..66 => 5,
             66..78 => 6,
             78..80 => 7,
-            80..88 => 8,
-            88..94 => 9,
-            94..99 => 10,
-            _ => 11,
+            80..86 => 8,
+            86..90 => 9,
+            90..93 => 10,
+            93..94 => 11,
+            _ => 12,
         };
         kinds[kind] += 1;
-        cur = if kind >= 8 {
+        cur = if kind == 12 {
+            splice(rng, &cur, dict)
+        } else if kind >= 8 {
             edit_lines(rng, &cur, kind)
         } else {
             edit_tokens(rng, &cur, dict, kind)
         };
     }
     cur
+}
+
+/// An instruction line of another corpus file inserted after an instruction of this one, its
+/// registers renamed to registers of this file with the same prefix (`%rd`, `%f`, ...).
+fn splice(rng: &mut Rng, text: &str, dict: &Dictionary) -> String {
+    let Some(new) = rng.pick(&dict.lines) else {
+        return text.to_string();
+    };
+    let prefix = |r: &str| -> String { r.chars().take_while(|c| !c.is_ascii_digit()).collect() };
+    let regs: Vec<&str> = tokenize(text)
+        .into_iter()
+        .filter(|(k, s)| {
+            *k == Tok::Ident
+                && s.starts_with('%')
+                && s.bytes().last().is_some_and(|b| b.is_ascii_digit())
+        })
+        .map(|(_, s)| s)
+        .collect();
+    let renamed: String = tokenize(new)
+        .into_iter()
+        .map(|(k, s)| {
+            if k == Tok::Ident && s.starts_with('%') {
+                let p = prefix(s);
+                let same: Vec<&&str> = regs.iter().filter(|r| prefix(r) == p).collect();
+                if let Some(r) = rng.pick(&same) {
+                    return r.to_string();
+                }
+            }
+            s.to_string()
+        })
+        .collect();
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let at: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let l = lines[i].trim();
+            l.ends_with(';') && !l.starts_with('.') && !l.starts_with("//")
+        })
+        .collect();
+    let Some(&i) = rng.pick(&at) else {
+        return text.to_string();
+    };
+    let line = format!("\t{renamed}\n");
+    lines.insert(i + 1, &line);
+    lines.concat()
 }
 
 fn edit_lines(rng: &mut Rng, text: &str, kind: usize) -> String {
