@@ -429,7 +429,10 @@ impl<'a> Machine<'a> {
                 )));
             }
         }
-        let shared_bytes = prog.dynamic_shared_offset + u64::from(spec.dynamic_shared);
+        // Saturating: a crafted static size near 2^64 is refused below, never wrapped.
+        let shared_bytes = prog
+            .dynamic_shared_offset
+            .saturating_add(u64::from(spec.dynamic_shared));
         let shared_bytes = if spec.dynamic_shared == 0 {
             prog.static_shared
         } else {

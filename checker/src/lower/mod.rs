@@ -63,6 +63,14 @@ pub(crate) struct Scope {
 /// Registers one entry may declare.
 pub const MAX_REGISTERS: u64 = 1 << 16;
 
+/// Where a variable of `size` bytes aligned to `align` goes when the space so far ends at
+/// `end`: its offset and the new end, or `None` past the 64-bit address space (a crafted
+/// length must be an error, never a wrapped and overlapping layout).
+fn place(end: u64, align: u64, size: u64) -> Option<(u64, u64)> {
+    let off = end.div_ceil(align).checked_mul(align)?;
+    Some((off, off.checked_add(size)?))
+}
+
 /// Lowers the entry called `entry`.
 pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     let func = module
@@ -90,7 +98,10 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     // Parameters.
     let mut params = Vec::new();
     for (i, p) in func.params.iter().enumerate() {
-        let bytes = p.ty.size() * p.array_len.unwrap_or(1);
+        let bytes =
+            p.ty.size()
+                .checked_mul(p.array_len.unwrap_or(1))
+                .ok_or_else(|| invalid(p.line, "parameter too large"))?;
         params.push(ParamInfo {
             name: p.name.clone(),
             bytes,
@@ -126,8 +137,9 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 } else {
                     &mut local_end
                 };
-                let off = end.div_ceil(align) * align;
-                *end = off + size;
+                let (off, new_end) = place(*end, align, size)
+                    .ok_or_else(|| invalid(v.line, "variable too large"))?;
+                *end = new_end;
                 let space = if v.space == StateSpace::Shared {
                     Space::Shared
                 } else {
@@ -162,7 +174,18 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         .map(|v| u64::from(v.align.unwrap_or(16).max(1)))
         .max()
         .unwrap_or(16);
-    let dynamic_shared_offset = shared_end.div_ceil(dyn_align) * dyn_align;
+    let dynamic_shared_offset =
+        match dynamic.first() {
+            Some(first) => place(shared_end, dyn_align, 0)
+                .ok_or_else(|| {
+                    invalid(
+                        first.line,
+                        "dynamic shared memory starts too late: static shared variables too large",
+                    )
+                })?
+                .0,
+            None => shared_end.div_ceil(dyn_align).saturating_mul(dyn_align),
+        };
     if let Some(first) = dynamic.first() {
         let idx =
             u32::try_from(vars.len()).map_err(|_| invalid(first.line, "too many variables"))?;
