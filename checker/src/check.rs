@@ -87,6 +87,9 @@ pub enum Reject {
         limit: u64,
         cap: u64,
     },
+    /// The terms do not describe what the kernels compute (`selfcheck`).
+    #[error("{0}")]
+    SelfCheck(String),
     #[error("step {index} (output link {output}, element {element}): {msg}")]
     Step {
         index: usize,
@@ -220,6 +223,11 @@ pub fn check_with(
             None => {}
         }
     }
+
+    // 3b. The semantic self-check: every output term agrees with the bit-exact interpreter
+    // on inputs derived from the digest, within a bound on rounding.
+    crate::selfcheck::check_pair(&pair, &run, &cert.spec_sha256, [&configs[0], &configs[1]])
+        .map_err(|e| Reject::SelfCheck(e.to_string()))?;
 
     // 4. Equivalence: footprints, then every written element covered by exactly one valid step.
     let mut elements = 0u64;

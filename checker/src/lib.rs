@@ -40,5 +40,6 @@ pub mod lower;
 pub mod pair;
 pub mod ptx;
 pub mod rules;
+pub mod selfcheck;
 pub mod spec;
 pub mod term;

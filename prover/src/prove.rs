@@ -524,6 +524,15 @@ fn prove_symbolic(
                 total: tensor_size(&pair.reference, rp),
             }),
     );
+    // The semantic self-check kcert-check runs: a certificate it would reject is not written
+    // (refutations need none: their witnesses are certified on their own).
+    let digest = {
+        let t = &pair.texts;
+        cert::spec_digest(&t.pair, &t.reference, &t.optimized)
+    };
+    if let Err(e) = kcert_checker::selfcheck::check_pair(&pair, &run, &digest, [&config, &config]) {
+        return Ok(Outcome::Unknown(e.to_string()));
+    }
     let t = &pair.texts;
     let cert = Certificate {
         spec_sha256: cert::spec_digest(&t.pair, &t.reference, &t.optimized),

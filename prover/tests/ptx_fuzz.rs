@@ -167,10 +167,13 @@ fn note(stage: &str, msg: &str) {
 
 /// The limits of one run: a few CTAs, a small step budget per thread.
 fn config(rng: &mut Rng) -> Config {
+    let steps = [64, 256, 1024, 4096][rng.below(4)];
     Config {
         max_ctas: 1 + rng.below(2) as u64,
-        max_steps_per_thread: [64, 256, 1024, 4096][rng.below(4)],
+        max_steps_per_thread: steps,
         max_findings: 8,
+        max_work: 1 << 22,
+        progress: None,
     }
 }
 

@@ -8,6 +8,7 @@
 //! deadlock, warp collectives, bounds and alignment, uninitialized reads ([`finding`]).
 
 pub(crate) mod access;
+pub mod fault;
 pub mod finding;
 mod ieee;
 mod ifconv;

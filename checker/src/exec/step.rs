@@ -507,6 +507,16 @@ fn int_to_float(v: i128, f: FloatTy, mode: RoundMode, line: Line) -> Result<u64,
     }
 }
 
+/// `ty`, or under the test fault [`Fault::HalfFormat`] the other 16-bit format.
+fn fault_format(ty: FloatTy) -> FloatTy {
+    use super::fault::{Fault, active};
+    match ty {
+        FloatTy::F16 if active(Fault::HalfFormat) => FloatTy::Bf16,
+        FloatTy::Bf16 if active(Fault::HalfFormat) => FloatTy::F16,
+        t => t,
+    }
+}
+
 /// The term format of a register float type.
 pub(super) fn fmt_of(ty: FloatTy) -> Fmt {
     match ty {
@@ -634,7 +644,7 @@ impl Machine<'_> {
                 let zero = self.term_of(Val::Bits(0), ty, line)?;
                 Node::Neg(zero)
             }
-            Val::Bits(b) => match ext(b, ty) {
+            Val::Bits(b) => match ext(b, fault_format(ty)) {
                 Some((0, d)) => self
                     .arena
                     .constant_node(d)
@@ -964,7 +974,11 @@ impl Machine<'_> {
         {
             return Ok(j);
         }
-        let t = self.mk(Node::Fma(x, y, z))?;
+        let t = if super::fault::active(super::fault::Fault::DropFmaAddend) {
+            self.mk(Node::Mul(x, y))?
+        } else {
+            self.mk(Node::Fma(x, y, z))?
+        };
         Ok(Val::Term(self.rounded(t, ty, rnd)?))
     }
 
@@ -1631,7 +1645,7 @@ impl Machine<'_> {
         else {
             return Ok(false);
         };
-        if self.mode == Mode::Concrete {
+        if self.mode == Mode::Concrete || super::fault::active(super::fault::Fault::DropFmaAddend) {
             return Ok(false);
         }
         let r = &th.regs;
@@ -2467,7 +2481,10 @@ mod tests {
         assert_eq!(fma_down(1.5, 2.0, 0.25), 3.25);
         assert_eq!(fma_down(f32::MAX, 2.0, 0.0), f32::MAX);
         assert_eq!(fma_down(-f32::MAX, 2.0, 0.0), f32::NEG_INFINITY);
-        assert!(ieee::op32(Exact::Fma, RoundMode::Rm, false, f32::NAN, 1.0, 0.0).is_some_and(f32::is_nan));
+        assert!(
+            ieee::op32(Exact::Fma, RoundMode::Rm, false, f32::NAN, 1.0, 0.0)
+                .is_some_and(f32::is_nan)
+        );
     }
 
     #[test]

@@ -165,6 +165,14 @@ impl Machine<'_> {
         let d = self.multiply_accumulate(ab, &a, &b, &c, (16, 8, k), line)?;
         for (th, _) in waits {
             let lane = (th - w0) as u32;
+            // The test fault `MmaLane` reads the layout one lane off (symbolic runs only).
+            let lane = if self.mode == Mode::Symbolic
+                && super::fault::active(super::fault::Fault::MmaLane)
+            {
+                (lane + 1) % 32
+            } else {
+                lane
+            };
             for (i, dst) in dsts.iter().enumerate() {
                 let (row, col) = c_element(lane, i as u32);
                 cta.threads[*th].regs[*dst as usize] = d[row as usize * 8 + col as usize];
