@@ -38,7 +38,7 @@ pub fn work_limit(declared: u64, cap: u64) -> u64 {
 }
 
 /// What an accepted certificate establishes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Verified {
     pub claims: Vec<Claim>,
     pub reference: String,
@@ -48,6 +48,8 @@ pub struct Verified {
     pub steps: usize,
     /// Work each kernel's run took here (reference, optimized; 0: not run).
     pub work: [u64; 2],
+    /// Seconds the semantic self-check took (a tracked share of the check).
+    pub selfcheck_seconds: f64,
 }
 
 /// The first reason a certificate is rejected.
@@ -226,8 +228,10 @@ pub fn check_with(
 
     // 3b. The semantic self-check: every output term agrees with the bit-exact interpreter
     // on inputs derived from the digest, within a bound on rounding.
+    let started = std::time::Instant::now();
     crate::selfcheck::check_pair(&pair, &run, &cert.spec_sha256, [&configs[0], &configs[1]])
         .map_err(|e| Reject::SelfCheck(e.to_string()))?;
+    let selfcheck_seconds = started.elapsed().as_secs_f64();
 
     // 4. Equivalence: footprints, then every written element covered by exactly one valid step.
     let mut elements = 0u64;
@@ -356,5 +360,6 @@ pub fn check_with(
         steps: cert.steps.len(),
         work: [Kernel::Reference, Kernel::Optimized]
             .map(|k| run.side(k).map_or(0, |s| s.outcome.work)),
+        selfcheck_seconds,
     })
 }

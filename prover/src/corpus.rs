@@ -16,6 +16,22 @@ pub struct Row {
     pub prove_s: f64,
     pub check_s: Option<f64>,
     pub cert_bytes: Option<usize>,
+    /// The adversarial class (`kernels/adversarial/<class>/`) of the optimized kernel, if any.
+    pub class: Option<String>,
+    /// Seconds of the check spent in the semantic self-check.
+    pub selfcheck_s: Option<f64>,
+}
+
+/// The adversarial class of a pair: the directory under `kernels/adversarial/` that either
+/// instance's spec lives in.
+fn adversarial_class(pair_file: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(pair_file).ok()?;
+    let table = text.parse::<toml::Table>().ok()?;
+    ["optimized", "reference"].iter().find_map(|side| {
+        let spec = table.get(*side)?.as_str()?;
+        let rest = spec.split("adversarial/").nth(1)?;
+        rest.split('/').next().map(String::from)
+    })
 }
 
 /// The verdict name of a prove outcome, as in `.pair.expect.toml`.
@@ -58,6 +74,8 @@ pub fn report(kernels: &Path) -> Result<Vec<Row>, String> {
             // Refused as invalid input: as expected only for an `invalid` pair.
             Err(_) => {
                 rows.push(Row {
+                    class: adversarial_class(&f),
+                    selfcheck_s: None,
                     as_expected: expected == "invalid",
                     pair: pair_name(&f),
                     expected,
@@ -70,7 +88,7 @@ pub fn report(kernels: &Path) -> Result<Vec<Row>, String> {
             }
         };
         let verdict = verdict_name(&outcome);
-        let (mut check_s, mut cert_bytes) = (None, None);
+        let (mut check_s, mut cert_bytes, mut selfcheck_s) = (None, None, None);
         let mut checked_ok = true;
         if let Outcome::Proved { cert, .. } = &outcome {
             let bytes = cert.to_bytes().map_err(|e| e.to_string())?;
@@ -85,9 +103,12 @@ pub fn report(kernels: &Path) -> Result<Vec<Row>, String> {
                 &read(&decoded.opt_ptx_path)?,
             );
             check_s = Some(start.elapsed().as_secs_f64());
+            selfcheck_s = result.as_ref().ok().map(|v| v.selfcheck_seconds);
             checked_ok = result.is_ok();
         }
         rows.push(Row {
+            class: adversarial_class(&f),
+            selfcheck_s,
             as_expected: verdict == expected && checked_ok,
             pair: pair_name(&f),
             expected,
@@ -137,5 +158,70 @@ pub fn render(rows: &[Row]) -> String {
     }
     let ok = rows.iter().filter(|r| r.as_expected).count();
     s.push_str(&format!("{ok} of {} pairs as expected\n", rows.len()));
+    let check: f64 = rows.iter().filter_map(|r| r.check_s).sum();
+    let own: f64 = rows.iter().filter_map(|r| r.selfcheck_s).sum();
+    s.push_str(&format!(
+        "semantic self-check: {own:.2} s of {check:.2} s of checking ({:.1}%)\n",
+        100.0 * own / check.max(1e-9)
+    ));
+    s.push_str(&render_adversarial(rows));
+    s
+}
+
+/// Where a pair's verdict falls in the adversarial table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    ProvedTrue,
+    RefutedTrue,
+    Declined,
+    False,
+}
+
+/// Proof-checker-arena style: a proof or refutation that matches the stated truth, a decline
+/// (unknown, invalid input, resource limit: never a pass), or a false verdict (a proof of a
+/// pair that is not equivalent, a refutation of one that is, or a finding of the wrong kind).
+pub fn standing(r: &Row) -> Standing {
+    let declined = |v: &str| matches!(v, "unknown" | "invalid" | "resource_limit");
+    if r.verdict == "equivalent" && r.expected == "equivalent" && r.as_expected {
+        Standing::ProvedTrue
+    } else if declined(&r.verdict) {
+        Standing::Declined
+    } else if r.verdict == r.expected && r.as_expected {
+        Standing::RefutedTrue
+    } else {
+        Standing::False
+    }
+}
+
+/// The adversarial family's table: per class, how many verdicts were true, declined, false.
+pub fn render_adversarial(rows: &[Row]) -> String {
+    let mut classes: Vec<&str> = rows.iter().filter_map(|r| r.class.as_deref()).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    if classes.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\nadversarial family (kernels/adversarial/):\n{:<14} {:>7} {:>14} {:>14} {:>9} {:>7}\n",
+        "class", "pairs", "proved, true", "refuted, true", "declined", "FALSE"
+    );
+    for c in classes.iter().copied().chain(std::iter::once("all")) {
+        let of: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.class.as_deref() == Some(c) || (c == "all" && r.class.is_some()))
+            .collect();
+        let n = |st: Standing| of.iter().filter(|r| standing(r) == st).count();
+        let counts = [
+            of.len(),
+            n(Standing::ProvedTrue),
+            n(Standing::RefutedTrue),
+            n(Standing::Declined),
+            n(Standing::False),
+        ];
+        s.push_str(&format!(
+            "{:<14} {:>7} {:>14} {:>14} {:>9} {:>7}\n",
+            c, counts[0], counts[1], counts[2], counts[3], counts[4]
+        ));
+    }
     s
 }
