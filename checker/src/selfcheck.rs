@@ -21,6 +21,7 @@
 
 use crate::equiv::{PairRun, SideRun};
 use crate::exec::{self, Config, Inputs, Mode, Val};
+use crate::lower::FloatTy;
 use crate::pair::PairSpec;
 use crate::ptx::ScalarType;
 use crate::spec::{Binding, Role};
@@ -98,44 +99,26 @@ impl Rng {
     }
 }
 
-/// The element bits of an exact value `v` (one of [`Rng::value`]'s) in `dtype`.
-fn encode(v: f64, dtype: ScalarType) -> Option<u64> {
+/// The float type of an element `dtype`, if it is a float.
+fn float_ty(dtype: ScalarType) -> Option<FloatTy> {
     match dtype {
-        ScalarType::F64 => Some(v.to_bits()),
-        ScalarType::F32 => Some(u64::from((v as f32).to_bits())),
-        ScalarType::Bf16 => Some(u64::from((v as f32).to_bits() >> 16)),
-        ScalarType::F16 => {
-            // Normal, 6 fraction bits: the f32 pattern re-biased.
-            let b = (v as f32).to_bits();
-            let sign = (b >> 16) & 0x8000;
-            let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
-            let mant = (b >> 13) & 0x3ff;
-            Some(u64::from(sign | ((exp as u32) << 10) | mant))
-        }
+        ScalarType::F64 => Some(FloatTy::F64),
+        ScalarType::F32 => Some(FloatTy::F32),
+        ScalarType::Bf16 => Some(FloatTy::Bf16),
+        ScalarType::F16 => Some(FloatTy::F16),
         _ => None,
     }
 }
 
-/// The value of an element bit pattern of a float `dtype`.
+/// The element bits of an exact value `v` (one of [`Rng::value`]'s) in `dtype`, by the
+/// interpreter's own conversion.
+fn encode(v: f64, dtype: ScalarType) -> Option<u64> {
+    float_ty(dtype).map(|ty| exec::from_f64(v, ty))
+}
+
+/// The value of an element bit pattern of a float `dtype` (the interpreter's own decoding).
 fn decode(bits: u64, dtype: ScalarType) -> Option<f64> {
-    Some(match dtype {
-        ScalarType::F64 => f64::from_bits(bits),
-        ScalarType::F32 => f64::from(f32::from_bits(bits as u32)),
-        ScalarType::Bf16 => f64::from(f32::from_bits((bits as u32) << 16)),
-        ScalarType::F16 => {
-            let h = bits as u16;
-            let s = if h >> 15 == 1 { -1.0 } else { 1.0 };
-            let e = i32::from((h >> 10) & 0x1f);
-            let f = f64::from(h & 0x3ff);
-            match e {
-                0 => s * f * 2f64.powi(-24),
-                0x1f if f == 0.0 => s * f64::INFINITY,
-                0x1f => f64::NAN,
-                _ => s * (1.0 + f / 1024.0) * 2f64.powi(e - 15),
-            }
-        }
-        _ => return None,
-    })
+    float_ty(dtype).map(|ty| exec::to_f64(bits, ty))
 }
 
 /// One node's evaluation: the value of the term and a bound on how far the kernel's float

@@ -326,17 +326,14 @@ impl Machine<'_> {
         ];
         let first = self.site(cta.id, itid, at, "starts a cp.async reading here".into());
         let second = self.site(cta.id, cta.threads[t].tid, pc, "writes".into());
-        let addr = (k as u64 + 1) * TENSOR_STRIDE + gi * g;
-        let location = self.describe(Some(Target::Tensor(k)), Space::Global, addr, gi * g);
-        self.report(Finding {
-            kind: FindingKind::DataRace,
-            location: Some(location),
-            space: Some(Space::Global),
-            sites: vec![first, second],
-            detail: "the source of a cp.async was written before the cp.async.wait that \
-                     completes the copy: the copy reads it at some moment in between"
-                .into(),
-        });
+        self.global_race(
+            k,
+            gi,
+            first,
+            second,
+            "the source of a cp.async was written before the cp.async.wait that completes \
+             the copy: the copy reads it at some moment in between",
+        );
     }
 
     /// Records a read through the non-coherent path (`ld.global.nc`, already performed as a
@@ -398,6 +395,26 @@ impl Machine<'_> {
     }
 
     fn nc_finding(&mut self, k: usize, gi: u64, first: super::Site, second: super::Site) {
+        self.global_race(
+            k,
+            gi,
+            first,
+            second,
+            "ld.global.nc reads data that this kernel writes: the non-coherent path requires \
+             it read-only for the kernel's whole lifetime, so the read may see stale bytes \
+             whatever orders the two",
+        );
+    }
+
+    /// Reports a race on granule `gi` of tensor `k` between the two sites.
+    fn global_race(
+        &mut self,
+        k: usize,
+        gi: u64,
+        first: super::Site,
+        second: super::Site,
+        detail: &str,
+    ) {
         let g = self.tensors[k].region.granule;
         let addr = (k as u64 + 1) * TENSOR_STRIDE + gi * g;
         let location = self.describe(Some(Target::Tensor(k)), Space::Global, addr, gi * g);
@@ -406,10 +423,7 @@ impl Machine<'_> {
             location: Some(location),
             space: Some(Space::Global),
             sites: vec![first, second],
-            detail: "ld.global.nc reads data that this kernel writes: the non-coherent path \
-                     requires it read-only for the kernel's whole lifetime, so the read may \
-                     see stale bytes whatever orders the two"
-                .into(),
+            detail: detail.into(),
         });
     }
 

@@ -21,6 +21,7 @@ pub mod value;
 mod wmma;
 
 pub use finding::{Finding, FindingKind, Site};
+pub(crate) use step::{from_f64, to_f64};
 pub use value::Val;
 
 use crate::lower::{Program, Space};

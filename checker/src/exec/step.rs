@@ -342,7 +342,7 @@ fn cmp_holds(c: Cmp, o: Ordering) -> bool {
     }
 }
 
-pub(super) fn to_f64(bits: u64, ty: FloatTy) -> f64 {
+pub(crate) fn to_f64(bits: u64, ty: FloatTy) -> f64 {
     match ty {
         FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
         FloatTy::F64 => f64::from_bits(bits),
@@ -364,7 +364,7 @@ fn half_to_f64(h: u16) -> f64 {
 }
 
 /// Round-to-nearest-even conversions from f64 (concrete mode only).
-fn from_f64(v: f64, ty: FloatTy) -> u64 {
+pub(crate) fn from_f64(v: f64, ty: FloatTy) -> u64 {
     match ty {
         FloatTy::F32 => u64::from((v as f32).to_bits()),
         FloatTy::F64 => v.to_bits(),

@@ -328,11 +328,7 @@ impl TermArena {
         b: TermId,
         budget: usize,
     ) -> (bool, usize) {
-        let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
-            Default::default();
-        let mut left = budget;
-        let same = self.commutes(a, b, false, &mut proven, &mut left);
-        (same, budget - left)
+        self.commutes_counted(a, b, false, budget)
     }
 
     /// Like [`TermArena::equal_up_to_commutativity_counted`] with every [`Node::Round`] read as
@@ -344,10 +340,15 @@ impl TermArena {
         b: TermId,
         budget: usize,
     ) -> (bool, usize) {
+        self.commutes_counted(a, b, true, budget)
+    }
+
+    /// [`TermArena::commutes`] from scratch within `budget` node pairs, and how many it used.
+    fn commutes_counted(&self, a: TermId, b: TermId, reals: bool, budget: usize) -> (bool, usize) {
         let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
             Default::default();
         let mut left = budget;
-        let same = self.commutes(a, b, true, &mut proven, &mut left);
+        let same = self.commutes(a, b, reals, &mut proven, &mut left);
         (same, budget - left)
     }
 
