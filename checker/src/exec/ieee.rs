@@ -159,36 +159,41 @@ fn directed32(op: Exact, mode: RoundMode, a: f32, b: f32, c: f32, rn: f32) -> Op
 
 /// One unit in the last place from `r` in the direction `mode` asks, given that the exact
 /// result lies on `side` of `r`.
-fn step32(r: f32, mode: RoundMode, side: Ordering) -> f32 {
+pub fn step32(r: f32, mode: RoundMode, side: Ordering) -> f32 {
+    f32::from_bits(step(u64::from(r.to_bits()), 1 << 31, f64::from(r), mode, side) as u32)
+}
+
+/// The directed rounding of every format, on its bit pattern `bits` (sign bit `sign_bit`,
+/// value `r`): one pattern step when the exact result lies on the `side` of `r` that `mode`
+/// rounds away from. Moving a sign-magnitude pattern's magnitude by one moves the value by one
+/// unit in the last place; from a zero the step is to the smallest subnormal of that sign.
+fn step(bits: u64, sign_bit: u64, r: f64, mode: RoundMode, side: Ordering) -> u64 {
     let toward_zero = (r > 0.0 && side == Ordering::Less) || (r < 0.0 && side == Ordering::Greater);
     let down = side == Ordering::Less;
-    let bits = r.to_bits();
-    let mag = bits & 0x7fff_ffff;
-    let sign = bits & 0x8000_0000;
-    // Moving the magnitude by one pattern moves the value by one ulp (sign-magnitude).
-    let shrink = |m: u32| f32::from_bits(sign | m.saturating_sub(1));
-    let grow = |m: u32| f32::from_bits(sign | (m + 1));
+    let (sign, mag) = (bits & sign_bit, bits & (sign_bit - 1));
+    let shrink = sign | mag.saturating_sub(1);
+    let grow = sign | (mag + 1);
     match mode {
-        RoundMode::Rz if toward_zero => shrink(mag),
+        RoundMode::Rz if toward_zero => shrink,
         RoundMode::Rm if down => {
             if r > 0.0 {
-                shrink(mag)
+                shrink
             } else if r == 0.0 {
-                -f32::from_bits(1)
+                sign_bit | 1
             } else {
-                grow(mag)
+                grow
             }
         }
         RoundMode::Rp if !down => {
             if r < 0.0 {
-                shrink(mag)
+                shrink
             } else if r == 0.0 {
-                f32::from_bits(1)
+                1
             } else {
-                grow(mag)
+                grow
             }
         }
-        _ => r,
+        _ => bits,
     }
 }
 
@@ -232,27 +237,7 @@ pub fn op64(op: Exact, mode: RoundMode, a: f64, b: f64, c: f64) -> Option<f64> {
         }
         return Some(rn);
     }
-    let toward_zero =
-        (rn > 0.0 && side == Ordering::Less) || (rn < 0.0 && side == Ordering::Greater);
-    let down = side == Ordering::Less;
-    let bits = rn.to_bits();
-    let (mag, sign) = (bits & !(1 << 63), bits & (1 << 63));
-    let shrink = |m: u64| f64::from_bits(sign | m.saturating_sub(1));
-    let grow = |m: u64| f64::from_bits(sign | (m + 1));
-    Some(match mode {
-        RoundMode::Rz if toward_zero => shrink(mag),
-        RoundMode::Rm if down => match rn.partial_cmp(&0.0) {
-            Some(Ordering::Greater) => shrink(mag),
-            Some(Ordering::Equal) => -f64::from_bits(1),
-            _ => grow(mag),
-        },
-        RoundMode::Rp if !down => match rn.partial_cmp(&0.0) {
-            Some(Ordering::Less) => shrink(mag),
-            Some(Ordering::Equal) => f64::from_bits(1),
-            _ => grow(mag),
-        },
-        _ => rn,
-    })
+    Some(f64::from_bits(step(rn.to_bits(), 1 << 63, rn, mode, side)))
 }
 
 /// A 16-bit float pattern (f16 or bf16, `bf16` says which) rounded from `rn`, its nearest-even
@@ -287,32 +272,7 @@ pub fn directed16(
         };
         return if keep_inf { rn } else { sign | (exp_mask - 1) };
     }
-    let toward_zero = (r > 0.0 && side == Ordering::Less) || (r < 0.0 && side == Ordering::Greater);
-    let down = side == Ordering::Less;
-    let shrink = sign | mag.saturating_sub(1);
-    let grow = sign | (mag + 1);
-    match mode {
-        RoundMode::Rz if toward_zero => shrink,
-        RoundMode::Rm if down => {
-            if r > 0.0 {
-                shrink
-            } else if r == 0.0 {
-                0x8001
-            } else {
-                grow
-            }
-        }
-        RoundMode::Rp if !down => {
-            if r < 0.0 {
-                shrink
-            } else if r == 0.0 {
-                0x0001
-            } else {
-                grow
-            }
-        }
-        _ => rn,
-    }
+    step(u64::from(rn), 0x8000, r, mode, side) as u16
 }
 
 #[cfg(test)]

@@ -455,29 +455,8 @@ fn float_to_float(v: f64, from: FloatTy, to: FloatTy, rnd: FloatMods) -> u64 {
             };
             // `v + 0` rounded as `rnd` says: an f32 sum of one f64 value is that value rounded.
             let rn = v as f32;
-            let r = match rnd.mode {
-                RoundMode::Rz | RoundMode::Rm | RoundMode::Rp if f64::from(rn) != v => {
-                    let below = f64::from(rn) > v;
-                    let step = |f: f32, up: bool| {
-                        let b = f.to_bits();
-                        let grows = (f >= 0.0) == up;
-                        let m = b & 0x7fff_ffff;
-                        let s = b & 0x8000_0000;
-                        if f == 0.0 {
-                            f32::from_bits(if up { 1 } else { 0x8000_0001 })
-                        } else if grows {
-                            f32::from_bits(s | (m + 1))
-                        } else {
-                            f32::from_bits(s | (m - 1))
-                        }
-                    };
-                    match rnd.mode {
-                        RoundMode::Rz if (rn.abs() as f64) > v.abs() => step(rn, rn < 0.0),
-                        RoundMode::Rm if below => step(rn, false),
-                        RoundMode::Rp if !below => step(rn, true),
-                        _ => rn,
-                    }
-                }
+            let r = match v.partial_cmp(&f64::from(rn)) {
+                Some(side) if side != Ordering::Equal => ieee::step32(rn, rnd.mode, side),
                 _ => rn,
             };
             let r = if rnd.ftz { ieee::flush32(r) } else { r };
@@ -2503,6 +2482,26 @@ mod tests {
             let v = half_to_f64(h);
             assert_eq!(f32_to_f16(v as f32), h, "{h:#x}");
         }
+    }
+
+    #[test]
+    fn directed_conversions_to_f32_step_one_ulp() {
+        let v = 1.0 + 2f64.powi(-30);
+        let m = |mode| FloatMods { mode, ftz: false };
+        let f =
+            |mode| f32::from_bits(float_to_float(v, FloatTy::F64, FloatTy::F32, m(mode)) as u32);
+        assert_eq!(f(RoundMode::Rn), 1.0);
+        assert_eq!(f(RoundMode::Rz), 1.0);
+        assert_eq!(f(RoundMode::Rm), 1.0);
+        assert_eq!(f(RoundMode::Rp), 1.0 + f32::EPSILON);
+        let n =
+            |mode| f32::from_bits(float_to_float(-v, FloatTy::F64, FloatTy::F32, m(mode)) as u32);
+        assert_eq!(n(RoundMode::Rm), -1.0 - f32::EPSILON);
+        assert_eq!(n(RoundMode::Rz), -1.0);
+        let big = f32::from_bits(
+            float_to_float(1e39, FloatTy::F64, FloatTy::F32, m(RoundMode::Rz)) as u32,
+        );
+        assert_eq!(big, f32::MAX);
     }
 
     #[test]
