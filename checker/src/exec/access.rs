@@ -465,28 +465,21 @@ impl Machine<'_> {
         let asked = space;
         let (target, offset, space) = self.resolve(space, addr);
         let tid = cta.threads[t].tid;
-        // Two 16-bit halves stored as one 32-bit float element: only the bf16 widening idiom
-        // (`mov.b32 %f, {0, %h}`: a bf16 value over +0 bits) is a number, that bf16 value.
-        let kind = match (kind, target) {
-            (Access::Store(Val::Pair(lo, hi)), Some(Target::Tensor(k)))
-                if self.tensors[k].is_float && self.tensors[k].elem_bytes == 4 =>
-            {
-                let zero_lo = matches!(*self.arena.node(lo), crate::term::Node::Const(c)
-                    if self.arena.const_value(c) == crate::term::Dyadic::ZERO);
-                if !(zero_lo && self.format_of(hi) == Some(crate::term::Fmt::Bf16)) {
-                    let name = self.tensors[k].name.clone();
-                    return Err(ExecError::Unsupported {
-                        line,
-                        what: format!(
-                            "two 16-bit halves stored as one 32-bit element of tensor {name} \
-                             (only a bf16 value over zero bits reads as that number)"
-                        ),
-                    });
-                }
-                Access::Store(Val::Term(hi))
-            }
-            (k, _) => k,
-        };
+        // Two 16-bit halves stored as one 32-bit float element are no number of it (the bf16
+        // widening idiom `mov.b32 %f, {0, %h}` is already that bf16 value, not a pair).
+        if let (Access::Store(Val::Pair(..)), Some(Target::Tensor(k))) = (kind, target)
+            && self.tensors[k].is_float
+            && self.tensors[k].elem_bytes == 4
+        {
+            let name = self.tensors[k].name.clone();
+            return Err(ExecError::Unsupported {
+                line,
+                what: format!(
+                    "two 16-bit halves stored as one 32-bit element of tensor {name} (only a \
+                     bf16 value over zero bits reads as that number)"
+                ),
+            });
+        }
         let store = match kind {
             Access::Load => None,
             Access::Store(v) => Some(v),

@@ -557,17 +557,6 @@ impl Machine<'_> {
         })
     }
 
-    /// Whether `t` is an element of a bfloat16 input tensor.
-    fn is_bf16_leaf(&self, t: TermId) -> bool {
-        match *self.arena.node(t) {
-            Node::Input { tensor, .. } => self
-                .tensors
-                .iter()
-                .any(|tm| tm.ordinal == tensor && tm.is_bf16),
-            _ => false,
-        }
-    }
-
     /// The term of one 16-bit half being packed: a term, or the constant zero (whose bits
     /// mean 0 in every float format; any other constant half has no known format here).
     pub(super) fn half_term(&mut self, v: Val, line: Line) -> Result<TermId, ExecError> {
@@ -606,17 +595,6 @@ impl Machine<'_> {
                 };
             }
             Val::Term(t) => return Ok(t),
-            // `mov.b32 %f, {0, %h}` (cuda_bf16.h's `__bfloat162float`): a bf16 value in the
-            // upper half over zero bits is that value as an f32, exactly. Only a bf16 value
-            // over the +0 pattern reads so; an f16 one would be a reinterpretation.
-            Val::Pair(lo, hi)
-                if ty == FloatTy::F32
-                    && matches!(*self.arena.node(lo), Node::Const(c)
-                        if self.arena.const_value(c) == Dyadic::ZERO)
-                    && self.format_of(hi) == Some(Fmt::Bf16) =>
-            {
-                return Ok(hi);
-            }
             // -0.0 is the real 0, but a tree of its own, `-(0)`: a rule that compares trees
             // must not take `x / -0.0` for `x / 0.0` (their bits are -inf and +inf).
             Val::Bits(b) if b != 0 && b == 1 << (ty.bits() - 1) => {
@@ -1804,10 +1782,11 @@ impl Machine<'_> {
                     .collect::<Result<Vec<_>, _>>()?;
                 // `mov.b32 %f, {0, %h}` is how cuda_bf16.h widens a bfloat16: an f32 whose upper
                 // half is a bf16 pattern and whose lower half is zero has the bf16's value. Only
-                // halves known to be bf16 (leaves of bf16 tensors) are taken that way.
+                // halves known to be bf16 (their format, `Machine::format_of`) are taken that
+                // way; an f16 value there would be a reinterpretation.
                 if let [Val::Bits(0), Val::Term(t)] = vals[..]
                     && piece_bits == 16
-                    && self.is_bf16_leaf(t)
+                    && self.format_of(t) == Some(Fmt::Bf16)
                 {
                     th.regs[dst as usize] = Val::Term(t);
                     return Ok(());
