@@ -328,28 +328,47 @@ impl TermArena {
         b: TermId,
         budget: usize,
     ) -> (bool, usize) {
-        self.commutes_counted(a, b, false, budget)
+        let mut c = Comparison::new(self, false, None, budget);
+        let same = c.equal(a, b, false);
+        (same, c.visited())
     }
 
     /// Like [`TermArena::equal_up_to_commutativity_counted`] with every [`Node::Round`] read as
-    /// its child: equal over the reals although the bits may differ (an fp-nondeterministic
-    /// pair of writes when the first test fails).
+    /// its child and `fma(x, y, z)` read as `x*y + z`: equal over the reals although the bits
+    /// may differ (an fp-nondeterministic pair of writes when the bit-level tests fail).
     pub fn equal_up_to_rounding_counted(
         &self,
         a: TermId,
         b: TermId,
         budget: usize,
     ) -> (bool, usize) {
-        self.commutes_counted(a, b, true, budget)
+        let mut c = Comparison::new(self, true, None, budget);
+        let same = c.equal(a, b, false);
+        (same, c.visited())
     }
 
-    /// [`TermArena::commutes`] from scratch within `budget` node pairs, and how many it used.
-    fn commutes_counted(&self, a: TermId, b: TermId, reals: bool, budget: usize) -> (bool, usize) {
-        let mut proven: std::collections::HashSet<(TermId, TermId), FxBuildHasher> =
-            Default::default();
-        let mut left = budget;
-        let same = self.commutes(a, b, reals, &mut proven, &mut left);
-        (same, budget - left)
+    /// Bit equality up to commutativity, where an f32 `fma(x, y, z)` also equals
+    /// `add(mul(x, y), z)` when `exact(x, y)` says the product `x*y` is exact in f32: then
+    /// `round(x*y) = x*y` and both compute `round(x*y + z)`. This is how a contracted
+    /// butterfly (`fma(x, x, shfl(x*x))`) on 16-bit data gives every lane the same bits.
+    /// `Some(Exactness::Always)` when the terms are bit-equal for all inputs,
+    /// `Some(Exactness::InNormalRange)` when that rests on a product that is exact only while
+    /// it stays in f32's normal range, `None` when no such argument was found.
+    pub fn equal_bits_given_exact_products(
+        &self,
+        a: TermId,
+        b: TermId,
+        budget: usize,
+        exact: &dyn Fn(TermId, TermId) -> Exactness,
+    ) -> (Option<Exactness>, usize) {
+        let mut c = Comparison::new(self, false, Some(exact), budget);
+        let same = c.equal(a, b, false);
+        let how = same.then_some(if c.conditional {
+            Exactness::InNormalRange
+        } else {
+            Exactness::Always
+        });
+        (how, c.visited())
     }
 
     /// `t` without the [`Node::Round`] wrappers on top (the rules' reading of it).
@@ -358,59 +377,6 @@ impl TermArena {
             t = x;
         }
         t
-    }
-
-    fn commutes(
-        &self,
-        a: TermId,
-        b: TermId,
-        reals: bool,
-        proven: &mut std::collections::HashSet<(TermId, TermId), FxBuildHasher>,
-        left: &mut usize,
-    ) -> bool {
-        let (a, b) = if reals {
-            (self.unrounded(a), self.unrounded(b))
-        } else {
-            (a, b)
-        };
-        if a == b || proven.contains(&(a, b)) {
-            return true;
-        }
-        if *left == 0 {
-            return false;
-        }
-        *left -= 1;
-        let pair = |x: TermId, y: TermId, u: TermId, v: TermId, p: &mut _, l: &mut usize| {
-            (self.commutes(x, u, reals, p, l) && self.commutes(y, v, reals, p, l))
-                || (self.commutes(x, v, reals, p, l) && self.commutes(y, u, reals, p, l))
-        };
-        let same = match (*self.node(a), *self.node(b)) {
-            (Node::Add(x, y), Node::Add(u, v))
-            | (Node::Mul(x, y), Node::Mul(u, v))
-            | (Node::Max(x, y), Node::Max(u, v))
-            | (Node::Min(x, y), Node::Min(u, v)) => pair(x, y, u, v, proven, left),
-            (Node::Fma(x, y, z), Node::Fma(u, v, w)) => {
-                pair(x, y, u, v, proven, left) && self.commutes(z, w, reals, proven, left)
-            }
-            (na, nb) => {
-                let ((ka, n), (kb, m)) = (na.child_array(), nb.child_array());
-                let shallow = match (na, nb) {
-                    (Node::Apply(f, _), Node::Apply(g, _)) => f == g,
-                    (Node::Round(r, _), Node::Round(q, _)) => r == q,
-                    (Node::Cmp(p, _, _), Node::Cmp(q, _, _)) => p == q,
-                    _ => std::mem::discriminant(&na) == std::mem::discriminant(&nb),
-                };
-                // Leaves are hash-consed, so distinct ids of leaves mean distinct leaves.
-                shallow
-                    && n == m
-                    && n > 0
-                    && (0..n).all(|i| self.commutes(ka[i], kb[i], reals, proven, left))
-            }
-        };
-        if same {
-            proven.insert((a, b));
-        }
-        same
     }
 
     /// Renders a term for people, sharing-unaware and cut at `budget` characters. Iterative.
@@ -542,12 +508,223 @@ impl TermArena {
     }
 }
 
+/// Whether the product of two values is exact in f32 (for
+/// [`TermArena::equal_bits_given_exact_products`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exactness {
+    /// Not known to be exact.
+    Never,
+    /// Exact for all values (two f16 values: 22 significant bits, inside f32's range).
+    Always,
+    /// Exact while the product is 0 or in f32's normal range (bf16 values: 16 significant
+    /// bits, but bf16's exponent range is f32's, so a product can underflow or overflow).
+    InNormalRange,
+}
+
+/// One comparison of two terms up to commutativity, with its budget and memo. `reals` reads
+/// rounding as the identity and `fma` as multiply-then-add; `exact`, in bit mode, allows the
+/// same reading of an f32 `fma` whose product is exact.
+struct Comparison<'a> {
+    arena: &'a TermArena,
+    reals: bool,
+    exact: Option<&'a dyn Fn(TermId, TermId) -> Exactness>,
+    /// Pairs shown equal, with whether they sat directly under a rounding.
+    proven: std::collections::HashSet<(TermId, TermId, bool), FxBuildHasher>,
+    budget: usize,
+    left: usize,
+    /// Some use of [`Exactness::InNormalRange`] took part in a successful sub-comparison
+    /// (an over-approximation: the verdict is then the conditional one).
+    conditional: bool,
+}
+
+impl<'a> Comparison<'a> {
+    fn new(
+        arena: &'a TermArena,
+        reals: bool,
+        exact: Option<&'a dyn Fn(TermId, TermId) -> Exactness>,
+        budget: usize,
+    ) -> Self {
+        Comparison {
+            arena,
+            reals,
+            exact,
+            proven: Default::default(),
+            budget,
+            left: budget,
+            conditional: false,
+        }
+    }
+
+    fn visited(&self) -> usize {
+        self.budget - self.left
+    }
+
+    /// `under`: the nodes are the direct children of a [`Node::Round`], so they were
+    /// computed in that rounding's format and the f32 exactness reading does not apply.
+    fn equal(&mut self, a: TermId, b: TermId, under: bool) -> bool {
+        let (a, b) = if self.reals {
+            (self.arena.unrounded(a), self.arena.unrounded(b))
+        } else {
+            (a, b)
+        };
+        if a == b || self.proven.contains(&(a, b, under)) {
+            return true;
+        }
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        let same = match (*self.arena.node(a), *self.arena.node(b)) {
+            (Node::Add(x, y), Node::Add(u, v))
+            | (Node::Mul(x, y), Node::Mul(u, v))
+            | (Node::Max(x, y), Node::Max(u, v))
+            | (Node::Min(x, y), Node::Min(u, v)) => self.pair(x, y, u, v),
+            (Node::Fma(x, y, z), Node::Fma(u, v, w)) => {
+                (self.pair(x, y, u, v) && self.equal(z, w, false))
+                    || (self.split(x, y, under)
+                        && self.split(u, v, under)
+                        && self.product(x, y, w)
+                        && self.product(u, v, z))
+            }
+            (Node::Fma(x, y, z), Node::Add(u, v)) | (Node::Add(u, v), Node::Fma(x, y, z)) => {
+                self.split(x, y, under)
+                    && ((self.product(x, y, u) && self.equal(z, v, false))
+                        || (self.product(x, y, v) && self.equal(z, u, false)))
+            }
+            (na, nb) => {
+                let ((ka, n), (kb, m)) = (na.child_array(), nb.child_array());
+                let shallow = match (na, nb) {
+                    (Node::Apply(f, _), Node::Apply(g, _)) => f == g,
+                    (Node::Round(r, _), Node::Round(q, _)) => r == q,
+                    (Node::Cmp(p, _, _), Node::Cmp(q, _, _)) => p == q,
+                    _ => std::mem::discriminant(&na) == std::mem::discriminant(&nb),
+                };
+                let below = matches!(na, Node::Round(..));
+                // Leaves are hash-consed, so distinct ids of leaves mean distinct leaves.
+                shallow && n == m && n > 0 && (0..n).all(|i| self.equal(ka[i], kb[i], below))
+            }
+        };
+        if same {
+            self.proven.insert((a, b, under));
+        }
+        same
+    }
+
+    /// `{x, y}` and `{u, v}` equal as unordered pairs.
+    fn pair(&mut self, x: TermId, y: TermId, u: TermId, v: TermId) -> bool {
+        (self.equal(x, u, false) && self.equal(y, v, false))
+            || (self.equal(x, v, false) && self.equal(y, u, false))
+    }
+
+    /// Whether an `fma` with product `x*y` may be read as its product plus its addend: always
+    /// over the reals; in bits only for an f32 fma (not under a rounding) with an exact product.
+    fn split(&mut self, x: TermId, y: TermId, under: bool) -> bool {
+        if self.reals {
+            return true;
+        }
+        let Some(exact) = self.exact else {
+            return false;
+        };
+        if under {
+            return false;
+        }
+        match exact(x, y) {
+            Exactness::Never => false,
+            Exactness::Always => true,
+            Exactness::InNormalRange => {
+                self.conditional = true;
+                true
+            }
+        }
+    }
+
+    /// Whether `t` is the product `x*y` (a multiplication of the same operands, in either
+    /// order; over the reals also below roundings). In bits `t` is a plain f32 `mul`, which
+    /// gives `x*y` exactly when [`Self::split`] allowed the reading.
+    fn product(&mut self, x: TermId, y: TermId, t: TermId) -> bool {
+        let t = if self.reals {
+            self.arena.unrounded(t)
+        } else {
+            t
+        };
+        match *self.arena.node(t) {
+            Node::Mul(p, q) => self.pair(x, y, p, q),
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn input(a: &mut TermArena, index: u64) -> TermId {
         a.intern(Node::Input { tensor: 0, index }).unwrap()
+    }
+
+    /// The contracted butterfly: lane i holds fma(x, x, y*y), lane j fma(y, y, x*x). Equal
+    /// over the reals; bit-equal only with an exactness argument; and never when the fma sits
+    /// under a rounding (computed in another format) or the products differ.
+    #[test]
+    fn contracted_butterflies_are_bit_equal_only_with_exact_products() {
+        let mut a = TermArena::new();
+        let (x, y, z) = (input(&mut a, 0), input(&mut a, 1), input(&mut a, 2));
+        let xx = a.intern(Node::Mul(x, x)).unwrap();
+        let yy = a.intern(Node::Mul(y, y)).unwrap();
+        let yz = a.intern(Node::Mul(y, z)).unwrap();
+        let li = a.intern(Node::Fma(x, x, yy)).unwrap();
+        let lj = a.intern(Node::Fma(y, y, xx)).unwrap();
+        let always = |_: TermId, _: TermId| Exactness::Always;
+        let normal = |_: TermId, _: TermId| Exactness::InNormalRange;
+        let never = |_: TermId, _: TermId| Exactness::Never;
+        assert!(!a.equal_up_to_commutativity_counted(li, lj, 99).0);
+        assert!(a.equal_up_to_rounding_counted(li, lj, 99).0);
+        fn bits(
+            a: &TermArena,
+            e: &dyn Fn(TermId, TermId) -> Exactness,
+            p: TermId,
+            q: TermId,
+        ) -> Option<Exactness> {
+            a.equal_bits_given_exact_products(p, q, 99, e).0
+        }
+        assert_eq!(bits(&a, &always, li, lj), Some(Exactness::Always));
+        assert_eq!(bits(&a, &normal, li, lj), Some(Exactness::InNormalRange));
+        assert_eq!(bits(&a, &never, li, lj), None);
+        // fma(x, x, y*z) against fma(y, y, x*x): different reals, never equal.
+        let lk = a.intern(Node::Fma(x, x, yz)).unwrap();
+        assert!(!a.equal_up_to_rounding_counted(lk, lj, 99).0);
+        assert_eq!(bits(&a, &always, lk, lj), None);
+        // fma(x, y, z) = add(mul(x, y), z) when the product is exact, in either order.
+        let fxyz = a.intern(Node::Fma(x, y, z)).unwrap();
+        let xy = a.intern(Node::Mul(y, x)).unwrap();
+        let sum = a.intern(Node::Add(z, xy)).unwrap();
+        assert_eq!(bits(&a, &always, fxyz, sum), Some(Exactness::Always));
+        assert_eq!(bits(&a, &always, sum, fxyz), Some(Exactness::Always));
+        assert_eq!(bits(&a, &never, fxyz, sum), None);
+        // A product rounded toward zero is not the exact product in bits (but is over the reals).
+        let rz = Rnd {
+            fmt: Fmt::F32,
+            mode: RoundMode::Rz,
+            ftz: false,
+        };
+        let xy_rz = a.intern(Node::Round(rz, xy)).unwrap();
+        let sum_rz = a.intern(Node::Add(z, xy_rz)).unwrap();
+        assert_eq!(bits(&a, &always, fxyz, sum_rz), None);
+        assert!(a.equal_up_to_rounding_counted(fxyz, sum_rz, 99).0);
+        // Under a rounding (an f64 or 16-bit fma) the f32 exactness argument does not apply.
+        let f64rn = Rnd {
+            fmt: Fmt::F64,
+            mode: RoundMode::Rn,
+            ftz: false,
+        };
+        let wi = a.intern(Node::Round(f64rn, li)).unwrap();
+        let wj = a.intern(Node::Round(f64rn, lj)).unwrap();
+        assert_eq!(bits(&a, &always, wi, wj), None);
+        assert!(a.equal_up_to_rounding_counted(wi, wj, 99).0);
+        // One level up, plain adds of the lanes' sums: still bit-equal by commutativity.
+        let up_i = a.intern(Node::Add(li, z)).unwrap();
+        let up_j = a.intern(Node::Add(z, lj)).unwrap();
+        assert_eq!(bits(&a, &always, up_i, up_j), Some(Exactness::Always));
     }
 
     #[test]
