@@ -317,7 +317,7 @@ def check_spec(spec_path, errors):
     op = ref.get("op")
     if "wrong" in ref and not isinstance(ref["wrong"], bool):
         err("reference: wrong must be a bool (true: the kernel does NOT compute this operator)")
-    if ref.get("wrong") is True and verdict != "safe":
+    if ref.get("wrong") is True and verdict not in ("safe", "fp_nondeterministic"):
         err("reference: wrong = true marks a value bug, only for a safe verdict")
 
     def numel(t):
@@ -390,7 +390,8 @@ def check_spec(spec_path, errors):
                 err(f"reference: {op} needs shapes {shapes}, the spec has {got}")
             if any(t.get("role") != "in" for t in (a, x) if t is not None) or out.get("role") != "out":
                 err(f"reference: {op} needs inputs of role in and an output of role out")
-        if scalars[:2] != [rows, cols]:
+        # one program per row (Triton) passes cols only: the grid is the rows
+        if scalars[:2] != [rows, cols] and scalars != [cols]:
             err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
     elif op == "warp_sum":
         x, out = in_out()
@@ -478,7 +479,8 @@ def check_spec(spec_path, errors):
                 err(f"reference: {op} needs input and output of shape rows x cols")
             if any(v["shape"] != [cols] or v.get("role") != "in" for v in vecs):
                 err(f"reference: {'/'.join(names)} must be inputs of shape [cols]")
-            if scalars[:2] != [rows, cols]:
+            # one program per row (Triton) passes cols only: the grid is the rows
+            if scalars[:2] != [rows, cols] and scalars != [cols]:
                 err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
     elif op in ("attention", "mla_decode", "conv2d"):
         # tensor keys and their expected shapes, from the operator's size keys
@@ -633,7 +635,11 @@ def check_pair(pair_path, errors):
         err(f"missing {exp_path.name}")
         return
     pexp = tomllib.loads(exp_path.read_text())
-    if "verdict" not in pexp or set(pexp) - {"verdict", "different_operators", "invalid"}:
+    if pexp.get("fp_nondeterministic", False) not in (True, False) or (
+            pexp.get("fp_nondeterministic") and pexp.get("verdict") != "equivalent"):
+        err(f"{exp_path.name}: fp_nondeterministic = true goes with verdict = \"equivalent\" only")
+    if "verdict" not in pexp or set(pexp) - {"verdict", "different_operators", "invalid",
+                                             "fp_nondeterministic"}:
         err(f"{exp_path.name}: must hold the key verdict (and optionally different_operators, "
             "or invalid)")
     verdict = pexp.get("verdict")
@@ -668,6 +674,14 @@ def check_pair(pair_path, errors):
         err("an instance of the pair has no X.expect.toml")
         return
     iv = {side: e.get("verdict") for side, e in exps.items()}
+    # fp-nondeterministic writes are safe over the reals: the pair's proof names them
+    fp_pair = pexp.get("fp_nondeterministic", False)
+    if verdict in ("equivalent", "not_equivalent"):
+        fp_sides = [side for side in iv if iv[side] == "fp_nondeterministic"]
+        if verdict == "equivalent" and bool(fp_sides) != bool(fp_pair):
+            err(f"{exp_path.name}: fp_nondeterministic = {str(bool(fp_pair)).lower()} but the "
+                f"instances with fp-nondeterministic writes are {fp_sides}")
+        iv = {side: ("safe" if v == "fp_nondeterministic" else v) for side, v in iv.items()}
     refs = {side: (e.get("reference") or {}) for side, e in exps.items()}
     wrong = {side: refs[side].get("wrong") is True for side in refs}
     if iv["reference"] != "safe" or wrong["reference"]:

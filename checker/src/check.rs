@@ -161,7 +161,7 @@ pub fn check_with(
                 elements,
                 total,
             } => Some((output, elements, total)),
-            Claim::Safe(_) => None,
+            Claim::Safe(_) | Claim::FpNondeterministic { .. } => None,
         })
         .collect();
     let equiv: Vec<u32> = equiv_claims.iter().map(|c| c.0).collect();
@@ -220,6 +220,22 @@ pub fn check_with(
             Some(side) => {
                 if let Some(why) = side.unsafety() {
                     return Err(Reject::Unsafe(kernel, why));
+                }
+                // The fp-nondeterministic lines are named exactly: none hidden, none invented.
+                let found = side.fp_nondeterministic_lines();
+                let named: Vec<u32> = cert
+                    .claims
+                    .iter()
+                    .filter_map(|c| match *c {
+                        Claim::FpNondeterministic { kernel: k, line } if k == kernel => Some(line),
+                        _ => None,
+                    })
+                    .collect();
+                if found != named {
+                    return Err(Reject::Claims(format!(
+                        "the {kernel:?} kernel's fp-nondeterministic writes are at PTX lines \
+                         {found:?}, the certificate names {named:?}"
+                    )));
                 }
             }
             None => {}

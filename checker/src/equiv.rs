@@ -4,7 +4,7 @@
 //! (the link index), so the same computation in both kernels is the same term id.
 
 use crate::cert::Kernel;
-use crate::exec::{self, Config, Finding, Mode, Outcome, Val};
+use crate::exec::{self, Config, Finding, FindingKind, Mode, Outcome, Val};
 use crate::lower::{self, Program};
 use crate::pair::PairSpec;
 use crate::ptx;
@@ -129,8 +129,16 @@ pub fn run_pair_with(
 impl SideRun {
     /// The first finding, or a note that the grid was not executed whole: both void the
     /// one-schedule semantics that equivalence rests on.
+    /// Why the kernel is not safe over the reals: the first finding other than an
+    /// fp-nondeterministic write (those are named claims, see [`Self::fp_nondeterministic_lines`]),
+    /// or a partial grid.
     pub fn unsafety(&self) -> Option<String> {
-        if let Some(f) = self.outcome.findings.first() {
+        if let Some(f) = self
+            .outcome
+            .findings
+            .iter()
+            .find(|f| f.kind != FindingKind::FpNondeterministic)
+        {
             return Some(f.to_string());
         }
         let c = &self.outcome.coverage;
@@ -145,6 +153,20 @@ impl SideRun {
 
     pub fn findings(&self) -> &[Finding] {
         &self.outcome.findings
+    }
+
+    /// Sorted, distinct PTX lines of the writes in fp-nondeterministic findings.
+    pub fn fp_nondeterministic_lines(&self) -> Vec<u32> {
+        let mut lines: Vec<u32> = self
+            .outcome
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::FpNondeterministic)
+            .flat_map(|f| f.sites.iter().map(|s| s.line))
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
     }
 
     /// Sorted indices of the elements of output `param` that were written.

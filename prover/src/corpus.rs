@@ -37,6 +37,14 @@ fn adversarial_class(pair_file: &Path) -> Option<String> {
 /// The verdict name of a prove outcome, as in `.pair.expect.toml`.
 pub fn verdict_name(o: &Outcome) -> String {
     match o {
+        Outcome::Proved { cert, .. }
+            if cert
+                .claims
+                .iter()
+                .any(|c| matches!(c, kcert_checker::cert::Claim::FpNondeterministic { .. })) =>
+        {
+            "equivalent+fp_nondeterministic".into()
+        }
         Outcome::Proved { .. } => "equivalent".into(),
         Outcome::Refuted(Refutation::Unsafe { report, .. }) => report
             .split([' ', ':'])
@@ -61,11 +69,9 @@ pub fn report(kernels: &Path) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
     for f in files {
         let expect_path = f.with_extension("expect.toml");
-        let expected = std::fs::read_to_string(&expect_path)
-            .ok()
-            .and_then(|t| t.parse::<toml::Table>().ok())
-            .and_then(|t| t.get("verdict").and_then(|v| v.as_str()).map(String::from))
-            .unwrap_or_else(|| "?".into());
+        let expected = crate::expect::PairExpect::load(&expect_path)
+            .map(|e| e.expected())
+            .unwrap_or_else(|_| "?".into());
         let start = Instant::now();
         let proved = prove::prove(&f);
         let prove_s = start.elapsed().as_secs_f64();

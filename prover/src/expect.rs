@@ -343,9 +343,22 @@ pub struct PairExpect {
     /// With `verdict = "invalid"`: text the refusal's message must contain.
     #[serde(default)]
     pub invalid: Option<String>,
+    /// With `verdict = "equivalent"`: the proof names fp-nondeterministic writes (unordered
+    /// writes equal over the reals whose bits may differ); without it, it must name none.
+    #[serde(default)]
+    pub fp_nondeterministic: bool,
 }
 
 impl PairExpect {
+    /// The verdict as [`crate::corpus::verdict_name`] spells it.
+    pub fn expected(&self) -> String {
+        if self.fp_nondeterministic {
+            format!("{}+fp_nondeterministic", self.verdict)
+        } else {
+            self.verdict.clone()
+        }
+    }
+
     pub fn load(path: &Path) -> Result<PairExpect, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         PairExpect::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -353,6 +366,11 @@ impl PairExpect {
 
     pub fn parse(text: &str) -> Result<PairExpect, String> {
         let e: PairExpect = toml::from_str(text).map_err(|e| e.to_string())?;
+        if e.fp_nondeterministic && e.verdict != "equivalent" {
+            return Err(
+                "fp_nondeterministic = true goes with verdict = \"equivalent\" only".into(),
+            );
+        }
         if e.invalid.is_some() != (e.verdict == "invalid") {
             return Err(
                 "`invalid = \"...\"` (the expected message) goes with verdict = \"invalid\" only"

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use kcert::verdict::{self, exit};
+use kcert_checker::cert::Kernel;
 use kcert_checker::exec::{Config, Mode};
 use kcert_checker::instance::Instance;
 use kcert_checker::spec::Binding;
@@ -290,9 +291,32 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
                     format!("{out}: all {total} of {total} elements")
                 })
             }
+            kcert_checker::cert::Claim::FpNondeterministic { .. } => None,
             kcert_checker::cert::Claim::Safe(_) => None,
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut lines = lines;
+    for kernel in [Kernel::Reference, Kernel::Optimized] {
+        let at: Vec<String> = cert
+            .claims
+            .iter()
+            .filter_map(|c| match *c {
+                kcert_checker::cert::Claim::FpNondeterministic { kernel: k, line }
+                    if k == kernel =>
+                {
+                    Some(line.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        if !at.is_empty() {
+            lines.push(format!(
+                "fp-nondeterministic: the {kernel:?} kernel's unordered writes at PTX lines {} \
+                 store values equal over the reals whose bits may differ between runs",
+                at.join(", ")
+            ));
+        }
+    }
     (lines, partial)
 }
 
@@ -320,15 +344,24 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                 return exit::INVALID;
             }
             let (lines, partial) = coverage_lines(&cert);
+            let fp = cert
+                .claims
+                .iter()
+                .any(|c| matches!(c, kcert_checker::cert::Claim::FpNondeterministic { .. }));
+            let safe = if fp {
+                "both kernels safe over the reals (with fp-nondeterministic writes, below)"
+            } else {
+                "both kernels safe"
+            };
             if partial {
                 outln!(
-                    "PROVED {} (PARTIAL): both kernels safe; outputs equal for all inputs only on the {elements} elements both write ({} steps)",
+                    "PROVED {} (PARTIAL): {safe}; outputs equal for all inputs only on the {elements} elements both write ({} steps)",
                     pair.display(),
                     cert.steps.len()
                 );
             } else {
                 outln!(
-                    "PROVED {}: both kernels safe, {elements} output elements equal for all inputs, every element of every output ({} steps)",
+                    "PROVED {}: {safe}, {elements} output elements equal for all inputs, every element of every output ({} steps)",
                     pair.display(),
                     cert.steps.len()
                 );

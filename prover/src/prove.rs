@@ -8,7 +8,7 @@ use crate::interval::{self, Evaluator, IVal, Interval};
 use crate::screen::Screen;
 use kcert_checker::cert::{self, Certificate, Claim, Kernel, Rule, Step};
 use kcert_checker::equiv::{self, PairRun, SideError};
-use kcert_checker::exec::{Config, DEFAULT_MAX_WORK, ExecError, Mode};
+use kcert_checker::exec::{Config, DEFAULT_MAX_WORK, ExecError, FindingKind, Mode};
 use kcert_checker::lower::LowerError;
 use kcert_checker::pair::PairSpec;
 use kcert_checker::rules::coef::Coef;
@@ -365,7 +365,12 @@ fn prove_symbolic(
         let Some(side) = run.side(kernel) else {
             continue;
         };
-        if let Some(f) = side.findings().first() {
+        // fp-nondeterministic writes are not races over the reals: named claims, not refutations.
+        if let Some(f) = side
+            .findings()
+            .iter()
+            .find(|f| f.kind != FindingKind::FpNondeterministic)
+        {
             return Ok(Outcome::Refuted(Refutation::Unsafe {
                 kernel,
                 report: f.to_string(),
@@ -514,6 +519,15 @@ fn prove_symbolic(
         Claim::Safe(Kernel::Reference),
         Claim::Safe(Kernel::Optimized),
     ];
+    for kernel in [Kernel::Reference, Kernel::Optimized] {
+        if let Some(side) = run.side(kernel) {
+            claims.extend(
+                side.fp_nondeterministic_lines()
+                    .into_iter()
+                    .map(|line| Claim::FpNondeterministic { kernel, line }),
+            );
+        }
+    }
     claims.extend(
         pair.outputs
             .iter()
@@ -524,6 +538,7 @@ fn prove_symbolic(
                 total: tensor_size(&pair.reference, rp),
             }),
     );
+    claims.sort();
     // The semantic self-check kcert-check runs: a certificate it would reject is not written
     // (refutations need none: their witnesses are certified on their own).
     let digest = {

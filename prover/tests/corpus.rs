@@ -3,7 +3,7 @@
 //! interpreter computes the documented operator on random inputs.
 
 use kcert::expect::{Expect, evaluate};
-use kcert_checker::exec::{Config, Mode};
+use kcert_checker::exec::{Config, FindingKind, Mode};
 use kcert_checker::instance::Instance;
 use kcert_checker::ptx::ScalarType;
 use kcert_checker::spec::Binding;
@@ -53,7 +53,9 @@ fn every_instance_reaches_its_expected_verdict() {
 fn every_safe_instance_computes_its_operator() {
     let mut checked = 0;
     for (spec_path, expect) in instances() {
-        if expect.verdict != "safe" {
+        // fp-nondeterministic instances are safe over the reals and compute their operator too.
+        let fp = expect.verdict == "fp_nondeterministic";
+        if expect.verdict != "safe" && !fp {
             continue;
         }
         let Some(reference) = expect.reference().unwrap() else {
@@ -73,8 +75,13 @@ fn every_safe_instance_computes_its_operator() {
             let o = inst
                 .run(Mode::Concrete, &inputs, &Config::default())
                 .unwrap();
+            // A concrete run sees bits, not reals: there, stores of different bits are races.
             assert!(
-                o.findings.is_empty(),
+                o.findings.iter().all(|f| fp
+                    && matches!(
+                        f.kind,
+                        FindingKind::DataRace | FindingKind::FpNondeterministic
+                    )),
                 "{}: {:?}",
                 spec_path.display(),
                 o.findings

@@ -272,3 +272,65 @@ fn a_pair_text_that_breaks_a_structural_rule_is_rejected() {
         );
     }
 }
+
+/// fp-nondeterministic writes are named exactly: a certificate that hides one, moves one to
+/// another line or kernel, or names one on a kernel without any is rejected.
+#[test]
+fn fp_nondeterministic_claims_must_name_exactly_the_rederived_lines() {
+    let f = proved("store_rn_rz-vs-store_rn_rn.pair.toml");
+    let named: Vec<Claim> = f
+        .cert
+        .claims
+        .iter()
+        .copied()
+        .filter(|c| matches!(c, Claim::FpNondeterministic { .. }))
+        .collect();
+    assert!(!named.is_empty(), "{:?}", f.cert.claims);
+    check(&f.cert, &f.ref_ptx, &f.opt_ptx).unwrap();
+    let with = |edit: &dyn Fn(&mut Vec<Claim>)| {
+        let mut c = f.cert.clone();
+        edit(&mut c.claims);
+        c.claims.sort();
+        check(&c, &f.ref_ptx, &f.opt_ptx)
+    };
+    let hidden = with(&|cl| cl.retain(|c| !matches!(c, Claim::FpNondeterministic { .. })));
+    assert!(matches!(hidden, Err(Reject::Claims(_))), "{hidden:?}");
+    let one_hidden = with(&|cl| {
+        let i = cl
+            .iter()
+            .position(|c| matches!(c, Claim::FpNondeterministic { .. }))
+            .unwrap();
+        cl.remove(i);
+    });
+    assert!(
+        matches!(one_hidden, Err(Reject::Claims(_))),
+        "{one_hidden:?}"
+    );
+    let moved = with(&|cl| {
+        for c in cl.iter_mut() {
+            if let Claim::FpNondeterministic { line, .. } = c {
+                *line += 1;
+            }
+        }
+    });
+    assert!(matches!(moved, Err(Reject::Claims(_))), "{moved:?}");
+    let invented = with(&|cl| {
+        cl.push(Claim::FpNondeterministic {
+            kernel: Kernel::Reference,
+            line: 40,
+        })
+    });
+    assert!(matches!(invented, Err(Reject::Claims(_))), "{invented:?}");
+    // And on a pair without any, one invented claim is rejected too.
+    let r = reduce();
+    let mut c = r.cert.clone();
+    c.claims.push(Claim::FpNondeterministic {
+        kernel: Kernel::Optimized,
+        line: 20,
+    });
+    c.claims.sort();
+    assert!(matches!(
+        check(&c, &r.ref_ptx, &r.opt_ptx),
+        Err(Reject::Claims(_))
+    ));
+}

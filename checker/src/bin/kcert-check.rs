@@ -116,9 +116,31 @@ fn link_text(n: u32, pair: &PairSpec) -> String {
     }
 }
 
-fn claim_text(c: &Claim, pair: &PairSpec) -> String {
+/// The PTX lines of kernel `k`'s fp-nondeterministic writes that the claims name.
+fn fp_lines(claims: &[Claim], k: kcert_checker::cert::Kernel) -> Vec<String> {
+    claims
+        .iter()
+        .filter_map(|c| match *c {
+            Claim::FpNondeterministic { kernel, line } if kernel == k => Some(line.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn claim_text(c: &Claim, claims: &[Claim], pair: &PairSpec) -> String {
     match *c {
-        Claim::Safe(k) => format!("{k:?} kernel is race-free, barrier-correct and memory-safe"),
+        Claim::Safe(k) if fp_lines(claims, k).is_empty() => {
+            format!("{k:?} kernel is race-free, barrier-correct and memory-safe")
+        }
+        Claim::Safe(k) => format!(
+            "{k:?} kernel is race-free over the reals, barrier-correct and memory-safe; its \
+             unordered writes at PTX lines {} are fp-nondeterministic (equal over the reals, \
+             their bits may differ, so which one lands is unspecified)",
+            fp_lines(claims, k).join(", ")
+        ),
+        Claim::FpNondeterministic { kernel, line } => {
+            format!("fp-nondeterministic write: {kernel:?} kernel, PTX line {line}")
+        }
         Claim::Equivalent {
             output,
             elements,
@@ -161,7 +183,7 @@ fn summary(claims: &[Claim], pair: &PairSpec) -> (String, Strength) {
         .iter()
         .filter_map(|c| match c {
             Claim::Safe(k) => Some(format!("{k:?}")),
-            Claim::Equivalent { .. } => None,
+            Claim::Equivalent { .. } | Claim::FpNondeterministic { .. } => None,
         })
         .collect();
     let safety = match safe.len() {
@@ -289,7 +311,7 @@ fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
     outln!("  reference: {} ({})", v.reference, rp.display());
     outln!("  optimized: {} ({})", v.optimized, op.display());
     for c in &v.claims {
-        outln!("  claim: {}", claim_text(c, &pair));
+        outln!("  claim: {}", claim_text(c, &cert.claims, &pair));
     }
     outln!(
         "  {} output elements proved by {} steps; {} + {} units of work re-executed",

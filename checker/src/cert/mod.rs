@@ -34,6 +34,11 @@ pub enum Claim {
         elements: u64,
         total: u64,
     },
+    /// PTX line `line` of one kernel makes unordered writes of values that are equal over the
+    /// reals but whose bits may differ (the finding fp-nondeterministic): named, never silent.
+    /// [`Claim::Safe`] holds over the reals with these lines named; the checker re-derives the
+    /// set of such lines and accepts only the same set.
+    FpNondeterministic { kernel: Kernel, line: u32 },
 }
 
 impl Claim {
@@ -41,7 +46,7 @@ impl Claim {
     pub fn equivalence(&self) -> Option<u32> {
         match self {
             Claim::Equivalent { output, .. } => Some(*output),
-            Claim::Safe(_) => None,
+            Claim::Safe(_) | Claim::FpNondeterministic { .. } => None,
         }
     }
 }

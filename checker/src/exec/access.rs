@@ -7,7 +7,7 @@ use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
 use crate::ptx::Line;
 use crate::spec::Role;
-use crate::term::{Node, TermId};
+use crate::term::{Exactness, Fmt, Node, TermId};
 use std::ops::Range;
 
 /// What an access does.
@@ -586,6 +586,57 @@ impl Machine<'_> {
         if let Some(Target::Tensor(k)) = target {
             self.whole_elements(k, width, kind, line)?;
         }
+        // What the location holds now, for the benign-write test (a store only).
+        let prior = match (kind, target) {
+            (Access::Store(_), Some(Target::Tensor(k))) => {
+                Some(self.tensors[k].region.load(offset, width))
+            }
+            (Access::Store(_), Some(Target::Shared)) => Some(cta.shared.load(offset, width)),
+            (Access::Store(_), _) => Some(cta.threads[t].local.load(offset, width)),
+            _ => None,
+        };
+        // Races: local memory is private, everything else is checked granule by granule. A
+        // store of exactly the value already there (same bits, or the same term) is a benign
+        // write: no order of such writes changes memory.
+        // (Only a store asks: `load` reads nothing but the cells.)
+        let mut underflow_only = false;
+        let same_value = match kind {
+            Access::Store(v) => match (v, prior.unwrap_or(Err(LoadMiss::Shape))) {
+                // Two copies in flight to one place are a race whatever they copy.
+                (Val::Pending, _) => false,
+                (v, Ok(old)) if old == v => true,
+                (Val::Term(new), Ok(Val::Term(old))) => {
+                    let (same, visited) =
+                        self.arena.equal_up_to_commutativity_counted(old, new, 4096);
+                    self.compared += visited as u64;
+                    same || {
+                        // Contracted butterflies: fma(x, x, shfl(x*x)) on 16-bit data.
+                        let exact = |x, y| product_exactness(self.format_of(x), self.format_of(y));
+                        let (how, visited) = self
+                            .arena
+                            .equal_bits_given_exact_products(old, new, 4096, &exact);
+                        self.compared += visited as u64;
+                        underflow_only = how == Some(Exactness::InNormalRange);
+                        how == Some(Exactness::Always)
+                    }
+                }
+                _ => false,
+            },
+            Access::Load | Access::AtomicAdd { .. } => false,
+        };
+        // Not bit-equal but equal over the reals: a write-write conflict between such values is
+        // fp-nondeterminism, a finding of its own.
+        let real_same = !same_value
+            && (underflow_only
+                || match (kind, prior.unwrap_or(Err(LoadMiss::Shape))) {
+                    (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
+                        let (same, visited) =
+                            self.arena.equal_up_to_rounding_counted(old, new, 4096);
+                        self.compared += visited as u64;
+                        same
+                    }
+                    _ => false,
+                });
         let region = match target {
             Some(Target::Tensor(k)) => &mut self.tensors[k].region,
             Some(Target::Shared) => &mut cta.shared,
@@ -600,36 +651,6 @@ impl Machine<'_> {
                 ),
             });
         }
-        // Races: local memory is private, everything else is checked granule by granule. A
-        // store of exactly the value already there (same bits, or the same term) is a benign
-        // write: no order of such writes changes memory.
-        // (Only a store asks: `load` reads nothing but the cells.)
-        let same_value = match kind {
-            Access::Store(v) => match (v, region.load(offset, width)) {
-                // Two copies in flight to one place are a race whatever they copy.
-                (Val::Pending, _) => false,
-                (v, Ok(old)) if old == v => true,
-                (Val::Term(new), Ok(Val::Term(old))) => {
-                    let (same, visited) =
-                        self.arena.equal_up_to_commutativity_counted(old, new, 4096);
-                    self.compared += visited as u64;
-                    same
-                }
-                _ => false,
-            },
-            Access::Load | Access::AtomicAdd { .. } => false,
-        };
-        // Not bit-equal but equal over the reals: a write-write conflict between such values is
-        // fp-nondeterminism, a finding of its own.
-        let real_same = !same_value
-            && match (kind, region.load(offset, width)) {
-                (Access::Store(Val::Term(new)), Ok(Val::Term(old))) => {
-                    let (same, visited) = self.arena.equal_up_to_rounding_counted(old, new, 4096);
-                    self.compared += visited as u64;
-                    same
-                }
-                _ => false,
-            };
         let mut conflict = None;
         if target != Some(Target::Local) {
             let now = cta.clocks.epoch(t as u32, pc);
@@ -663,13 +684,23 @@ impl Machine<'_> {
             } else {
                 "accesses from different blocks are never ordered"
             };
-            let (kind, detail) = if was_write && real_same {
+            let (kind, detail) = if was_write && underflow_only {
+                (
+                    FindingKind::FpNondeterministic,
+                    format!(
+                        "{unordered}; the two values are equal over the reals, and their bits \
+                         are equal as long as every product of two 16-bit values in them is 0 or \
+                         in f32's normal range (then it is exact and a contracted fma adds the \
+                         same number); a product that underflows can give different bits"
+                    ),
+                )
+            } else if was_write && real_same {
                 (
                     FindingKind::FpNondeterministic,
                     format!(
                         "{unordered}, and the two values are equal over the reals but may differ \
-                         in their bits (rounding, approximation or conversion path): which one \
-                         lands is unspecified in floating point"
+                         in their bits (rounding, approximation, contraction or conversion \
+                         path): which one lands is unspecified in floating point"
                     ),
                 )
             } else {
@@ -928,5 +959,17 @@ impl Machine<'_> {
             detail: "nothing was written here before this read".into(),
         });
         Ok(Val::Bits(0))
+    }
+}
+
+/// Whether a product of values in formats `a` and `b` is exact in f32: two f16 values have 22
+/// significant bits and a product between 2^-48 and 2^32, always exact; with a bf16 value the
+/// significand still fits (16 or 19 bits) but bf16's exponent range is f32's, so the product is
+/// exact only while it is 0 or normal in f32.
+fn product_exactness(a: Option<Fmt>, b: Option<Fmt>) -> Exactness {
+    match (a, b) {
+        (Some(Fmt::F16), Some(Fmt::F16)) => Exactness::Always,
+        (Some(Fmt::F16 | Fmt::Bf16), Some(Fmt::F16 | Fmt::Bf16)) => Exactness::InNormalRange,
+        _ => Exactness::Never,
     }
 }
