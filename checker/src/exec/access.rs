@@ -1,7 +1,7 @@
 //! Memory accesses: address resolution, bounds, alignment, races, uninitialized reads.
 
 use super::memory::{LOCAL_WINDOW, LoadMiss, SHARED_WINDOW, TENSOR_STRIDE, WINDOW_BYTES};
-use super::race::Epoch;
+use super::race::{Earlier, Epoch};
 use super::value::Base;
 use super::{Cta, ExecError, Finding, FindingKind, Machine, Mode, Val};
 use crate::lower::Space;
@@ -674,7 +674,10 @@ impl Machine<'_> {
         };
         let part_of_address =
             matches!(result, Err(LoadMiss::Shape)) && region.holds_address(offset);
-        if let Some((earlier, was_write)) = conflict {
+        if let Some((earlier, what)) = conflict {
+            let was_write = what != Earlier::Read;
+            // Only two plain writes can hold values equal over the reals.
+            let plain = what == Earlier::Write;
             let location = self.describe(target, space, addr, offset);
             let first = self.epoch_site(&earlier, if was_write { "writes" } else { "reads" });
             let second = self.site(cta.id, tid, pc, verb.to_string());
@@ -684,7 +687,7 @@ impl Machine<'_> {
             } else {
                 "accesses from different blocks are never ordered"
             };
-            let (kind, detail) = if was_write && underflow_only {
+            let (kind, detail) = if plain && underflow_only {
                 (
                     FindingKind::FpNondeterministic,
                     format!(
@@ -694,7 +697,7 @@ impl Machine<'_> {
                          same number); a product that underflows can give different bits"
                     ),
                 )
-            } else if was_write && real_same {
+            } else if plain && real_same {
                 (
                     FindingKind::FpNondeterministic,
                     format!(

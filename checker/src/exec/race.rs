@@ -104,7 +104,16 @@ impl Clocks {
 }
 
 /// A pair of conflicting accesses: (earlier, is_write_earlier).
-pub type Conflict = (Epoch, bool);
+pub type Conflict = (Epoch, Earlier);
+
+/// What the earlier access of a conflict was. Only two plain writes can be equal over the
+/// reals (fp-nondeterministic); an atomic's addition is lost or kept by the order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Earlier {
+    Read,
+    Write,
+    Atomic,
+}
 
 impl Shadow {
     /// Records an access by `u`; returns the first earlier access it races with.
@@ -127,7 +136,7 @@ impl Shadow {
         let mut conflict = if benign {
             None
         } else {
-            unordered_write.map(|w| (w, true))
+            unordered_write.map(|w| (w, Earlier::Write))
         };
         self.settle_cta(clocks.cta);
         if conflict.is_none() {
@@ -135,16 +144,20 @@ impl Shadow {
                 .atomics
                 .iter()
                 .find(|(a, _)| !clocks.ordered(a, u))
-                .map(|(a, _)| (*a, true));
+                .map(|(a, _)| (*a, Earlier::Atomic));
         }
         if write {
-            if conflict.is_none() {
-                conflict = self
-                    .reads
-                    .iter()
-                    .chain(self.foreign_read.iter())
-                    .find(|r| !clocks.ordered(r, u))
-                    .map(|r| (*r, false));
+            // An unordered read is a race whatever the writes: it wins over a write-write
+            // conflict, which the caller may find equal over the reals (fp-nondeterministic,
+            // not a refutation) and which must not hide it.
+            if let Some(r) = self
+                .reads
+                .iter()
+                .chain(self.foreign_read.iter())
+                .find(|r| !clocks.ordered(r, u))
+                && conflict.is_none_or(|(_, e)| e == Earlier::Write)
+            {
+                conflict = Some((*r, Earlier::Read));
             }
             if benign {
                 // Keep the earlier writes this one is not ordered with.
@@ -195,21 +208,21 @@ impl Shadow {
             .iter()
             .chain(&self.same_writes)
             .find(|w| !clocks.ordered(w, u))
-            .map(|w| (*w, true));
+            .map(|w| (*w, Earlier::Write));
         if conflict.is_none() {
             conflict = self
                 .reads
                 .iter()
                 .chain(self.foreign_read.iter())
                 .find(|r| !clocks.ordered(r, u))
-                .map(|r| (*r, false));
+                .map(|r| (*r, Earlier::Read));
         }
         if conflict.is_none() {
             conflict = self
                 .atomics
                 .iter()
                 .find(|(a, scope)| (*scope || cta_scope) && a.cta != now.cta)
-                .map(|(a, _)| (*a, true));
+                .map(|(a, _)| (*a, Earlier::Atomic));
         }
         match self
             .atomics
@@ -296,6 +309,22 @@ mod tests {
     }
 
     #[test]
+    fn an_unordered_read_wins_over_a_write_write_conflict() {
+        // Thread 0 writes then reads its own write; thread 1 writes, ordered with neither. The
+        // write-write conflict may be equal over the reals (fp-nondeterministic, no
+        // refutation), so the read it also races with must be the conflict reported.
+        let c = Clocks::new(0, 2);
+        let mut s = Shadow::default();
+        assert!(s.access(&c, c.epoch(0, 1), true, false).is_none());
+        assert!(s.access(&c, c.epoch(0, 2), false, false).is_none());
+        assert_eq!(
+            s.access(&c, c.epoch(1, 1), true, false)
+                .map(|(e, w)| (e.tid, w)),
+            Some((0, Earlier::Read))
+        );
+    }
+
+    #[test]
     fn atomics_race_with_every_unordered_same_value_write() {
         let c = Clocks::new(0, 2);
         let mut s = Shadow::default();
@@ -305,7 +334,7 @@ mod tests {
         // Thread 1's own write is ordered before its atomic, thread 0's is not: a race.
         assert_eq!(
             s.atomic(&c, c.epoch(1, 2), true).map(|(e, w)| (e.tid, w)),
-            Some((0, true))
+            Some((0, Earlier::Write))
         );
     }
 
@@ -320,7 +349,7 @@ mod tests {
         assert_eq!(
             s.access(&c, c.epoch(1, 1), true, true)
                 .map(|(e, w)| (e.tid, w)),
-            Some((0, false))
+            Some((0, Earlier::Read))
         );
         // The same with the roles swapped: thread 1 reads then stores, thread 0's same-value
         // store meets thread 1's read.
