@@ -32,7 +32,7 @@ VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
 # invalid: the pair (or a kernel of it) is refused as invalid input (exit 3)
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
                  "uninitialized_read", "collective_mismatch", "misaligned", "deadlock",
-                 "fp_nondeterministic", "invalid",
+                 "fp_nondeterministic", "invalid", "literals_differ",
                  # kcert declines (a refusal with its line, or an empty footprint), and the
                  # optimized kernel that does not terminate (kcert stops at its work budget)
                  "unknown", "resource_limit"}
@@ -711,6 +711,10 @@ def check_pair(pair_path, errors):
         # declines pairs whose kernels run but read bits in a way the model refuses
         if iv["optimized"] not in ("safe", "unsupported") and not adversarial:
             err(f"verdict unknown but the optimized instance's verdict is {iv['optimized']!r}")
+    elif verdict == "literals_differ":
+        # two safe kernels whose terms differ only in how literals were rounded
+        if iv["optimized"] != "safe":
+            err(f"verdict literals_differ but the optimized instance's verdict is {iv['optimized']!r}")
     elif iv["optimized"] != verdict:
         err(f"verdict {verdict} but the optimized instance's verdict is {iv['optimized']!r}")
 

@@ -51,6 +51,9 @@ pub fn verdict_name(o: &Outcome) -> String {
             .next()
             .unwrap_or("unsafe")
             .to_string(),
+        Outcome::Refuted(Refutation::Value {
+            literals: Some(_), ..
+        }) => "literals_differ".into(),
         Outcome::Refuted(_) => "not_equivalent".into(),
         Outcome::Unknown(why) if why.contains("resource limit") => "resource_limit".into(),
         Outcome::Unknown(_) => "unknown".into(),

@@ -7,6 +7,7 @@ pub mod expect;
 pub mod inputs;
 pub mod interval;
 pub mod lean_export;
+pub mod literals;
 pub mod prove;
 pub mod reference;
 pub mod screen;

@@ -395,8 +395,25 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                     reference,
                     optimized,
                     witness,
+                    literals,
                 } => {
-                    outln!("{output}[{element}] differs");
+                    match &literals {
+                        Some(pairs) => {
+                            outln!(
+                                "{output}[{element}] differs, ONLY IN LITERALS: the two kernels perform the same operations on the \
+                                 same inputs; their normal forms become equal once these literal pairs are identified:"
+                            );
+                            for p in pairs {
+                                outln!(
+                                    "  literal {:e} (reference) vs {:e} (optimized): relative difference {:.1e}",
+                                    p.reference,
+                                    p.optimized,
+                                    p.relative
+                                );
+                            }
+                        }
+                        None => outln!("{output}[{element}] differs"),
+                    }
                     outln!("  reference: {reference}");
                     outln!("  optimized: {optimized}");
                     match witness {
@@ -436,8 +453,13 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                                 a.lo - b.hi,
                                 a.hi - b.lo
                             );
+                            let below = if r == o {
+                                " (the difference is below f32 rounding at this input)"
+                            } else {
+                                ""
+                            };
                             outln!(
-                                "    the concrete interpreter (fp32) computes {r} (reference) vs {o} (optimized), difference {:e}",
+                                "    the concrete interpreter (fp32) computes {r} (reference) vs {o} (optimized), difference {:e}{below}",
                                 r - o
                             );
                         }
@@ -461,6 +483,9 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                         None => outln!(
                             "  (the two normal forms differ as polynomials; no seeded input separated them within budget)"
                         ),
+                    }
+                    if literals.is_some() {
+                        return exit::LITERALS;
                     }
                 }
             }

@@ -64,6 +64,9 @@ pub enum Refutation {
         reference: String,
         optimized: String,
         witness: Option<Counterexample>,
+        /// When the two terms are the same operations on the same inputs and differ only in
+        /// literal values, each close: those pairs (the verdict "literals differ").
+        literals: Option<Vec<crate::literals::LiteralPair>>,
     },
 }
 
@@ -449,8 +452,14 @@ fn prove_symbolic(
                 if numeric.is_none() {
                     // Close values (an approximation against the exact function): certify.
                     certify_tried = true;
-                    numeric =
-                        certified_witness(&pair, &run, (n, e), (lt, ot), [&ref_text, &opt_text]);
+                    numeric = certified_witness(
+                        &pair,
+                        &run,
+                        (n, e),
+                        (lt, ot),
+                        [&ref_text, &opt_text],
+                        true,
+                    );
                 }
                 if numeric.is_none() && replay.side_condition(lt, ot).is_ok() {
                     // The screen's points may be unrepresentative: let the rule decide.
@@ -465,7 +474,7 @@ fn prove_symbolic(
             if let Decision::Unknown(_) = decision
                 && !certify_tried
                 && let Some(w) =
-                    certified_witness(&pair, &run, (n, e), (lt, ot), [&ref_text, &opt_text])
+                    certified_witness(&pair, &run, (n, e), (lt, ot), [&ref_text, &opt_text], true)
             {
                 numeric = Some(w);
                 decision = Decision::Different { exact: false };
@@ -477,6 +486,20 @@ fn prove_symbolic(
                         counterexample(&pair, &run, n, e, (lt, ot), &ref_text, &opt_text)
                     } else {
                         numeric
+                    };
+                    let literals = crate::literals::literal_pairs(&run.arena, lt, ot);
+                    // Literals rounded two ways differ below f32's rounding: the enclosures
+                    // certify the difference without the interpreter seeing it.
+                    let witness = match witness {
+                        None if literals.is_some() => certified_witness(
+                            &pair,
+                            &run,
+                            (n, e),
+                            (lt, ot),
+                            [&ref_text, &opt_text],
+                            false,
+                        ),
+                        w => w,
                     };
                     if !exact && witness.is_none() {
                         return Ok(Outcome::Unknown(format!(
@@ -491,6 +514,7 @@ fn prove_symbolic(
                         reference: run.arena.render_with(lt, 300, &input_name(&pair)),
                         optimized: run.arena.render_with(ot, 300, &input_name(&pair)),
                         witness,
+                        literals,
                     }));
                 }
                 Decision::Unknown(why) => {
@@ -768,6 +792,7 @@ fn certified_witness(
     (output, element): (usize, u64),
     (lt, ot): (kcert_checker::term::TermId, kcert_checker::term::TermId),
     [ref_text, opt_text]: [&str; 2],
+    observed: bool,
 ) -> Option<Counterexample> {
     let leaves = interval::leaves(&run.view(), &[lt, ot])?;
     let dtype = |link: u32| match pair
@@ -817,7 +842,9 @@ fn certified_witness(
             at(Kernel::Reference, ref_text)?,
             at(Kernel::Optimized, opt_text)?,
         );
-        if interpreted.0 == interpreted.1 {
+        // Unless asked for (`observed`), the interpreter need not see the difference: the
+        // enclosures alone certify that the reals differ (literals rounded two ways).
+        if observed && interpreted.0 == interpreted.1 {
             continue;
         }
         return Some(Counterexample {

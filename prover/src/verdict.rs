@@ -12,6 +12,8 @@ pub mod exit {
     pub const REFUTED: i32 = 1;
     pub const UNKNOWN: i32 = 2;
     pub const INVALID: i32 = 3;
+    /// Refuted, and the two kernels differ only in how literals were rounded.
+    pub const LITERALS: i32 = 5;
 }
 
 pub fn exit_code_of_error(e: &Error) -> i32 {

@@ -71,6 +71,23 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
                     ));
                 }
             }
+            // Literals rounded two ways: every pair close, and the reals certified apart.
+            Outcome::Refuted(Refutation::Value {
+                witness,
+                literals: Some(pairs),
+                ..
+            }) => {
+                let certified = witness
+                    .as_ref()
+                    .and_then(|w| w.certified.as_ref())
+                    .is_some_and(|c| c.reference.disjoint(c.optimized));
+                if !certified || pairs.iter().any(|p| p.relative > 1e-6 || p.relative == 0.0) {
+                    failures.push(format!(
+                        "{}: literals_differ needs close pairs and a certified witness: {pairs:?} {witness:?}",
+                        path.display()
+                    ));
+                }
+            }
             Outcome::Refuted(Refutation::Value { witness, .. }) => match witness {
                 // Two close operator variants: only a certified witness counts, and the
                 // interpreter must see a difference at it too.
