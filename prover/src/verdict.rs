@@ -12,6 +12,8 @@ pub mod exit {
     pub const REFUTED: i32 = 1;
     pub const UNKNOWN: i32 = 2;
     pub const INVALID: i32 = 3;
+    /// A malformed command line (BSD sysexits' EX_USAGE), apart from every verdict.
+    pub const USAGE: i32 = 64;
 }
 
 pub fn exit_code_of_error(e: &Error) -> i32 {
