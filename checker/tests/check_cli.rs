@@ -1,6 +1,9 @@
 //! The `kcert-check` binary on the archived certificates of proofs/: ACCEPT with the claims,
 //! REJECT with a reason, exit codes 0 / 1 / 2 / 3, and 64 for a malformed command line.
 
+#[path = "common/json_schema.rs"]
+mod json_schema;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -388,4 +391,41 @@ fn json_output_is_one_object_per_certificate() {
         out.contains("\"verdict\": \"rejected\"") && out.contains("SHA-256"),
         "{out}"
     );
+}
+
+#[test]
+fn json_output_follows_the_documented_schema() {
+    let schema = json_schema::schema(&root());
+    let (code, out, _) = check(&[
+        CERT,
+        "proofs/copy_pairs_12-vs-copy_guard_12.kcert",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json_schema::valid_lines(&schema, &out).len(), 2);
+    let (code, out, _) = check(&[
+        CERT,
+        "--ptx",
+        "kernels/reduce/reduce_seq.ptx",
+        "kernels/reduce/reduce_naive.ptx",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    json_schema::valid_lines(&schema, &out);
+    let (code, out, _) = check(&["proofs/no-such.kcert", "--format", "json"]);
+    assert_eq!(code, 3, "{out}");
+    let v = json_schema::valid_lines(&schema, &out);
+    assert!(
+        matches!(&v[0], json_schema::Json::Obj(m) if m["verdict"] == json_schema::Json::Str("invalid".into()))
+    );
+    // The twin: the same line with a claim of an unknown kind is refused.
+    let (_, out, _) = check(&[CERT, "--format", "json"]);
+    let bad = out
+        .trim()
+        .replacen("\"kind\": \"safe\"", "\"kind\": \"sound\"", 1);
+    assert_ne!(bad, out.trim());
+    let v = json_schema::parse(&bad).unwrap();
+    assert!(!json_schema::validate(&schema, &schema, &v, "$").is_empty());
 }
