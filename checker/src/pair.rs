@@ -160,6 +160,9 @@ impl Group {
     }
 }
 
+/// A link error: the span of the link at fault in the pair text (none: the whole group), why.
+type LinkError = (Option<std::ops::Range<usize>>, String);
+
 /// `inout` tensors are refused in pairs: nothing says what their initial data is linked to,
 /// nor which of their elements are compared.
 fn check_no_inout(spec: &KernelSpec, origin: &str) -> Result<(), String> {
@@ -183,7 +186,7 @@ fn links(
     optimized: &KernelSpec,
     raw: &[Spanned<RawLink>],
     group: Group,
-) -> Result<Vec<(usize, usize)>, (Option<std::ops::Range<usize>>, String)> {
+) -> Result<Vec<(usize, usize)>, LinkError> {
     let table = group.table();
     let role = group.role();
     let mut out: Vec<(usize, usize)> = Vec::with_capacity(raw.len());

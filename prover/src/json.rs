@@ -176,17 +176,34 @@ fn claims(cert: &Certificate) -> Vec<Value> {
         .collect()
 }
 
-/// `kcert prove`: the outcome, or the reason there is none (`Err`: invalid input).
-pub fn prove(
-    subject: &str,
-    pair: Option<&kcert_checker::pair::PairSpec>,
-    outcome: Result<&Outcome, &str>,
-    code: i32,
-    message: &str,
-    max_work: u64,
-    seconds: f64,
-    certificate: Option<(&str, usize)>,
-) -> Value {
+/// What one `kcert prove` run reports.
+pub struct ProveReport<'a> {
+    pub subject: &'a str,
+    /// The pair, when it could be read.
+    pub pair: Option<&'a kcert_checker::pair::PairSpec>,
+    /// The outcome, or the reason there is none (invalid input).
+    pub outcome: Result<&'a Outcome, &'a str>,
+    pub code: i32,
+    pub message: &'a str,
+    /// `--max-work`, for a limit hit.
+    pub max_work: u64,
+    pub seconds: f64,
+    /// Path and size of the certificate written.
+    pub certificate: Option<(&'a str, usize)>,
+}
+
+/// `kcert prove`'s result object.
+pub fn prove(r: &ProveReport) -> Value {
+    let ProveReport {
+        subject,
+        pair,
+        outcome,
+        code,
+        message,
+        max_work,
+        seconds,
+        certificate,
+    } = *r;
     let mut m = base("prove", subject, code, message);
     if let Some(p) = pair {
         m.insert(

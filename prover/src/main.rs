@@ -457,16 +457,16 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
         Ok(x) => x,
         Err(kcert::prove::Invalid(e)) => {
             if format == Format::Json {
-                let v = kcert::json::prove(
-                    &subject,
-                    None,
-                    Err(&e),
-                    exit::INVALID,
-                    &e,
+                let v = kcert::json::prove(&kcert::json::ProveReport {
+                    subject: &subject,
+                    pair: None,
+                    outcome: Err(&e),
+                    code: exit::INVALID,
+                    message: &e,
                     max_work,
-                    start.elapsed().as_secs_f64(),
-                    None,
-                );
+                    seconds: start.elapsed().as_secs_f64(),
+                    certificate: None,
+                });
                 outln!("{v}");
             } else {
                 errln!("kcert: invalid input: {e}");
@@ -506,16 +506,16 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
             Outcome::Unknown(why) => (exit::UNKNOWN, why.clone()),
         };
         let cert_path = output.display().to_string();
-        let v = kcert::json::prove(
-            &subject,
-            Some(&spec),
-            Ok(&outcome),
+        let v = kcert::json::prove(&kcert::json::ProveReport {
+            subject: &subject,
+            pair: Some(&spec),
+            outcome: Ok(&outcome),
             code,
-            &message,
+            message: &message,
             max_work,
-            start.elapsed().as_secs_f64(),
-            written.map(|n| (cert_path.as_str(), n)),
-        );
+            seconds: start.elapsed().as_secs_f64(),
+            certificate: written.map(|n| (cert_path.as_str(), n)),
+        });
         outln!("{v}");
         return code;
     }
