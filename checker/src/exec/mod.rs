@@ -440,7 +440,8 @@ impl<'a> Machine<'a> {
     ) -> Result<Self, ExecError> {
         if prog.params.len() != spec.params.len() {
             return Err(ExecError::Launch(format!(
-                "entry {} has {} parameters, the spec binds {}",
+                "{}: params: entry {} has {} parameters, the spec binds {}",
+                spec.origin,
                 prog.name,
                 prog.params.len(),
                 spec.params.len()
@@ -494,8 +495,12 @@ impl<'a> Machine<'a> {
             };
             if p.bytes != want {
                 return Err(ExecError::Launch(format!(
-                    "parameter {i} ({}) is {} bytes, the spec binds {want} bytes",
-                    p.name, p.bytes
+                    "{}:{}: params[{i}]: PTX parameter {} (PTX line {}) is {} bytes, the spec binds {want} bytes",
+                    spec.origin,
+                    spec.param_lines.get(i).copied().unwrap_or(0),
+                    p.name,
+                    p.line,
+                    p.bytes
                 )));
             }
             if let Some(why) = binding_mismatch(b, p) {
