@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates proofs/: one certificate per pair in kernels/pairs whose expected verdict is
-# "equivalent". Run from anywhere; paths inside certificates are relative to the repository root.
+# "equivalent". Run from anywhere; paths inside certificates are relative to the certificate
+# (../kernels/...), so proofs/ re-checks from any working directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p kcert -p kcert-checker

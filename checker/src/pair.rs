@@ -2,8 +2,10 @@
 //! and which outputs must be equal. Format documented in kernels/README.md ("Pairs").
 
 use crate::spec::{KernelSpec, Role};
+use crate::spec::{line_of, toml_error};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use toml::Spanned;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -11,8 +13,8 @@ struct RawPair {
     reference: String,
     optimized: String,
     #[serde(default)]
-    inputs: Vec<RawLink>,
-    outputs: Vec<RawLink>,
+    inputs: Vec<Spanned<RawLink>>,
+    outputs: Vec<Spanned<RawLink>>,
 }
 
 #[derive(Deserialize)]
@@ -43,15 +45,15 @@ pub struct PairSpec {
 }
 
 impl PairSpec {
-    /// Reads a pair file and the two instance specs it names (relative to it).
+    /// Reads a pair file and the two instance specs it names (relative to it). Errors name
+    /// the file and line at fault.
     pub fn load(path: &Path) -> Result<PairSpec, String> {
         let read = |p: &Path| {
             std::fs::read_to_string(p).map_err(|e| format!("{}: cannot read: {e}", p.display()))
         };
         let pair = read(path)?;
         let base = path.parent().unwrap_or(Path::new("."));
-        let raw: RawPair = toml::from_str(&pair)
-            .map_err(|e| format!("{}: {}", path.display(), e.to_string().trim_end()))?;
+        let raw = parse_raw(&pair, &path.display().to_string())?;
         let rp = base.join(&raw.reference);
         let op = base.join(&raw.optimized);
         let texts = SpecTexts {
@@ -64,8 +66,13 @@ impl PairSpec {
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| PathBuf::from("."))
         };
-        PairSpec::from_texts(texts, &dir(&rp), &dir(&op))
-            .map_err(|e| format!("{}: {e}", path.display()))
+        let names = [path, &rp, &op].map(|p| p.display().to_string());
+        PairSpec::from_texts_named(
+            texts,
+            &dir(&rp),
+            &dir(&op),
+            [&names[0], &names[1], &names[2]],
+        )
     }
 
     /// Builds a pair from its texts; the instance specs' relative paths resolve against the
@@ -75,18 +82,42 @@ impl PairSpec {
         ref_dir: &Path,
         opt_dir: &Path,
     ) -> Result<PairSpec, String> {
-        let raw: RawPair = toml::from_str(&texts.pair)
-            .map_err(|e| format!("pair spec: {}", e.to_string().trim_end()))?;
-        let reference = KernelSpec::parse(&texts.reference, ref_dir)
-            .map_err(|e| format!("reference spec: {e}"))?;
-        let optimized = KernelSpec::parse(&texts.optimized, opt_dir)
-            .map_err(|e| format!("optimized spec: {e}"))?;
-        check_no_inout(&reference, "reference")?;
-        check_no_inout(&optimized, "optimized")?;
-        let inputs = links(&reference, &optimized, &raw.inputs, Group::Inputs)?;
-        let outputs = links(&reference, &optimized, &raw.outputs, Group::Outputs)?;
+        PairSpec::from_texts_named(
+            texts,
+            ref_dir,
+            opt_dir,
+            ["pair spec", "reference spec", "optimized spec"],
+        )
+    }
+
+    /// [`PairSpec::from_texts`] whose errors name the pair, reference and optimized spec as
+    /// `names` says (their files, when read from files).
+    pub fn from_texts_named(
+        texts: SpecTexts,
+        ref_dir: &Path,
+        opt_dir: &Path,
+        names: [&str; 3],
+    ) -> Result<PairSpec, String> {
+        let raw = parse_raw(&texts.pair, names[0])?;
+        let reference = KernelSpec::parse_named(&texts.reference, ref_dir, names[1])
+            .map_err(|e| e.to_string())?;
+        let optimized = KernelSpec::parse_named(&texts.optimized, opt_dir, names[2])
+            .map_err(|e| e.to_string())?;
+        check_no_inout(&reference, names[1])?;
+        check_no_inout(&optimized, names[2])?;
+        let at = |span: Option<std::ops::Range<usize>>, msg: String| match span {
+            Some(s) => format!("{}:{}: {msg}", names[0], line_of(&texts.pair, s.start)),
+            None => format!("{}: {msg}", names[0]),
+        };
+        let inputs =
+            links(&reference, &optimized, &raw.inputs, Group::Inputs).map_err(|(s, m)| at(s, m))?;
+        let outputs = links(&reference, &optimized, &raw.outputs, Group::Outputs)
+            .map_err(|(s, m)| at(s, m))?;
         if outputs.is_empty() {
-            return Err("a pair needs at least one [[outputs]] link".into());
+            return Err(at(
+                None,
+                "a pair needs at least one [[outputs]] link".into(),
+            ));
         }
         Ok(PairSpec {
             reference,
@@ -96,6 +127,14 @@ impl PairSpec {
             texts,
         })
     }
+}
+
+/// The pair file's tables, or `origin:line: key: message`.
+fn parse_raw(text: &str, origin: &str) -> Result<RawPair, String> {
+    toml::from_str(text).map_err(|e| match toml_error(text, &e) {
+        (Some(l), m) => format!("{origin}:{l}: {m}"),
+        (None, m) => format!("{origin}: {m}"),
+    })
 }
 
 /// Which list of links: inputs hold the same data on both sides, outputs must be equal.
@@ -121,12 +160,16 @@ impl Group {
     }
 }
 
+/// A link error: the span of the link at fault in the pair text (none: the whole group), why.
+type LinkError = (Option<std::ops::Range<usize>>, String);
+
 /// `inout` tensors are refused in pairs: nothing says what their initial data is linked to,
 /// nor which of their elements are compared.
-fn check_no_inout(spec: &KernelSpec, side: &str) -> Result<(), String> {
+fn check_no_inout(spec: &KernelSpec, origin: &str) -> Result<(), String> {
     match spec.tensors().find(|(_, t)| t.role == Role::Inout) {
-        Some((_, t)) => Err(format!(
-            "{side} tensor {} has role inout: pairs support only in and out tensors",
+        Some((i, t)) => Err(format!(
+            "{origin}:{}: params[{i}].role: tensor {} has role inout: pairs support only in and out tensors",
+            spec.param_lines.get(i).copied().unwrap_or(0),
             t.name
         )),
         None => Ok(()),
@@ -141,15 +184,17 @@ fn check_no_inout(spec: &KernelSpec, side: &str) -> Result<(), String> {
 fn links(
     reference: &KernelSpec,
     optimized: &KernelSpec,
-    raw: &[RawLink],
+    raw: &[Spanned<RawLink>],
     group: Group,
-) -> Result<Vec<(usize, usize)>, String> {
+) -> Result<Vec<(usize, usize)>, LinkError> {
     let table = group.table();
     let role = group.role();
     let mut out: Vec<(usize, usize)> = Vec::with_capacity(raw.len());
     // Per side: the parameters linked so far, each with its partner's name.
     let mut named: [Vec<(usize, &str)>; 2] = [Vec::new(), Vec::new()];
-    for (n, l) in raw.iter().enumerate() {
+    for (n, spanned) in raw.iter().enumerate() {
+        let span = Some(spanned.span());
+        let l = spanned.get_ref();
         let at = format!("{table} #{}", n + 1);
         let sides = [
             ("reference", reference, &l.reference, &l.optimized),
@@ -157,21 +202,30 @@ fn links(
         ];
         let mut ends = Vec::with_capacity(2);
         for (k, (side, spec, name, partner)) in sides.into_iter().enumerate() {
-            let (i, t) = spec
-                .tensor_by_name(name)
-                .ok_or_else(|| format!("{at}: the {side} kernel has no tensor {name}"))?;
+            let (i, t) = spec.tensor_by_name(name).ok_or_else(|| {
+                (
+                    span.clone(),
+                    format!("{at}: the {side} kernel has no tensor {name}"),
+                )
+            })?;
             if t.role != role {
-                return Err(format!(
-                    "{at}: {side} tensor {name} has role {}, {table} links tensors of role {}",
-                    role_name(t.role),
-                    role_name(role)
+                return Err((
+                    span.clone(),
+                    format!(
+                        "{at}: {side} tensor {name} has role {}, {table} links tensors of role {}",
+                        role_name(t.role),
+                        role_name(role)
+                    ),
                 ));
             }
             if let Some((_, other)) = named[k].iter().find(|(j, _)| *j == i) {
-                return Err(format!(
-                    "{at}: {side} tensor {name} is linked twice (to {other} and {partner}): a \
-                     pair links each tensor once; equal data in two tensors of one kernel is \
-                     not something a pair can assume"
+                return Err((
+                    span.clone(),
+                    format!(
+                        "{at}: {side} tensor {name} is linked twice (to {other} and {partner}): a \
+                         pair links each tensor once; equal data in two tensors of one kernel is \
+                         not something a pair can assume"
+                    ),
                 ));
             }
             named[k].push((i, partner.as_str()));
@@ -179,9 +233,17 @@ fn links(
         }
         let [(ri, rt), (oi, ot)] = [ends[0], ends[1]];
         if rt.shape != ot.shape || rt.dtype != ot.dtype {
-            return Err(format!(
-                "{at}: {} {:?} {:?} and {} {:?} {:?} differ in shape or dtype",
-                l.reference, rt.shape, rt.dtype, l.optimized, ot.shape, ot.dtype
+            return Err((
+                span,
+                format!(
+                    "{at}: {} {:?} {} and {} {:?} {} differ in shape or dtype",
+                    l.reference,
+                    rt.shape,
+                    rt.dtype.suffix(),
+                    l.optimized,
+                    ot.shape,
+                    ot.dtype.suffix()
+                ),
             ));
         }
         out.push((ri, oi));
@@ -200,10 +262,13 @@ fn links(
                 Group::Inputs => "an unlinked input would be free data on one side only",
                 Group::Outputs => "an unlinked output would be compared with nothing",
             };
-            return Err(format!(
-                "{table}: {side} tensor(s) {} of role {} not linked: {why}",
-                free.join(", "),
-                role_name(role)
+            return Err((
+                None,
+                format!(
+                    "{table}: {side} tensor(s) {} of role {} not linked: {why}",
+                    free.join(", "),
+                    role_name(role)
+                ),
             ));
         }
     }

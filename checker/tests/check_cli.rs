@@ -1,5 +1,8 @@
 //! The `kcert-check` binary on the archived certificates of proofs/: ACCEPT with the claims,
-//! REJECT with a reason, exit codes 0 / 1 / 3.
+//! REJECT with a reason, exit codes 0 / 1 / 2 / 3, and 64 for a malformed command line.
+
+#[path = "common/json_schema.rs"]
+mod json_schema;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -71,8 +74,9 @@ fn a_different_spec_is_rejected() {
 fn unreadable_inputs_exit_three_and_garbage_is_rejected() {
     let (code, _, err) = check(&["proofs/no-such.kcert"]);
     assert_eq!(code, 3, "{err}");
+    // No certificate at all is a usage error, not an unreadable input.
     let (code, _, err) = check(&[]);
-    assert_eq!(code, 3, "{err}");
+    assert_eq!(code, 64, "{err}");
     let (code, out, _) = check(&["kernels/README.md"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("bad magic"), "{out}");
@@ -95,9 +99,17 @@ fn scratch(tag: &str, c: &kcert_checker::cert::Certificate) -> PathBuf {
     p
 }
 
+/// An archived certificate, its PTX paths made absolute: scratch copies live elsewhere.
 fn load(path: &str) -> kcert_checker::cert::Certificate {
-    kcert_checker::cert::Certificate::from_bytes(&std::fs::read(root().join(path)).unwrap())
-        .unwrap()
+    let file = root().join(path);
+    let mut c =
+        kcert_checker::cert::Certificate::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    for p in [&mut c.ref_ptx_path, &mut c.opt_ptx_path] {
+        // Relative to the certificate, or (certificates from before that) to the root.
+        let at = kcert_checker::cert::resolve_ptx(&file, p).unwrap_or_else(|_| root().join(&*p));
+        *p = at.canonicalize().unwrap().display().to_string();
+    }
+    c
 }
 
 /// A certificate for `pair_file` (kernels/pairs) with these claims, no steps, declared `work`.
@@ -200,7 +212,7 @@ fn safety_only_exits_two_and_require_equivalence_rejects_it() {
     let (code, out, _) = check(&[CERT, path]);
     assert_eq!(code, 2, "{out}");
     let (code, _, err) = check(&[CERT, "--require", "everything"]);
-    assert_eq!(code, 3, "{err}");
+    assert_eq!(code, 64, "{err}");
     let _ = std::fs::remove_file(p);
 }
 
@@ -275,6 +287,145 @@ fn an_endless_loop_is_rejected_at_the_declared_work_or_the_cap() {
         "{out}"
     );
     let (code, _, err) = check(&[p.to_str().unwrap(), "--max-work", "0"]);
-    assert_eq!(code, 3, "{err}");
+    assert_eq!(code, 64, "{err}");
     let _ = std::fs::remove_file(p);
+}
+
+#[test]
+fn help_and_version_answer_and_usage_errors_exit_64() {
+    let (code, out, _) = check(&["--help"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with("usage: kcert-check") && out.contains("--format"),
+        "{out}"
+    );
+    let (code, out, _) = check(&["--version"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("kcert-check "), "{out}");
+    // An unknown option is a usage error, never read as a certificate's file name.
+    let (code, _, err) = check(&[CERT, "--verbose"]);
+    assert_eq!(code, 64, "{err}");
+    assert!(err.contains("unknown option --verbose"), "{err}");
+    let (code, _, err) = check(&[CERT, "--format", "yaml"]);
+    assert_eq!(code, 64, "{err}");
+    // The verdicts keep their codes.
+    let (code, out, _) = check(&[CERT, "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// A directory holding a certificate of `reduce_seq-vs-reduce_naive` whose PTX paths are
+/// recorded relative to it (`ptx/...`), as `kcert prove` now writes them.
+fn beside(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kcert-check-beside-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ptx")).unwrap();
+    let mut c = load(CERT);
+    for (name, recorded) in [
+        ("reduce_naive.ptx", &mut c.ref_ptx_path),
+        ("reduce_seq.ptx", &mut c.opt_ptx_path),
+    ] {
+        std::fs::copy(
+            root().join("kernels/reduce").join(name),
+            dir.join("ptx").join(name),
+        )
+        .unwrap();
+        *recorded = format!("ptx/{name}");
+    }
+    std::fs::write(dir.join("c.kcert"), c.to_bytes().unwrap()).unwrap();
+    dir
+}
+
+#[test]
+fn recorded_ptx_paths_resolve_relative_to_the_certificate() {
+    // Checked from the repository root, not from the certificate's directory.
+    let dir = beside("ok");
+    let cert = dir.join("c.kcert");
+    let (code, out, err) = check(&[cert.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("ACCEPT"), "{out}");
+    // The twin: the PTX is not beside the certificate, and the message names --ptx.
+    std::fs::remove_file(dir.join("ptx/reduce_seq.ptx")).unwrap();
+    let (code, out, err) = check(&[cert.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        err.contains("ptx/reduce_seq.ptx")
+            && err.contains("relative to the certificate")
+            && err.contains("--ptx REF.ptx OPT.ptx"),
+        "{err}"
+    );
+    // The pair file names the PTX too: --spec finds them where the pair says.
+    let (code, out, err) = check(&[
+        cert.to_str().unwrap(),
+        "--spec",
+        "kernels/pairs/reduce_seq-vs-reduce_naive.pair.toml",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn json_output_is_one_object_per_certificate() {
+    let (code, out, err) = check(&[CERT, CERT, "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    for l in lines {
+        assert!(
+            l.starts_with("{\"schema_version\": 1, \"tool\": \"kcert-check\"")
+                && l.contains("\"verdict\": \"accepted\"")
+                && l.contains("\"elements\": 8, \"total\": 8"),
+            "{l}"
+        );
+    }
+    // A rejection is a result too, with its reason.
+    let (code, out, _) = check(&[
+        CERT,
+        "--ptx",
+        "kernels/reduce/reduce_seq.ptx",
+        "kernels/reduce/reduce_naive.ptx",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("\"verdict\": \"rejected\"") && out.contains("SHA-256"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_output_follows_the_documented_schema() {
+    let schema = json_schema::schema(&root());
+    let (code, out, _) = check(&[
+        CERT,
+        "proofs/copy_pairs_12-vs-copy_guard_12.kcert",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(json_schema::valid_lines(&schema, &out).len(), 2);
+    let (code, out, _) = check(&[
+        CERT,
+        "--ptx",
+        "kernels/reduce/reduce_seq.ptx",
+        "kernels/reduce/reduce_naive.ptx",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    json_schema::valid_lines(&schema, &out);
+    let (code, out, _) = check(&["proofs/no-such.kcert", "--format", "json"]);
+    assert_eq!(code, 3, "{out}");
+    let v = json_schema::valid_lines(&schema, &out);
+    assert!(
+        matches!(&v[0], json_schema::Json::Obj(m) if m["verdict"] == json_schema::Json::Str("invalid".into()))
+    );
+    // The twin: the same line with a claim of an unknown kind is refused.
+    let (_, out, _) = check(&[CERT, "--format", "json"]);
+    let bad = out
+        .trim()
+        .replacen("\"kind\": \"safe\"", "\"kind\": \"sound\"", 1);
+    assert_ne!(bad, out.trim());
+    let v = json_schema::parse(&bad).unwrap();
+    assert!(!json_schema::validate(&schema, &schema, &v, "$").is_empty());
 }

@@ -6,6 +6,7 @@ pub mod corpus;
 pub mod expect;
 pub mod inputs;
 pub mod interval;
+pub mod json;
 pub mod lean_export;
 pub mod literals;
 pub mod prove;

@@ -1,13 +1,13 @@
 //! `kcert`: analyze kernel instances, run them concretely, measure the executor.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use kcert::verdict::{self, exit};
 use kcert_checker::cert::Kernel;
 use kcert_checker::exec::{Config, Mode};
 use kcert_checker::instance::Instance;
 use kcert_checker::spec::Binding;
 use kcert_checker::{errln, out, outln};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -21,10 +21,18 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// How a command reports: text for people, or one JSON object (docs/json-schema.md).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Safety analysis of one kernel instance: races, barriers, bounds, uninitialized reads.
-    /// Exit 0: proved safe; 1: finding; 2: unsupported, partial or limit; 3: invalid input.
+    /// Exit 0: proved safe; 1: finding; 2: unsupported, partial or limit; 3: invalid input;
+    /// 64: usage error.
     Analyze {
         /// The instance spec (TOML).
         spec: PathBuf,
@@ -37,8 +45,13 @@ enum Cmd {
         /// Work the run may do: lane-instructions plus term comparisons, all CTAs together.
         #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
         max_work: u64,
+        /// text, or one JSON object (docs/json-schema.md).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Run an instance on concrete inputs with the interpreter and print or write its outputs.
+    /// Exit 0: every CTA ran; 1: finding; 2: the grid was run in part (--max-ctas) or a limit;
+    /// 3: invalid input.
     Run {
         spec: PathBuf,
         /// Seed of the random inputs (uniform in [-1, 1)), for tensors not given by --input.
@@ -53,6 +66,12 @@ enum Cmd {
         /// Output elements printed per tensor.
         #[arg(long, default_value_t = 8)]
         show: usize,
+        /// Execute at most this many CTAs; a larger grid is run in part and exits 2.
+        #[arg(long, default_value_t = 4096)]
+        max_ctas: u64,
+        /// Work the run may do: lane-instructions, all CTAs together (and any one thread).
+        #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
+        max_work: u64,
     },
     /// Prove an optimized kernel equivalent to its reference (and both safe); write a
     /// certificate. Exit 0: proved; 1: refuted (with evidence); 2: unknown; 3: invalid input.
@@ -65,11 +84,18 @@ enum Cmd {
         /// Work each kernel's symbolic run may do: lane-instructions plus term comparisons.
         #[arg(long, default_value_t = kcert_checker::exec::DEFAULT_MAX_WORK)]
         max_work: u64,
+        /// text, or one JSON object (docs/json-schema.md).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// For every pair in kernels/pairs: verdict, prove time, check time, certificate bytes.
+    /// Exit 0: every pair as expected; 1: some pair not; 3: no corpus.
     Corpus {
         #[arg(long, default_value = "kernels")]
         kernels: PathBuf,
+        /// text, or JSON Lines: one object per pair, then a summary object.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Write a certificate's equivalence part in the plain exchange format read by the Lean
     /// model's executable (lean/exec, `kcert-lean-check`). Exit 0: written; 3: invalid input.
@@ -94,52 +120,106 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            // Help and version are answers; anything else is a usage error, with its own code
+            // (clap's default, 2, is a verdict here: unknown).
+            let code = match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => exit::PROVED,
+                _ => exit::USAGE,
+            };
+            let _ = e.print();
+            return ExitCode::from(code as u8);
+        }
+    };
     let code = match cli.cmd {
         Cmd::Analyze {
             spec,
             max_ctas,
             show,
             max_work,
-        } => analyze(spec, max_ctas, show, max_work),
+            format,
+        } => analyze(spec, max_ctas, show, max_work, format),
         Cmd::Run {
             spec,
             seed,
             inputs,
             out,
             show,
-        } => run(spec, seed, inputs, out, show),
+            max_ctas,
+            max_work,
+        } => run(spec, seed, inputs, out, show, (max_ctas, max_work)),
         Cmd::Bench { kernels, k } => bench(kernels, k),
         Cmd::Prove {
             pair,
             output,
             max_work,
-        } => prove(pair, output, max_work),
-        Cmd::Corpus { kernels } => corpus(kernels),
+            format,
+        } => prove(pair, output, max_work, format),
+        Cmd::Corpus { kernels, format } => corpus(kernels, format),
         Cmd::LeanExport { cert, ptx, output } => lean_export(cert, ptx, output),
     };
     ExitCode::from(code as u8)
 }
 
-fn analyze(path: PathBuf, max_ctas: u64, show: usize, max_work: u64) -> i32 {
-    let inst = match Instance::load(&path) {
-        Ok(i) => i,
-        Err(e) => return fail(&e),
-    };
+fn analyze(path: PathBuf, max_ctas: u64, show: usize, max_work: u64, format: Format) -> i32 {
+    let start = std::time::Instant::now();
+    let subject = path.display().to_string();
     let config = Config {
         max_ctas,
         max_work,
         max_steps_per_thread: max_work,
         ..Config::default()
     };
+    let json = |spec, run, code| {
+        let v = kcert::json::analyze(
+            &subject,
+            spec,
+            run,
+            code,
+            &config,
+            start.elapsed().as_secs_f64(),
+        );
+        outln!("{v}");
+        code
+    };
+    let inst = match Instance::load(&path) {
+        Ok(i) => i,
+        Err(e) if format == Format::Json => {
+            return json(None, Err(&fail_text(&e)), verdict::exit_code_of_error(&e));
+        }
+        Err(e) => return fail(&e),
+    };
     match inst.run(Mode::Symbolic, &Default::default(), &config) {
         Ok(o) => {
-            let (text, code) = verdict::render(&path.display().to_string(), &inst.spec, &o, show);
+            let (text, code) = verdict::render(&subject, &inst.spec, &o, show);
+            if format == Format::Json {
+                return json(Some(&inst.spec), Ok(&o), code);
+            }
             out!("{text}");
             code
         }
+        Err(e) if format == Format::Json => json(
+            Some(&inst.spec),
+            Err(&fail_text(&e)),
+            verdict::exit_code_of_error(&e),
+        ),
         Err(e) => fail(&e),
     }
+}
+
+/// An error's message, with the flag that raises the limit it hit.
+fn fail_text(e: &kcert_checker::instance::Error) -> String {
+    let hint = match e {
+        kcert_checker::instance::Error::Exec {
+            err: kcert_checker::exec::ExecError::Work { .. },
+            ..
+        } => "; raise the limit with --max-work",
+        _ => "",
+    };
+    format!("{e}{hint}")
 }
 
 fn fail(e: &kcert_checker::instance::Error) -> i32 {
@@ -149,18 +229,18 @@ fn fail(e: &kcert_checker::instance::Error) -> i32 {
     } else {
         "unknown"
     };
-    let hint = match e {
-        kcert_checker::instance::Error::Exec {
-            err: kcert_checker::exec::ExecError::Work { .. },
-            ..
-        } => "; raise the limit with --max-work",
-        _ => "",
-    };
-    errln!("kcert: {what}: {e}{hint}");
+    errln!("kcert: {what}: {}", fail_text(e));
     code
 }
 
-fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show: usize) -> i32 {
+fn run(
+    path: PathBuf,
+    seed: u64,
+    given: Vec<String>,
+    out: Option<PathBuf>,
+    show: usize,
+    (max_ctas, max_work): (u64, u64),
+) -> i32 {
     let inst = match Instance::load(&path) {
         Ok(i) => i,
         Err(e) => return fail(&e),
@@ -181,7 +261,13 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
             }
         }
     }
-    let o = match inst.run(Mode::Concrete, &inputs, &Config::default()) {
+    let config = Config {
+        max_ctas,
+        max_work,
+        max_steps_per_thread: max_work,
+        ..Config::default()
+    };
+    let o = match inst.run(Mode::Concrete, &inputs, &config) {
         Ok(o) => o,
         Err(e) => return fail(&e),
     };
@@ -221,11 +307,19 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
             }
         }
     }
-    if o.findings.is_empty() {
-        exit::PROVED
-    } else {
-        exit::REFUTED
+    if !o.findings.is_empty() {
+        return exit::REFUTED;
     }
+    if !o.coverage.complete() {
+        errln!(
+            "kcert: unknown: only {} of the grid's {} CTAs ran (--max-ctas {max_ctas}); the \
+             elements the others write are missing above; raise --max-ctas to run the whole grid",
+            o.coverage.executed.len(),
+            o.coverage.total
+        );
+        return exit::UNKNOWN;
+    }
+    exit::PROVED
 }
 
 fn bench(kernels: PathBuf, k: u64) -> i32 {
@@ -320,29 +414,138 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
     (lines, partial)
 }
 
-fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
-    use kcert::prove::{Options, Outcome, Refutation};
-    let options = Options { max_work };
-    let outcome = match kcert::prove::prove_with(&pair, &options) {
-        Ok(o) => o,
+/// `to` relative to directory `from`, both made absolute against the working directory and
+/// read lexically (`..` for each component of `from` past the common part); absolute when the
+/// two share nothing below the root.
+fn relative_to(from: &Path, to: &Path) -> String {
+    let norm = |p: &Path| -> Vec<String> {
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut parts: Vec<String> = Vec::new();
+        for c in abs.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    parts.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+            }
+        }
+        parts
+    };
+    let (f, t) = (norm(from), norm(to));
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    // Sharing only the root (or a drive): the absolute path says more than a climb to `/`.
+    if common <= 1 {
+        return t.join("/").replacen("//", "/", 1);
+    }
+    let mut out: Vec<String> = vec!["..".into(); f.len() - common];
+    out.extend(t[common..].iter().cloned());
+    out.join("/")
+}
+
+/// Writes the certificate to `output`, its PTX paths made relative to the certificate's
+/// directory (so that it checks from anywhere beside its PTX); its size, or the exit code.
+fn write_cert(
+    cert: &mut kcert_checker::cert::Certificate,
+    pair: &kcert_checker::pair::PairSpec,
+    output: &Path,
+) -> Result<usize, i32> {
+    let dir = output.parent().unwrap_or(Path::new(""));
+    cert.ref_ptx_path = relative_to(dir, &pair.reference.ptx);
+    cert.opt_ptx_path = relative_to(dir, &pair.optimized.ptx);
+    let bytes = match cert.to_bytes() {
+        Ok(b) => b,
         Err(e) => {
-            errln!("kcert: invalid input: {}", e.0);
+            errln!("kcert: {e}");
+            return Err(exit::UNKNOWN);
+        }
+    };
+    if let Err(e) = std::fs::write(output, &bytes) {
+        errln!("kcert: cannot write {}: {e}", output.display());
+        return Err(exit::INVALID);
+    }
+    Ok(bytes.len())
+}
+
+fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
+    use kcert::prove::{Options, Outcome, Refutation};
+    let start = std::time::Instant::now();
+    let options = Options { max_work };
+    let subject = pair.display().to_string();
+    let loaded = kcert::prove::prove_with(&pair, &options).and_then(|o| {
+        // Loaded again (cheap) for the certificate's paths and the report's scope.
+        let p = kcert_checker::pair::PairSpec::load(&pair).map_err(kcert::prove::Invalid)?;
+        Ok((o, p))
+    });
+    let (mut outcome, spec) = match loaded {
+        Ok(x) => x,
+        Err(kcert::prove::Invalid(e)) => {
+            if format == Format::Json {
+                let v = kcert::json::prove(&kcert::json::ProveReport {
+                    subject: &subject,
+                    pair: None,
+                    outcome: Err(&e),
+                    code: exit::INVALID,
+                    message: &e,
+                    max_work,
+                    seconds: start.elapsed().as_secs_f64(),
+                    certificate: None,
+                });
+                outln!("{v}");
+            } else {
+                errln!("kcert: invalid input: {e}");
+            }
             return exit::INVALID;
         }
     };
+    let written = match &mut outcome {
+        Outcome::Proved { cert, .. } => match write_cert(cert, &spec, &output) {
+            Ok(n) => Some(n),
+            Err(code) => return code,
+        },
+        _ => None,
+    };
+    if format == Format::Json {
+        let (code, message) = match &outcome {
+            Outcome::Proved { elements, .. } => (
+                exit::PROVED,
+                format!("both kernels safe, {elements} output elements equal for all inputs"),
+            ),
+            Outcome::Refuted(r) => (
+                exit::REFUTED,
+                match r {
+                    Refutation::Unsafe { kernel, .. } => {
+                        format!("the {kernel:?} kernel is unsafe")
+                    }
+                    Refutation::Footprint {
+                        output,
+                        element,
+                        by,
+                    } => format!("{output}[{element}] is written by the {by:?} kernel only"),
+                    Refutation::Value {
+                        output, element, ..
+                    } => format!("{output}[{element}] differs"),
+                },
+            ),
+            Outcome::Unknown(why) => (exit::UNKNOWN, why.clone()),
+        };
+        let cert_path = output.display().to_string();
+        let v = kcert::json::prove(&kcert::json::ProveReport {
+            subject: &subject,
+            pair: Some(&spec),
+            outcome: Ok(&outcome),
+            code,
+            message: &message,
+            max_work,
+            seconds: start.elapsed().as_secs_f64(),
+            certificate: written.map(|n| (cert_path.as_str(), n)),
+        });
+        outln!("{v}");
+        return code;
+    }
     match outcome {
         Outcome::Proved { cert, elements } => {
-            let bytes = match cert.to_bytes() {
-                Ok(b) => b,
-                Err(e) => {
-                    errln!("kcert: {e}");
-                    return exit::UNKNOWN;
-                }
-            };
-            if let Err(e) = std::fs::write(&output, &bytes) {
-                errln!("kcert: cannot write {}: {e}", output.display());
-                return exit::INVALID;
-            }
+            let bytes_len = written.unwrap_or(0);
             let (lines, partial) = coverage_lines(&cert);
             let fp = cert
                 .claims
@@ -369,17 +572,13 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
             for l in lines {
                 outln!("  {l}");
             }
-            outln!(
-                "  certificate: {} ({} bytes)",
-                output.display(),
-                bytes.len()
-            );
+            outln!("  certificate: {} ({bytes_len} bytes)", output.display());
             exit::PROVED
         }
         Outcome::Refuted(r) => {
             out!("REFUTED {}: ", pair.display());
             match r {
-                Refutation::Unsafe { kernel, report } => {
+                Refutation::Unsafe { kernel, report, .. } => {
                     out!("the {kernel:?} kernel is unsafe\n  {report}")
                 }
                 Refutation::Footprint {
@@ -498,10 +697,17 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
     }
 }
 
-fn corpus(kernels: PathBuf) -> i32 {
+fn corpus(kernels: PathBuf, format: Format) -> i32 {
     match kcert::corpus::report(&kernels) {
         Ok(rows) => {
-            out!("{}", kcert::corpus::render(&rows));
+            if format == Format::Json {
+                for r in &rows {
+                    outln!("{}", kcert::json::corpus_row(r));
+                }
+                outln!("{}", kcert::json::corpus_summary(&rows));
+            } else {
+                out!("{}", kcert::corpus::render(&rows));
+            }
             if rows.iter().all(|r| r.as_expected) {
                 exit::PROVED
             } else {
@@ -523,8 +729,8 @@ fn lean_export(cert: PathBuf, ptx: Option<Vec<PathBuf>>, output: PathBuf) -> i32
         let paths = match ptx {
             Some(v) => (v[0].clone(), v[1].clone()),
             None => (
-                PathBuf::from(&c.ref_ptx_path),
-                PathBuf::from(&c.opt_ptx_path),
+                kcert_checker::cert::resolve_ptx(&cert, &c.ref_ptx_path)?,
+                kcert_checker::cert::resolve_ptx(&cert, &c.opt_ptx_path)?,
             ),
         };
         let text = |p: &PathBuf| {

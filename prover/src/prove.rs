@@ -49,8 +49,12 @@ pub struct Certified {
 /// Why a pair is not equivalent.
 #[derive(Debug, Clone)]
 pub enum Refutation {
-    /// A safety finding in one kernel.
-    Unsafe { kernel: Kernel, report: String },
+    /// A safety finding in one kernel: the first, rendered, and all of them (for reports).
+    Unsafe {
+        kernel: Kernel,
+        report: String,
+        findings: Vec<kcert_checker::exec::Finding>,
+    },
     /// One kernel writes an element the other does not.
     Footprint {
         output: String,
@@ -246,6 +250,7 @@ fn concrete_outputs(
     let prog = kcert_checker::lower::lower(&module, &spec.entry).ok()?;
     let config = Config {
         max_work,
+        max_steps_per_thread: max_work,
         ..Config::default()
     };
     let out = kcert_checker::exec::run(&prog, spec, Mode::Concrete, &inp, &config).ok()?;
@@ -377,6 +382,7 @@ fn prove_symbolic(
             return Ok(Outcome::Refuted(Refutation::Unsafe {
                 kernel,
                 report: f.to_string(),
+                findings: side.findings().to_vec(),
             }));
         }
         if let Some(why) = side.unsafety() {

@@ -14,6 +14,8 @@ pub mod exit {
     pub const INVALID: i32 = 3;
     /// Refuted, and the two kernels differ only in how literals were rounded.
     pub const LITERALS: i32 = 5;
+    /// A malformed command line (BSD sysexits' EX_USAGE), apart from every verdict.
+    pub const USAGE: i32 = 64;
 }
 
 pub fn exit_code_of_error(e: &Error) -> i32 {

@@ -88,7 +88,12 @@ fn load(name: &str) -> Original {
     let root = root();
     let bytes = std::fs::read(root.join("proofs").join(name)).unwrap();
     let cert = Certificate::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let file = root.join("proofs").join(name);
+    // Relative to the certificate, or (certificates from before that) to the root.
+    let read = |p: &str| {
+        let at = kcert_checker::cert::resolve_ptx(&file, p).unwrap_or_else(|_| root.join(p));
+        std::fs::read_to_string(at).unwrap()
+    };
     let (ref_ptx, opt_ptx) = (read(&cert.ref_ptx_path), read(&cert.opt_ptx_path));
     let t = Instant::now();
     let v = check(&cert, &ref_ptx, &opt_ptx)

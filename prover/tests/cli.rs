@@ -145,7 +145,7 @@ fn malformed_specs_are_invalid_input_with_a_location() {
         (
             "wrong-type",
             |t| t.replacen("grid = [8, 1, 1]", "grid = \"eight\"", 1),
-            "line",
+            "k.toml:5: grid: invalid type",
         ),
         ("truncated", |t| t[..t.len() / 3].to_string(), "k.toml"),
         (
@@ -290,4 +290,162 @@ fn an_endless_loop_is_a_resource_limit_naming_the_flag() {
     let spec = kernels().join("adversarial/limits/loop_step.toml");
     let (code, out, _) = kcert(&["analyze", spec.to_str().unwrap(), "--max-work", "100000"]);
     assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn help_and_version_answer_and_usage_errors_exit_64() {
+    for flag in ["--help", "--version"] {
+        let (code, out, err) = kcert(&[flag]);
+        assert_eq!(code, 0, "{flag}: {out}{err}");
+        assert!(out.contains("kcert"), "{out}");
+    }
+    let (code, out, _) = kcert(&["prove", "--help"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("--format"), "{out}");
+    // Usage errors have a code of their own, distinct from unknown (2) and invalid input (3).
+    for args in [
+        &[][..],
+        &["prove"][..],
+        &["analyze", "--bogus", "x.toml"][..],
+        &["analyze", "x.toml", "--format", "yaml"][..],
+    ] {
+        let (code, _, err) = kcert(args);
+        assert_eq!(code, 64, "{args:?}: {err}");
+    }
+}
+
+/// Item: a scalar's dtype is compared with the PTX parameter's type, not only its size.
+#[test]
+fn a_scalar_of_the_wrong_kind_is_refused_at_its_spec_line() {
+    // bf16_widen_add0 takes `.param .f32`; its spec binds an f32 scalar (line 24: dtype).
+    let s = Scratch::new("scalar-kind", "adversarial/formats", "bf16_widen_add0");
+    let (code, out, err) = kcert(&["run", &s.spec()]);
+    assert_eq!(code, 0, "the twin runs: {out}{err}");
+    s.edit("toml", |t| {
+        let at = t.rfind("dtype = \"f32\"").unwrap();
+        let mut t = t.clone();
+        t.replace_range(at..at + 13, "dtype = \"s32\"");
+        t.replace("value = 0.0", "value = 2")
+    });
+    for cmd in ["run", "analyze"] {
+        let (code, out, err) = kcert(&[cmd, &s.spec()]);
+        assert_eq!(code, 3, "{cmd}: {out}{err}");
+        assert!(
+            err.contains("k.toml:22: params[2]: a scalar of dtype s32 is bound to PTX parameter")
+                && err.contains("declared .param .f32"),
+            "{cmd}: {err}"
+        );
+    }
+}
+
+/// Item: messages quote the spec's words at the spec's line.
+#[test]
+fn spec_errors_name_file_line_and_key_in_the_spec_words() {
+    let s = Scratch::new("spec-words", "adversarial/formats", "bf16_widen_add0");
+    s.edit("toml", |t| t.replace("value = 0.0", "value = \"two\""));
+    let (code, _, err) = kcert(&["analyze", &s.spec()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains(
+            "k.toml:25: params[2].value: a scalar of dtype f32 cannot take the value \"two\""
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("F32") && !err.contains("String("), "{err}");
+    let s = Scratch::new("spec-type", "reduce", "reduce_seq");
+    s.edit("toml", |t| {
+        t.replacen("grid = [8, 1, 1]", "grid = \"eight\"", 1)
+    });
+    let (code, _, err) = kcert(&["analyze", &s.spec()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("k.toml:") && err.contains(": grid: invalid type: string \"eight\""),
+        "{err}"
+    );
+}
+
+/// Item: `kcert run` on a grid past `--max-ctas` runs part of it and says so with exit 2.
+#[test]
+fn run_on_part_of_the_grid_exits_two() {
+    let spec = kernels().join("reduce/reduce_seq.toml");
+    let spec = spec.to_str().unwrap();
+    let (code, out, err) = kcert(&["run", spec, "--max-ctas", "3"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("only 3 of the grid's 8 CTAs ran (--max-ctas 3)"),
+        "{err}"
+    );
+    let (code, out, err) = kcert(&["run", spec, "--max-ctas", "8"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// Item: every limit a message names can be set from the command line.
+#[test]
+fn limits_named_in_messages_are_flags() {
+    let spec = kernels().join("adversarial/limits/loop_step_odd.toml");
+    let (code, out, err) = kcert(&["run", spec.to_str().unwrap(), "--max-work", "100000"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("more than 100000 units of work") && err.contains("--max-work"),
+        "{err}"
+    );
+    let spec = kernels().join("adversarial/limits/loop_step.toml");
+    let (code, out, err) = kcert(&["run", spec.to_str().unwrap(), "--max-work", "100000"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // The per-thread bound (set to --max-work by every command) names that flag too.
+    let inst = kcert_checker::instance::Instance::load(
+        &kernels().join("adversarial/limits/loop_step_odd.toml"),
+    )
+    .unwrap();
+    let config = kcert_checker::exec::Config {
+        max_steps_per_thread: 1000,
+        ..Default::default()
+    };
+    let e = inst
+        .run(
+            kcert_checker::exec::Mode::Symbolic,
+            &Default::default(),
+            &config,
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("more than 1000 instructions") && e.contains("--max-work"),
+        "{e}"
+    );
+}
+
+/// Item: a certificate records its PTX relative to itself, so it checks from anywhere.
+#[test]
+fn certificates_record_ptx_paths_relative_to_themselves() {
+    let dir = std::env::temp_dir().join(format!("kcert-cli-rel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cert = dir.join("c.kcert");
+    let pair = kernels().join("pairs/reduce_seq-vs-reduce_naive.pair.toml");
+    let (code, out, err) = kcert(&[
+        "prove",
+        pair.to_str().unwrap(),
+        "-o",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let c = kcert_checker::cert::Certificate::from_bytes(&std::fs::read(&cert).unwrap()).unwrap();
+    for (recorded, name) in [
+        (&c.ref_ptx_path, "reduce_naive.ptx"),
+        (&c.opt_ptx_path, "reduce_seq.ptx"),
+    ] {
+        let at = dir.join(recorded);
+        assert!(
+            at.is_file() && recorded.ends_with(&format!("kernels/reduce/{name}")),
+            "{recorded} is not relative to {}",
+            dir.display()
+        );
+        let resolved = kcert_checker::cert::resolve_ptx(&cert, recorded).unwrap();
+        assert_eq!(
+            resolved.canonicalize().unwrap(),
+            kernels().join("reduce").join(name).canonicalize().unwrap()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -99,7 +99,11 @@ struct Case {
 
 fn load(path: &Path) -> Case {
     let cert = Certificate::from_bytes(&std::fs::read(path).unwrap()).unwrap();
-    let read = |p: &str| std::fs::read_to_string(root().join(p)).unwrap();
+    // Relative to the certificate, or (certificates from before that) to the root.
+    let read = |p: &str| {
+        let at = kcert_checker::cert::resolve_ptx(path, p).unwrap_or_else(|_| root().join(p));
+        std::fs::read_to_string(at).unwrap()
+    };
     Case {
         ref_ptx: read(&cert.ref_ptx_path),
         opt_ptx: read(&cert.opt_ptx_path),

@@ -3,12 +3,15 @@
 //! ```text
 //! kcert-check CERT... [--ptx REF.ptx OPT.ptx] [--spec PAIR.toml] [--explain]
 //!             [--require safety|equivalence|full-equivalence] [--max-work N]
+//!             [--format text|json] [--help] [--version]
 //! ```
-//! Without `--ptx`, each certificate's recorded PTX paths are read (relative to the working
-//! directory). Prints one ACCEPT or REJECT line per certificate, saying what is established.
-//! Exit 0 when every certificate is accepted with an equivalence claim on every output link;
-//! 2 when all are accepted but one claims safety only (for some output link); 1 when one is
-//! rejected (also when it lacks what `--require` demands); 3 when an input cannot be read.
+//! Without `--ptx`, the PTX files are those of `--spec`'s pair when given, else the paths each
+//! certificate records, relative to the certificate ([`cert::resolve_ptx`]). Prints one ACCEPT
+//! or REJECT line per certificate (with `--format json`, one JSON object per certificate, the
+//! schema of docs/json-schema.md). Exit 0 when every certificate is accepted with an
+//! equivalence claim on every output link; 2 when all are accepted but one claims safety only
+//! (for some output link); 1 when one is rejected (also when it lacks what `--require`
+//! demands); 3 when an input cannot be read; 64 (EX_USAGE) for a malformed command line.
 
 use kcert_checker::cert::{self, Certificate, Claim};
 use kcert_checker::check::{self, Limits};
@@ -18,7 +21,27 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: kcert-check CERT... [--ptx REF.ptx OPT.ptx] [--spec PAIR.toml] [--explain] \
-                     [--require safety|equivalence|full-equivalence] [--max-work N]";
+                     [--require safety|equivalence|full-equivalence] [--max-work N] [--format text|json]";
+
+const HELP: &str = "Re-checks kcert certificates with the trusted checker alone.
+
+Options:
+  --ptx REF.ptx OPT.ptx   the two PTX files (default: --spec's, else the paths the certificate
+                          records, relative to the certificate)
+  --spec PAIR.toml        the pair the certificate must be about (its specs, byte for byte)
+  --explain               print the certificate as JSON first
+  --require LEVEL         safety (default), equivalence or full-equivalence
+  --max-work N            work one kernel's re-execution may do (default 2^28)
+  --format text|json      one line per certificate, or one JSON object per certificate
+                          (docs/json-schema.md)
+  -h, --help              this text
+  -V, --version           the version
+
+Exit: 0 accepted with equivalence; 2 accepted, safety only; 1 rejected; 3 unreadable input;
+64 usage error.";
+
+/// Exit code of a malformed command line (BSD sysexits' EX_USAGE), apart from the verdicts.
+const EXIT_USAGE: u8 = 64;
 
 /// What a pipeline demands of every certificate beyond being valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -38,9 +61,17 @@ struct Args {
     explain: bool,
     require: Require,
     limits: Limits,
+    json: bool,
 }
 
-fn parse_args() -> Result<Args, String> {
+/// What the command line asks for: a check, or help or the version (exit 0).
+enum Parsed {
+    Check(Args),
+    Help,
+    Version,
+}
+
+fn parse_args() -> Result<Parsed, String> {
     let mut a = Args {
         certs: Vec::new(),
         ptx: None,
@@ -48,6 +79,7 @@ fn parse_args() -> Result<Args, String> {
         explain: false,
         require: Require::Safety,
         limits: Limits::default(),
+        json: false,
     };
     let mut it = std::env::args_os().skip(1);
     while let Some(arg) = it.next() {
@@ -83,17 +115,30 @@ fn parse_args() -> Result<Args, String> {
                     .filter(|&n| n > 0)
                     .ok_or("--max-work takes a positive integer")?;
             }
-            Some("-h" | "--help") => return Err(USAGE.into()),
+            Some("--format") => {
+                a.json = match it.next().as_ref().and_then(|v| v.to_str()) {
+                    Some("text") => false,
+                    Some("json") => true,
+                    _ => return Err("--format takes text or json".into()),
+                }
+            }
+            Some("-h" | "--help") => return Ok(Parsed::Help),
+            Some("-V" | "--version") => return Ok(Parsed::Version),
+            // `--` ends the options: what follows is certificates, whatever their names.
+            Some("--") => a.certs.extend(it.by_ref().map(PathBuf::from)),
+            Some(flag) if flag.starts_with('-') && flag.len() > 1 => {
+                return Err(format!("unknown option {flag}"));
+            }
             _ => a.certs.push(arg.into()),
         }
     }
     if a.certs.is_empty() {
-        return Err(format!("no certificate given ({USAGE})"));
+        return Err("no certificate given".into());
     }
     if a.certs.len() > 1 && (a.ptx.is_some() || a.spec.is_some()) {
         return Err("--ptx and --spec apply to a single certificate".into());
     }
-    Ok(a)
+    Ok(Parsed::Check(a))
 }
 
 fn read(p: &PathBuf) -> Result<Vec<u8>, String> {
@@ -236,34 +281,63 @@ fn unmet(require: Require, strength: Strength) -> Option<&'static str> {
     }
 }
 
-/// Checks one certificate; `Ok(None)` means rejected (and printed).
-fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
+/// The outcome of one certificate, printed as text or JSON.
+struct Report {
+    /// `None`: rejected.
+    strength: Option<Strength>,
+    /// The ACCEPT summary or the REJECT reason.
+    message: String,
+    claims: Vec<Claim>,
+    pair: Option<PairSpec>,
+    /// `(side, entry, ptx path)` of the kernels checked.
+    kernels: Vec<(&'static str, String, String)>,
+    detail: Option<String>,
+    /// `(limit, value, flag)` when the reason is a resource limit.
+    limit: Option<(&'static str, u64, &'static str)>,
+}
+
+impl Report {
+    fn rejected(message: String) -> Report {
+        Report {
+            strength: None,
+            message,
+            claims: Vec::new(),
+            pair: None,
+            kernels: Vec::new(),
+            detail: None,
+            limit: None,
+        }
+    }
+}
+
+/// Checks one certificate; `Err` means an input cannot be read.
+fn one(path: &PathBuf, args: &Args) -> Result<Report, String> {
     let bytes = read(path)?;
-    let name = path.display();
     let cert = match Certificate::from_bytes(&bytes) {
         Ok(c) => c,
-        Err(e) => {
-            outln!("REJECT {name}: {e}");
-            return Ok(None);
-        }
+        Err(e) => return Ok(Report::rejected(e.to_string())),
     };
     if args.explain {
         outln!("{}", explain(&cert));
     }
-    let (rp, op) = match &args.ptx {
-        Some((r, o)) => (r.clone(), o.clone()),
-        None => (
-            PathBuf::from(&cert.ref_ptx_path),
-            PathBuf::from(&cert.opt_ptx_path),
+    let given = match &args.spec {
+        Some(spec) => Some(PairSpec::load(spec)?),
+        None => None,
+    };
+    let (rp, op) = match (&args.ptx, &given) {
+        (Some((r, o)), _) => (r.clone(), o.clone()),
+        (None, Some(p)) => (p.reference.ptx.clone(), p.optimized.ptx.clone()),
+        (None, None) => (
+            cert::resolve_ptx(path, &cert.ref_ptx_path)?,
+            cert::resolve_ptx(path, &cert.opt_ptx_path)?,
         ),
     };
     let text = |p: &PathBuf| -> Result<String, String> {
         String::from_utf8(read(p)?).map_err(|_| format!("{}: not UTF-8", p.display()))
     };
     let (rt, ot) = (text(&rp)?, text(&op)?);
-    if let Some(spec) = &args.spec {
-        let p = PairSpec::load(spec)?;
-        if (
+    if let Some(p) = &given
+        && (
             p.texts.pair.as_str(),
             p.texts.reference.as_str(),
             p.texts.optimized.as_str(),
@@ -271,18 +345,23 @@ fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
             cert.pair_spec.as_str(),
             cert.ref_spec.as_str(),
             cert.opt_spec.as_str(),
-        ) {
-            outln!(
-                "REJECT {name}: the specs given with --spec differ from the ones the certificate was made for"
-            );
-            return Ok(None);
-        }
+        )
+    {
+        return Ok(Report::rejected(
+            "the specs given with --spec differ from the ones the certificate was made for".into(),
+        ));
     }
     let v = match check::check_with(&cert, &rt, &ot, &args.limits) {
         Ok(v) => v,
         Err(e) => {
-            outln!("REJECT {name}: {e}");
-            return Ok(None);
+            let limit = matches!(e, check::Reject::Work { .. }).then_some((
+                "max_work",
+                args.limits.max_work,
+                "--max-work",
+            ));
+            let mut r = Report::rejected(e.to_string());
+            r.limit = limit;
+            return Ok(r);
         }
     };
     // The checker parsed these specs already; failing now would be a checker bug.
@@ -296,32 +375,140 @@ fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
         ".".as_ref(),
     )?;
     let (what, strength) = summary(&v.claims, &pair);
+    let kernels = vec![
+        ("reference", v.reference.clone(), rp.display().to_string()),
+        ("optimized", v.optimized.clone(), op.display().to_string()),
+    ];
     if let Some(why) = unmet(args.require, strength) {
-        outln!(
-            "REJECT {name}: --require {}: {why}; the certificate establishes {what}",
+        let mut r = Report::rejected(format!(
+            "--require {}: {why}; the certificate establishes {what}",
             match args.require {
                 Require::Safety => "safety",
                 Require::Equivalence => "equivalence",
                 Require::FullEquivalence => "full-equivalence",
             }
-        );
-        return Ok(None);
+        ));
+        r.claims = v.claims;
+        r.pair = Some(pair);
+        r.kernels = kernels;
+        return Ok(r);
     }
-    outln!("ACCEPT {name}: {what}");
-    outln!("  reference: {} ({})", v.reference, rp.display());
-    outln!("  optimized: {} ({})", v.optimized, op.display());
-    for c in &v.claims {
-        outln!("  claim: {}", claim_text(c, &cert.claims, &pair));
-    }
-    outln!(
-        "  {} output elements proved by {} steps; {} + {} units of work re-executed",
-        v.elements,
-        v.steps,
-        v.work[0],
-        v.work[1]
+    let detail = format!(
+        "{} output elements proved by {} steps; {} + {} units of work re-executed",
+        v.elements, v.steps, v.work[0], v.work[1]
     );
-    Ok(Some(strength))
+    Ok(Report {
+        strength: Some(strength),
+        message: what,
+        claims: v.claims,
+        pair: Some(pair),
+        kernels,
+        detail: Some(detail),
+        limit: None,
+    })
 }
+
+fn print_text(name: &str, r: &Report) {
+    if r.strength.is_none() {
+        outln!("REJECT {name}: {}", r.message);
+        return;
+    }
+    outln!("ACCEPT {name}: {}", r.message);
+    for (side, entry, ptx) in &r.kernels {
+        outln!("  {side}: {entry} ({ptx})");
+    }
+    if let Some(pair) = &r.pair {
+        for c in &r.claims {
+            outln!("  claim: {}", claim_text(c, &r.claims, pair));
+        }
+    }
+    if let Some(d) = &r.detail {
+        outln!("  {d}");
+    }
+}
+
+/// The exit code one certificate alone would give.
+fn code_of(s: Option<Strength>) -> u8 {
+    match s {
+        None => 1,
+        Some(Strength::Safety) => 2,
+        Some(Strength::Partial | Strength::Full) => 0,
+    }
+}
+
+/// One object of docs/kcert-output.schema.json (hand-written: the checker has no JSON crate).
+fn report_json(name: &str, r: Option<&Report>, error: Option<&str>, seconds: f64) -> String {
+    let (verdict, code) = match r.map(|r| r.strength) {
+        Some(Some(_)) => ("accepted", code_of(r.and_then(|r| r.strength))),
+        Some(None) => ("rejected", 1),
+        None => ("invalid", 3),
+    };
+    let strength = match r.and_then(|r| r.strength) {
+        Some(Strength::Full) => "\"full\"",
+        Some(Strength::Partial) => "\"partial\"",
+        Some(Strength::Safety) => "\"safety\"",
+        None => "null",
+    };
+    let message = r.map_or(error.unwrap_or(""), |r| r.message.as_str());
+    let claims: Vec<String> = match r {
+        Some(r) => r
+            .claims
+            .iter()
+            .map(|c| match *c {
+                Claim::Safe(k) => format!(
+                    "{{\"kind\": \"safe\", \"kernel\": \"{}\"}}",
+                    format!("{k:?}").to_lowercase()
+                ),
+                Claim::Equivalent {
+                    output,
+                    elements,
+                    total,
+                } => format!(
+                    "{{\"kind\": \"equivalent\", \"output\": {}, \"elements\": {elements}, \"total\": {total}}}",
+                    json_str(&r.pair.as_ref().map_or(format!("link {output}"), |p| link_text(output, p)))
+                ),
+                Claim::FpNondeterministic { kernel, line } => format!(
+                    "{{\"kind\": \"fp_nondeterministic\", \"kernel\": \"{}\", \"line\": {line}}}",
+                    format!("{kernel:?}").to_lowercase()
+                ),
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let kernels: Vec<String> = r
+        .map(|r| {
+            r.kernels
+                .iter()
+                .map(|(side, entry, ptx)| {
+                    format!(
+                        "{{\"side\": \"{side}\", \"entry\": {}, \"ptx\": {}}}",
+                        json_str(entry),
+                        json_str(ptx)
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let limits: Vec<String> = r
+        .and_then(|r| r.limit)
+        .map(|(l, v, f)| format!("{{\"limit\": \"{l}\", \"value\": {v}, \"flag\": \"{f}\"}}"))
+        .into_iter()
+        .collect();
+    format!(
+        "{{\"schema_version\": {SCHEMA_VERSION}, \"tool\": \"kcert-check\", \"command\": \"check\", \
+         \"record\": \"result\", \"subject\": {}, \"verdict\": \"{verdict}\", \"exit_code\": {code}, \
+         \"strength\": {strength}, \"message\": {}, \"scope\": {{\"kernels\": [{}]}}, \"claims\": [{}], \
+         \"findings\": [], \"timings\": {{\"check_s\": {seconds:.6}}}, \"limits_hit\": [{}]}}",
+        json_str(name),
+        json_str(message),
+        kernels.join(", "),
+        claims.join(", "),
+        limits.join(", ")
+    )
+}
+
+/// The version of docs/kcert-output.schema.json this binary writes.
+const SCHEMA_VERSION: u32 = 1;
 
 fn json_str(s: &str) -> String {
     let mut o = String::from("\"");
@@ -378,26 +565,44 @@ fn explain(c: &Certificate) -> String {
 
 fn main() -> ExitCode {
     let args = match parse_args() {
-        Ok(a) => a,
+        Ok(Parsed::Check(a)) => a,
+        Ok(Parsed::Help) => {
+            outln!("{USAGE}\n\n{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Parsed::Version) => {
+            outln!("kcert-check {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
-            errln!("kcert-check: {e}");
-            return ExitCode::from(3);
+            errln!("kcert-check: {e}\n{USAGE}");
+            return ExitCode::from(EXIT_USAGE);
         }
     };
     // The weakest result decides: a rejection, then safety only, then equivalence.
     let mut weakest = Some(Strength::Full);
     for c in &args.certs {
+        let name = c.display().to_string();
+        let start = std::time::Instant::now();
         match one(c, &args) {
-            Ok(s) => weakest = weakest.min(s),
+            Ok(r) => {
+                weakest = weakest.min(r.strength);
+                if args.json {
+                    let t = start.elapsed().as_secs_f64();
+                    outln!("{}", report_json(&name, Some(&r), None, t));
+                } else {
+                    print_text(&name, &r);
+                }
+            }
             Err(e) => {
+                if args.json {
+                    let t = start.elapsed().as_secs_f64();
+                    outln!("{}", report_json(&name, None, Some(&e), t));
+                }
                 errln!("kcert-check: {e}");
                 return ExitCode::from(3);
             }
         }
     }
-    ExitCode::from(match weakest {
-        None => 1,
-        Some(Strength::Safety) => 2,
-        Some(Strength::Partial | Strength::Full) => 0,
-    })
+    ExitCode::from(code_of(weakest))
 }

@@ -78,7 +78,9 @@ pub struct Certificate {
     pub spec_sha256: [u8; 32],
     pub ref_ptx_sha256: [u8; 32],
     pub opt_ptx_sha256: [u8; 32],
-    /// Where the PTX files were when proved (relative to the prover's working directory).
+    /// Where the PTX files were when proved: relative to the certificate's directory (or
+    /// absolute); certificates written before 2026-12 hold paths relative to the prover's
+    /// working directory. Only a hint: the SHA-256 above binds the text. See [`resolve_ptx`].
     pub ref_ptx_path: String,
     pub opt_ptx_path: String,
     /// The pair spec and both instance specs, verbatim.
@@ -92,6 +94,42 @@ pub struct Certificate {
     /// stops a run shortly past this, so re-checking is bounded by what the certificate
     /// declares (and by the checker's own cap).
     pub work: [u64; 2],
+}
+
+/// Where the PTX a certificate records is: `recorded` itself when absolute; else relative to
+/// the certificate's directory, or (certificates written before paths were recorded that way)
+/// relative to the working directory. Two candidates, never a search: the SHA-256 bound in
+/// the certificate decides whether the text found is the one proved. The error names both
+/// places tried and `--ptx`.
+pub fn resolve_ptx(
+    cert_file: &std::path::Path,
+    recorded: &str,
+) -> Result<std::path::PathBuf, String> {
+    use std::path::{Path, PathBuf};
+    let rec = Path::new(recorded);
+    if rec.is_absolute() {
+        return match rec.is_file() {
+            true => Ok(rec.to_path_buf()),
+            false => Err(format!(
+                "{}: the PTX file it records, {recorded}, cannot be read; name the PTX files with --ptx REF.ptx OPT.ptx",
+                cert_file.display()
+            )),
+        };
+    }
+    let dir = cert_file.parent().unwrap_or(Path::new(""));
+    let beside: PathBuf = dir.join(rec);
+    if beside.is_file() {
+        return Ok(beside);
+    }
+    if rec.is_file() {
+        return Ok(rec.to_path_buf());
+    }
+    Err(format!(
+        "{}: the PTX file it records, {recorded}, is neither at {} (relative to the certificate) \
+         nor at {recorded} (relative to the working directory); name the PTX files with --ptx REF.ptx OPT.ptx",
+        cert_file.display(),
+        beside.display()
+    ))
 }
 
 /// Why bytes are not a certificate.

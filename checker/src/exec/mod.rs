@@ -72,7 +72,8 @@ pub type Inputs = HashMap<usize, Vec<u64>>;
 pub struct Config {
     /// CTAs executed at most; larger grids get an explicit partial verdict.
     pub max_ctas: u64,
-    /// Instructions one thread may execute (catches runaway loops).
+    /// Instructions one thread may execute (catches runaway loops). Every command sets it to
+    /// its `--max-work`, the flag its message names.
     pub max_steps_per_thread: u64,
     /// Work the whole run may do, all CTAs together ([`Outcome::work`]): what bounds the time
     /// a run takes, endless loops included ([`ExecError::Work`]).
@@ -392,6 +393,37 @@ fn select_ctas(grid: [u32; 3], max: u64) -> Vec<[u32; 3]> {
         .collect()
 }
 
+/// Why a binding does not fit the parameter it binds, beyond size (checked before): a
+/// scalar's dtype must be of the parameter's kind, float or integer, since the executor reads
+/// its bits as the PTX type (an `s32` 2 bound to `.param .f32` would compute with 2.8e-45).
+/// Untyped parameters (`.bN`, byte arrays) take any binding of their size; pointers (tensors,
+/// scratch) need an integer parameter.
+fn binding_mismatch(b: &Binding, p: &crate::lower::ParamInfo) -> Option<String> {
+    use crate::ptx::ScalarType::{B8, B16, B32, B64};
+    if p.array || matches!(p.ty, B8 | B16 | B32 | B64) {
+        return None;
+    }
+    let (what, float, dtype) = match b {
+        Binding::Tensor(_) => ("a tensor (a pointer)", false, None),
+        Binding::Scratch => ("a scratch pointer", false, None),
+        Binding::Scalar { dtype, .. } => ("a scalar", dtype.is_float(), Some(*dtype)),
+    };
+    let fits = match dtype {
+        Some(d) if d.is_float() => d == p.ty,
+        _ => float == p.ty.is_float(),
+    };
+    (!fits).then(|| {
+        let as_written = dtype.map_or(String::new(), |d| format!(" of dtype {}", d.suffix()));
+        format!(
+            "{what}{as_written} is bound to PTX parameter {} declared .param .{} (PTX line {}); \
+             the spec's dtype must be the parameter's type",
+            p.name,
+            p.ty.suffix(),
+            p.line
+        )
+    })
+}
+
 /// Tensors up to this many elements get dense per-element side tables.
 pub(crate) const DENSE_ELEMENTS: u64 = 1 << 22;
 
@@ -408,7 +440,8 @@ impl<'a> Machine<'a> {
     ) -> Result<Self, ExecError> {
         if prog.params.len() != spec.params.len() {
             return Err(ExecError::Launch(format!(
-                "entry {} has {} parameters, the spec binds {}",
+                "{}: params: entry {} has {} parameters, the spec binds {}",
+                spec.origin,
                 prog.name,
                 prog.params.len(),
                 spec.params.len()
@@ -462,8 +495,19 @@ impl<'a> Machine<'a> {
             };
             if p.bytes != want {
                 return Err(ExecError::Launch(format!(
-                    "parameter {i} ({}) is {} bytes, the spec binds {want} bytes",
-                    p.name, p.bytes
+                    "{}:{}: params[{i}]: PTX parameter {} (PTX line {}) is {} bytes, the spec binds {want} bytes",
+                    spec.origin,
+                    spec.param_lines.get(i).copied().unwrap_or(0),
+                    p.name,
+                    p.line,
+                    p.bytes
+                )));
+            }
+            if let Some(why) = binding_mismatch(b, p) {
+                return Err(ExecError::Launch(format!(
+                    "{}:{}: params[{i}]: {why}",
+                    spec.origin,
+                    spec.param_lines.get(i).copied().unwrap_or(0)
                 )));
             }
             let ordinal = tensors.len() as u64;

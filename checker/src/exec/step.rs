@@ -1218,7 +1218,7 @@ impl Machine<'_> {
             }
             if th.steps > limit {
                 return Err(ExecError::Limit(format!(
-                    "thread {:?} executed more than {limit} instructions (line {line}); raise max_steps_per_thread",
+                    "thread {:?} executed more than {limit} instructions (line {line}); raise the limit with --max-work, which bounds each thread too",
                     th.tid
                 )));
             }

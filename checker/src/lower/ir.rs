@@ -580,11 +580,17 @@ pub struct VarInfo {
     pub bytes: Option<u64>,
 }
 
-/// An entry parameter's name and size in bytes.
+/// An entry parameter's name, size in bytes, declared type and line: what a spec's binding
+/// is checked against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamInfo {
     pub name: String,
     pub bytes: u32,
+    /// The declared element type (`.param .f32 x` is `F32`).
+    pub ty: crate::ptx::ScalarType,
+    /// `[N]`: a byte array (a struct passed by value), untyped whatever its element type.
+    pub array: bool,
+    pub line: u32,
 }
 
 /// A lowered `.entry`, independent of any launch.

@@ -105,6 +105,9 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         params.push(ParamInfo {
             name: p.name.clone(),
             bytes,
+            ty: p.ty,
+            array: p.array_len.is_some(),
+            line: p.line,
         });
         let idx = u32::try_from(i).map_err(|_| invalid(p.line, "too many parameters"))?;
         scope.vars.insert(p.name.clone(), VarRef::Param(idx));

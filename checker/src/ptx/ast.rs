@@ -185,6 +185,39 @@ impl ScalarType {
         })
     }
 
+    /// The type suffix without its dot, as PTX and spec files write it (`f32`).
+    pub fn suffix(self) -> &'static str {
+        use ScalarType::*;
+        match self {
+            S8 => "s8",
+            S16 => "s16",
+            S32 => "s32",
+            S64 => "s64",
+            U8 => "u8",
+            U16 => "u16",
+            U32 => "u32",
+            U64 => "u64",
+            B8 => "b8",
+            B16 => "b16",
+            B32 => "b32",
+            B64 => "b64",
+            B128 => "b128",
+            F16 => "f16",
+            F16x2 => "f16x2",
+            Bf16 => "bf16",
+            Bf16x2 => "bf16x2",
+            F32 => "f32",
+            F64 => "f64",
+            Pred => "pred",
+        }
+    }
+
+    /// Whether values of this type are floating point (packed halves included).
+    pub fn is_float(self) -> bool {
+        use ScalarType::*;
+        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | F32 | F64)
+    }
+
     /// Size in bytes; `.pred` counts as 1 (it is never stored).
     pub fn size(self) -> u32 {
         use ScalarType::*;
