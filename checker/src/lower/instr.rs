@@ -203,6 +203,9 @@ impl Ctx<'_> {
             // `mov.b32 %f1, 0fFF800000`: a float literal as a raw bit pattern.
             (Operand::Float(FloatLit::F32(b)), Kind::Bits(32)) => Src::Imm(u64::from(*b)),
             (Operand::Float(FloatLit::F64(b)), Kind::Bits(64)) => Src::Imm(*b),
+            // `WARP_SZ`, PTX's predefined identifier for the warp size (ISA 4.4; CUDA's
+            // `warpSize`): 32 on every target. A reserved name, never a variable.
+            (Operand::Symbol(name), Kind::Bits(_)) if name == "WARP_SZ" => Src::Imm(32),
             (Operand::Symbol(name), Kind::Bits(_)) => match self.scope.vars.get(name) {
                 Some(VarRef::Space(_, var)) => Src::Var(*var),
                 Some(VarRef::Param(_)) => {
@@ -212,10 +215,7 @@ impl Ctx<'_> {
                     ));
                 }
                 Some(VarRef::Unmodeled(sp)) => {
-                    return Err(unsupported(
-                        self.line,
-                        format!("module variable {name} in {sp:?} space"),
-                    ));
+                    return Err(unsupported(self.line, unmodeled_var(name, *sp)));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
@@ -259,10 +259,7 @@ impl Ctx<'_> {
                     ));
                 }
                 Some(VarRef::Unmodeled(sp)) => {
-                    return Err(unsupported(
-                        self.line,
-                        format!("module variable {name} in {sp:?} space"),
-                    ));
+                    return Err(unsupported(self.line, unmodeled_var(name, *sp)));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
@@ -272,6 +269,18 @@ impl Ctx<'_> {
             offset: a.offset,
             wrap32,
         })
+    }
+}
+
+/// Why a module variable has no model: `.global`/`.const` ones without an initializer (their
+/// initial contents are not taken as zero here), `.tex` and the like.
+fn unmodeled_var(name: &str, sp: crate::ptx::StateSpace) -> String {
+    match sp {
+        crate::ptx::StateSpace::Global | crate::ptx::StateSpace::Const => format!(
+            "module variable {name} in {sp:?} space without an initializer (its initial \
+             contents are not modeled)"
+        ),
+        _ => format!("module variable {name} in {sp:?} space"),
     }
 }
 
@@ -478,6 +487,34 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
                 len: cx.src(4, Kind::Bits(32))?,
             }
         }
+        "prmt" => {
+            if let Some(mode) = m.take_any(&["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]) {
+                return Err(unsupported(
+                    i.line,
+                    format!("prmt mode .{mode} (only the default byte selector is modeled)"),
+                ));
+            }
+            if m.one_type()? != ScalarType::B32 {
+                return Err(invalid(i.line, "prmt takes .b32"));
+            }
+            cx.arity(4)?;
+            let k = Kind::Bits(32);
+            Op::Prmt {
+                dst: cx.dst_as(0, k)?,
+                a: cx.src(1, k)?,
+                b: cx.src(2, k)?,
+                c: cx.src(3, k)?,
+            }
+        }
+        "activemask" => {
+            if m.one_type()? != ScalarType::B32 {
+                return Err(invalid(i.line, "activemask takes .b32"));
+            }
+            cx.arity(1)?;
+            Op::ActiveMask {
+                dst: cx.dst_as(0, Kind::Bits(32))?,
+            }
+        }
         "setp" => lower_setp(&cx, &mut m)?,
         "copysign" => lower_copysign(&cx, &mut m)?,
         "selp" => {
@@ -569,6 +606,7 @@ fn take_space(m: &mut Mods, line: Line) -> Result<Option<Space>, LowerError> {
             Some("global") => Some(Space::Global),
             Some("shared" | "shared::cta") => Some(Space::Shared),
             Some("local") => Some(Space::Local),
+            Some("const") => Some(Space::Const),
             Some("param") => Some(Space::Generic), // marker, handled by the caller
             Some(other) => return Err(unsupported(line, format!("state space .{other}"))),
         },
@@ -634,11 +672,12 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
                 piece_bits,
             })
         }
-        (_, Operand::Symbol(name)) => match cx.scope.vars.get(name) {
+        (_, Operand::Symbol(name)) if name != "WARP_SZ" => match cx.scope.vars.get(name) {
             Some(VarRef::Space(_, var)) => Ok(Op::VarAddr {
                 dst: cx.dst_as(0, Kind::Bits(bits))?,
                 var: *var,
             }),
+            Some(VarRef::Unmodeled(sp)) => Err(unsupported(cx.line, unmodeled_var(name, *sp))),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
         (_, src) => Ok(Op::Mov {
@@ -917,11 +956,12 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let ty = ty_of(t, line)?;
     let is_float = matches!(ty, Ty::Float(_));
     m.ignore(&["ftz"]);
-    // Unordered float comparisons equal ordered ones: real values are never NaN.
+    // Unordered float comparisons equal ordered ones on reals, which are never NaN; the
+    // concrete interpreter follows the unordered result on NaN (`unordered`).
     let c = m
         .take_any(&[
             "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
-            "gtu", "geu",
+            "gtu", "geu", "num", "nan",
         ])
         .ok_or_else(|| invalid(line, "setp needs a comparison"))?;
     let (cmp, unsigned) = match c {
@@ -931,15 +971,18 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         "le" | "leu" => (Cmp::Le, false),
         "gt" | "gtu" => (Cmp::Gt, false),
         "ge" | "geu" => (Cmp::Ge, false),
+        "num" => (Cmp::Num, false),
+        "nan" => (Cmp::Nan, false),
         "lo" => (Cmp::Lt, true),
         "ls" => (Cmp::Le, true),
         "hi" => (Cmp::Gt, true),
         _ => (Cmp::Ge, true),
     };
-    if c.ends_with('u') && c.len() == 3 && !is_float {
+    let unordered = (c.ends_with('u') && c.len() == 3) || c == "nan";
+    if (unordered || c == "num") && !is_float {
         return Err(invalid(
             line,
-            format!("unordered comparison .{c} on an integer type"),
+            format!("float comparison .{c} on an integer type"),
         ));
     }
     let ty = match ty {
@@ -982,6 +1025,7 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     };
     Ok(Op::Setp {
         cmp,
+        unordered,
         ty,
         dst,
         dst_not,
@@ -1155,6 +1199,9 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         });
     }
     let space = space.unwrap_or(Space::Generic);
+    if space == Space::Const && !is_ld {
+        return Err(invalid(line, "st.const: constant memory is read-only"));
+    }
     let (data, addr_n) = if is_ld { (0, 1) } else { (1, 0) };
     let addr = cx.addr(addr_n, space)?;
     let items: Vec<&Operand> = match cx.operand(data)? {
@@ -1215,6 +1262,12 @@ fn lower_atom(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         _ => false,
     };
     let space = take_space(m, line)?.unwrap_or(Space::Generic);
+    if space == Space::Const {
+        return Err(invalid(
+            line,
+            "atomics on .const: constant memory is read-only",
+        ));
+    }
     if !m.take("add") {
         let op = cx.i.mods.iter().find(|x| {
             [
@@ -1704,16 +1757,30 @@ fn lower_cp_async(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some(level) => level == "cg",
         None => return Err(invalid(line, "cp.async needs .ca or .cg")),
     };
-    // The prefetch size and L2 eviction hints do not change what is copied.
-    m.ignore(&["L2::64B", "L2::128B", "L2::256B", "L2::cache_hint"]);
+    // The prefetch size and L2 eviction hints do not change what is copied; `.L2::cache_hint`
+    // adds a trailing 64-bit cache-policy operand, which is checked and dropped.
+    m.ignore(&["L2::64B", "L2::128B", "L2::256B"]);
+    let hint = m.take("L2::cache_hint");
     if take_space(m, line)? != Some(Space::Shared) || take_space(m, line)? != Some(Space::Global) {
         return Err(invalid(line, "cp.async copies .shared from .global"));
     }
-    let n = cx.i.operands.len();
+    let mut n = cx.i.operands.len();
+    if hint {
+        if n < 4 {
+            return Err(invalid(
+                line,
+                "cp.async.L2::cache_hint needs a cache-policy operand",
+            ));
+        }
+        n -= 1;
+        cx.src(n, Kind::Bits(64))?;
+    }
     if !(3..=4).contains(&n) {
         return Err(invalid(
             line,
-            format!("cp.async takes 3 or 4 operands, found {n}"),
+            format!(
+                "cp.async takes 3 or 4 operands (and a cache policy with .L2::cache_hint), found {n}"
+            ),
         ));
     }
     let bytes = match cx.operand(2)? {
@@ -1728,15 +1795,28 @@ fn lower_cp_async(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if cg && bytes != 16 {
         return Err(invalid(line, "cp.async.cg copies 16 bytes"));
     }
-    let src_bytes = if n == 4 {
-        Some(cx.src(3, Kind::Bits(32))?)
-    } else {
-        None
+    // The fourth operand is either the source size (an integer) or the ignore-src predicate
+    // (PTX ISA 9.7.9.25): a predicate register, possibly negated.
+    let is_pred = |o: &Operand| match o {
+        Operand::NotReg(_) => true,
+        Operand::Reg(r) => cx
+            .scope
+            .regs
+            .get(r)
+            .and_then(|&i| cx.scope.reg_info.get(i as usize))
+            .is_some_and(|info| info.bits == 1),
+        _ => false,
+    };
+    let (src_bytes, ignore_src) = match n {
+        4 if is_pred(cx.operand(3)?) => (None, Some(cx.src(3, Kind::Pred)?)),
+        4 => (Some(cx.src(3, Kind::Bits(32))?), None),
+        _ => (None, None),
     };
     Ok(Op::CpAsync {
         dst: cx.addr(0, Space::Shared)?,
         src: cx.addr(1, Space::Global)?,
         bytes,
         src_bytes,
+        ignore_src,
     })
 }
