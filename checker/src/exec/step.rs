@@ -2593,6 +2593,35 @@ mod tests {
     }
 
     #[test]
+    fn prmt_default_mode_follows_the_isa() {
+        let (a, b) = (0x3322_1100, 0x7766_5544);
+        assert_eq!(prmt(a, b, 0x3210), a);
+        assert_eq!(prmt(a, b, 0x7654), b);
+        assert_eq!(prmt(a, b, 0x0123), 0x0011_2233);
+        assert_eq!(prmt(a, b, 0x5410), 0x5544_1100);
+        assert_eq!(prmt(a, b, 0x7632), 0x7766_3322);
+        // Only the low 16 bits select; bit 3 of a nibble replicates the byte's sign.
+        assert_eq!(prmt(a, b, 0xffff_3210), a);
+        assert_eq!(prmt(0x0000_0080, 0, 0x0008), 0x8080_80ff);
+        assert_eq!(prmt(0x0000_007f, 0, 0x8880), 0x0000_007f);
+        assert_eq!(prmt(0xffff_ff80, 0, 0x0008) & 0xff, 0xff);
+        // Sources beyond 32 bits are not part of the eight bytes.
+        assert_eq!(prmt(0x1_0000_0000, 0, 0x4444), 0);
+    }
+
+    #[test]
+    fn branch_paths_tell_decisions_apart() {
+        let p = mix_path(0, 7, true);
+        assert_ne!(p, mix_path(0, 7, false));
+        assert_ne!(p, mix_path(0, 8, true));
+        assert_ne!(mix_path(p, 7, true), p);
+        assert_ne!(
+            mix_path(mix_path(0, 3, true), 5, false),
+            mix_path(mix_path(0, 5, false), 3, true)
+        );
+    }
+
+    #[test]
     fn shfl_lanes_follow_the_isa() {
         // Full-warp butterfly and down-shift with the usual c = 0x1f.
         assert_eq!(shfl_source(ShflMode::Bfly, 5, 16, 0x1f), (21, true));

@@ -1820,3 +1820,244 @@ fn lower_cp_async(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         ignore_src,
     })
 }
+
+/// The PTX forms of issue 16 item 5 and the near misses each reading must refuse (tiny
+/// hand-written PTX, parser-level; the kernels in kernels/adversarial/forms are nvcc output).
+#[cfg(test)]
+mod forms_tests {
+    use super::*;
+    use crate::lower::lower;
+
+    /// The program of a minimal entry with module-scope `vars` and the body `insts`.
+    fn program(vars: &str, insts: &str) -> Result<Program, LowerError> {
+        let text = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n{vars}\n.visible .entry k()\n{{\n\
+             .reg .pred %p<4>;\n.reg .b16 %rs<4>;\n.reg .b32 %r<20>;\n.reg .f32 %f<20>;\n\
+             .reg .b64 %rd<4>;\n{insts}\nret;\n}}\n"
+        );
+        lower(&crate::ptx::parse(&text).expect("parses"), "k")
+    }
+
+    fn lower_one(inst: &str) -> Result<Op, LowerError> {
+        program("", inst).map(|p| p.insts[0].op.clone())
+    }
+
+    fn is_invalid(r: Result<Op, LowerError>) -> bool {
+        matches!(r, Err(LowerError::Invalid { .. }))
+    }
+
+    fn is_unsupported(r: Result<Op, LowerError>) -> bool {
+        matches!(r, Err(LowerError::Unsupported { .. }))
+    }
+
+    #[test]
+    fn setp_num_and_nan_are_float_comparisons_with_their_nan_result() {
+        let unordered_of = |s: &str| match lower_one(s) {
+            Ok(Op::Setp { cmp, unordered, .. }) => (cmp, unordered),
+            other => panic!("{s}: {other:?}"),
+        };
+        assert_eq!(
+            unordered_of("setp.num.f32 %p1, %f1, %f1;"),
+            (Cmp::Num, false)
+        );
+        assert_eq!(
+            unordered_of("setp.nan.f32 %p1, %f1, %f2;"),
+            (Cmp::Nan, true)
+        );
+        assert_eq!(unordered_of("setp.equ.f32 %p1, %f1, %f2;"), (Cmp::Eq, true));
+        assert_eq!(unordered_of("setp.neu.f32 %p1, %f1, %f2;"), (Cmp::Ne, true));
+        assert_eq!(unordered_of("setp.ne.f32 %p1, %f1, %f2;"), (Cmp::Ne, false));
+        // Triton's `x != x`: a float comparison of a .b32 register.
+        assert_eq!(
+            unordered_of("setp.num.f32 %p1, %r1, %r1;"),
+            (Cmp::Num, false)
+        );
+        // Near misses: on integers, with a missing operand, with an unknown comparison.
+        assert!(is_invalid(lower_one("setp.nan.s32 %p1, %r1, %r2;")));
+        assert!(is_invalid(lower_one("setp.num.u32 %p1, %r1, %r2;")));
+        assert!(is_invalid(lower_one("setp.num.f32 %p1, %f1;")));
+        assert!(lower_one("setp.isnan.f32 %p1, %f1, %f2;").is_err());
+    }
+
+    #[test]
+    fn warp_sz_is_32() {
+        assert!(matches!(
+            lower_one("mov.u32 %r1, WARP_SZ;"),
+            Ok(Op::Mov {
+                src: Src::Imm(32),
+                bits: 32,
+                ..
+            })
+        ));
+        assert!(matches!(
+            lower_one("rem.u32 %r2, %r1, WARP_SZ;"),
+            Ok(Op::Int {
+                b: Src::Imm(32),
+                ..
+            })
+        ));
+        // Any other bare name is a symbol that must be declared.
+        assert!(lower_one("mov.u32 %r1, WARP_SIZE;").is_err());
+    }
+
+    #[test]
+    fn prmt_default_mode_only_with_four_operands() {
+        assert!(matches!(
+            lower_one("prmt.b32 %r1, %r2, %r3, 21520;"),
+            Ok(Op::Prmt {
+                c: Src::Imm(21520),
+                ..
+            })
+        ));
+        assert!(matches!(
+            lower_one("prmt.b32 %r1, %r2, %r3, %r4;"),
+            Ok(Op::Prmt { .. })
+        ));
+        for mode in ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"] {
+            assert!(
+                is_unsupported(lower_one(&format!("prmt.b32.{mode} %r1, %r2, %r3, %r4;"))),
+                "{mode}"
+            );
+        }
+        assert!(is_invalid(lower_one("prmt.b16 %rs1, %rs2, %rs3, %r4;")));
+        assert!(is_invalid(lower_one("prmt.b32 %r1, %r2, %r3;")));
+        assert!(is_invalid(lower_one("prmt.b32 %r1, %r2, %r3, %r4, %r5;")));
+        assert!(lower_one("prmt.b32 %rd1, %r2, %r3, %r4;").is_err());
+    }
+
+    #[test]
+    fn activemask_takes_one_b32_destination() {
+        assert!(matches!(
+            lower_one("activemask.b32 %r1;"),
+            Ok(Op::ActiveMask { .. })
+        ));
+        assert!(is_invalid(lower_one("activemask.b32;")));
+        assert!(is_invalid(lower_one("activemask.b32 %r1, %r2;")));
+        assert!(is_invalid(lower_one("activemask.b64 %rd1;")));
+        assert!(lower_one("activemask.b32 %rd1;").is_err());
+    }
+
+    #[test]
+    fn cp_async_fourth_operand_is_a_size_or_the_ignore_src_predicate() {
+        let fill = |s: &str| match lower_one(s) {
+            Ok(Op::CpAsync {
+                src_bytes,
+                ignore_src,
+                ..
+            }) => (src_bytes, ignore_src),
+            other => panic!("{s}: {other:?}"),
+        };
+        let p1 = Some(Src::Reg(1));
+        assert_eq!(
+            fill("cp.async.cg.shared.global [%r1], [%rd1], 16, %p1;"),
+            (None, p1)
+        );
+        assert_eq!(
+            fill("cp.async.ca.shared.global [%r1], [%rd1], 8, !%p1;"),
+            (None, Some(Src::NotReg(1)))
+        );
+        assert_eq!(
+            fill("cp.async.cg.shared.global [%r1], [%rd1], 16, 8;"),
+            (Some(Src::Imm(8)), None)
+        );
+        assert!(matches!(
+            fill("cp.async.cg.shared.global [%r1], [%rd1], 16, %r2;"),
+            (Some(Src::Reg(_)), None)
+        ));
+        // A cache policy only with .L2::cache_hint, after the optional fourth operand.
+        assert_eq!(
+            fill("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %p1, %rd2;"),
+            (None, p1)
+        );
+        assert_eq!(
+            fill("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"),
+            (None, None)
+        );
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global [%r1], [%rd1], 16, %p1, %rd2;"
+        )));
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16;"
+        )));
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %p1, %r2;"
+        )));
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global [%r1], [%rd1], 8, %p1;"
+        )));
+    }
+
+    #[test]
+    fn module_variables_with_initializers_are_data() {
+        let p = program(
+            ".const .align 4 .b8 c[8] = {0, 0, 128, 63};\n.global .align 4 .u32 g = 1000;\n\
+             .global .align 4 .f32 h[2] = {0f3F800000, 1.5};",
+            "mov.u64 %rd1, c;\nld.const.f32 %f1, [%rd1+4];\nld.global.u32 %r1, [g];\n\
+             ld.global.f32 %f2, [h+4];",
+        )
+        .expect("lowers");
+        let init = |name: &str| {
+            p.vars
+                .iter()
+                .find(|v| v.name == name)
+                .and_then(|v| v.init.clone())
+        };
+        assert_eq!(init("c"), Some(vec![0, 0, 128, 63, 0, 0, 0, 0]));
+        assert_eq!(init("g"), Some(1000u32.to_le_bytes().to_vec()));
+        let mut h = 1.0f32.to_le_bytes().to_vec();
+        h.extend(1.5f32.to_le_bytes());
+        assert_eq!(init("h"), Some(h));
+        assert!(matches!(
+            p.insts[1].op,
+            Op::Ld {
+                space: Space::Const,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn module_variable_near_misses_are_refused() {
+        let err = |vars: &str, insts: &str| program(vars, insts).err();
+        // An item that does not fit its element, more items than elements.
+        assert!(matches!(
+            err(".const .b8 c[2] = {256};", "mov.u64 %rd1, c;"),
+            Some(LowerError::Invalid { .. })
+        ));
+        assert!(matches!(
+            err(".const .b8 c[2] = {1, 2, 3};", "mov.u64 %rd1, c;"),
+            Some(LowerError::Invalid { .. })
+        ));
+        // A float literal for an integer element; an address initializer.
+        assert!(matches!(
+            err(".global .u32 g = 0f3F800000;", "mov.u64 %rd1, g;"),
+            Some(LowerError::Unsupported { .. })
+        ));
+        assert!(matches!(
+            err(
+                ".global .u32 x = 1;\n.global .u64 q = generic(x);",
+                "mov.u64 %rd1, q;"
+            ),
+            Some(LowerError::Unsupported { .. })
+        ));
+        // Without an initializer: not taken as zero, refused where used, saying why.
+        match err(".global .align 4 .u32 g;", "mov.u64 %rd1, g;") {
+            Some(LowerError::Unsupported { what, .. }) => {
+                assert!(what.contains("without an initializer"), "{what}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Constant memory is read-only; atomics on it are not PTX.
+        assert!(matches!(
+            err(".const .b8 c[4] = {1};", "st.const.u32 [c], %r1;"),
+            Some(LowerError::Invalid { .. })
+        ));
+        assert!(matches!(
+            err(
+                ".const .b8 c[4] = {1};",
+                "atom.const.add.u32 %r1, [c], %r2;"
+            ),
+            Some(LowerError::Invalid { .. })
+        ));
+    }
+}
