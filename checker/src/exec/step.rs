@@ -1631,6 +1631,7 @@ impl Machine<'_> {
                     dsts,
                     addr,
                     nc,
+                    signed,
                     ..
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
@@ -1653,6 +1654,25 @@ impl Machine<'_> {
                             super::access::Access::Load,
                             pc,
                         )?;
+                        let v = match v {
+                            Val::Bits(b) if *signed => {
+                                let width = d
+                                    .and_then(|r| prog.regs.get(r as usize))
+                                    .map_or(64, |r| r.bits);
+                                let e = (eb * 8) as u8;
+                                Val::Bits(m(sext(m(b, e), e) as u64, width))
+                            }
+                            Val::Bits(_) | Val::Undef => v,
+                            _ if *signed => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: "a sign-extending load of a value that depends on \
+                                           tensor data"
+                                        .into(),
+                                });
+                            }
+                            _ => v,
+                        };
                         if let Some(d) = d {
                             cta.threads[t].regs[*d as usize] = v;
                         }

@@ -1159,9 +1159,8 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if t == ScalarType::Pred || t == ScalarType::B128 {
         return Err(unsupported(line, format!("{} of type {t:?}", cx.i.opcode)));
     }
-    if matches!(t, ScalarType::S8 | ScalarType::S16) && is_ld {
-        return Err(unsupported(line, "sign-extending sub-word loads"));
-    }
+    // `ld.s8`/`ld.s16` sign-extend into a wider register (PTX ISA 9.7.9.8, `ld`).
+    let signed = is_ld && matches!(t, ScalarType::S8 | ScalarType::S16);
     let float = float_ty(t).filter(|f| matches!(f, FloatTy::F32 | FloatTy::F64));
     let kind = match float {
         Some(f) => Kind::Float(f),
@@ -1230,6 +1229,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             dsts,
             addr,
             nc,
+            signed,
         })
     } else {
         let srcs = items
@@ -1985,6 +1985,28 @@ mod forms_tests {
         assert!(is_invalid(lower_one(
             "cp.async.cg.shared.global [%r1], [%rd1], 8, %p1;"
         )));
+    }
+
+    #[test]
+    fn byte_loads_say_whether_they_sign_extend() {
+        let signed = |s: &str| match lower_one(s) {
+            Ok(Op::Ld {
+                elem_bytes: 1,
+                signed,
+                ..
+            }) => signed,
+            other => panic!("{s}: {other:?}"),
+        };
+        assert!(signed("ld.shared.s8 %rs1, [%r1];"));
+        assert!(!signed("ld.shared.u8 %rs1, [%r1];"));
+        assert!(!signed("ld.shared.b8 %rs1, [%r1+4];"));
+        assert!(signed("ld.shared.s8 %r2, [%r1];"));
+        assert!(matches!(
+            lower_one("st.shared.u8 [%r1], %rs1;"),
+            Ok(Op::St { elem_bytes: 1, .. })
+        ));
+        // A vector of bytes needs as many destinations as its width.
+        assert!(is_invalid(lower_one("ld.shared.v2.u8 {%rs1}, [%r1];")));
     }
 
     #[test]

@@ -383,6 +383,8 @@ pub enum Op {
         /// `ld.global.nc`: the non-coherent path, which needs data that the kernel never
         /// writes (a write anywhere in the launch is a finding).
         nc: bool,
+        /// `ld.s8`/`ld.s16`: the loaded element is sign-extended to the destination register.
+        signed: bool,
     },
     St {
         space: Space,

@@ -5,6 +5,12 @@
 //  - bool_flags: 64 threads each write their own byte of `bool flags[64]`, four threads per
 //    32-bit word, two per 16-bit half: neighbouring bytes are different locations, no race.
 //    True verdict: safe, equivalent to bool_cells_ref.cu.
+//  - byte_weights: signed bytes in shared memory (st.shared.u8 / ld.shared.s8, sign-extended):
+//    out[i] = x[i] * w[63 - i], w[j] = j % 5 - 2. True verdict: safe, equivalent to
+//    byte_weights_ref (bool_cells_ref.cu).
+//  - byte_weights_u8: near miss of byte_weights: the bytes are unsigned (ld.shared.u8, zero-
+//    extended), so -2 and -1 read as 254 and 255. True verdict: safe, NOT equivalent to
+//    byte_weights_ref.
 //  - bool_flag_race: every thread writes the one shared flag byte with its own parity, no
 //    barrier between the writes: threads of different parity race on one byte.
 //    True verdict: race (the st.shared.u8).
@@ -37,4 +43,20 @@ extern "C" __global__ void bool_flag_race(const float* x, float* out) {
     flag = (i & 1) != 0;
     __syncthreads();
     out[i] = flag ? x[i] : 0.0f;
+}
+
+extern "C" __global__ void byte_weights(const float* x, float* out) {
+    __shared__ signed char w[64];
+    int i = threadIdx.x;
+    w[i] = (signed char)(i % 5 - 2);
+    __syncthreads();
+    out[i] = x[i] * (float)w[63 - i];
+}
+
+extern "C" __global__ void byte_weights_u8(const float* x, float* out) {
+    __shared__ unsigned char w[64];
+    int i = threadIdx.x;
+    w[i] = (unsigned char)(i % 5 - 2);
+    __syncthreads();
+    out[i] = x[i] * (float)w[63 - i];
 }
