@@ -604,7 +604,7 @@ impl Machine<'_> {
         for (j, slot) in out.iter_mut().enumerate() {
             let lo = (sel >> (8 * j)) & 0xf;
             let hi = (sel >> (8 * j + 4)) & 0xf;
-            if lo >= 8 || lo % 2 != 0 || hi != lo + 1 {
+            if lo >= 8 || !lo.is_multiple_of(2) || hi != lo + 1 {
                 return Err(ExecError::Unsupported {
                     line,
                     what: format!(
@@ -1862,7 +1862,13 @@ impl Machine<'_> {
                 }
             }
             // A forward branch over register computations becomes selects (exec/ifconv.rs).
-            Op::Bra { target } => return self.if_convert(cta, t, ids, *target, cond),
+            // On the hardware the lanes may split there (the condition is data): this lane's
+            // path becomes its own, so no later `activemask` assumes the warp converged.
+            Op::Bra { target } => {
+                let th = &mut cta.threads[t];
+                th.path = mix_path(th.path ^ ((u64::from(th.linear) + 1) << 32), th.pc, true);
+                return self.if_convert(cta, t, ids, *target, cond);
+            }
             _ => {
                 return Err(ExecError::Unsupported {
                     line,

@@ -448,7 +448,8 @@ pub enum Op {
     },
     /// `activemask.b32 d`: the lanes of the warp executing this instruction together. The
     /// executor gives it a value only where that set is not up to the hardware's scheduling:
-    /// every lane of the warp here, at one dynamic point (the same branch decisions so far);
+    /// every lane of the warp here, at one dynamic point (the same branch decisions so far,
+    /// none on tensor data);
     /// then it is every lane of the warp. Elsewhere it is refused with its line.
     ActiveMask {
         dst: Reg,
