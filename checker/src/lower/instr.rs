@@ -217,6 +217,9 @@ impl Ctx<'_> {
                 Some(VarRef::Unmodeled(sp)) => {
                     return Err(unsupported(self.line, unmodeled_var(name, *sp)));
                 }
+                Some(VarRef::Refused(i)) => {
+                    return Err(unsupported(self.line, self.refused_var(name, *i)));
+                }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
             (op, kind) => {
@@ -226,6 +229,16 @@ impl Ctx<'_> {
                 ));
             }
         })
+    }
+
+    /// Why module variable `name` (refused at its declaration) has no model.
+    fn refused_var(&self, name: &str, i: u32) -> String {
+        let why = self
+            .scope
+            .refused
+            .get(i as usize)
+            .map_or("", |s| s.as_str());
+        format!("module variable {name}, whose declaration is refused ({why})")
     }
 
     fn addr(&self, n: usize, space: Space) -> Result<Addr, LowerError> {
@@ -260,6 +273,9 @@ impl Ctx<'_> {
                 }
                 Some(VarRef::Unmodeled(sp)) => {
                     return Err(unsupported(self.line, unmodeled_var(name, *sp)));
+                }
+                Some(VarRef::Refused(i)) => {
+                    return Err(unsupported(self.line, self.refused_var(name, *i)));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
@@ -678,6 +694,7 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
                 var: *var,
             }),
             Some(VarRef::Unmodeled(sp)) => Err(unsupported(cx.line, unmodeled_var(name, *sp))),
+            Some(VarRef::Refused(i)) => Err(unsupported(cx.line, cx.refused_var(name, *i))),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
         (_, src) => Ok(Op::Mov {
@@ -2062,6 +2079,14 @@ mod forms_tests {
             ),
             Some(LowerError::Unsupported { .. })
         ));
+        // An entry that does not use such a variable still lowers.
+        assert!(
+            err(
+                ".global .u32 x = 1;\n.global .u64 q = generic(x);",
+                "mov.u64 %rd1, x;"
+            )
+            .is_none()
+        );
         // Without an initializer: not taken as zero, refused where used, saying why.
         match err(".global .align 4 .u32 g;", "mov.u64 %rd1, g;") {
             Some(LowerError::Unsupported { what, .. }) => {

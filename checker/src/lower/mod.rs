@@ -48,8 +48,11 @@ pub(crate) enum VarRef {
     /// Index into [`Program::vars`].
     Space(Space, u32),
     Param(u32),
-    /// Module `.global`/`.const` data: not modeled yet, rejected where used.
+    /// Module `.global`/`.const` data without an initializer, `.tex`, ...: rejected where used.
     Unmodeled(StateSpace),
+    /// A module variable whose initializer cannot be modeled: rejected where used, with the
+    /// reason [`Scope::refused`]`[i]` (an unused one must not make the entry fail).
+    Refused(u32),
 }
 
 /// Name tables for one function.
@@ -58,6 +61,8 @@ pub(crate) struct Scope {
     pub reg_info: Vec<RegInfo>,
     pub vars: HashMap<String, VarRef>,
     pub labels: HashMap<String, u32>,
+    /// Why each [`VarRef::Refused`] variable is refused.
+    pub refused: Vec<String>,
 }
 
 /// Registers one entry may declare.
@@ -171,6 +176,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         reg_info: Vec::new(),
         vars: HashMap::new(),
         labels: HashMap::new(),
+        refused: Vec::new(),
     };
 
     // Parameters.
@@ -238,7 +244,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 return Err(unsupported(v.line, "`.shared::cluster` variables"));
             }
             StateSpace::Global | StateSpace::Const if !v.init.is_empty() => {
-                let size = known
+                let data = known
                     .and_then(|n| n.checked_mul(elem))
                     .filter(|&n| n <= MAX_MODULE_VAR_BYTES)
                     .ok_or_else(|| {
@@ -250,8 +256,20 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                                 v.name
                             ),
                         )
-                    })?;
-                let init = init_bytes(v, size)?;
+                    })
+                    .and_then(|size| Ok((size, init_bytes(v, size)?)));
+                let (size, init) = match data {
+                    Ok(d) => d,
+                    // Invalid PTX is invalid whether or not the entry uses it.
+                    Err(e @ LowerError::Invalid { .. }) => return Err(e),
+                    Err(e) => {
+                        let i = u32::try_from(scope.refused.len())
+                            .map_err(|_| invalid(v.line, "too many variables"))?;
+                        scope.refused.push(e.to_string());
+                        scope.vars.insert(v.name.clone(), VarRef::Refused(i));
+                        continue;
+                    }
+                };
                 let space = if v.space == StateSpace::Const {
                     Space::Const
                 } else {
