@@ -102,7 +102,7 @@ impl Machine<'_> {
             Space::Generic if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_BYTES).contains(&addr) => {
                 (Some(Target::Local), addr - LOCAL_WINDOW, Space::Local)
             }
-            Space::Global | Space::Generic => {
+            Space::Global | Space::Const | Space::Generic => {
                 let k = addr / TENSOR_STRIDE;
                 let hit = (k >= 1 && ((k - 1) as usize) < self.tensors.len())
                     .then(|| Target::Tensor((k - 1) as usize));
@@ -529,6 +529,43 @@ impl Machine<'_> {
             });
             return Ok(Val::Bits(0));
         }
+        // `ld.const` reads a module `.const` variable, and only that; the variables are read-only.
+        let module = match target {
+            Some(Target::Tensor(k)) => self.tensors[k].module,
+            _ => None,
+        };
+        if (asked == Space::Const) != (module == Some(Space::Const)) && asked != Space::Generic {
+            return Err(ExecError::Unsupported {
+                line,
+                what: match module {
+                    Some(Space::Const) => format!(
+                        "a .{} access to the .const variable {}",
+                        asked.name(),
+                        self.describe(target, space, addr, offset)
+                    ),
+                    _ => "an ld.const outside a module .const variable".into(),
+                },
+            });
+        }
+        if let (Some(sp), Some(_), Some(Target::Tensor(k))) = (module, store, target) {
+            let name = self.tensors[k].name.clone();
+            return Err(if sp == Space::Const {
+                ExecError::Invalid {
+                    line,
+                    msg: format!(
+                        "a store to the .const variable {name}: constant memory is read-only"
+                    ),
+                }
+            } else {
+                ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "a store to the module .global variable {name} (module variables are \
+                         modeled read-only)"
+                    ),
+                }
+            });
+        }
         if let (Some(Target::Tensor(_)), Some(Val::Addr { .. })) = (target, store) {
             return Err(ExecError::Unsupported {
                 line,
@@ -539,7 +576,12 @@ impl Machine<'_> {
         // race on it needs a write, and every write to an `in` tensor is itself a finding.
         if let (Some(Target::Tensor(k)), None) = (target, store) {
             let tm = &self.tensors[k];
-            if tm.role == Role::In && !tm.written && width == tm.elem_bytes && offset % width == 0 {
+            if tm.role == Role::In
+                && tm.module.is_none()
+                && !tm.written
+                && width == tm.elem_bytes
+                && offset % width == 0
+            {
                 return self.initial(target, space, addr, offset, width, cta, t, pc);
             }
         }

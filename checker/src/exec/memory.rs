@@ -293,6 +293,21 @@ mod tests {
     }
 
     #[test]
+    fn byte_granules_hold_neighbouring_bytes_apart() {
+        // A shared `bool` beside a float: each byte its own cell, a word reads them together.
+        let mut r = Region::dense(8, 1);
+        r.store(4, 1, Val::Bits(1));
+        r.store(5, 1, Val::Bits(0));
+        assert_eq!(r.load(4, 1), Ok(Val::Bits(1)));
+        assert_eq!(r.load(5, 1), Ok(Val::Bits(0)));
+        assert_eq!(r.load(4, 2), Ok(Val::Bits(1)));
+        assert_eq!(r.load(4, 4), Err(LoadMiss::Uninit(6)));
+        r.store(0, 4, Val::Bits(0x3f80_0000));
+        assert_eq!(r.load(0, 4), Ok(Val::Bits(0x3f80_0000)));
+        assert_eq!(r.load(3, 1), Ok(Val::Bits(0x3f)));
+    }
+
+    #[test]
     fn symbolic_values_read_back_only_whole() {
         let mut arena = crate::term::TermArena::new();
         let t = arena

@@ -24,7 +24,7 @@ pub use finding::{Finding, FindingKind, Site};
 pub(crate) use step::{from_f64, to_f64};
 pub use value::Val;
 
-use crate::lower::{Program, Space};
+use crate::lower::{Op, Program, Space};
 use crate::ptx::{Line, ScalarType};
 use crate::spec::{Binding, KernelSpec, Role};
 use crate::term::TermArena;
@@ -159,6 +159,10 @@ pub(crate) struct TensorMem {
     pub nc_reads: HashMap<u64, ([u32; 3], [u32; 3], u32), crate::term::FxBuildHasher>,
     /// Id of the leaf of element 0 when all leaves were interned consecutively up front.
     pub input_base: Option<crate::term::TermId>,
+    /// For an initialized module variable (`Space::Global` or `Space::Const`): its space.
+    /// Its bytes are concrete data from the PTX, stored before the launch; it is read-only
+    /// here (a store to it is refused) and never an output.
+    pub module: Option<Space>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,6 +209,11 @@ pub(crate) enum Collective {
         addr: access::Ptr,
         stride: u64,
     },
+    /// `activemask.b32`: this lane's destination and its branch history ([`Thread::path`]).
+    ActiveMask {
+        dst: u32,
+        path: u64,
+    },
 }
 
 /// Whether two lanes' collectives complete as one: the same kind and, where the kind has
@@ -244,6 +253,9 @@ pub(crate) struct Thread {
     async_open: Vec<tensor_core::AsyncCopy>,
     /// Committed `cp.async` groups not yet waited for, oldest first.
     async_groups: std::collections::VecDeque<Vec<tensor_core::AsyncCopy>>,
+    /// A hash of every conditional branch decision so far (pc, taken): lanes of a warp with
+    /// equal paths took the same way through the code, which `activemask` needs.
+    pub path: u64,
 }
 
 impl Thread {
@@ -305,6 +317,12 @@ pub(crate) struct Machine<'a> {
     /// Term nodes visited comparing stored values (part of [`Outcome::work`]).
     pub compared: u64,
     shared_bytes: u64,
+    /// The tensor index of each initialized module variable, by variable index.
+    pub(crate) module_tensor: HashMap<u32, usize>,
+    /// Granule of shared memory: 1 byte when the program has a 1-byte shared or generic
+    /// access (a `bool` field of a shared struct), so that writes to neighbouring bytes are
+    /// not a race and to the same byte are; 2 bytes otherwise (fewer cells to check).
+    shared_granule: u64,
     /// Whether a register may be read before it is written from an instruction on, per
     /// (instruction, register): asked by if-conversion ([`ifconv`]).
     live: HashMap<(u32, u32), bool>,
@@ -546,6 +564,7 @@ impl<'a> Machine<'a> {
                         written: false,
                         nc_reads: HashMap::default(),
                         input_base: None,
+                        module: None,
                         data,
                         ordinal: ordinal as u32,
                         is_float: matches!(
@@ -561,12 +580,43 @@ impl<'a> Machine<'a> {
                 Binding::Scratch => TENSOR_STRIDE / 2 + i as u64 * 0x1000,
             });
         }
+        // Initialized module variables are regions after the spec's tensors, holding their
+        // bytes from the start (`var_addr` gives their addresses).
+        let mut module_tensor = HashMap::new();
+        for (i, v) in prog.vars.iter().enumerate() {
+            let (Some(init), Space::Global | Space::Const) = (&v.init, v.space) else {
+                continue;
+            };
+            let n = init.len() as u64;
+            let mut region = Region::tensor(n, 1);
+            for (b, &byte) in init.iter().enumerate() {
+                region.store(b as u64, 1, Val::Bits(u64::from(byte)));
+            }
+            module_tensor.insert(i as u32, tensors.len());
+            tensors.push(TensorMem {
+                param: usize::MAX,
+                name: v.name.clone(),
+                elem_bytes: 1,
+                shape: vec![n],
+                role: Role::In,
+                region,
+                written: false,
+                nc_reads: HashMap::default(),
+                input_base: None,
+                module: Some(v.space),
+                data: None,
+                ordinal: u32::MAX,
+                is_float: false,
+                is_bf16: false,
+            });
+        }
         Ok(Machine {
             prog,
             spec,
             mode,
             config,
             tensors,
+            module_tensor,
             param_bits,
             param_base,
             arena: TermArena::new(),
@@ -575,6 +625,24 @@ impl<'a> Machine<'a> {
             lane_instructions: 0,
             compared: 0,
             shared_bytes,
+            shared_granule: if prog.insts.iter().any(|i| {
+                matches!(
+                    i.op,
+                    Op::Ld {
+                        space: Space::Shared | Space::Generic,
+                        elem_bytes: 1,
+                        ..
+                    } | Op::St {
+                        space: Space::Shared | Space::Generic,
+                        elem_bytes: 1,
+                        ..
+                    }
+                )
+            }) {
+                1
+            } else {
+                2
+            },
             live: HashMap::new(),
             frags: Vec::new(),
             rounded_count: 0,
@@ -640,6 +708,7 @@ impl<'a> Machine<'a> {
                 steps: 0,
                 async_open: Vec::new(),
                 async_groups: Default::default(),
+                path: 0,
             });
         }
         let mut cta = Cta {
@@ -647,7 +716,7 @@ impl<'a> Machine<'a> {
             linear,
             threads,
             clocks: Clocks::new(linear, n),
-            shared: Region::dense(self.shared_bytes, 2),
+            shared: Region::dense(self.shared_bytes, self.shared_granule),
             bars: BTreeMap::new(),
             members: BTreeMap::new(),
             completed: BTreeMap::new(),
@@ -713,6 +782,25 @@ impl<'a> Machine<'a> {
                     .clone()
                     .filter(|&k| ww.mask >> (k - w0) & 1 == 1)
                     .collect();
+                if let Collective::ActiveMask { path, .. } = ww.what {
+                    match self.active_mask_ready(cta, &members, ww.pc, path) {
+                        Some(true) => {
+                            self.complete_active_mask(cta, &members, ww.mask);
+                            progress = true;
+                        }
+                        Some(false) => {}
+                        None => {
+                            return Err(ExecError::Unsupported {
+                                line: self.prog.insts[ww.pc as usize].line,
+                                what: "activemask where the lanes of the warp are not all at \
+                                       it on one path (after divergence or an early exit the \
+                                       active set depends on the hardware's scheduling)"
+                                    .into(),
+                            });
+                        }
+                    }
+                    continue;
+                }
                 let exists = |k: u32| (w0 + k as usize) < n;
                 let bad = |why: String, m: &mut Machine| {
                     m.report_at(
@@ -786,6 +874,51 @@ impl<'a> Machine<'a> {
         } else {
             Resolved::Stuck
         })
+    }
+
+    /// Whether every lane of the warp waits at this `activemask` (same pc, same path):
+    /// `Some(true)`; `Some(false)` while some lane is still at another warp collective;
+    /// `None` when a lane exited, waits at a barrier or at another dynamic `activemask`.
+    fn active_mask_ready(&self, cta: &Cta, members: &[usize], pc: u32, path: u64) -> Option<bool> {
+        let mut all = true;
+        for &k in members {
+            let th = &cta.threads[k];
+            match (th.status, th.warp_wait) {
+                (
+                    Status::Warp,
+                    Some(WarpWait {
+                        pc: p,
+                        what: Collective::ActiveMask { path: q, .. },
+                        ..
+                    }),
+                ) if p == pc && q == path => {}
+                (Status::Warp, Some(WarpWait { what, .. }))
+                    if !matches!(what, Collective::ActiveMask { .. }) =>
+                {
+                    all = false
+                }
+                (Status::Ready, _) => all = false,
+                _ => return None,
+            }
+        }
+        Some(all)
+    }
+
+    /// Gives every lane of the warp the warp's mask and lets it go on. `activemask` does
+    /// not order memory.
+    fn complete_active_mask(&mut self, cta: &mut Cta, members: &[usize], mask: u32) {
+        for &k in members {
+            let th = &mut cta.threads[k];
+            if let Some(WarpWait {
+                what: Collective::ActiveMask { dst, .. },
+                ..
+            }) = th.warp_wait
+            {
+                th.regs[dst as usize] = Val::Bits(u64::from(mask));
+            }
+            th.status = Status::Ready;
+            th.warp_wait = None;
+        }
     }
 
     fn complete_collective(
@@ -873,7 +1006,8 @@ impl<'a> Machine<'a> {
             Some(Collective::Mma { .. }) => self.complete_mma(cta, &waits, w0)?,
             Some(Collective::Ldmatrix { .. }) => self.complete_ldmatrix(cta, &waits)?,
             Some(Collective::Wmma { .. }) => self.complete_wmma(cta, &waits, w0)?,
-            None => {}
+            // Completed by `complete_active_mask` before this is reached.
+            Some(Collective::ActiveMask { .. }) | None => {}
         }
         for &k in members {
             let th = &mut cta.threads[k];
@@ -1114,6 +1248,7 @@ impl Space {
             Space::Global => "global",
             Space::Shared => "shared",
             Space::Local => "local",
+            Space::Const => "const",
             Space::Generic => "generic",
         }
     }

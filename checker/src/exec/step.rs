@@ -238,6 +238,7 @@ fn fast_int(th: &mut Thread, ids: &Ids, op: &Op) -> bool {
         }
         Op::Setp {
             cmp,
+            unordered: _,
             ty: Ty::Int(it),
             dst,
             dst_not,
@@ -287,6 +288,34 @@ fn fast_addr(th: &mut Thread, ids: &Ids, op: IntOp, ty: IntTy, dst: Reg, a: Src,
     }
     th.regs[dst as usize] = Val::Addr { base, bits: result };
     true
+}
+
+/// The branch history `path` extended by the decision `taken` of the conditional branch at
+/// `pc` (a 64-bit FNV-style mix; equal histories give equal paths).
+fn mix_path(path: u64, pc: u32, taken: bool) -> u64 {
+    let x = (u64::from(pc) << 1 | u64::from(taken)).wrapping_add(1);
+    (path ^ x)
+        .wrapping_mul(0x0000_0100_0000_01b3)
+        .rotate_left(17)
+        ^ x
+}
+
+/// `prmt.b32` in the default mode on concrete bits (PTX ISA, `prmt`): byte `i` of the result
+/// is byte `c[4i+2:4i]` of `b:a`, or its sign replicated when `c[4i+3]` is set.
+fn prmt(a: u64, b: u64, c: u64) -> u64 {
+    let src = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let mut r = 0u64;
+    for i in 0..4 {
+        let ctl = (c >> (4 * i)) & 0xf;
+        let byte = (src >> (8 * (ctl & 7))) & 0xff;
+        let byte = if ctl & 8 != 0 {
+            if byte & 0x80 != 0 { 0xff } else { 0 }
+        } else {
+            byte
+        };
+        r |= byte << (8 * i);
+    }
+    r
 }
 
 /// `bfi.bN`: `b` with bits `pos..pos+len` replaced by the low `len` bits of `a`; `pos` and
@@ -339,6 +368,8 @@ fn cmp_holds(c: Cmp, o: Ordering) -> bool {
         Cmp::Le => o != Ordering::Greater,
         Cmp::Gt => o == Ordering::Greater,
         Cmp::Ge => o != Ordering::Less,
+        Cmp::Num => true,
+        Cmp::Nan => false,
     }
 }
 
@@ -548,6 +579,46 @@ fn half_rounded(v: f64, ty: FloatTy, rnd: FloatMods) -> u64 {
 }
 
 impl Machine<'_> {
+    /// `prmt.b32` on packed 16-bit halves (`Val::Pair`, or concrete bits): a selector whose
+    /// two result halves each take one whole source half, in order and without sign
+    /// replication (`0x5410`, `0x3276`, `0x1032`, `0x7654`, ...), moves halves, which packs
+    /// their terms anew. Any other selector would split a real into bytes: refused.
+    fn prmt_halves(&mut self, a: Val, b: Val, sel: u64, line: Line) -> Result<Val, ExecError> {
+        let halves = |v: Val| -> Result<[Val; 2], ExecError> {
+            match v {
+                Val::Bits(x) => Ok([Val::Bits(x & 0xffff), Val::Bits((x >> 16) & 0xffff)]),
+                Val::Pair(lo, hi) => Ok([Val::Term(lo), Val::Term(hi)]),
+                Val::Undef => Err(err_undef(line, "prmt")),
+                Val::Addr { .. } => Err(addr_op(line)),
+                _ => Err(ExecError::Unsupported {
+                    line,
+                    what: "prmt on a value that depends on tensor data and is not a pair of                            16-bit halves"
+                        .into(),
+                }),
+            }
+        };
+        let [a0, a1] = halves(a)?;
+        let [b0, b1] = halves(b)?;
+        let src = [a0, a1, b0, b1];
+        let mut out = [Val::Undef; 2];
+        for (j, slot) in out.iter_mut().enumerate() {
+            let lo = (sel >> (8 * j)) & 0xf;
+            let hi = (sel >> (8 * j + 4)) & 0xf;
+            if lo >= 8 || !lo.is_multiple_of(2) || hi != lo + 1 {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "prmt selector {:#06x} on packed 16-bit values: it does not move whole \
+                         halves",
+                        sel & 0xffff
+                    ),
+                });
+            }
+            *slot = src[(lo / 2) as usize];
+        }
+        self.pack_halves(out[0], out[1], line)
+    }
+
     /// Two 16-bit halves as one 32-bit value: concrete bits when both are, packed terms
     /// otherwise.
     pub(super) fn pack_halves(&mut self, lo: Val, hi: Val, line: Line) -> Result<Val, ExecError> {
@@ -1032,7 +1103,15 @@ impl Machine<'_> {
         }
     }
 
-    fn setp(&mut self, cmp: Cmp, ty: Ty, a: Val, b: Val, line: Line) -> Result<Val, ExecError> {
+    fn setp(
+        &mut self,
+        cmp: Cmp,
+        unordered: bool,
+        ty: Ty,
+        a: Val,
+        b: Val,
+        line: Line,
+    ) -> Result<Val, ExecError> {
         match ty {
             // Two addresses into one region compare as their offsets do (the same start):
             // equality always; order only while both lie in the region (its end included), since
@@ -1068,9 +1147,9 @@ impl Machine<'_> {
                 (Val::Bits(x), Val::Bits(y)) => {
                     let holds = if self.mode == Mode::Concrete {
                         let (x, y) = (to_f64(x, f), to_f64(y, f));
-                        // Ordered comparisons are false on NaN, except `ne`-style ones (unordered
-                        // variants are lowered to ordered ones; values are reals).
-                        x.partial_cmp(&y).is_some_and(|o| cmp_holds(cmp, o))
+                        // On NaN the ordered comparisons (`ne` and `num` included) are false,
+                        // the unordered ones (`equ`, ..., `nan`) true (PTX ISA, setp).
+                        x.partial_cmp(&y).map_or(unordered, |o| cmp_holds(cmp, o))
                     } else {
                         let (ex, ey) = (ext(x, f), ext(y, f));
                         let (Some(ex), Some(ey)) = (ex, ey) else {
@@ -1086,6 +1165,12 @@ impl Machine<'_> {
                 _ => {
                     let (x, y) = (self.term_of(a, f, line)?, self.term_of(b, f, line)?);
                     let op = match cmp {
+                        // A real is never NaN: `num` holds and `nan` fails on terms, as the
+                        // unordered comparisons equal the ordered ones. A run where a value
+                        // is NaN is one the real model does not describe, which the
+                        // self-check's concrete runs report (DESIGN.md).
+                        Cmp::Num => return Ok(Val::Bits(1)),
+                        Cmp::Nan => return Ok(Val::Bits(0)),
                         Cmp::Eq => CmpOp::Eq,
                         Cmp::Ne => CmpOp::Ne,
                         Cmp::Lt => CmpOp::Lt,
@@ -1178,6 +1263,13 @@ impl Machine<'_> {
             line,
             msg: format!("variable {i} is not declared"),
         })?;
+        // A module variable is a region of the global address space, like a tensor.
+        if let Some(&k) = self.module_tensor.get(&i) {
+            return Ok(Val::Addr {
+                base: k as u32,
+                bits: (k as u64 + 1) * super::TENSOR_STRIDE,
+            });
+        }
         Ok(Val::Addr {
             base: Base::VAR | i,
             bits: v.offset,
@@ -1227,7 +1319,11 @@ impl Machine<'_> {
                 None => None,
                 Some((r, neg)) => match th.regs[r as usize] {
                     Val::Bits(b) => {
-                        if (b & 1 == 1) == neg {
+                        let taken = (b & 1 == 1) != neg;
+                        if matches!(inst.op, Op::Bra { .. } | Op::Exit) {
+                            th.path = mix_path(th.path, pc, taken);
+                        }
+                        if !taken {
                             continue;
                         }
                         None
@@ -1365,6 +1461,20 @@ impl Machine<'_> {
                     );
                     return Ok(());
                 }
+                Op::ActiveMask { dst } => {
+                    let n = cta.threads.len();
+                    let w0 = t - t % 32;
+                    let lanes = (n - w0).min(32) as u32;
+                    let mask = if lanes == 32 {
+                        u32::MAX
+                    } else {
+                        (1u32 << lanes) - 1
+                    };
+                    let th = &mut cta.threads[t];
+                    let path = th.path;
+                    th.wait_collective(pc, mask, Collective::ActiveMask { dst: *dst, path });
+                    return Ok(());
+                }
                 Op::Vote { mode, dst, p, mask } => {
                     let th = &cta.threads[t];
                     let pv = match self.read(th, &ids, *p, line)? {
@@ -1452,14 +1562,30 @@ impl Machine<'_> {
                     src,
                     bytes,
                     src_bytes,
+                    ignore_src,
                 } => {
                     let th = &cta.threads[t];
                     let d = self.address(th, &ids, dst, line)?;
                     let s = self.address(th, &ids, src, line)?;
-                    let n = match src_bytes {
+                    let mut n = match src_bytes {
                         Some(x) => Self::int(self.read(th, &ids, *x, line)?, line)?,
                         None => u64::from(*bytes),
                     };
+                    if let Some(p) = ignore_src {
+                        match self.read(th, &ids, *p, line)? {
+                            Val::Bits(b) if b & 1 == 1 => n = 0,
+                            Val::Bits(_) => {}
+                            Val::Undef => return Err(err_undef(line, "cp.async (ignore-src)")),
+                            _ => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: "a cp.async ignore-src predicate that depends on \
+                                           tensor data"
+                                        .into(),
+                                });
+                            }
+                        }
+                    }
                     self.cp_async_issue(cta, t, d, s, u64::from(*bytes), n, pc)?;
                 }
                 Op::CpAsyncCommit => self.cp_async_commit(cta, t),
@@ -1505,6 +1631,7 @@ impl Machine<'_> {
                     dsts,
                     addr,
                     nc,
+                    signed,
                     ..
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
@@ -1527,6 +1654,25 @@ impl Machine<'_> {
                             super::access::Access::Load,
                             pc,
                         )?;
+                        let v = match v {
+                            Val::Bits(b) if *signed => {
+                                let width = d
+                                    .and_then(|r| prog.regs.get(r as usize))
+                                    .map_or(64, |r| r.bits);
+                                let e = (eb * 8) as u8;
+                                Val::Bits(m(sext(m(b, e), e) as u64, width))
+                            }
+                            Val::Bits(_) | Val::Undef => v,
+                            _ if *signed => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: "a sign-extending load of a value that depends on \
+                                           tensor data"
+                                        .into(),
+                                });
+                            }
+                            _ => v,
+                        };
                         if let Some(d) = d {
                             cta.threads[t].regs[*d as usize] = v;
                         }
@@ -1716,7 +1862,13 @@ impl Machine<'_> {
                 }
             }
             // A forward branch over register computations becomes selects (exec/ifconv.rs).
-            Op::Bra { target } => return self.if_convert(cta, t, ids, *target, cond),
+            // On the hardware the lanes may split there (the condition is data): this lane's
+            // path becomes its own, so no later `activemask` assumes the warp converged.
+            Op::Bra { target } => {
+                let th = &mut cta.threads[t];
+                th.path = mix_path(th.path ^ ((u64::from(th.linear) + 1) << 32), th.pc, true);
+                return self.if_convert(cta, t, ids, *target, cond);
+            }
             _ => {
                 return Err(ExecError::Unsupported {
                     line,
@@ -2037,6 +2189,25 @@ impl Machine<'_> {
                 };
                 (dst, Val::Bits(m(r, ty.bits)))
             }
+            Op::Prmt { dst, a, b, c } => {
+                let sel = match rd!(c) {
+                    Val::Bits(c) => c,
+                    Val::Undef => return Err(err_undef(line, "prmt")),
+                    _ => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what: "a prmt selector that depends on tensor data or an address"
+                                .into(),
+                        });
+                    }
+                };
+                let (x, y) = (rd!(a), rd!(b));
+                if let (Val::Bits(x), Val::Bits(y)) = (x, y) {
+                    (dst, Val::Bits(prmt(x, y, sel)))
+                } else {
+                    (dst, self.prmt_halves(x, y, sel, line)?)
+                }
+            }
             Op::Bfi {
                 bits,
                 dst,
@@ -2094,6 +2265,7 @@ impl Machine<'_> {
             }
             Op::Setp {
                 cmp,
+                unordered,
                 ty,
                 dst,
                 dst_not,
@@ -2102,7 +2274,7 @@ impl Machine<'_> {
                 combine,
             } => {
                 let (x, y) = (rd!(a), rd!(b));
-                let mut p = self.setp(cmp, ty, x, y, line)?;
+                let mut p = self.setp(cmp, unordered, ty, x, y, line)?;
                 let mut q = self.bool_op(BoolOp::Xor, p, Val::Bits(1), line)?;
                 if let Some((bop, c)) = combine {
                     let c = rd!(c);
@@ -2294,6 +2466,7 @@ impl Machine<'_> {
             | Op::WarpSync { .. }
             | Op::Shfl { .. }
             | Op::Vote { .. }
+            | Op::ActiveMask { .. }
             | Op::Mma { .. }
             | Op::Ldmatrix { .. }
             | Op::WmmaLoad { .. }
@@ -2442,6 +2615,35 @@ mod tests {
         assert!(
             ieee::op32(Exact::Fma, RoundMode::Rm, false, f32::NAN, 1.0, 0.0)
                 .is_some_and(f32::is_nan)
+        );
+    }
+
+    #[test]
+    fn prmt_default_mode_follows_the_isa() {
+        let (a, b) = (0x3322_1100, 0x7766_5544);
+        assert_eq!(prmt(a, b, 0x3210), a);
+        assert_eq!(prmt(a, b, 0x7654), b);
+        assert_eq!(prmt(a, b, 0x0123), 0x0011_2233);
+        assert_eq!(prmt(a, b, 0x5410), 0x5544_1100);
+        assert_eq!(prmt(a, b, 0x7632), 0x7766_3322);
+        // Only the low 16 bits select; bit 3 of a nibble replicates the byte's sign.
+        assert_eq!(prmt(a, b, 0xffff_3210), a);
+        assert_eq!(prmt(0x0000_0080, 0, 0x0008), 0x8080_80ff);
+        assert_eq!(prmt(0x0000_007f, 0, 0x8880), 0x0000_007f);
+        assert_eq!(prmt(0xffff_ff80, 0, 0x0008) & 0xff, 0xff);
+        // Sources beyond 32 bits are not part of the eight bytes.
+        assert_eq!(prmt(0x1_0000_0000, 0, 0x4444), 0);
+    }
+
+    #[test]
+    fn branch_paths_tell_decisions_apart() {
+        let p = mix_path(0, 7, true);
+        assert_ne!(p, mix_path(0, 7, false));
+        assert_ne!(p, mix_path(0, 8, true));
+        assert_ne!(mix_path(p, 7, true), p);
+        assert_ne!(
+            mix_path(mix_path(0, 3, true), 5, false),
+            mix_path(mix_path(0, 5, false), 3, true)
         );
     }
 

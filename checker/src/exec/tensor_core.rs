@@ -335,8 +335,9 @@ impl Machine<'_> {
                 msg: format!("cp.async source size {src_bytes} exceeds the copy size {bytes}"),
             });
         }
+        // With no byte read (source size 0, or ignore-src), the source address is never used.
         if !self.aligned(cta, t, dst.bits, bytes, pc, Space::Shared)
-            || !self.aligned(cta, t, src.bits, bytes, pc, Space::Global)
+            || (src_bytes > 0 && !self.aligned(cta, t, src.bits, bytes, pc, Space::Global))
         {
             return Ok(());
         }

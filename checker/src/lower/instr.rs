@@ -203,6 +203,9 @@ impl Ctx<'_> {
             // `mov.b32 %f1, 0fFF800000`: a float literal as a raw bit pattern.
             (Operand::Float(FloatLit::F32(b)), Kind::Bits(32)) => Src::Imm(u64::from(*b)),
             (Operand::Float(FloatLit::F64(b)), Kind::Bits(64)) => Src::Imm(*b),
+            // `WARP_SZ`, PTX's predefined identifier for the warp size (ISA 4.4; CUDA's
+            // `warpSize`): 32 on every target. A reserved name, never a variable.
+            (Operand::Symbol(name), Kind::Bits(_)) if name == "WARP_SZ" => Src::Imm(32),
             (Operand::Symbol(name), Kind::Bits(_)) => match self.scope.vars.get(name) {
                 Some(VarRef::Space(_, var)) => Src::Var(*var),
                 Some(VarRef::Param(_)) => {
@@ -212,10 +215,10 @@ impl Ctx<'_> {
                     ));
                 }
                 Some(VarRef::Unmodeled(sp)) => {
-                    return Err(unsupported(
-                        self.line,
-                        format!("module variable {name} in {sp:?} space"),
-                    ));
+                    return Err(unsupported(self.line, unmodeled_var(name, *sp)));
+                }
+                Some(VarRef::Refused(i)) => {
+                    return Err(unsupported(self.line, self.refused_var(name, *i)));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
@@ -226,6 +229,16 @@ impl Ctx<'_> {
                 ));
             }
         })
+    }
+
+    /// Why module variable `name` (refused at its declaration) has no model.
+    fn refused_var(&self, name: &str, i: u32) -> String {
+        let why = self
+            .scope
+            .refused
+            .get(i as usize)
+            .map_or("", |s| s.as_str());
+        format!("module variable {name}, whose declaration is refused ({why})")
     }
 
     fn addr(&self, n: usize, space: Space) -> Result<Addr, LowerError> {
@@ -259,10 +272,10 @@ impl Ctx<'_> {
                     ));
                 }
                 Some(VarRef::Unmodeled(sp)) => {
-                    return Err(unsupported(
-                        self.line,
-                        format!("module variable {name} in {sp:?} space"),
-                    ));
+                    return Err(unsupported(self.line, unmodeled_var(name, *sp)));
+                }
+                Some(VarRef::Refused(i)) => {
+                    return Err(unsupported(self.line, self.refused_var(name, *i)));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
@@ -272,6 +285,18 @@ impl Ctx<'_> {
             offset: a.offset,
             wrap32,
         })
+    }
+}
+
+/// Why a module variable has no model: `.global`/`.const` ones without an initializer (their
+/// initial contents are not taken as zero here), `.tex` and the like.
+fn unmodeled_var(name: &str, sp: crate::ptx::StateSpace) -> String {
+    match sp {
+        crate::ptx::StateSpace::Global | crate::ptx::StateSpace::Const => format!(
+            "module variable {name} in {sp:?} space without an initializer (its initial \
+             contents are not modeled)"
+        ),
+        _ => format!("module variable {name} in {sp:?} space"),
     }
 }
 
@@ -478,6 +503,34 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
                 len: cx.src(4, Kind::Bits(32))?,
             }
         }
+        "prmt" => {
+            if let Some(mode) = m.take_any(&["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]) {
+                return Err(unsupported(
+                    i.line,
+                    format!("prmt mode .{mode} (only the default byte selector is modeled)"),
+                ));
+            }
+            if m.one_type()? != ScalarType::B32 {
+                return Err(invalid(i.line, "prmt takes .b32"));
+            }
+            cx.arity(4)?;
+            let k = Kind::Bits(32);
+            Op::Prmt {
+                dst: cx.dst_as(0, k)?,
+                a: cx.src(1, k)?,
+                b: cx.src(2, k)?,
+                c: cx.src(3, k)?,
+            }
+        }
+        "activemask" => {
+            if m.one_type()? != ScalarType::B32 {
+                return Err(invalid(i.line, "activemask takes .b32"));
+            }
+            cx.arity(1)?;
+            Op::ActiveMask {
+                dst: cx.dst_as(0, Kind::Bits(32))?,
+            }
+        }
         "setp" => lower_setp(&cx, &mut m)?,
         "copysign" => lower_copysign(&cx, &mut m)?,
         "selp" => {
@@ -569,6 +622,7 @@ fn take_space(m: &mut Mods, line: Line) -> Result<Option<Space>, LowerError> {
             Some("global") => Some(Space::Global),
             Some("shared" | "shared::cta") => Some(Space::Shared),
             Some("local") => Some(Space::Local),
+            Some("const") => Some(Space::Const),
             Some("param") => Some(Space::Generic), // marker, handled by the caller
             Some(other) => return Err(unsupported(line, format!("state space .{other}"))),
         },
@@ -634,11 +688,13 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
                 piece_bits,
             })
         }
-        (_, Operand::Symbol(name)) => match cx.scope.vars.get(name) {
+        (_, Operand::Symbol(name)) if name != "WARP_SZ" => match cx.scope.vars.get(name) {
             Some(VarRef::Space(_, var)) => Ok(Op::VarAddr {
                 dst: cx.dst_as(0, Kind::Bits(bits))?,
                 var: *var,
             }),
+            Some(VarRef::Unmodeled(sp)) => Err(unsupported(cx.line, unmodeled_var(name, *sp))),
+            Some(VarRef::Refused(i)) => Err(unsupported(cx.line, cx.refused_var(name, *i))),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
         (_, src) => Ok(Op::Mov {
@@ -917,11 +973,12 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     let ty = ty_of(t, line)?;
     let is_float = matches!(ty, Ty::Float(_));
     m.ignore(&["ftz"]);
-    // Unordered float comparisons equal ordered ones: real values are never NaN.
+    // Unordered float comparisons equal ordered ones on reals, which are never NaN; the
+    // concrete interpreter follows the unordered result on NaN (`unordered`).
     let c = m
         .take_any(&[
             "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
-            "gtu", "geu",
+            "gtu", "geu", "num", "nan",
         ])
         .ok_or_else(|| invalid(line, "setp needs a comparison"))?;
     let (cmp, unsigned) = match c {
@@ -931,15 +988,18 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         "le" | "leu" => (Cmp::Le, false),
         "gt" | "gtu" => (Cmp::Gt, false),
         "ge" | "geu" => (Cmp::Ge, false),
+        "num" => (Cmp::Num, false),
+        "nan" => (Cmp::Nan, false),
         "lo" => (Cmp::Lt, true),
         "ls" => (Cmp::Le, true),
         "hi" => (Cmp::Gt, true),
         _ => (Cmp::Ge, true),
     };
-    if c.ends_with('u') && c.len() == 3 && !is_float {
+    let unordered = (c.ends_with('u') && c.len() == 3) || c == "nan";
+    if (unordered || c == "num") && !is_float {
         return Err(invalid(
             line,
-            format!("unordered comparison .{c} on an integer type"),
+            format!("float comparison .{c} on an integer type"),
         ));
     }
     let ty = match ty {
@@ -982,6 +1042,7 @@ fn lower_setp(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     };
     Ok(Op::Setp {
         cmp,
+        unordered,
         ty,
         dst,
         dst_not,
@@ -1115,9 +1176,8 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if t == ScalarType::Pred || t == ScalarType::B128 {
         return Err(unsupported(line, format!("{} of type {t:?}", cx.i.opcode)));
     }
-    if matches!(t, ScalarType::S8 | ScalarType::S16) && is_ld {
-        return Err(unsupported(line, "sign-extending sub-word loads"));
-    }
+    // `ld.s8`/`ld.s16` sign-extend into a wider register (PTX ISA 9.7.9.8, `ld`).
+    let signed = is_ld && matches!(t, ScalarType::S8 | ScalarType::S16);
     let float = float_ty(t).filter(|f| matches!(f, FloatTy::F32 | FloatTy::F64));
     let kind = match float {
         Some(f) => Kind::Float(f),
@@ -1155,6 +1215,9 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         });
     }
     let space = space.unwrap_or(Space::Generic);
+    if space == Space::Const && !is_ld {
+        return Err(invalid(line, "st.const: constant memory is read-only"));
+    }
     let (data, addr_n) = if is_ld { (0, 1) } else { (1, 0) };
     let addr = cx.addr(addr_n, space)?;
     let items: Vec<&Operand> = match cx.operand(data)? {
@@ -1183,6 +1246,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             dsts,
             addr,
             nc,
+            signed,
         })
     } else {
         let srcs = items
@@ -1215,6 +1279,12 @@ fn lower_atom(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         _ => false,
     };
     let space = take_space(m, line)?.unwrap_or(Space::Generic);
+    if space == Space::Const {
+        return Err(invalid(
+            line,
+            "atomics on .const: constant memory is read-only",
+        ));
+    }
     if !m.take("add") {
         let op = cx.i.mods.iter().find(|x| {
             [
@@ -1704,16 +1774,30 @@ fn lower_cp_async(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some(level) => level == "cg",
         None => return Err(invalid(line, "cp.async needs .ca or .cg")),
     };
-    // The prefetch size and L2 eviction hints do not change what is copied.
-    m.ignore(&["L2::64B", "L2::128B", "L2::256B", "L2::cache_hint"]);
+    // The prefetch size and L2 eviction hints do not change what is copied; `.L2::cache_hint`
+    // adds a trailing 64-bit cache-policy operand, which is checked and dropped.
+    m.ignore(&["L2::64B", "L2::128B", "L2::256B"]);
+    let hint = m.take("L2::cache_hint");
     if take_space(m, line)? != Some(Space::Shared) || take_space(m, line)? != Some(Space::Global) {
         return Err(invalid(line, "cp.async copies .shared from .global"));
     }
-    let n = cx.i.operands.len();
+    let mut n = cx.i.operands.len();
+    if hint {
+        if n < 4 {
+            return Err(invalid(
+                line,
+                "cp.async.L2::cache_hint needs a cache-policy operand",
+            ));
+        }
+        n -= 1;
+        cx.src(n, Kind::Bits(64))?;
+    }
     if !(3..=4).contains(&n) {
         return Err(invalid(
             line,
-            format!("cp.async takes 3 or 4 operands, found {n}"),
+            format!(
+                "cp.async takes 3 or 4 operands (and a cache policy with .L2::cache_hint), found {n}"
+            ),
         ));
     }
     let bytes = match cx.operand(2)? {
@@ -1728,15 +1812,299 @@ fn lower_cp_async(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if cg && bytes != 16 {
         return Err(invalid(line, "cp.async.cg copies 16 bytes"));
     }
-    let src_bytes = if n == 4 {
-        Some(cx.src(3, Kind::Bits(32))?)
-    } else {
-        None
+    // The fourth operand is either the source size (an integer) or the ignore-src predicate
+    // (PTX ISA 9.7.9.25): a predicate register, possibly negated.
+    let is_pred = |o: &Operand| match o {
+        Operand::NotReg(_) => true,
+        Operand::Reg(r) => cx
+            .scope
+            .regs
+            .get(r)
+            .and_then(|&i| cx.scope.reg_info.get(i as usize))
+            .is_some_and(|info| info.bits == 1),
+        _ => false,
+    };
+    let (src_bytes, ignore_src) = match n {
+        4 if is_pred(cx.operand(3)?) => (None, Some(cx.src(3, Kind::Pred)?)),
+        4 => (Some(cx.src(3, Kind::Bits(32))?), None),
+        _ => (None, None),
     };
     Ok(Op::CpAsync {
         dst: cx.addr(0, Space::Shared)?,
         src: cx.addr(1, Space::Global)?,
         bytes,
         src_bytes,
+        ignore_src,
     })
+}
+
+/// The PTX forms of issue 16 item 5 and the near misses each reading must refuse (tiny
+/// hand-written PTX, parser-level; the kernels in kernels/adversarial/forms are nvcc output).
+#[cfg(test)]
+mod forms_tests {
+    use super::*;
+    use crate::lower::lower;
+
+    /// The program of a minimal entry with module-scope `vars` and the body `insts`.
+    fn program(vars: &str, insts: &str) -> Result<Program, LowerError> {
+        let text = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n{vars}\n.visible .entry k()\n{{\n\
+             .reg .pred %p<4>;\n.reg .b16 %rs<4>;\n.reg .b32 %r<20>;\n.reg .f32 %f<20>;\n\
+             .reg .b64 %rd<4>;\n{insts}\nret;\n}}\n"
+        );
+        lower(&crate::ptx::parse(&text).expect("parses"), "k")
+    }
+
+    fn lower_one(inst: &str) -> Result<Op, LowerError> {
+        program("", inst).map(|p| p.insts[0].op.clone())
+    }
+
+    fn is_invalid(r: Result<Op, LowerError>) -> bool {
+        matches!(r, Err(LowerError::Invalid { .. }))
+    }
+
+    fn is_unsupported(r: Result<Op, LowerError>) -> bool {
+        matches!(r, Err(LowerError::Unsupported { .. }))
+    }
+
+    #[test]
+    fn setp_num_and_nan_are_float_comparisons_with_their_nan_result() {
+        let unordered_of = |s: &str| match lower_one(s) {
+            Ok(Op::Setp { cmp, unordered, .. }) => (cmp, unordered),
+            other => panic!("{s}: {other:?}"),
+        };
+        assert_eq!(
+            unordered_of("setp.num.f32 %p1, %f1, %f1;"),
+            (Cmp::Num, false)
+        );
+        assert_eq!(
+            unordered_of("setp.nan.f32 %p1, %f1, %f2;"),
+            (Cmp::Nan, true)
+        );
+        assert_eq!(unordered_of("setp.equ.f32 %p1, %f1, %f2;"), (Cmp::Eq, true));
+        assert_eq!(unordered_of("setp.neu.f32 %p1, %f1, %f2;"), (Cmp::Ne, true));
+        assert_eq!(unordered_of("setp.ne.f32 %p1, %f1, %f2;"), (Cmp::Ne, false));
+        // Triton's `x != x`: a float comparison of a .b32 register.
+        assert_eq!(
+            unordered_of("setp.num.f32 %p1, %r1, %r1;"),
+            (Cmp::Num, false)
+        );
+        // Near misses: on integers, with a missing operand, with an unknown comparison.
+        assert!(is_invalid(lower_one("setp.nan.s32 %p1, %r1, %r2;")));
+        assert!(is_invalid(lower_one("setp.num.u32 %p1, %r1, %r2;")));
+        assert!(is_invalid(lower_one("setp.num.f32 %p1, %f1;")));
+        assert!(lower_one("setp.isnan.f32 %p1, %f1, %f2;").is_err());
+    }
+
+    #[test]
+    fn warp_sz_is_32() {
+        assert!(matches!(
+            lower_one("mov.u32 %r1, WARP_SZ;"),
+            Ok(Op::Mov {
+                src: Src::Imm(32),
+                bits: 32,
+                ..
+            })
+        ));
+        assert!(matches!(
+            lower_one("rem.u32 %r2, %r1, WARP_SZ;"),
+            Ok(Op::Int {
+                b: Src::Imm(32),
+                ..
+            })
+        ));
+        // Any other bare name is a symbol that must be declared.
+        assert!(lower_one("mov.u32 %r1, WARP_SIZE;").is_err());
+    }
+
+    #[test]
+    fn prmt_default_mode_only_with_four_operands() {
+        assert!(matches!(
+            lower_one("prmt.b32 %r1, %r2, %r3, 21520;"),
+            Ok(Op::Prmt {
+                c: Src::Imm(21520),
+                ..
+            })
+        ));
+        assert!(matches!(
+            lower_one("prmt.b32 %r1, %r2, %r3, %r4;"),
+            Ok(Op::Prmt { .. })
+        ));
+        for mode in ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"] {
+            assert!(
+                is_unsupported(lower_one(&format!("prmt.b32.{mode} %r1, %r2, %r3, %r4;"))),
+                "{mode}"
+            );
+        }
+        assert!(is_invalid(lower_one("prmt.b16 %rs1, %rs2, %rs3, %r4;")));
+        assert!(is_invalid(lower_one("prmt.b32 %r1, %r2, %r3;")));
+        assert!(is_invalid(lower_one("prmt.b32 %r1, %r2, %r3, %r4, %r5;")));
+        assert!(lower_one("prmt.b32 %rd1, %r2, %r3, %r4;").is_err());
+    }
+
+    #[test]
+    fn activemask_takes_one_b32_destination() {
+        assert!(matches!(
+            lower_one("activemask.b32 %r1;"),
+            Ok(Op::ActiveMask { .. })
+        ));
+        assert!(is_invalid(lower_one("activemask.b32;")));
+        assert!(is_invalid(lower_one("activemask.b32 %r1, %r2;")));
+        assert!(is_invalid(lower_one("activemask.b64 %rd1;")));
+        assert!(lower_one("activemask.b32 %rd1;").is_err());
+    }
+
+    #[test]
+    fn cp_async_fourth_operand_is_a_size_or_the_ignore_src_predicate() {
+        let fill = |s: &str| match lower_one(s) {
+            Ok(Op::CpAsync {
+                src_bytes,
+                ignore_src,
+                ..
+            }) => (src_bytes, ignore_src),
+            other => panic!("{s}: {other:?}"),
+        };
+        let p1 = Some(Src::Reg(1));
+        assert_eq!(
+            fill("cp.async.cg.shared.global [%r1], [%rd1], 16, %p1;"),
+            (None, p1)
+        );
+        assert_eq!(
+            fill("cp.async.ca.shared.global [%r1], [%rd1], 8, !%p1;"),
+            (None, Some(Src::NotReg(1)))
+        );
+        assert_eq!(
+            fill("cp.async.cg.shared.global [%r1], [%rd1], 16, 8;"),
+            (Some(Src::Imm(8)), None)
+        );
+        assert!(matches!(
+            fill("cp.async.cg.shared.global [%r1], [%rd1], 16, %r2;"),
+            (Some(Src::Reg(_)), None)
+        ));
+        // A cache policy only with .L2::cache_hint, after the optional fourth operand.
+        assert_eq!(
+            fill("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %p1, %rd2;"),
+            (None, p1)
+        );
+        assert_eq!(
+            fill("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"),
+            (None, None)
+        );
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global [%r1], [%rd1], 16, %p1, %rd2;"
+        )));
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16;"
+        )));
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %p1, %r2;"
+        )));
+        assert!(is_invalid(lower_one(
+            "cp.async.cg.shared.global [%r1], [%rd1], 8, %p1;"
+        )));
+    }
+
+    #[test]
+    fn byte_loads_say_whether_they_sign_extend() {
+        let signed = |s: &str| match lower_one(s) {
+            Ok(Op::Ld {
+                elem_bytes: 1,
+                signed,
+                ..
+            }) => signed,
+            other => panic!("{s}: {other:?}"),
+        };
+        assert!(signed("ld.shared.s8 %rs1, [%r1];"));
+        assert!(!signed("ld.shared.u8 %rs1, [%r1];"));
+        assert!(!signed("ld.shared.b8 %rs1, [%r1+4];"));
+        assert!(signed("ld.shared.s8 %r2, [%r1];"));
+        assert!(matches!(
+            lower_one("st.shared.u8 [%r1], %rs1;"),
+            Ok(Op::St { elem_bytes: 1, .. })
+        ));
+        // A vector of bytes needs as many destinations as its width.
+        assert!(is_invalid(lower_one("ld.shared.v2.u8 {%rs1}, [%r1];")));
+    }
+
+    #[test]
+    fn module_variables_with_initializers_are_data() {
+        let p = program(
+            ".const .align 4 .b8 c[8] = {0, 0, 128, 63};\n.global .align 4 .u32 g = 1000;\n\
+             .global .align 4 .f32 h[2] = {0f3F800000, 1.5};",
+            "mov.u64 %rd1, c;\nld.const.f32 %f1, [%rd1+4];\nld.global.u32 %r1, [g];\n\
+             ld.global.f32 %f2, [h+4];",
+        )
+        .expect("lowers");
+        let init = |name: &str| {
+            p.vars
+                .iter()
+                .find(|v| v.name == name)
+                .and_then(|v| v.init.clone())
+        };
+        assert_eq!(init("c"), Some(vec![0, 0, 128, 63, 0, 0, 0, 0]));
+        assert_eq!(init("g"), Some(1000u32.to_le_bytes().to_vec()));
+        let mut h = 1.0f32.to_le_bytes().to_vec();
+        h.extend(1.5f32.to_le_bytes());
+        assert_eq!(init("h"), Some(h));
+        assert!(matches!(
+            p.insts[1].op,
+            Op::Ld {
+                space: Space::Const,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn module_variable_near_misses_are_refused() {
+        let err = |vars: &str, insts: &str| program(vars, insts).err();
+        // An item that does not fit its element, more items than elements.
+        assert!(matches!(
+            err(".const .b8 c[2] = {256};", "mov.u64 %rd1, c;"),
+            Some(LowerError::Invalid { .. })
+        ));
+        assert!(matches!(
+            err(".const .b8 c[2] = {1, 2, 3};", "mov.u64 %rd1, c;"),
+            Some(LowerError::Invalid { .. })
+        ));
+        // A float literal for an integer element; an address initializer.
+        assert!(matches!(
+            err(".global .u32 g = 0f3F800000;", "mov.u64 %rd1, g;"),
+            Some(LowerError::Unsupported { .. })
+        ));
+        assert!(matches!(
+            err(
+                ".global .u32 x = 1;\n.global .u64 q = generic(x);",
+                "mov.u64 %rd1, q;"
+            ),
+            Some(LowerError::Unsupported { .. })
+        ));
+        // An entry that does not use such a variable still lowers.
+        assert!(
+            err(
+                ".global .u32 x = 1;\n.global .u64 q = generic(x);",
+                "mov.u64 %rd1, x;"
+            )
+            .is_none()
+        );
+        // Without an initializer: not taken as zero, refused where used, saying why.
+        match err(".global .align 4 .u32 g;", "mov.u64 %rd1, g;") {
+            Some(LowerError::Unsupported { what, .. }) => {
+                assert!(what.contains("without an initializer"), "{what}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Constant memory is read-only; atomics on it are not PTX.
+        assert!(matches!(
+            err(".const .b8 c[4] = {1};", "st.const.u32 [c], %r1;"),
+            Some(LowerError::Invalid { .. })
+        ));
+        assert!(matches!(
+            err(
+                ".const .b8 c[4] = {1};",
+                "atom.const.add.u32 %r1, [c], %r2;"
+            ),
+            Some(LowerError::Invalid { .. })
+        ));
+    }
 }

@@ -161,6 +161,11 @@ pub enum Cmp {
     Le,
     Gt,
     Ge,
+    /// `.num`: true on every ordered pair (neither operand NaN); floats only.
+    Num,
+    /// `.nan`: false on every ordered pair, so with `unordered` it holds exactly when an
+    /// operand is NaN; floats only.
+    Nan,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,6 +190,9 @@ pub enum Space {
     Global,
     Shared,
     Local,
+    /// Module `.const` variables (read-only; laid out in the global address space like
+    /// module `.global` variables, so a generic address reaches them the same way).
+    Const,
     /// No state space: resolved from the address window at run time.
     Generic,
 }
@@ -286,8 +294,20 @@ pub enum Op {
         pos: Src,
         len: Src,
     },
+    /// `prmt.b32 d, a, b, c` in the default mode: byte `i` of `d` is byte `c[4i+2:4i]` of the
+    /// eight bytes `b:a` (`a` low), or that byte's sign bit replicated when `c[4i+3]` is set
+    /// (PTX ISA 9.7.8.x, `prmt`). The other modes are refused at lowering.
+    Prmt {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
     Setp {
         cmp: Cmp,
+        /// The result when an operand is NaN (`equ`, `neu`, ..., `nan`: true; the ordered
+        /// comparisons and `num`: false). Only concrete runs see NaN: a real is never NaN.
+        unordered: bool,
         ty: Ty,
         dst: Reg,
         dst_not: Option<Reg>,
@@ -363,6 +383,8 @@ pub enum Op {
         /// `ld.global.nc`: the non-coherent path, which needs data that the kernel never
         /// writes (a write anywhere in the launch is a finding).
         nc: bool,
+        /// `ld.s8`/`ld.s16`: the loaded element is sign-extended to the destination register.
+        signed: bool,
     },
     St {
         space: Space,
@@ -423,6 +445,14 @@ pub enum Op {
         b: Src,
         c: Src,
         mask: Src,
+    },
+    /// `activemask.b32 d`: the lanes of the warp executing this instruction together. The
+    /// executor gives it a value only where that set is not up to the hardware's scheduling:
+    /// every lane of the warp here, at one dynamic point (the same branch decisions so far,
+    /// none on tensor data);
+    /// then it is every lane of the warp. Elsewhere it is refused with its line.
+    ActiveMask {
+        dst: Reg,
     },
     /// `vote.sync.{ballot.b32,any.pred,all.pred,uni.pred} d, {!}p, mask`: a warp collective
     /// over the lanes' predicates (which must not depend on tensor data).
@@ -490,14 +520,16 @@ pub enum Op {
         addr: Addr,
         stride: Src,
     },
-    /// `cp.async.{ca,cg}.shared.global [dst], [src], bytes{, src_bytes}`: an asynchronous copy
-    /// whose destination is written at the `cp.async.wait_group` that completes it. Bytes past
-    /// `src_bytes` are filled with zeros.
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], bytes{, src_bytes | ignore_src}`: an
+    /// asynchronous copy whose destination is written at the `cp.async.wait_group` that
+    /// completes it. Bytes past `src_bytes` are filled with zeros; a true `ignore_src`
+    /// predicate reads no source byte and fills the whole destination with zeros.
     CpAsync {
         dst: Addr,
         src: Addr,
         bytes: u8,
         src_bytes: Option<Src>,
+        ignore_src: Option<Src>,
     },
     /// `cp.async.commit_group`.
     CpAsyncCommit,
@@ -568,7 +600,8 @@ pub struct RegInfo {
     pub float: Option<FloatTy>,
 }
 
-/// A `.shared` or `.local` variable: one region that addresses derived from it must stay in.
+/// A `.shared`, `.local` or initialized module `.global`/`.const` variable: one region that
+/// addresses derived from it must stay in.
 /// All `.extern .shared` declarations name one variable, the dynamic area (`bytes: None`:
 /// the launch's dynamic shared size).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -578,6 +611,9 @@ pub struct VarInfo {
     /// Where the executor places it in its space (not where ptxas does).
     pub offset: u64,
     pub bytes: Option<u64>,
+    /// The contents of a module `.global`/`.const` variable, from its initializer (bytes past
+    /// the initializer are zero); `None` for shared and local variables.
+    pub init: Option<Vec<u8>>,
 }
 
 /// An entry parameter's name, size in bytes, declared type and line: what a spec's binding

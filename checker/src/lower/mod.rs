@@ -48,8 +48,11 @@ pub(crate) enum VarRef {
     /// Index into [`Program::vars`].
     Space(Space, u32),
     Param(u32),
-    /// Module `.global`/`.const` data: not modeled yet, rejected where used.
+    /// Module `.global`/`.const` data without an initializer, `.tex`, ...: rejected where used.
     Unmodeled(StateSpace),
+    /// A module variable whose initializer cannot be modeled: rejected where used, with the
+    /// reason [`Scope::refused`]`[i]` (an unused one must not make the entry fail).
+    Refused(u32),
 }
 
 /// Name tables for one function.
@@ -58,6 +61,8 @@ pub(crate) struct Scope {
     pub reg_info: Vec<RegInfo>,
     pub vars: HashMap<String, VarRef>,
     pub labels: HashMap<String, u32>,
+    /// Why each [`VarRef::Refused`] variable is refused.
+    pub refused: Vec<String>,
 }
 
 /// Registers one entry may declare.
@@ -69,6 +74,84 @@ pub const MAX_REGISTERS: u64 = 1 << 16;
 fn place(end: u64, align: u64, size: u64) -> Option<(u64, u64)> {
     let off = end.div_ceil(align).checked_mul(align)?;
     Some((off, off.checked_add(size)?))
+}
+
+/// Module variables larger than this are refused (their bytes are cells of the executor).
+pub const MAX_MODULE_VAR_BYTES: u64 = 1 << 20;
+
+/// The bytes of an initialized module variable of `size` bytes: each initializer item is one
+/// element of the declared type, little-endian; bytes past the last item are zero (nvcc
+/// drops trailing zero bytes of an initializer, e.g. `.b8 t[32] = {1, 0, 0, 0, ..., 8}` for
+/// `int t[8] = {1, ..., 8}`, and relies on them being zero). Integers must fit the element;
+/// float literals fill `.f32`/`.f64` elements only; addresses (`generic(x)`) are refused.
+fn init_bytes(v: &ptx::VarDecl, size: u64) -> Result<Vec<u8>, LowerError> {
+    let elem = u64::from(v.ty.size());
+    let mut out = Vec::with_capacity(size as usize);
+    for item in &v.init {
+        let bits: u64 = match (item, v.ty) {
+            (ptx::Operand::Int(x), t) if float_elem(t).is_none() && t != ScalarType::Pred => {
+                let bits = elem * 8;
+                let fits = bits >= 64 || {
+                    let lo = -(1i64 << (bits - 1));
+                    let hi = (1i64 << bits) - 1;
+                    (lo..=hi).contains(x)
+                };
+                if !fits {
+                    return Err(invalid(
+                        v.line,
+                        format!(
+                            "initializer {x} does not fit a {elem}-byte element of {}",
+                            v.name
+                        ),
+                    ));
+                }
+                *x as u64
+            }
+            (ptx::Operand::Float(lit), t) if float_elem(t).is_some() => {
+                let f = match *lit {
+                    ptx::FloatLit::F32(b) => f64::from(f32::from_bits(b)),
+                    ptx::FloatLit::F64(b) => f64::from_bits(b),
+                };
+                match (t, *lit) {
+                    (ScalarType::F32, ptx::FloatLit::F32(b)) => u64::from(b),
+                    (ScalarType::F32, _) => u64::from((f as f32).to_bits()),
+                    (_, ptx::FloatLit::F64(b)) => b,
+                    _ => f.to_bits(),
+                }
+            }
+            (ptx::Operand::GenericAddress(_), _) => {
+                return Err(unsupported(
+                    v.line,
+                    format!("module variable {} initialized with an address", v.name),
+                ));
+            }
+            (other, t) => {
+                return Err(unsupported(
+                    v.line,
+                    format!(
+                        "initializer {other:?} for a .{t:?} module variable {}",
+                        v.name
+                    )
+                    .to_lowercase(),
+                ));
+            }
+        };
+        for i in 0..elem {
+            out.push((bits >> (8 * i)) as u8);
+        }
+    }
+    if out.len() as u64 > size {
+        return Err(invalid(
+            v.line,
+            format!("more initializer items than {} has elements", v.name),
+        ));
+    }
+    out.resize(size as usize, 0);
+    Ok(out)
+}
+
+fn float_elem(t: ScalarType) -> Option<ScalarType> {
+    matches!(t, ScalarType::F32 | ScalarType::F64).then_some(t)
 }
 
 /// Lowers the entry called `entry`.
@@ -93,6 +176,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
         reg_info: Vec::new(),
         vars: HashMap::new(),
         labels: HashMap::new(),
+        refused: Vec::new(),
     };
 
     // Parameters.
@@ -155,11 +239,55 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                     space,
                     offset: off,
                     bytes: Some(size),
+                    init: None,
                 });
                 scope.vars.insert(v.name.clone(), VarRef::Space(space, idx));
             }
             StateSpace::SharedCluster => {
                 return Err(unsupported(v.line, "`.shared::cluster` variables"));
+            }
+            StateSpace::Global | StateSpace::Const if !v.init.is_empty() => {
+                let data = known
+                    .and_then(|n| n.checked_mul(elem))
+                    .filter(|&n| n <= MAX_MODULE_VAR_BYTES)
+                    .ok_or_else(|| {
+                        unsupported(
+                            v.line,
+                            format!(
+                                "module variable {} larger than {MAX_MODULE_VAR_BYTES} bytes or \
+                                 of unknown size",
+                                v.name
+                            ),
+                        )
+                    })
+                    .and_then(|size| Ok((size, init_bytes(v, size)?)));
+                let (size, init) = match data {
+                    Ok(d) => d,
+                    // Invalid PTX is invalid whether or not the entry uses it.
+                    Err(e @ LowerError::Invalid { .. }) => return Err(e),
+                    Err(e) => {
+                        let i = u32::try_from(scope.refused.len())
+                            .map_err(|_| invalid(v.line, "too many variables"))?;
+                        scope.refused.push(e.to_string());
+                        scope.vars.insert(v.name.clone(), VarRef::Refused(i));
+                        continue;
+                    }
+                };
+                let space = if v.space == StateSpace::Const {
+                    Space::Const
+                } else {
+                    Space::Global
+                };
+                let idx =
+                    u32::try_from(vars.len()).map_err(|_| invalid(v.line, "too many variables"))?;
+                vars.push(VarInfo {
+                    name: v.name.clone(),
+                    space,
+                    offset: 0,
+                    bytes: Some(size),
+                    init: Some(init),
+                });
+                scope.vars.insert(v.name.clone(), VarRef::Space(space, idx));
             }
             other => {
                 scope.vars.insert(v.name.clone(), VarRef::Unmodeled(other));
@@ -201,6 +329,7 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
             space: Space::Shared,
             offset: dynamic_shared_offset,
             bytes: None,
+            init: None,
         });
         for v in &dynamic {
             scope
