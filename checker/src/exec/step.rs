@@ -5,7 +5,7 @@ use super::ieee::{self, Exact};
 use super::libdevice::{compensated, is_reduction, outside_reduction};
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
 use super::value::Base;
-use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val};
+use super::{Arrival, Collective, Cta, ExecError, FindingKind, Machine, Mode, Status, Thread, Val};
 use crate::lower::*;
 use crate::ptx::Line;
 use crate::term::{CmpOp, Dyadic, Fmt, Func, Node, Rnd, RoundMode, TermId};
@@ -39,7 +39,9 @@ impl Ids {
 fn err_undef(line: Line, what: &str) -> ExecError {
     ExecError::Invalid {
         line,
-        msg: format!("{what} reads a register that was never written"),
+        msg: format!(
+            "{what} reads a register that was never written (or a value computed from one)"
+        ),
     }
 }
 
@@ -1267,6 +1269,26 @@ impl Machine<'_> {
                     th.exit_pc = pc;
                     return Ok(());
                 }
+                Op::Trap { assertion } => {
+                    // The launch aborts: a finding, and this thread goes no further (it counts
+                    // as exited, so that the others still run and report what they do).
+                    let (kind, what) = if *assertion {
+                        (FindingKind::Assertion, "fails an assertion (__assertfail)")
+                    } else {
+                        (FindingKind::Trap, "executes trap")
+                    };
+                    let th = &cta.threads[t];
+                    self.report_at(
+                        kind,
+                        (cta.id, th.tid, pc),
+                        what.into(),
+                        "a reachable trap or failed assertion aborts the launch".into(),
+                    );
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Exited;
+                    th.exit_pc = pc;
+                    return Ok(());
+                }
                 Op::Bar { id, count, wait } => {
                     let th = &cta.threads[t];
                     let id = Self::int(self.read(th, &ids, *id, line)?, line)? as u32;
@@ -1756,6 +1778,24 @@ impl Machine<'_> {
                 Self::int(rd!($s), line)?
             };
         }
+        // An undefined value is harmless until something observable depends on it (a store,
+        // an address, a guard, a collective: each refuses it): a pure operation with an
+        // undefined source gives undefined results (nvcc's `selp` accumulator idiom reads a
+        // register before its first write and drops the result). `selp` on a concrete
+        // predicate takes the side it picks (below), defined or not.
+        if !matches!(op, Op::Selp { .. } | Op::Mov { .. })
+            && super::ifconv::register_only(op)
+            && let Some((srcs, dsts)) = super::ifconv::uses(op)
+            && srcs.iter().any(|s| {
+                matches!(s, Src::Reg(r) | Src::NotReg(r)
+                if th.regs[*r as usize] == Val::Undef)
+            })
+        {
+            for d in dsts {
+                th.regs[d as usize] = Val::Undef;
+            }
+            return Ok(());
+        }
         let (dst, v) = match *op {
             // A move is the one instruction besides wmma's that may carry a fragment register:
             // it copies the handle (nvcc moves accumulators between loop iterations).
@@ -2159,7 +2199,6 @@ impl Machine<'_> {
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
-                    Val::Undef => return Err(err_undef(line, "selp")),
                     v => v,
                 };
                 (dst, v)
@@ -2257,6 +2296,7 @@ impl Machine<'_> {
                 }
             }
             Op::VarAddr { dst, var } => (dst, self.var_addr(var, line)?),
+            Op::Undef { dst } => (dst, Val::Undef),
             Op::Cvta {
                 to_generic,
                 space,
@@ -2290,6 +2330,7 @@ impl Machine<'_> {
             Op::Bra { .. }
             | Op::AtomAdd { .. }
             | Op::Exit
+            | Op::Trap { .. }
             | Op::Bar { .. }
             | Op::WarpSync { .. }
             | Op::Shfl { .. }

@@ -217,6 +217,15 @@ impl Ctx<'_> {
                         format!("module variable {name} in {sp:?} space"),
                     ));
                 }
+                Some(VarRef::Text) => {
+                    return Err(unsupported(
+                        self.line,
+                        format!(
+                            "string constant {name} used as data (only its address, passed to \
+                             printf or assert, is modelled)"
+                        ),
+                    ));
+                }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
             (op, kind) => {
@@ -262,6 +271,15 @@ impl Ctx<'_> {
                     return Err(unsupported(
                         self.line,
                         format!("module variable {name} in {sp:?} space"),
+                    ));
+                }
+                Some(VarRef::Text) => {
+                    return Err(unsupported(
+                        self.line,
+                        format!(
+                            "string constant {name} used as data (only its address, passed to \
+                             printf or assert, is modelled)"
+                        ),
                     ));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
@@ -534,6 +552,18 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             m.take("uni");
             Op::Exit
         }
+        "trap" => {
+            cx.arity(0)?;
+            Op::Trap { assertion: false }
+        }
+        // The inliner leaves only calls of `__assertfail` (lower/inline.rs).
+        "call" => match i.operands.as_slice() {
+            [Operand::Symbol(f), Operand::Vector(_)] if f == super::inline::ASSERTFAIL => {
+                m.take("uni");
+                Op::Trap { assertion: true }
+            }
+            _ => return Err(unsupported(i.line, "this call")),
+        },
         "bar" | "barrier" => lower_bar(&cx, &mut m)?,
         "atom" | "red" => lower_atom(&cx, &mut m)?,
         "shfl" => lower_shfl(&cx, &mut m)?,
@@ -638,6 +668,11 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             Some(VarRef::Space(_, var)) => Ok(Op::VarAddr {
                 dst: cx.dst_as(0, Kind::Bits(bits))?,
                 var: *var,
+            }),
+            // A string constant's address only travels to printf or assert, which ignore it:
+            // an undefined value, so that any other use of it is reported.
+            Some(VarRef::Text) if bits == 64 => Ok(Op::Undef {
+                dst: cx.dst_as(0, Kind::Bits(bits))?,
             }),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
@@ -1123,12 +1158,19 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some(f) => Kind::Float(f),
         None => Kind::Bits(elem_bytes * 8),
     };
-    if is_param {
-        if !is_ld || vec != 1 {
-            return Err(unsupported(
-                line,
-                "st.param and vector ld.param (device-function calls)",
-            ));
+    // A call site's `.param` variable (or an inlined callee's parameter) lives in the thread's
+    // local memory (see `lower`); only an entry's own parameters are read with `LdParam`.
+    let call_var = matches!(
+        cx.operand(if is_ld { 1 } else { 0 })?,
+        Operand::Address(crate::ptx::Address { base: AddressBase::Symbol(n), .. })
+            if matches!(cx.scope.vars.get(n), Some(VarRef::Space(Space::Local, _)))
+    );
+    if is_param && !call_var {
+        if !is_ld {
+            return Err(unsupported(line, "st.param into an entry parameter"));
+        }
+        if vec != 1 {
+            return Err(unsupported(line, "vector ld.param of an entry parameter"));
         }
         let Operand::Address(a) = cx.operand(1)? else {
             return Err(invalid(line, "ld.param needs an address"));
@@ -1154,7 +1196,11 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             bytes: elem_bytes,
         });
     }
-    let space = space.unwrap_or(Space::Generic);
+    let space = if call_var {
+        Space::Local
+    } else {
+        space.unwrap_or(Space::Generic)
+    };
     let (data, addr_n) = if is_ld { (0, 1) } else { (1, 0) };
     let addr = cx.addr(addr_n, space)?;
     let items: Vec<&Operand> = match cx.operand(data)? {
