@@ -82,7 +82,7 @@ struct Call<'a> {
     args: Vec<&'a str>,
 }
 
-fn names<'a>(op: &'a Operand, line: Line) -> Result<Vec<&'a str>, LowerError> {
+fn names(op: &Operand, line: Line) -> Result<Vec<&str>, LowerError> {
     let Operand::Vector(v) = op else {
         return Err(invalid(
             line,
@@ -180,7 +180,7 @@ impl Inliner<'_> {
                 if f.is_entry {
                     return Err(invalid(i.line, format!("call of the entry {}", f.name)));
                 }
-                if self.stack.iter().any(|n| *n == f.name) {
+                if self.stack.contains(&f.name) {
                     return Err(unsupported(
                         i.line,
                         format!(
@@ -437,5 +437,150 @@ fn rename(
             Operand::Vector(v) => stack.extend(v.iter_mut()),
             Operand::Int(_) | Operand::Float(_) | Operand::Sink => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{LowerError, Op, Program, Space, lower};
+
+    /// A module with device function `f` (one float in, one out) and an entry whose body is
+    /// `body` (which may call `f`).
+    fn module(funcs: &str, body: &str) -> String {
+        format!(
+            ".version 9.5\n.target sm_80\n.address_size 64\n\
+             .extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n\
+             .extern .func other(.param .b64 a);\n\
+             .func (.param .b32 func_retval0) f(.param .b32 f_param_0)\n{{\n\
+             .reg .f32 %f<3>;\n\
+             ld.param.f32 %f1, [f_param_0];\n\
+             add.f32 %f2, %f1, %f1;\n\
+             st.param.f32 [func_retval0+0], %f2;\n\
+             ret;\n}}\n{funcs}\
+             .visible .entry k(.param .u64 k_param_0)\n{{\n\
+             .reg .f32 %f<9>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n{body}\nret;\n}}\n"
+        )
+    }
+
+    fn lowered(text: &str) -> Result<Program, LowerError> {
+        lower(&crate::ptx::parse(text).expect("parses"), "k")
+    }
+
+    const CALL: &str = "{\n.param .b32 param0;\nst.param.f32 [param0+0], %f1;\n\
+                        .param .b32 retval0;\ncall.uni (retval0), f, (param0);\n\
+                        ld.param.f32 %f2, [retval0+0];\n}\n";
+
+    #[test]
+    fn each_call_site_gets_its_own_registers_and_variables() {
+        let p = lowered(&module(
+            "",
+            &format!("mov.f32 %f1, 0f3F800000;\n{CALL}{CALL}"),
+        ))
+        .unwrap();
+        let names: Vec<&str> = p.regs.iter().map(|r| r.name.as_str()).collect();
+        assert!(
+            names.contains(&"%f1#c1") && names.contains(&"%f1#c2"),
+            "{names:?}"
+        );
+        // Two calls' `param0` are two local variables; the callee reads its copy's.
+        let locals: Vec<&str> = p
+            .vars
+            .iter()
+            .filter(|v| v.space == Space::Local)
+            .map(|v| v.name.as_str())
+            .collect();
+        assert_eq!(locals.len(), 4, "{locals:?}");
+        // `ret` of each copy became a branch past it, not an exit of the thread.
+        let exits = p.insts.iter().filter(|i| i.op == Op::Exit).count();
+        assert_eq!(exits, 2, "the entry's ret and the implicit one");
+        // The callee's instructions keep the callee's PTX lines.
+        assert!(p.insts.iter().any(|i| i.line == 9));
+    }
+
+    #[test]
+    fn vector_params_are_local_accesses() {
+        let g = ".func (.param .align 8 .b8 func_retval0[8]) g(.param .align 8 .b8 g_param_0[8])\n{\n\
+                 .reg .f32 %f<3>;\nld.param.v2.f32 {%f1, %f2}, [g_param_0];\n\
+                 st.param.v2.f32 [func_retval0+0], {%f2, %f1};\nret;\n}\n";
+        let body = "{\n.param .align 8 .b8 param0[8];\nst.param.v2.f32 [param0+0], {%f1, %f2};\n\
+                    .param .align 8 .b8 retval0[8];\ncall.uni (retval0), g, (param0);\n\
+                    ld.param.v2.f32 {%f3, %f4}, [retval0+0];\n}";
+        let p = lowered(&module(g, body)).unwrap();
+        let vec_local = p
+            .insts
+            .iter()
+            .filter(|i| {
+                matches!(&i.op, Op::Ld { space: Space::Local, dsts, .. } if dsts.len() == 2)
+                    || matches!(&i.op, Op::St { space: Space::Local, srcs, .. } if srcs.len() == 2)
+            })
+            .count();
+        assert_eq!(vec_local, 4);
+    }
+
+    /// The line of the first occurrence of `needle`.
+    fn line_of(text: &str, needle: &str) -> u32 {
+        let at = text.find(needle).expect("present");
+        text[..at].matches('\n').count() as u32 + 1
+    }
+
+    fn unsupported_at(text: &str, needle: &str, what: &str) {
+        let line = line_of(text, needle);
+        match lowered(text) {
+            Err(LowerError::Unsupported { line: l, what: w }) => {
+                assert_eq!(l, line, "{w}");
+                assert!(w.contains(what), "{w}");
+            }
+            other => panic!("expected unsupported at {line}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn recursion_is_refused_with_the_call_line() {
+        // Direct: h calls h; the refusal names h's own call.
+        let h = ".func h(.param .b32 h_param_0)\n{\n.reg .b32 %r<2>;\n{\n.param .b32 param0;\n\
+                 call.uni h, (param0);\n}\nret;\n}\n";
+        let body = "{\n.param .b32 param0;\ncall.uni h, (param0);\n}";
+        unsupported_at(&module(h, body), "call.uni h", "recursive call of h");
+        // Mutual: a calls b calls a.
+        let ab = ".func a()\n{\ncall.uni b, ();\nret;\n}\n.func b()\n{\ncall.uni a, ();\nret;\n}\n";
+        unsupported_at(
+            &module(ab, "call.uni a, ();"),
+            "call.uni a",
+            "recursive call of a",
+        );
+    }
+
+    #[test]
+    fn indirect_and_external_calls_are_refused() {
+        let body = "{\n.param .b32 param0;\n.param .b32 retval0;\n\
+                    call (retval0), %rd1, (param0), proto;\n}";
+        unsupported_at(&module("", body), "call (retval0)", "indirect call");
+        let body = "{\n.param .b64 param0;\ncall.uni other, (param0);\n}";
+        unsupported_at(
+            &module("", body),
+            "call.uni other",
+            "external function other",
+        );
+        let text = module("", "call.uni nowhere, ();");
+        let e = lowered(&text).unwrap_err();
+        let want = line_of(&text, "call.uni nowhere");
+        assert!(
+            matches!(e, LowerError::Invalid { line, .. } if line == want),
+            "{e}"
+        );
+        // A wrong argument count is invalid, not guessed.
+        let body = "{\n.param .b32 param0;\ncall.uni (param0), f, ();\n}";
+        let e = lowered(&module("", body)).unwrap_err();
+        assert!(e.to_string().contains("it takes 1 and 1"), "{e}");
+    }
+
+    #[test]
+    fn printf_is_dropped_and_its_result_stays_undefined() {
+        let body = "{\n.param .b64 param0;\nst.param.b64 [param0+0], %rd1;\n.param .b64 param1;\n\
+                    st.param.b64 [param1+0], %rd1;\n.param .b32 retval0;\n\
+                    call.uni (retval0), vprintf, (param0, param1);\nld.param.b32 %f3, [retval0+0];\n}";
+        let p = lowered(&module("", body)).unwrap();
+        // Only the entry's ret and the implicit exit remain: stores, call and load are gone.
+        assert_eq!(p.insts.len(), 2, "{:?}", p.insts);
     }
 }

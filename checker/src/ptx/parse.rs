@@ -1541,7 +1541,8 @@ mod tests {
             vec![
                 (StateSpace::Local, "__local_depot0", vec![Some(16)]),
                 (StateSpace::Shared, "_ZZ6kernelE5sdata", vec![Some(256)]),
-                (StateSpace::Param, "param0", vec![]),
+                // A call sequence's `.param` is scoped like its registers.
+                (StateSpace::Param, "param0#1#", vec![]),
             ]
         );
         assert!(
@@ -1745,6 +1746,29 @@ mod tests {
         );
         assert_eq!(b.len(), 1);
         assert_eq!(b[0].operands[3], sym("prototype_0"));
+    }
+
+    /// nvcc declares `param0` again in every call sequence: each scope's is its own, in the
+    /// call's operand list and in the addresses of its ld/st.param, and a name outside every
+    /// scope is left alone.
+    #[test]
+    fn call_sequence_params_are_scoped() {
+        let i = instrs(
+            "{ .param .b32 param0;\nst.param.b32 [param0+0], %r1;\ncall.uni f, (param0); }\n\
+             { .param .b32 param0;\nst.param.b32 [param0+0], %r2;\ncall.uni f, (param0); }\n\
+             mov.u64 %rd1, param0;",
+        );
+        assert_eq!(
+            i[0].operands[0],
+            addr(AddressBase::Symbol("param0#1#".into()), 0)
+        );
+        assert_eq!(i[1].operands[1], Operand::Vector(vec![sym("param0#1#")]));
+        assert_eq!(
+            i[2].operands[0],
+            addr(AddressBase::Symbol("param0#2#".into()), 0)
+        );
+        assert_eq!(i[3].operands[1], Operand::Vector(vec![sym("param0#2#")]));
+        assert_eq!(i[4].operands[1], sym("param0"));
     }
 
     #[test]
