@@ -70,7 +70,13 @@ fn an_unused_undefined_value_is_fine() {
 fn an_undefined_value_reaching_a_store_is_refused() {
     // Through arithmetic (line 1) to the store (line 2).
     let e = refused_at("add.f32 %f2, %f9, %f1;", 2);
-    assert!(e.contains("never written"), "{e}");
+    assert!(e.contains("never written (first read at line 18)"), "{e}");
+    // A guard names the first read too.
+    let e = refused_at(
+        "add.s32 %r2, %r9, 1;\nsetp.eq.s32 %p1, %r2, 0;\n@%p1 mov.f32 %f2, 0f00000000;",
+        3,
+    );
+    assert!(e.contains("first read at line 18"), "{e}");
     // The selp picks the undefined side: the near miss of the idiom.
     refused_at(
         "setp.eq.s32 %p1, %r1, %r1;\nadd.f32 %f3, %f9, %f1;\nselp.f32 %f2, %f3, %f1, %p1;",

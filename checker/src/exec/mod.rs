@@ -243,6 +243,10 @@ pub(crate) struct Thread {
     async_open: Vec<tensor_core::AsyncCopy>,
     /// Committed `cp.async` groups not yet waited for, oldest first.
     async_groups: std::collections::VecDeque<Vec<tensor_core::AsyncCopy>>,
+    /// For a register holding an undefined value: the line where the never-written value it
+    /// comes from was read, so that the sink it reaches can name both lines. Only pure
+    /// operations (the one way a register becomes undefined after a write) keep it.
+    pub undef_from: HashMap<crate::lower::Reg, crate::ptx::Line>,
 }
 
 impl Thread {
@@ -596,6 +600,7 @@ impl<'a> Machine<'a> {
                 steps: 0,
                 async_open: Vec::new(),
                 async_groups: Default::default(),
+                undef_from: HashMap::new(),
             });
         }
         let mut cta = Cta {

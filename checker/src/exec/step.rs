@@ -36,6 +36,19 @@ impl Ids {
     }
 }
 
+/// [`err_undef`] naming, when known, the line where the undefined value was first read.
+fn err_undef_from(line: Line, what: &str, from: Option<Line>) -> ExecError {
+    match from {
+        Some(f) if f != line => ExecError::Invalid {
+            line,
+            msg: format!(
+                "{what} depends on a register that was never written (first read at line {f})"
+            ),
+        },
+        _ => err_undef(line, what),
+    }
+}
+
 fn err_undef(line: Line, what: &str) -> ExecError {
     ExecError::Invalid {
         line,
@@ -1235,7 +1248,10 @@ impl Machine<'_> {
                         None
                     }
                     Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
-                    Val::Undef => return Err(err_undef(line, "a guard")),
+                    Val::Undef => {
+                        let from = th.undef_from.get(&r).copied();
+                        return Err(err_undef_from(line, "a guard", from));
+                    }
                     Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
                         return Err(data_int(line));
@@ -1575,7 +1591,13 @@ impl Machine<'_> {
                             Val::Addr { base, bits } => {
                                 addr_in(base, bits, bits, (eb * 8) as u8, line)?
                             }
-                            Val::Undef => return Err(err_undef(line, "a store")),
+                            Val::Undef => {
+                                let from = match s {
+                                    Src::Reg(r) => cta.threads[t].undef_from.get(r).copied(),
+                                    _ => None,
+                                };
+                                return Err(err_undef_from(line, "a store", from));
+                            }
                             Val::Cond(_) => {
                                 return Err(ExecError::Unsupported {
                                     line,
@@ -1791,8 +1813,19 @@ impl Machine<'_> {
                 if th.regs[*r as usize] == Val::Undef)
             })
         {
+            let from = srcs
+                .iter()
+                .filter_map(|s| match s {
+                    Src::Reg(r) | Src::NotReg(r) if th.regs[*r as usize] == Val::Undef => {
+                        Some(th.undef_from.get(r).copied().unwrap_or(line))
+                    }
+                    _ => None,
+                })
+                .min()
+                .unwrap_or(line);
             for d in dsts {
                 th.regs[d as usize] = Val::Undef;
+                th.undef_from.insert(d, from);
             }
             return Ok(());
         }
@@ -2352,6 +2385,12 @@ impl Machine<'_> {
             }
         };
         th.regs[dst as usize] = v;
+        if v == Val::Undef {
+            // `selp` picked an undefined side, or `Op::Undef`: read here.
+            th.undef_from.insert(dst, line);
+        } else if !th.undef_from.is_empty() {
+            th.undef_from.remove(&dst);
+        }
         Ok(())
     }
 
