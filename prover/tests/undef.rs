@@ -29,8 +29,13 @@ role = "out"
 /// Runs `body` between the load of `%f1 = x[tid]` (with `%rd5` = &out[tid]) and the store of
 /// `%f2` to out[tid]; `Ok(())` when the run is safe, else the error or first finding.
 fn run(body: &str) -> Result<(), String> {
+    run_with(body, "")
+}
+
+/// [`run`] with module-scope declarations `decls` (on PTX line 4, before the entry).
+fn run_with(body: &str, decls: &str) -> Result<(), String> {
     let text = format!(
-        ".version 8.0\n.target sm_80\n.address_size 64\n\
+        ".version 8.0\n.target sm_80\n.address_size 64{decls}\n\
          .visible .entry u(.param .u64 p0, .param .u64 p1)\n{{\n\
          .reg .pred %p<3>;\n.reg .f32 %f<10>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<10>;\n\
          ld.param.u64 %rd1, [p0];\nld.param.u64 %rd2, [p1];\nmov.u32 %r1, %tid.x;\n\
@@ -94,6 +99,20 @@ fn an_undefined_value_reaching_an_address_a_guard_or_a_shuffle_is_refused() {
     refused_at("setp.eq.s32 %p1, %r9, 0;\n@%p1 bra $L__end;\n$L__end:", 2);
     // A shuffle of it.
     refused_at("shfl.sync.bfly.b32 %r2, %r9, 1, 31, -1;", 1);
+}
+
+/// printf's string constants: their addresses are undefined values, so a kernel that reads
+/// through one is refused, never given the bytes of some other region.
+#[test]
+fn a_string_constant_read_through_its_address_is_refused() {
+    let decl = " .global .align 1 .b8 $str[4] = {49, 50, 51, 0};";
+    run_with("mov.u64 %rd6, $str;\ncvta.global.u64 %rd7, %rd6;", decl).unwrap();
+    let e = run_with(
+        "mov.u64 %rd6, $str;\ncvta.global.u64 %rd7, %rd6;\nld.global.f32 %f2, [%rd7];",
+        decl,
+    )
+    .expect_err("refused");
+    assert!(e.contains("line 20:") && e.contains("never written"), "{e}");
 }
 
 #[test]

@@ -572,6 +572,32 @@ mod tests {
         let body = "{\n.param .b32 param0;\ncall.uni (param0), f, ();\n}";
         let e = lowered(&module("", body)).unwrap_err();
         assert!(e.to_string().contains("it takes 1 and 1"), "{e}");
+        // So is an argument of another size than the parameter.
+        let body = "{\n.param .b64 param0;\n.param .b32 retval0;\n\
+                    call.uni (retval0), f, (param0);\n}";
+        let e = lowered(&module("", body)).unwrap_err();
+        assert!(e.to_string().contains("param0#1# has 8 bytes"), "{e}");
+    }
+
+    /// A string constant's address is an undefined value (only printf and assert may take it);
+    /// the constant itself is never data.
+    #[test]
+    fn string_constants_are_not_data() {
+        let m = |body: &str| {
+            module("", body).replace(
+                ".visible .entry",
+                ".global .align 1 .b8 $str[3] = {104, 105, 0};\n.visible .entry",
+            )
+        };
+        let p = lowered(&m("mov.u64 %rd1, $str;")).unwrap();
+        assert!(p.insts.iter().any(|i| matches!(i.op, Op::Undef { .. })));
+        let text = m("ld.global.u8 %rd1, [$str];");
+        match lowered(&text) {
+            Err(LowerError::Unsupported { what, .. }) => {
+                assert!(what.contains("string constant $str used as data"), "{what}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
