@@ -25,14 +25,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
             "collective_mismatch", "uninitialized_read", "misaligned", "unsupported",
-            "fp_nondeterministic", "invalid", "resource_limit"}
+            "fp_nondeterministic", "invalid", "resource_limit",
+            # a reachable __trap() or failed assert() (a call of __assertfail)
+            "trap", "assertion"}
 # pairs/*.pair.expect.toml: equivalent, not_equivalent, or the safety finding that refutes first
 # "unknown": the pair must be declined (unsupported or outside the decided fragment); the
 # adversarial family uses it where refusing is the only true answer (invalid PTX, say)
 # invalid: the pair (or a kernel of it) is refused as invalid input (exit 3)
 PAIR_VERDICTS = {"equivalent", "not_equivalent", "race", "out_of_bounds", "barrier_divergence",
                  "uninitialized_read", "collective_mismatch", "misaligned", "deadlock",
-                 "fp_nondeterministic", "invalid", "literals_differ",
+                 "fp_nondeterministic", "invalid", "literals_differ", "trap", "assertion",
                  # kcert declines (a refusal with its line, or an empty footprint), and the
                  # optimized kernel that does not terminate (kcert stops at its work budget)
                  "unknown", "resource_limit"}
@@ -60,6 +62,9 @@ LINE_RE = {
     "uninitialized_read": re.compile(r"^\s*(@!?%p\w+\s+)?(ld(\.volatile|\.relaxed\.\w+|\.weak)?\.shared|ldmatrix\.|wmma\.load\.)"),
     # input outside the PTX ISA (e.g. a barrier count ptxas rejects): any instruction
     "invalid": re.compile(r"^\s*(@!?%p\w+\s+)?[a-z][\w.:]*(\s|;)"),
+    "trap": re.compile(r"^\s*(@!?%p\w+\s+)?trap\s*;"),
+    # the call of __assertfail (its name follows on the next line in nvcc's output)
+    "assertion": re.compile(r"^\s*(@!?%p\w+\s+)?call(\.uni)?\s"),
 }
 # A thread's exit completes its copies never waited for (`exec/step.rs` `Op::Exit`): in a
 # kernel with cp.async, ret/exit can be a race's second site.

@@ -28,11 +28,15 @@ pub enum FindingKind {
     UninitializedRead,
     /// A write to a tensor declared `in`.
     WriteToInput,
+    /// A thread executes `trap` (`__trap()`): the launch aborts.
+    Trap,
+    /// A thread fails an `assert` (calls `__assertfail`): the launch aborts.
+    Assertion,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 9] = [
+    pub const ALL: [FindingKind; 11] = [
         FindingKind::DataRace,
         FindingKind::FpNondeterministic,
         FindingKind::BarrierDivergence,
@@ -42,6 +46,8 @@ impl FindingKind {
         FindingKind::Misaligned,
         FindingKind::UninitializedRead,
         FindingKind::WriteToInput,
+        FindingKind::Trap,
+        FindingKind::Assertion,
     ];
 
     /// The name used in spec expectation files and reports.
@@ -56,6 +62,8 @@ impl FindingKind {
             FindingKind::Misaligned => "misaligned",
             FindingKind::UninitializedRead => "uninitialized_read",
             FindingKind::WriteToInput => "write_to_input",
+            FindingKind::Trap => "trap",
+            FindingKind::Assertion => "assertion",
         }
     }
 }

@@ -28,7 +28,7 @@ use crate::term::{Node, TermId};
 
 /// Whether `op` only reads and writes registers (the instructions an if-converted path may
 /// hold). New operations are outside until they are listed here.
-fn register_only(op: &Op) -> bool {
+pub(super) fn register_only(op: &Op) -> bool {
     matches!(
         op,
         Op::Mov { .. }
@@ -51,12 +51,13 @@ fn register_only(op: &Op) -> bool {
             | Op::LdParam { .. }
             | Op::VarAddr { .. }
             | Op::Cvta { .. }
+            | Op::Undef { .. }
     )
 }
 
 /// The registers `op` reads and writes, or `None` for an operation not described here (which
 /// liveness then treats as reading every register: the safe side).
-fn uses(op: &Op) -> Option<(Vec<Src>, Vec<Reg>)> {
+pub(super) fn uses(op: &Op) -> Option<(Vec<Src>, Vec<Reg>)> {
     let some = |d: &[Option<Reg>]| d.iter().flatten().copied().collect::<Vec<_>>();
     Some(match op {
         Op::Mov { dst, src, .. } => (vec![*src], vec![*dst]),
@@ -98,7 +99,9 @@ fn uses(op: &Op) -> Option<(Vec<Src>, Vec<Reg>)> {
         }
         Op::Selp { dst, a, b, p, .. } => (vec![*a, *b, *p], vec![*dst]),
         Op::Cvt { dst, src, .. } => (vec![*src], vec![*dst]),
-        Op::LdParam { dst, .. } | Op::VarAddr { dst, .. } => (vec![], vec![*dst]),
+        Op::LdParam { dst, .. } | Op::VarAddr { dst, .. } | Op::Undef { dst } => {
+            (vec![], vec![*dst])
+        }
         Op::Cvta { dst, src, .. } => (vec![*src], vec![*dst]),
         Op::Ld { dsts, addr, .. } => (vec![addr.base], some(dsts)),
         Op::St { srcs, addr, .. } => {

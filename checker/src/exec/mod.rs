@@ -256,6 +256,10 @@ pub(crate) struct Thread {
     /// A hash of every conditional branch decision so far (pc, taken): lanes of a warp with
     /// equal paths took the same way through the code, which `activemask` needs.
     pub path: u64,
+    /// For a register holding an undefined value: the line where the never-written value it
+    /// comes from was read, so that the sink it reaches can name both lines. Only pure
+    /// operations (the one way a register becomes undefined after a write) keep it.
+    pub undef_from: HashMap<crate::lower::Reg, crate::ptx::Line>,
 }
 
 impl Thread {
@@ -709,6 +713,7 @@ impl<'a> Machine<'a> {
                 async_open: Vec::new(),
                 async_groups: Default::default(),
                 path: 0,
+                undef_from: HashMap::new(),
             });
         }
         let mut cta = Cta {

@@ -5,7 +5,7 @@ use super::ieee::{self, Exact};
 use super::libdevice::{compensated, is_reduction, outside_reduction};
 use super::memory::{LOCAL_WINDOW, SHARED_WINDOW, mask};
 use super::value::Base;
-use super::{Arrival, Collective, Cta, ExecError, Machine, Mode, Status, Thread, Val};
+use super::{Arrival, Collective, Cta, ExecError, FindingKind, Machine, Mode, Status, Thread, Val};
 use crate::lower::*;
 use crate::ptx::Line;
 use crate::term::{CmpOp, Dyadic, Fmt, Func, Node, Rnd, RoundMode, TermId};
@@ -36,10 +36,25 @@ impl Ids {
     }
 }
 
+/// [`err_undef`] naming, when known, the line where the undefined value was first read.
+fn err_undef_from(line: Line, what: &str, from: Option<Line>) -> ExecError {
+    match from {
+        Some(f) if f != line => ExecError::Invalid {
+            line,
+            msg: format!(
+                "{what} depends on a register that was never written (first read at line {f})"
+            ),
+        },
+        _ => err_undef(line, what),
+    }
+}
+
 fn err_undef(line: Line, what: &str) -> ExecError {
     ExecError::Invalid {
         line,
-        msg: format!("{what} reads a register that was never written"),
+        msg: format!(
+            "{what} reads a register that was never written (or a value computed from one)"
+        ),
     }
 }
 
@@ -1329,7 +1344,10 @@ impl Machine<'_> {
                         None
                     }
                     Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
-                    Val::Undef => return Err(err_undef(line, "a guard")),
+                    Val::Undef => {
+                        let from = th.undef_from.get(&r).copied();
+                        return Err(err_undef_from(line, "a guard", from));
+                    }
                     Val::Unordered => return Err(unordered(line)),
                     Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
                         return Err(data_int(line));
@@ -1358,6 +1376,26 @@ impl Machine<'_> {
                     if !th.async_open.is_empty() || !th.async_groups.is_empty() {
                         self.cp_async_wait(cta, t, None, pc, "exit, never waited for")?;
                     }
+                    let th = &mut cta.threads[t];
+                    th.status = Status::Exited;
+                    th.exit_pc = pc;
+                    return Ok(());
+                }
+                Op::Trap { assertion } => {
+                    // The launch aborts: a finding, and this thread goes no further (it counts
+                    // as exited, so that the others still run and report what they do).
+                    let (kind, what) = if *assertion {
+                        (FindingKind::Assertion, "fails an assertion (__assertfail)")
+                    } else {
+                        (FindingKind::Trap, "executes trap")
+                    };
+                    let th = &cta.threads[t];
+                    self.report_at(
+                        kind,
+                        (cta.id, th.tid, pc),
+                        what.into(),
+                        "a reachable trap or failed assertion aborts the launch".into(),
+                    );
                     let th = &mut cta.threads[t];
                     th.status = Status::Exited;
                     th.exit_pc = pc;
@@ -1699,7 +1737,13 @@ impl Machine<'_> {
                             Val::Addr { base, bits } => {
                                 addr_in(base, bits, bits, (eb * 8) as u8, line)?
                             }
-                            Val::Undef => return Err(err_undef(line, "a store")),
+                            Val::Undef => {
+                                let from = match s {
+                                    Src::Reg(r) => cta.threads[t].undef_from.get(r).copied(),
+                                    _ => None,
+                                };
+                                return Err(err_undef_from(line, "a store", from));
+                            }
                             Val::Cond(_) => {
                                 return Err(ExecError::Unsupported {
                                     line,
@@ -1907,6 +1951,35 @@ impl Machine<'_> {
             ($s:expr) => {
                 Self::int(rd!($s), line)?
             };
+        }
+        // An undefined value is harmless until something observable depends on it (a store,
+        // an address, a guard, a collective: each refuses it): a pure operation with an
+        // undefined source gives undefined results (nvcc's `selp` accumulator idiom reads a
+        // register before its first write and drops the result). `selp` on a concrete
+        // predicate takes the side it picks (below), defined or not.
+        if !matches!(op, Op::Selp { .. } | Op::Mov { .. })
+            && super::ifconv::register_only(op)
+            && let Some((srcs, dsts)) = super::ifconv::uses(op)
+            && srcs.iter().any(|s| {
+                matches!(s, Src::Reg(r) | Src::NotReg(r)
+                if th.regs[*r as usize] == Val::Undef)
+            })
+        {
+            let from = srcs
+                .iter()
+                .filter_map(|s| match s {
+                    Src::Reg(r) | Src::NotReg(r) if th.regs[*r as usize] == Val::Undef => {
+                        Some(th.undef_from.get(r).copied().unwrap_or(line))
+                    }
+                    _ => None,
+                })
+                .min()
+                .unwrap_or(line);
+            for d in dsts {
+                th.regs[d as usize] = Val::Undef;
+                th.undef_from.insert(d, from);
+            }
+            return Ok(());
         }
         let (dst, v) = match *op {
             // A move is the one instruction besides wmma's that may carry a fragment register:
@@ -2331,7 +2404,6 @@ impl Machine<'_> {
                 };
                 let v = match v {
                     Val::Bits(b) => Val::Bits(m(b, bits)),
-                    Val::Undef => return Err(err_undef(line, "selp")),
                     v => v,
                 };
                 (dst, v)
@@ -2429,6 +2501,7 @@ impl Machine<'_> {
                 }
             }
             Op::VarAddr { dst, var } => (dst, self.var_addr(var, line)?),
+            Op::Undef { dst } => (dst, Val::Undef),
             Op::Cvta {
                 to_generic,
                 space,
@@ -2462,6 +2535,7 @@ impl Machine<'_> {
             Op::Bra { .. }
             | Op::AtomAdd { .. }
             | Op::Exit
+            | Op::Trap { .. }
             | Op::Bar { .. }
             | Op::WarpSync { .. }
             | Op::Shfl { .. }
@@ -2484,6 +2558,12 @@ impl Machine<'_> {
             }
         };
         th.regs[dst as usize] = v;
+        if v == Val::Undef {
+            // `selp` picked an undefined side, or `Op::Undef`: read here.
+            th.undef_from.insert(dst, line);
+        } else if !th.undef_from.is_empty() {
+            th.undef_from.remove(&dst);
+        }
         Ok(())
     }
 

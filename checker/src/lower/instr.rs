@@ -220,6 +220,15 @@ impl Ctx<'_> {
                 Some(VarRef::Refused(i)) => {
                     return Err(unsupported(self.line, self.refused_var(name, *i)));
                 }
+                Some(VarRef::Text) => {
+                    return Err(unsupported(
+                        self.line,
+                        format!(
+                            "string constant {name} used as data (only its address, passed to \
+                             printf or assert, is modelled)"
+                        ),
+                    ));
+                }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
             (op, kind) => {
@@ -276,6 +285,15 @@ impl Ctx<'_> {
                 }
                 Some(VarRef::Refused(i)) => {
                     return Err(unsupported(self.line, self.refused_var(name, *i)));
+                }
+                Some(VarRef::Text) => {
+                    return Err(unsupported(
+                        self.line,
+                        format!(
+                            "string constant {name} used as data (only its address, passed to \
+                             printf or assert, is modelled)"
+                        ),
+                    ));
                 }
                 None => return Err(invalid(self.line, format!("unknown symbol {name}"))),
             },
@@ -587,6 +605,18 @@ pub(super) fn lower_instruction(scope: &Scope, i: &Instruction) -> Result<Inst, 
             m.take("uni");
             Op::Exit
         }
+        "trap" => {
+            cx.arity(0)?;
+            Op::Trap { assertion: false }
+        }
+        // The inliner leaves only calls of `__assertfail` (lower/inline.rs).
+        "call" => match i.operands.as_slice() {
+            [Operand::Symbol(f), Operand::Vector(_)] if f == super::inline::ASSERTFAIL => {
+                m.take("uni");
+                Op::Trap { assertion: true }
+            }
+            _ => return Err(unsupported(i.line, "this call")),
+        },
         "bar" | "barrier" => lower_bar(&cx, &mut m)?,
         "atom" | "red" => lower_atom(&cx, &mut m)?,
         "shfl" => lower_shfl(&cx, &mut m)?,
@@ -695,6 +725,11 @@ fn lower_mov(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             }),
             Some(VarRef::Unmodeled(sp)) => Err(unsupported(cx.line, unmodeled_var(name, *sp))),
             Some(VarRef::Refused(i)) => Err(unsupported(cx.line, cx.refused_var(name, *i))),
+            // A string constant's address only travels to printf or assert, which ignore it:
+            // an undefined value, so that any other use of it is reported.
+            Some(VarRef::Text) if bits == 64 => Ok(Op::Undef {
+                dst: cx.dst_as(0, Kind::Bits(bits))?,
+            }),
             _ => Err(unsupported(cx.line, format!("mov of symbol {name}"))),
         },
         (_, src) => Ok(Op::Mov {
@@ -1183,12 +1218,19 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         Some(f) => Kind::Float(f),
         None => Kind::Bits(elem_bytes * 8),
     };
-    if is_param {
-        if !is_ld || vec != 1 {
-            return Err(unsupported(
-                line,
-                "st.param and vector ld.param (device-function calls)",
-            ));
+    // A call site's `.param` variable (or an inlined callee's parameter) lives in the thread's
+    // local memory (see `lower`); only an entry's own parameters are read with `LdParam`.
+    let call_var = matches!(
+        cx.operand(if is_ld { 1 } else { 0 })?,
+        Operand::Address(crate::ptx::Address { base: AddressBase::Symbol(n), .. })
+            if matches!(cx.scope.vars.get(n), Some(VarRef::Space(Space::Local, _)))
+    );
+    if is_param && !call_var {
+        if !is_ld {
+            return Err(unsupported(line, "st.param into an entry parameter"));
+        }
+        if vec != 1 {
+            return Err(unsupported(line, "vector ld.param of an entry parameter"));
         }
         let Operand::Address(a) = cx.operand(1)? else {
             return Err(invalid(line, "ld.param needs an address"));
@@ -1214,7 +1256,11 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             bytes: elem_bytes,
         });
     }
-    let space = space.unwrap_or(Space::Generic);
+    let space = if call_var {
+        Space::Local
+    } else {
+        space.unwrap_or(Space::Generic)
+    };
     if space == Space::Const && !is_ld {
         return Err(invalid(line, "st.const: constant memory is read-only"));
     }

@@ -427,6 +427,15 @@ pub enum Op {
         target: u32,
     },
     Exit,
+    /// `trap`, or a call of `__assertfail` (`assertion`): a thread that executes it aborts the
+    /// launch, which is a finding.
+    Trap {
+        assertion: bool,
+    },
+    /// `dst` becomes undefined: the address of a string constant (see `lower::VarRef::Text`).
+    Undef {
+        dst: Reg,
+    },
     /// `bar.sync`/`barrier.sync` (wait) or `bar.arrive` (no wait), with barrier id and count.
     Bar {
         id: Src,

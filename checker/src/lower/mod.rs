@@ -6,10 +6,12 @@
 //! dropped because values are reals (DESIGN.md); cache hints (`.nc`, `.ca`, `.cg`, ...) because
 //! they do not change values in a race-free kernel.
 
+mod inline;
 mod instr;
 pub mod ir;
 mod mods;
 
+pub use inline::MAX_INLINED;
 pub use ir::*;
 
 use crate::ptx::{self, Line, ScalarType, StateSpace, Statement};
@@ -53,6 +55,10 @@ pub(crate) enum VarRef {
     /// A module variable whose initializer cannot be modeled: rejected where used, with the
     /// reason [`Scope::refused`]`[i]` (an unused one must not make the entry fail).
     Refused(u32),
+    /// A module `.global .b8` array with an initializer: nvcc's string constants (`$str`,
+    /// printf formats and assert messages), whose address may only be passed to printf or
+    /// assert (an undefined value, see `Op::Undef`).
+    Text,
 }
 
 /// Name tables for one function.
@@ -170,6 +176,8 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 .collect::<Vec<_>>()
                 .join(", "),
         })?;
+    let inlined = inline::inline_calls(module, func)?;
+    let func = &inlined;
 
     let mut scope = Scope {
         regs: HashMap::new(),
@@ -215,7 +223,9 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
             .try_fold(1u64, |acc, d| d.and_then(|d| acc.checked_mul(d)));
         match v.space {
             StateSpace::Shared if v.is_extern || known.is_none() => dynamic.push(v),
-            StateSpace::Shared | StateSpace::Local => {
+            // A call site's `.param` variables (and, once inlined, the callee's parameters)
+            // are the caller's memory for the call: each thread's own, like local memory.
+            StateSpace::Shared | StateSpace::Local | StateSpace::Param => {
                 let size = known
                     .and_then(|n| n.checked_mul(elem))
                     .ok_or_else(|| invalid(v.line, "variable too large"))?;
@@ -232,6 +242,12 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 } else {
                     Space::Local
                 };
+                if scope.vars.contains_key(&v.name) {
+                    return Err(invalid(
+                        v.line,
+                        format!("variable {} declared twice", v.name),
+                    ));
+                }
                 let idx =
                     u32::try_from(vars.len()).map_err(|_| invalid(v.line, "too many variables"))?;
                 vars.push(VarInfo {
@@ -245,6 +261,11 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
             }
             StateSpace::SharedCluster => {
                 return Err(unsupported(v.line, "`.shared::cluster` variables"));
+            }
+            StateSpace::Global
+                if v.ty == ScalarType::B8 && v.name.starts_with("$str") && !v.init.is_empty() =>
+            {
+                scope.vars.insert(v.name.clone(), VarRef::Text);
             }
             StateSpace::Global | StateSpace::Const if !v.init.is_empty() => {
                 let data = known
@@ -293,7 +314,12 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
                 scope.vars.insert(v.name.clone(), VarRef::Unmodeled(other));
             }
         }
-        if !v.init.is_empty() && matches!(v.space, StateSpace::Shared | StateSpace::Local) {
+        if !v.init.is_empty()
+            && matches!(
+                v.space,
+                StateSpace::Shared | StateSpace::Local | StateSpace::Param
+            )
+        {
             return Err(invalid(
                 v.line,
                 "shared and local variables cannot have initializers",

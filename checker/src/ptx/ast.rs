@@ -21,6 +21,9 @@ pub struct Module {
     pub vars: Vec<VarDecl>,
     /// `.entry` kernels and `.func` device functions, in file order.
     pub functions: Vec<Function>,
+    /// Names of `.extern .func` declarations (functions without a body here: `vprintf`,
+    /// `__assertfail`).
+    pub externs: Vec<String>,
     /// `.file N "path"` directives, for mapping `.loc` back to source files.
     pub files: Vec<FileDecl>,
 }

@@ -39,6 +39,7 @@ pub(super) fn parse_module(text: &str) -> Result<Module, ParseError> {
         address_size: None,
         vars: Vec::new(),
         functions: Vec::new(),
+        externs: Vec::new(),
         files: Vec::new(),
     };
     loop {
@@ -107,8 +108,13 @@ struct Parser<'a> {
     /// Registers declared in the open nested scopes of the current body, innermost last, as
     /// (scope depth, name or prefix, count, new name or prefix).
     scoped: Vec<(usize, String, Option<u32>, String)>,
+    /// `.param` variables declared in the open nested scopes (nvcc's call sequences), as
+    /// (scope depth, name, new name): each call's `param0` is its own variable.
+    scoped_vars: Vec<(usize, String, String)>,
     /// Nested scopes opened so far in the current function (numbers their renamed registers).
     scope_count: u32,
+    /// The name of the function [`Parser::function`] read last (for `.extern` declarations).
+    last_fn_name: String,
 }
 
 /// Keeps error messages short when they quote input.
@@ -222,7 +228,9 @@ impl<'a> Parser<'a> {
             plain_regs: HashSet::new(),
             plain_reg_ranges: Vec::new(),
             scoped: Vec::new(),
+            scoped_vars: Vec::new(),
             scope_count: 0,
+            last_fn_name: String::new(),
         })
     }
 
@@ -432,8 +440,10 @@ impl<'a> Parser<'a> {
         }
         let t = self.tok;
         if t.is_dir(".entry") || t.is_dir(".func") {
-            if let Some(f) = self.function(is_extern)? {
-                m.functions.push(f);
+            match self.function(is_extern)? {
+                Some(f) => m.functions.push(f),
+                None if is_extern => m.externs.push(self.last_fn_name.clone()),
+                None => {}
             }
             Ok(())
         } else if t.kind == Tok::Directive && is_var_space(t.text) {
@@ -460,6 +470,7 @@ impl<'a> Parser<'a> {
             return Err(self.expected(&format!("a function name after {}", kw.text)));
         }
         let name = self.bump()?.text;
+        self.last_fn_name = name.to_string();
         let params = if self.tok.is(b'(') {
             self.param_list("parameter")?
         } else {
@@ -584,6 +595,7 @@ impl<'a> Parser<'a> {
         self.plain_regs.clear();
         self.plain_reg_ranges.clear();
         self.scoped.clear();
+        self.scoped_vars.clear();
         self.scope_count = 0;
         let mut body = Vec::new();
         let mut loc = None;
@@ -595,6 +607,9 @@ impl<'a> Parser<'a> {
                     self.bump()?;
                     while self.scoped.last().is_some_and(|s| s.0 == depth) {
                         self.scoped.pop();
+                    }
+                    while self.scoped_vars.last().is_some_and(|s| s.0 == depth) {
+                        self.scoped_vars.pop();
                     }
                     depth -= 1;
                     if depth == 0 {
@@ -622,7 +637,17 @@ impl<'a> Parser<'a> {
                     }
                     ".loc" => loc = Some(self.loc()?),
                     ".pragma" => self.skip_pragma()?,
-                    ".param" => body.extend(self.var_decls(false)?.into_iter().map(Statement::Var)),
+                    ".param" => {
+                        let mut decls = self.var_decls(false)?;
+                        if depth > 1 {
+                            for v in &mut decls {
+                                let new = format!("{}#{}#", v.name, self.scope_count);
+                                let old = std::mem::replace(&mut v.name, new.clone());
+                                self.scoped_vars.push((depth, old, new));
+                            }
+                        }
+                        body.extend(decls.into_iter().map(Statement::Var));
+                    }
                     ".extern" => {
                         self.bump()?;
                         if !(self.tok.kind == Tok::Directive && is_var_space(self.tok.text)) {
@@ -655,7 +680,7 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Ident | Tok::Punct(b'@') => {
                     let mut i = self.instruction(loc)?;
-                    if !self.scoped.is_empty() {
+                    if !self.scoped.is_empty() || !self.scoped_vars.is_empty() {
                         self.rename_scoped(&mut i);
                     }
                     body.push(Statement::Instr(i));
@@ -703,7 +728,18 @@ impl<'a> Parser<'a> {
         None
     }
 
-    /// Applies [`Parser::scoped_name`] to every register an instruction names.
+    /// The scoped name of `.param` variable `name`: the innermost open scope declaring it wins.
+    fn scoped_var(&self, name: &str) -> Option<String> {
+        let (_, _, new) = self
+            .scoped_vars
+            .iter()
+            .rev()
+            .find(|(_, old, _)| old == name)?;
+        Some(new.clone())
+    }
+
+    /// Applies [`Parser::scoped_name`] (and [`Parser::scoped_var`]) to every register (and
+    /// call-sequence `.param` variable) an instruction names.
     fn rename_scoped(&self, i: &mut Instruction) {
         if let Some(g) = &mut i.guard
             && let Some(n) = self.scoped_name(&g.reg)
@@ -718,15 +754,26 @@ impl<'a> Parser<'a> {
                         *r = n;
                     }
                 }
-                Operand::Address(a) | Operand::GenericAddress(a) => {
-                    if let AddressBase::Reg(r) = &mut a.base
-                        && let Some(n) = self.scoped_name(r)
-                    {
-                        *r = n;
+                Operand::Address(a) | Operand::GenericAddress(a) => match &mut a.base {
+                    AddressBase::Reg(r) => {
+                        if let Some(n) = self.scoped_name(r) {
+                            *r = n;
+                        }
+                    }
+                    AddressBase::Symbol(s) => {
+                        if let Some(n) = self.scoped_var(s) {
+                            *s = n;
+                        }
+                    }
+                    AddressBase::Absolute(_) => {}
+                },
+                Operand::Symbol(s) => {
+                    if let Some(n) = self.scoped_var(s) {
+                        *s = n;
                     }
                 }
                 Operand::Vector(v) => stack.extend(v.iter_mut()),
-                Operand::Int(_) | Operand::Float(_) | Operand::Symbol(_) | Operand::Sink => {}
+                Operand::Int(_) | Operand::Float(_) | Operand::Sink => {}
             }
         }
     }
@@ -1494,7 +1541,8 @@ mod tests {
             vec![
                 (StateSpace::Local, "__local_depot0", vec![Some(16)]),
                 (StateSpace::Shared, "_ZZ6kernelE5sdata", vec![Some(256)]),
-                (StateSpace::Param, "param0", vec![]),
+                // A call sequence's `.param` is scoped like its registers.
+                (StateSpace::Param, "param0#1#", vec![]),
             ]
         );
         assert!(
@@ -1698,6 +1746,29 @@ mod tests {
         );
         assert_eq!(b.len(), 1);
         assert_eq!(b[0].operands[3], sym("prototype_0"));
+    }
+
+    /// nvcc declares `param0` again in every call sequence: each scope's is its own, in the
+    /// call's operand list and in the addresses of its ld/st.param, and a name outside every
+    /// scope is left alone.
+    #[test]
+    fn call_sequence_params_are_scoped() {
+        let i = instrs(
+            "{ .param .b32 param0;\nst.param.b32 [param0+0], %r1;\ncall.uni f, (param0); }\n\
+             { .param .b32 param0;\nst.param.b32 [param0+0], %r2;\ncall.uni f, (param0); }\n\
+             mov.u64 %rd1, param0;",
+        );
+        assert_eq!(
+            i[0].operands[0],
+            addr(AddressBase::Symbol("param0#1#".into()), 0)
+        );
+        assert_eq!(i[1].operands[1], Operand::Vector(vec![sym("param0#1#")]));
+        assert_eq!(
+            i[2].operands[0],
+            addr(AddressBase::Symbol("param0#2#".into()), 0)
+        );
+        assert_eq!(i[3].operands[1], Operand::Vector(vec![sym("param0#2#")]));
+        assert_eq!(i[4].operands[1], sym("param0"));
     }
 
     #[test]
