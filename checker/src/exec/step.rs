@@ -841,6 +841,26 @@ impl Machine<'_> {
         ))
     }
 
+    /// `max(c, x)` with `x` an input element and `c` a constant at or below the lowest finite
+    /// value of the input's format (`-FLT_MAX` as a running max's identity): every input is a
+    /// finite value of its format, so the max is `x`, over the reals and in bits. `None` for
+    /// anything else: a min, a computed `x` (its real value may lie below), an f64 input.
+    fn below_every_input(&self, n: Node) -> Option<TermId> {
+        let Node::Max(a, b) = n else {
+            return None;
+        };
+        let (c, x) = match (self.arena.node(a), self.arena.node(b)) {
+            (Node::Const(c), Node::Input { .. }) => (*c, b),
+            (Node::Input { .. }, Node::Const(c)) => (*c, a),
+            _ => return None,
+        };
+        let lowest = match self.format_of(x)? {
+            Fmt::F32 | Fmt::F16 | Fmt::Bf16 => -f64::from(f32::MAX),
+            Fmt::F64 => return None,
+        };
+        (self.arena.const_value(c).to_f64() <= lowest).then_some(x)
+    }
+
     /// The float format the value of `t` is in, as far as its 16-bit reading matters:
     /// `None` for a constant (its exact value was read in the format of the instruction that
     /// made it a term) and for selects between such constants.
@@ -2384,11 +2404,30 @@ impl Machine<'_> {
                             });
                         };
                         let (tx, ty_) = (self.term_of(x, ty, line)?, self.term_of(y, ty, line)?);
-                        Val::Term(self.mk(Node::Select {
-                            cond: c,
-                            then: tx,
-                            else_: ty_,
-                        })?)
+                        match select_extremum(*self.arena.node(c), tx, ty_) {
+                            // `v > m ? v : m` is max(v, m) over the reals; its bits are the
+                            // select's (max.f32 differs on signed zeros), hence the rounding
+                            // node that keeps it apart from a max instruction's result.
+                            Some(n) if self.below_every_input(n).is_some() => {
+                                Val::Term(self.below_every_input(n).unwrap_or(tx))
+                            }
+                            Some(n) => {
+                                let ext = self.mk(n)?;
+                                Val::Term(self.mk(Node::Round(
+                                    Rnd {
+                                        fmt: fmt_of(ty),
+                                        mode: RoundMode::Exact,
+                                        ftz: false,
+                                    },
+                                    ext,
+                                ))?)
+                            }
+                            None => Val::Term(self.mk(Node::Select {
+                                cond: c,
+                                then: tx,
+                                else_: ty_,
+                            })?),
+                        }
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
                     Val::Unordered => return Err(unordered(line)),
@@ -2806,5 +2845,26 @@ mod tests {
     fn sign_extension() {
         assert_eq!(sext(0xffff_ffff, 32), -1);
         assert_eq!(sext(0x7fff_ffff, 32), 0x7fff_ffff);
+    }
+}
+
+/// `cond ? then : else_` as max or min of its two sides when the condition compares exactly
+/// those two terms: `a > b ? a : b` and `a >= b ? a : b` are max(a, b), `a < b ? a : b` and
+/// `a <= b ? a : b` min(a, b), and the swapped sides the other one (on a tie both sides are
+/// one number). Anything else (another operand, `==`, `!=`) stays a select.
+fn select_extremum(cond: Node, then: TermId, else_: TermId) -> Option<Node> {
+    let Node::Cmp(op, l, r) = cond else {
+        return None;
+    };
+    let same = (then, else_) == (l, r);
+    let swapped = (then, else_) == (r, l) && l != r;
+    match (op, same, swapped) {
+        (CmpOp::Gt | CmpOp::Ge, true, _) | (CmpOp::Lt | CmpOp::Le, false, true) => {
+            Some(Node::Max(then, else_))
+        }
+        (CmpOp::Lt | CmpOp::Le, true, _) | (CmpOp::Gt | CmpOp::Ge, false, true) => {
+            Some(Node::Min(then, else_))
+        }
+        _ => None,
     }
 }
