@@ -320,15 +320,18 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                 return exit::INVALID;
             }
             let (lines, partial) = coverage_lines(&cert);
+            let note = kcert_checker::pair::PairSpec::load(&pair)
+                .map(|p| p.data_note())
+                .unwrap_or_default();
             if partial {
                 outln!(
-                    "PROVED {} (PARTIAL): both kernels safe; outputs equal for all inputs only on the {elements} elements both write ({} steps)",
+                    "PROVED {} (PARTIAL): both kernels safe; outputs equal for all inputs{note} only on the {elements} elements both write ({} steps)",
                     pair.display(),
                     cert.steps.len()
                 );
             } else {
                 outln!(
-                    "PROVED {}: both kernels safe, {elements} output elements equal for all inputs, every element of every output ({} steps)",
+                    "PROVED {}: both kernels safe, {elements} output elements equal for all inputs{note}, every element of every output ({} steps)",
                     pair.display(),
                     cert.steps.len()
                 );
@@ -410,7 +413,7 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                         }
                         Some(w) => match w.exact {
                             Some((x, y)) => outln!(
-                                "  counterexample (seed {}: every linked input element k/8, k in -8..=8): exact values {x} vs {y} \
+                                "  counterexample (seed {}: every linked float input element k/8, k in -8..=8, integer inputs seeded in their ranges): exact values {x} vs {y} \
                                  (difference {}); the concrete interpreter computes {} vs {}",
                                 w.seed,
                                 x - y,

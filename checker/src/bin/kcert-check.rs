@@ -124,7 +124,8 @@ fn claim_text(c: &Claim, pair: &PairSpec) -> String {
             elements,
             total,
         } if elements == total => format!(
-            "outputs equal for all inputs: {}, all {total} of {total} elements",
+            "outputs equal for all inputs{}: {}, all {total} of {total} elements",
+            pair.data_note(),
             link_text(output, pair)
         ),
         Claim::Equivalent {
@@ -132,8 +133,9 @@ fn claim_text(c: &Claim, pair: &PairSpec) -> String {
             elements,
             total,
         } => format!(
-            "PARTIAL: {} for all inputs on {elements} of {total} elements only; {} not written by either kernel",
+            "PARTIAL: {} for all inputs{} on {elements} of {total} elements only; {} not written by either kernel",
             link_text(output, pair),
+            pair.data_note(),
             total - elements
         ),
     }
@@ -285,7 +287,7 @@ fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
         );
         return Ok(None);
     }
-    outln!("ACCEPT {name}: {what}");
+    outln!("ACCEPT {name}: {what}{}", pair.data_note());
     outln!("  reference: {} ({})", v.reference, rp.display());
     outln!("  optimized: {} ({})", v.optimized, op.display());
     for c in &v.claims {

@@ -145,6 +145,11 @@ fn m(v: u64, bits: u8) -> u64 {
     mask(u64::from(bits)) & v
 }
 
+/// [`wide`] for the symbolic integers of `exec::ints`.
+pub(super) fn wide_of(v: u64, ty: IntTy) -> i128 {
+    wide(v, ty)
+}
+
 /// Value as a signed or unsigned 128-bit integer.
 fn wide(v: u64, ty: IntTy) -> i128 {
     if ty.signed {
@@ -629,6 +634,16 @@ impl Machine<'_> {
             Val::Frag(_) => return Err(fragment(line)),
             Val::Addr { .. } => return Err(addr_op(line)),
             Val::Rounded { .. } | Val::Pow2 { .. } => return Err(outside_reduction(line)),
+            // Only a conversion (`cvt.rn.f32.s32`) makes a number of an integer: its bits
+            // read as a float are another number.
+            Val::Int { .. } => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: "integer tensor data used as a float without a conversion (its bits \
+                           would be read as another number)"
+                        .into(),
+                });
+            }
         };
         self.mk(node)
     }
@@ -1039,6 +1054,17 @@ impl Machine<'_> {
             // an address outside may wrap around 2^64 in our layout and not on the hardware, or
             // the other way round (Lean: `Provenance.cmp_branch_differs`, `lt_indep`).
             Ty::Int(it) => {
+                let op = match cmp {
+                    Cmp::Eq => CmpOp::Eq,
+                    Cmp::Ne => CmpOp::Ne,
+                    Cmp::Lt => CmpOp::Lt,
+                    Cmp::Le => CmpOp::Le,
+                    Cmp::Gt => CmpOp::Gt,
+                    Cmp::Ge => CmpOp::Ge,
+                };
+                if let Some(c) = self.int_sym_cmp(op, it, a, b, line)? {
+                    return Ok(c);
+                }
                 let (a, b) = match (a, b) {
                     // In fewer bits than the address has (ptxas refuses such operands; this
                     // keeps the lowering's leniency from deciding a layout-dependent order).
@@ -1163,7 +1189,9 @@ impl Machine<'_> {
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
                 Val::Undef => return Err(err_undef(line, "a negated predicate")),
                 Val::Unordered => return Err(unordered(line)),
-                Val::Term(_) | Val::Pair(..) | Val::Word { .. } => return Err(data_int(line)),
+                Val::Term(_) | Val::Pair(..) | Val::Word { .. } | Val::Int { .. } => {
+                    return Err(data_int(line));
+                }
                 Val::Pending => return Err(pending(line)),
                 Val::Frag(_) => return Err(fragment(line)),
                 Val::Addr { .. } => return Err(addr_op(line)),
@@ -1235,7 +1263,7 @@ impl Machine<'_> {
                     Val::Cond(c) => Some(if neg { self.mk(Node::Not(c))? } else { c }),
                     Val::Undef => return Err(err_undef(line, "a guard")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
+                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } | Val::Int { .. } => {
                         return Err(data_int(line));
                     }
                     Val::Pending => return Err(pending(line)),
@@ -1345,6 +1373,12 @@ impl Machine<'_> {
                     match av {
                         Val::Undef => return Err(err_undef(line, "shfl")),
                         Val::Addr { .. } => return Err(addr_op(line)),
+                        Val::Int { width, .. } if width > 32 => {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "shfl of 32 bits of a wider integer of tensor data".into(),
+                            });
+                        }
                         _ => {}
                     }
                     let bv = Self::int(self.read(th, &ids, *b, line)?, line)? as u32;
@@ -1505,6 +1539,7 @@ impl Machine<'_> {
                     dsts,
                     addr,
                     nc,
+                    signed,
                     ..
                 } => {
                     let base = self.address(&cta.threads[t], &ids, addr, line)?;
@@ -1528,6 +1563,12 @@ impl Machine<'_> {
                             pc,
                         )?;
                         if let Some(d) = d {
+                            let wide_dst = self.prog.regs[*d as usize].bits == 64;
+                            let v = if *signed && wide_dst {
+                                self.sign_extend_32(v, line)?
+                            } else {
+                                v
+                            };
                             cta.threads[t].regs[*d as usize] = v;
                         }
                         if *nc {
@@ -1563,6 +1604,15 @@ impl Machine<'_> {
                             Val::Rounded { .. } | Val::Pow2 { .. } => {
                                 return Err(outside_reduction(line));
                             }
+                            Val::Int { width, .. } if u64::from(width) != eb * 8 => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: format!(
+                                        "a {}-byte store of a {width}-bit integer of tensor data",
+                                        eb
+                                    ),
+                                });
+                            }
                             v => v,
                         };
                         self.access(
@@ -1583,6 +1633,26 @@ impl Machine<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A signed 32-bit element loaded into a 64-bit register: its value, sign-extended.
+    fn sign_extend_32(&mut self, v: Val, line: Line) -> Result<Val, ExecError> {
+        let s32 = IntTy {
+            bits: 32,
+            signed: true,
+        };
+        match v {
+            Val::Bits(b) => Ok(Val::Bits(sext(b, 32) as u64)),
+            Val::Int { width: 32, .. } => match self.int_operand(v, s32, line)? {
+                Some((t, r)) => Ok(self.int_val(t, r, 64)),
+                None => Err(data_int(line)),
+            },
+            Val::Undef => Ok(v),
+            _ => Err(ExecError::Unsupported {
+                line,
+                what: "a sign-extending load of a value that is not a 32-bit integer".into(),
+            }),
         }
     }
 
@@ -1936,9 +2006,26 @@ impl Machine<'_> {
                     {
                         Val::Bits(m(p.wrapping_sub(q), ty.bits))
                     }
+                    (_, Val::Int { .. }, _) | (_, _, Val::Int { .. }) => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what: "an address computed from integer tensor data: addresses must \
+                                   be concrete (give the index tensor its contents with init)"
+                                .into(),
+                        });
+                    }
                     _ => return Err(addr_op(line)),
                 };
                 (dst, v)
+            }
+            Op::Int { op, ty, dst, a, b }
+                if matches!(rd!(a), Val::Int { .. }) || matches!(rd!(b), Val::Int { .. }) =>
+            {
+                let (x, y) = (rd!(a), rd!(b));
+                match self.int_sym_bin(op, ty, x, y, line)? {
+                    Some(v) => (dst, v),
+                    None => return Err(data_int(line)),
+                }
             }
             Op::Int { op, ty, dst, a, b } => {
                 let (x, y) = (int!(a), int!(b));
@@ -1994,6 +2081,11 @@ impl Machine<'_> {
                 (dst, Val::Bits(m(r, bits)))
             }
             Op::MulWide { ty, dst, a, b } => {
+                let (x, y) = (rd!(a), rd!(b));
+                if let Some(v) = self.int_sym_mul_wide(ty, x, y, line)? {
+                    th.regs[dst as usize] = v;
+                    return Ok(());
+                }
                 let r = wide(int!(a), ty) * wide(int!(b), ty);
                 (dst, Val::Bits(m(r as u64, ty.bits * 2)))
             }
@@ -2005,6 +2097,11 @@ impl Machine<'_> {
                 b,
                 c,
             } => {
+                let (x, y, z) = (rd!(a), rd!(b), rd!(c));
+                if let Some(v) = self.int_sym_mad(mode, ty, x, y, z, line)? {
+                    th.regs[dst as usize] = v;
+                    return Ok(());
+                }
                 let p = wide(int!(a), ty) * wide(int!(b), ty);
                 // `mad.wide.s32 %rd, %r, 4, %rd_ptr`: an address plus a product of integers.
                 if let Val::Addr { base, bits } = rd!(c) {
@@ -2131,6 +2228,15 @@ impl Machine<'_> {
                             y
                         }
                     }
+                    Val::Cond(c)
+                        if float.is_none()
+                            && (matches!(x, Val::Int { .. }) || matches!(y, Val::Int { .. })) =>
+                    {
+                        match self.int_sym_select(c, bits, x, y, line)? {
+                            Some(v) => v,
+                            None => return Err(data_int(line)),
+                        }
+                    }
                     Val::Cond(c) => {
                         let Some(ty) = float_view(x, y, float, bits) else {
                             return Err(ExecError::Unsupported {
@@ -2147,7 +2253,7 @@ impl Machine<'_> {
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
+                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } | Val::Int { .. } => {
                         return Err(data_int(line));
                     }
                     Val::Pending => return Err(pending(line)),
@@ -2324,6 +2430,12 @@ impl Machine<'_> {
         line: Line,
     ) -> Result<Val, ExecError> {
         match (from, to) {
+            (Ty::Int(a), to) if matches!(x, Val::Int { .. }) => {
+                match self.int_sym_cvt(a, to, x, line)? {
+                    Some(v) => Ok(v),
+                    None => Err(data_int(line)),
+                }
+            }
             (Ty::Int(a), Ty::Int(b)) => {
                 match x {
                     // `cvt.u32.u64` of a double's pattern: its low word.

@@ -1183,6 +1183,7 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             dsts,
             addr,
             nc,
+            signed: t == ScalarType::S32,
         })
     } else {
         let srcs = items

@@ -23,6 +23,88 @@ pub struct Tensor {
     pub dtype: ScalarType,
     pub shape: Vec<u64>,
     pub role: Role,
+    /// Contents the caller puts there before the launch, fixed by the spec: such a tensor is
+    /// concrete in every run (its elements may be addresses or branch conditions), and every
+    /// claim holds for these contents only.
+    pub init: Option<Init>,
+    /// Declared bounds `[lo, hi]` on every element of an integer input: its symbolic integers
+    /// are taken from this range, which is what excludes wraparound in their arithmetic.
+    pub range: Option<(i64, i64)>,
+}
+
+/// Concrete contents of a tensor fixed by its spec (`init = ...`, kernels/README.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Init {
+    /// Every element 0 (the caller zeroes it, e.g. an output that atomics add into).
+    Zero,
+    /// Element `i` holds `i` (integer tensors).
+    Iota,
+    /// A permutation of `0..n` shuffled by the seed (integer tensors).
+    Permutation { seed: u64 },
+    /// Seeded values in `[lo, hi]` (integer tensors).
+    Uniform { lo: i64, hi: i64, seed: u64 },
+}
+
+/// The generator behind seeded contents (SplitMix64): part of the spec's meaning, so it is
+/// fixed here and never changes for a given seed.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Init {
+    /// The element bit patterns of `n` elements of `dtype`.
+    pub fn contents(self, n: u64, dtype: ScalarType) -> Vec<u64> {
+        let m = mask(dtype.size() * 8);
+        match self {
+            Init::Zero => vec![0; n as usize],
+            Init::Iota => (0..n).map(|i| i & m).collect(),
+            Init::Permutation { seed } => {
+                let mut v: Vec<u64> = (0..n).collect();
+                let mut s = seed;
+                // Fisher-Yates from the top.
+                for i in (1..v.len()).rev() {
+                    let j = (splitmix(&mut s) % (i as u64 + 1)) as usize;
+                    v.swap(i, j);
+                }
+                v.into_iter().map(|x| x & m).collect()
+            }
+            Init::Uniform { lo, hi, seed } => {
+                let mut s = seed;
+                let span = (i128::from(hi) - i128::from(lo) + 1) as u128;
+                (0..n)
+                    .map(|_| {
+                        let r = u128::from(splitmix(&mut s)) % span;
+                        ((i128::from(lo) + r as i128) as i64 as u64) & m
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// How a verdict names these contents.
+    pub fn describe(self) -> String {
+        match self {
+            Init::Zero => "zero".into(),
+            Init::Iota => "iota".into(),
+            Init::Permutation { seed } => format!("permutation(seed {seed})"),
+            Init::Uniform { lo, hi, seed } => format!("uniform [{lo}, {hi}] (seed {seed})"),
+        }
+    }
+}
+
+/// The `[lo, hi]` an integer dtype holds, signed or unsigned.
+pub fn int_bounds(dtype: ScalarType) -> Option<(i128, i128)> {
+    use ScalarType::*;
+    let bits = dtype.size() * 8;
+    match dtype {
+        S8 | S16 | S32 | S64 => Some((-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)),
+        U8 | U16 | U32 | U64 | B8 | B16 | B32 | B64 => Some((0, (1i128 << bits) - 1)),
+        _ => None,
+    }
 }
 
 impl Tensor {
@@ -123,12 +205,25 @@ enum RawParam {
         dtype: String,
         shape: Vec<u64>,
         role: Role,
+        #[serde(default)]
+        init: Option<RawInit>,
+        #[serde(default)]
+        range: Option<[i64; 2]>,
     },
     Scalar {
         dtype: String,
         value: toml::Value,
     },
     Scratch {},
+}
+
+/// `init = "zero" | "iota" | { permutation = SEED } | { range = [LO, HI], seed = S }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawInit {
+    Name(String),
+    Permutation { permutation: u64 },
+    Uniform { range: [i64; 2], seed: u64 },
 }
 
 /// Largest tensor the executor will bind, in bytes; beyond it a spec is rejected, not truncated.
@@ -187,6 +282,8 @@ impl KernelSpec {
                     dtype,
                     shape,
                     role,
+                    init,
+                    range,
                 } => {
                     let dtype = data_type(&dtype).map_err(at)?;
                     if shape.is_empty() || shape.contains(&0) {
@@ -205,11 +302,21 @@ impl KernelSpec {
                     if !names.insert(name.clone()) {
                         return Err(at(format!("tensor name {name} is used twice")));
                     }
+                    let init = init
+                        .map(|i| tensor_init(i, dtype, role, shape.iter().product()))
+                        .transpose()
+                        .map_err(|m| at(format!("tensor {name}: {m}")))?;
+                    let range = range
+                        .map(|r| tensor_range(r, dtype, role, init.is_some()))
+                        .transpose()
+                        .map_err(|m| at(format!("tensor {name}: {m}")))?;
                     Binding::Tensor(Tensor {
                         name,
                         dtype,
                         shape,
                         role,
+                        init,
+                        range,
                     })
                 }
                 RawParam::Scalar { dtype, value } => {
@@ -231,6 +338,70 @@ impl KernelSpec {
             params,
         })
     }
+}
+
+/// Validates an `init`: zero for any tensor, integer contents for integer `in` tensors only,
+/// each value fitting the dtype.
+fn tensor_init(raw: RawInit, dtype: ScalarType, role: Role, n: u64) -> Result<Init, String> {
+    let init = match raw {
+        RawInit::Name(s) if s == "zero" => Init::Zero,
+        RawInit::Name(s) if s == "iota" => Init::Iota,
+        RawInit::Name(s) => {
+            return Err(format!(
+                "unknown init {s:?} (expected \"zero\", \"iota\", {{ permutation = SEED }} or {{ range = [LO, HI], seed = S }})"
+            ));
+        }
+        RawInit::Permutation { permutation } => Init::Permutation { seed: permutation },
+        RawInit::Uniform {
+            range: [lo, hi],
+            seed,
+        } => Init::Uniform { lo, hi, seed },
+    };
+    if init == Init::Zero {
+        return Ok(init);
+    }
+    let Some((tlo, thi)) = int_bounds(dtype) else {
+        return Err(format!(
+            "init {} needs an integer dtype, not {dtype:?}",
+            init.describe()
+        ));
+    };
+    if role != Role::In {
+        return Err(format!(
+            "init {} is for role = \"in\" tensors (an output can start as \"zero\")",
+            init.describe()
+        ));
+    }
+    let (lo, hi) = match init {
+        Init::Uniform { lo, hi, .. } => (i128::from(lo), i128::from(hi)),
+        _ => (0, i128::from(n) - 1),
+    };
+    if lo > hi || lo < tlo || hi > thi {
+        return Err(format!(
+            "init {} has values outside {dtype:?} (or an empty range)",
+            init.describe()
+        ));
+    }
+    Ok(init)
+}
+
+/// Validates a `range`: integer `in` tensors without `init`, `lo <= hi`, inside the dtype.
+fn tensor_range(
+    [lo, hi]: [i64; 2],
+    dtype: ScalarType,
+    role: Role,
+    has_init: bool,
+) -> Result<(i64, i64), String> {
+    let Some((tlo, thi)) = int_bounds(dtype) else {
+        return Err(format!("range needs an integer dtype, not {dtype:?}"));
+    };
+    if role != Role::In || has_init {
+        return Err("range is for role = \"in\" tensors without init".into());
+    }
+    if lo > hi || i128::from(lo) < tlo || i128::from(hi) > thi {
+        return Err(format!("range [{lo}, {hi}] is empty or outside {dtype:?}"));
+    }
+    Ok((lo, hi))
 }
 
 fn data_type(s: &str) -> Result<ScalarType, String> {
