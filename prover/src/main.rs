@@ -421,7 +421,7 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                                 w.interpreted.1
                             ),
                             None => outln!(
-                                "  evidence (seed {}: random inputs in [-4, 4)): the concrete interpreter computes {} vs {}, \
+                                "  evidence (seed {}: random float inputs in [-4, 4), integer inputs in their ranges): the concrete interpreter computes {} vs {}, \
                                  far beyond rounding (a numeric witness, not an exact one)",
                                 w.seed,
                                 w.interpreted.0,

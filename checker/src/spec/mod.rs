@@ -492,6 +492,82 @@ kind = "scratch"
         assert_eq!(s.params[2], Binding::Scratch);
     }
 
+    /// One integer tensor `idx` with the given extra lines, then an f32 output.
+    fn with_idx(dtype: &str, role: &str, extra: &str) -> String {
+        format!(
+            "ptx = \"k.ptx\"\nentry = \"k\"\ngrid = [1]\nblock = [32]\n[[params]]\nkind = \"tensor\"\n\
+             name = \"idx\"\ndtype = \"{dtype}\"\nshape = [8]\nrole = \"{role}\"\n{extra}\n[[params]]\n\
+             kind = \"tensor\"\nname = \"out\"\ndtype = \"f32\"\nshape = [8]\nrole = \"out\"\n"
+        )
+    }
+
+    fn idx_of(text: &str) -> Tensor {
+        match KernelSpec::parse(text, Path::new("."))
+            .unwrap()
+            .params
+            .remove(0)
+        {
+            Binding::Tensor(t) => t,
+            b => panic!("{b:?}"),
+        }
+    }
+
+    #[test]
+    fn init_and_range_parse_and_fix_the_contents() {
+        let t = idx_of(&with_idx("s32", "in", "init = \"iota\""));
+        assert_eq!(t.init, Some(Init::Iota));
+        assert_eq!(
+            Init::Iota.contents(8, t.dtype),
+            (0..8).collect::<Vec<u64>>()
+        );
+        let t = idx_of(&with_idx("s32", "in", "init = { permutation = 3 }"));
+        let mut p = t.init.unwrap().contents(8, t.dtype);
+        assert_eq!(p, t.init.unwrap().contents(8, t.dtype), "deterministic");
+        p.sort_unstable();
+        assert_eq!(p, (0..8).collect::<Vec<u64>>(), "a permutation");
+        let t = idx_of(&with_idx(
+            "s64",
+            "in",
+            "init = { range = [-2, 5], seed = 1 }",
+        ));
+        for b in t.init.unwrap().contents(8, t.dtype) {
+            assert!((-2..=5).contains(&(b as i64)), "{b}");
+        }
+        let t = idx_of(&with_idx("s32", "in", "range = [-10, 10]"));
+        assert_eq!(t.range, Some((-10, 10)));
+        let t = idx_of(&with_idx("f32", "out", "init = \"zero\""));
+        assert_eq!(t.init, Some(Init::Zero));
+    }
+
+    #[test]
+    fn bad_init_and_range_are_refused_with_a_reason() {
+        let cases = [
+            (with_idx("s32", "in", "init = \"ones\""), "unknown init"),
+            (with_idx("f32", "in", "init = \"iota\""), "integer dtype"),
+            (with_idx("s32", "out", "init = \"iota\""), "role"),
+            (
+                with_idx("u8", "in", "init = { range = [0, 300], seed = 1 }"),
+                "outside",
+            ),
+            (
+                with_idx("s32", "in", "init = { range = [5, 1], seed = 1 }"),
+                "empty",
+            ),
+            (with_idx("f32", "in", "range = [0, 1]"), "integer dtype"),
+            (with_idx("s32", "out", "range = [0, 1]"), "without init"),
+            (
+                with_idx("s32", "in", "init = \"iota\"\nrange = [0, 7]"),
+                "without init",
+            ),
+            (with_idx("u32", "in", "range = [-1, 4]"), "outside"),
+            (with_idx("s32", "in", "init = { seed = 1 }"), ""),
+        ];
+        for (text, needle) in cases {
+            let e = KernelSpec::parse(&text, Path::new(".")).unwrap_err();
+            assert!(e.contains(needle), "{e:?} should mention {needle:?}");
+        }
+    }
+
     #[test]
     fn rejects_bad_specs_with_a_reason() {
         let cases = [
