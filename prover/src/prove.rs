@@ -814,6 +814,20 @@ fn certified_witness(
         .iter()
         .map(|&(l, _)| dtype(l))
         .collect::<Option<_>>()?;
+    // An integer leaf's witness value stays inside its declared range (a point outside it
+    // is no input the claim is about).
+    let int_range = |link: u32| match pair
+        .inputs
+        .get(link as usize)
+        .and_then(|&(rp, _)| pair.reference.params.get(rp))
+    {
+        Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => {
+            let (lo, hi) = kcert_checker::selfcheck::int_draw_range(t);
+            Some((lo as f64, hi as f64))
+        }
+        _ => None,
+    };
+    let ranges: Vec<Option<(f64, f64)>> = leaves.iter().map(|&(l, _)| int_range(l)).collect();
     let name = input_name(pair);
     let mut confirmations = CERTIFY_CONFIRMATIONS;
     for k in 0..CERTIFY_ATTEMPTS {
@@ -821,7 +835,14 @@ fn certified_witness(
         let values: Vec<f64> = witness_values(k, leaves.len())
             .into_iter()
             .zip(&dtypes)
-            .map(|(v, &d)| decode(encode(v, d), d))
+            .zip(&ranges)
+            .map(|((v, &d), r)| {
+                let v = match r {
+                    Some((lo, hi)) => v.round().clamp(*lo, *hi),
+                    None => v,
+                };
+                decode(encode(v, d), d)
+            })
             .collect();
         let point: HashMap<(u32, u64), f64> = leaves.iter().copied().zip(values.clone()).collect();
         let mut ev = Evaluator::new(run.view(), &point);
