@@ -128,6 +128,12 @@ pub fn read_tensor(
     let (i, t) = spec
         .tensor_by_name(name)
         .ok_or_else(|| format!("the spec has no tensor named {name}"))?;
+    if let Some(init) = t.init {
+        return Err(format!(
+            "tensor {name} has its contents fixed by the spec (init = {}); a file cannot replace them",
+            init.describe()
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let w = t.dtype.size() as usize;
     if bytes.len() as u64 != t.bytes() {
