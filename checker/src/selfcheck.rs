@@ -753,6 +753,20 @@ mod tests {
     }
 
     #[test]
+    fn an_integer_add_read_as_a_subtraction_is_caught() {
+        let pair = "isum_smem-vs-isum_naive.pair.toml";
+        assert_eq!(self_check(pair, None), Ok(()));
+        assert!(caught(self_check(pair, Some(Fault::IntAddAsSub))));
+    }
+
+    #[test]
+    fn init_contents_read_one_element_off_are_caught() {
+        let pair = "gather_perm-vs-gather_rows.pair.toml";
+        assert_eq!(self_check(pair, None), Ok(()));
+        assert!(caught(self_check(pair, Some(Fault::InitShift))));
+    }
+
+    #[test]
     fn a_fragment_layout_one_lane_off_is_caught() {
         let pair = "mma_rowcol-vs-matmul_f16_naive_16x8.pair.toml";
         assert_eq!(self_check(pair, None), Ok(()));

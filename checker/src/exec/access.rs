@@ -909,7 +909,10 @@ impl Machine<'_> {
         {
             // Contents the spec fixes: concrete in both modes, whatever the role.
             let tm = &self.tensors[k];
-            let index = offset / tm.elem_bytes;
+            let mut index = offset / tm.elem_bytes;
+            if self.mode == Mode::Symbolic && super::fault::active(super::fault::Fault::InitShift) {
+                index = (index + 1) % tm.data.as_ref().map_or(1, |d| d.len().max(1) as u64);
+            }
             if width != tm.elem_bytes {
                 return Err(ExecError::Unsupported {
                     line,

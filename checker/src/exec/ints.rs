@@ -186,6 +186,10 @@ impl Machine<'_> {
             return Err(super::step::data_int(line));
         };
         let (node, r) = match op {
+            IntOp::Add if super::fault::active(super::fault::Fault::IntAddAsSub) => (
+                Node::Sub(a, b),
+                (ra.0.saturating_sub(rb.1), ra.1.saturating_sub(rb.0)),
+            ),
             IntOp::Add => (
                 Node::Add(a, b),
                 (ra.0.saturating_add(rb.0), ra.1.saturating_add(rb.1)),
