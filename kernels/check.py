@@ -23,6 +23,14 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# Families that state each kernel's truth in its .cu and check it through their pairs, not
+# as [reference] operators: adversarial/ (kernels written to provoke false verdicts) and
+# ints/ (integer tensor data, whose operators the [reference] language has no form for).
+SOURCE_TRUTH = ("adversarial", "ints")
+
+
+def source_truth(path):
+    return any(f in Path(path).resolve().relative_to(HERE).parts for f in SOURCE_TRUTH)
 VERDICTS = {"safe", "race", "out_of_bounds", "barrier_divergence", "deadlock",
             "collective_mismatch", "uninitialized_read", "misaligned", "unsupported",
             "fp_nondeterministic", "invalid", "resource_limit",
@@ -300,7 +308,7 @@ def check_spec(spec_path, errors):
         text = ptx_lines[ln - 1]
         # The adversarial family refuses other constructs too (invalid modifiers, say); each
         # .cu there states why its line is refused.
-        adversarial = "adversarial" in spec_path.relative_to(HERE).parts
+        adversarial = source_truth(spec_path)
         if verdict == "unsupported":
             out_bytes = [DTYPE_BYTES.get(t.get("dtype"), 8) for t in tensors.values()
                          if t.get("role") in ("out", "inout")]
@@ -314,8 +322,8 @@ def check_spec(spec_path, errors):
             err(f"expect: line {ln} ({text.strip()!r}) is not a {verdict} instruction")
 
     ref = exp.get("reference")
-    if ref is None and "adversarial" in spec_path.relative_to(HERE).parts:
-        return  # the adversarial family states its truth in the .cu and checks it by pairs
+    if ref is None and source_truth(spec_path):
+        return  # these families state their truth in the .cu and check it by pairs
     if not isinstance(ref, dict):
         err("expect: missing [reference]")
         return
@@ -584,7 +592,7 @@ def check_pair(pair_path, errors):
         spec, exp = load_instance(path)
         sides[side] = (path, spec, exp)
     # the adversarial family states its truth in each .cu, not as [reference] operators
-    adversarial = any("adversarial" in str(p) for (p, _, _) in sides.values())
+    adversarial = any(source_truth(p) for (p, _, _) in sides.values())
     ref_stem = sides["reference"][0].name[: -len(".toml")]
     opt_stem = sides["optimized"][0].name[: -len(".toml")]
     want_name = f"{opt_stem}-vs-{ref_stem}{PAIR_SUFFIX}"
@@ -623,11 +631,19 @@ def check_pair(pair_path, errors):
                 if shapes["reference"] != shapes["optimized"]:
                     serr(f"[[{group}]] #{i + 1}: {row['reference']!r} {shapes['reference']} vs "
                         f"{row['optimized']!r} {shapes['optimized']}: dtype/shape differ")
+                # linked inputs are one tensor: the same fixed contents and declared range
+                data = [(tensors[sd][row[sd]].get("init"), tensors[sd][row[sd]].get("range"))
+                        for sd in ("reference", "optimized")]
+                if group == "inputs" and data[0] != data[1]:
+                    serr(f"[[{group}]] #{i + 1}: {row['reference']!r} and {row['optimized']!r} "
+                         f"differ in init or range: {data[0]} vs {data[1]}")
                 renaming[row["reference"]] = row["optimized"]
         # every in (out) tensor of each side is paired: no free input, no unchecked output
         for side in ("reference", "optimized"):
+            # an input whose contents the spec fixes (init) is no free data: it may stay unlinked
             missing = sorted(n for n, t in tensors[side].items()
-                             if t.get("role") == role and n not in seen[side])
+                             if t.get("role") == role and n not in seen[side]
+                             and not (group == "inputs" and "init" in t))
             if missing:
                 serr(f"[[{group}]]: {side} tensor(s) {missing} with role {role!r} not paired")
         for side in ("reference", "optimized"):
@@ -747,7 +763,7 @@ def main():
         pending = HERE / "pending" / cu.parent.relative_to(HERE) / f"{cu.stem}.toml.pending"
         # an adversarial kernel may run only under instance names of its own (X_pos0.toml)
         launched = any(f'ptx = "{ptx.name}"' in t.read_text() for t in cu.parent.glob("*.toml")) \
-            if "adversarial" in cu.relative_to(HERE).parts else False
+            if source_truth(cu) else False
         if not cu.with_suffix(".toml").exists() and not pending.exists() and not launched:
             errs.append(f"{cu.relative_to(HERE)}: no spec {cu.stem}.toml (nor pending/.../{cu.stem}.toml.pending)")
         record(errs)

@@ -222,10 +222,15 @@ impl PairRun {
             _ => return Err(format!("parameter {param} is not a tensor")),
         };
         match v {
-            Val::Term(t) => Ok(Some(t)),
+            Val::Term(t) | Val::Int { term: t, .. } => Ok(Some(t)),
             Val::Bits(b) => {
                 use crate::ptx::ScalarType as S;
                 let d = match dtype {
+                    // An integer element is the integer its dtype reads the bits as.
+                    S::S32 => Some(Dyadic::from_i64(i64::from(b as u32 as i32))),
+                    S::S64 => Some(Dyadic::from_i64(b as i64)),
+                    S::U32 => Some(Dyadic::from_u64(u64::from(b as u32))),
+                    S::U64 => Some(Dyadic::from_u64(b)),
                     S::F32 => Dyadic::from_f32_bits(b as u32),
                     S::F64 => Dyadic::from_f64_bits(b),
                     S::F16 => Dyadic::from_f16_bits(b as u16),

@@ -246,6 +246,21 @@ fn links(
                 ),
             ));
         }
+        // Linked inputs are one tensor: contents fixed on one side must be fixed alike on the
+        // other, and the values a symbolic integer ranges over must be the same.
+        if group == Group::Inputs && (rt.init != ot.init || rt.range != ot.range) {
+            return Err((
+                span,
+                format!(
+                    "{at}: {} and {} differ in init or range ({} vs {}): linked inputs hold the \
+                     same data",
+                    l.reference,
+                    l.optimized,
+                    data_text(rt),
+                    data_text(ot)
+                ),
+            ));
+        }
         out.push((ri, oi));
     }
     for (k, (side, spec)) in [("reference", reference), ("optimized", optimized)]
@@ -254,7 +269,13 @@ fn links(
     {
         let free: Vec<&str> = spec
             .tensors()
-            .filter(|(i, t)| t.role == role && !named[k].iter().any(|(j, _)| j == i))
+            // An input whose contents the spec fixes (init) is no free data: it may stay
+            // unlinked (an index array only one kernel reads).
+            .filter(|(i, t)| {
+                t.role == role
+                    && !named[k].iter().any(|(j, _)| j == i)
+                    && !(group == Group::Inputs && t.init.is_some())
+            })
             .map(|(_, t)| t.name.as_str())
             .collect();
         if !free.is_empty() {
@@ -273,6 +294,42 @@ fn links(
         }
     }
     Ok(out)
+}
+
+/// What a tensor's spec fixes about its data, for messages and verdicts.
+fn data_text(t: &crate::spec::Tensor) -> String {
+    match (t.init, t.range) {
+        (Some(i), _) => format!("{} = {}", t.name, i.describe()),
+        (None, Some((lo, hi))) => format!("{} in [{lo}, {hi}]", t.name),
+        (None, None) => format!("{} unconstrained", t.name),
+    }
+}
+
+impl PairSpec {
+    /// What the claims assume about the data, as a phrase for verdict lines: the contents
+    /// fixed by `init` and the declared ranges of integer inputs (reference names; optimized
+    /// outputs too when they start initialized), e.g. "with idx = iota, out = zero". Empty
+    /// when nothing is assumed.
+    pub fn data_note(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for (side, spec) in [("", &self.reference), ("optimized ", &self.optimized)] {
+            for (i, t) in spec.tensors() {
+                if t.init.is_none() && t.range.is_none() {
+                    continue;
+                }
+                // A linked input is named once, by its reference name.
+                if !side.is_empty() && self.inputs.iter().any(|&(_, o)| o == i) {
+                    continue;
+                }
+                parts.push(format!("{side}{}", data_text(t)));
+            }
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", parts.join(", "))
+        }
+    }
 }
 
 fn role_name(r: Role) -> &'static str {

@@ -466,6 +466,19 @@ fn link_inputs(pair: &PairSpec, digest: &[u8; 32], set: u64) -> Vec<(Vec<u64>, V
     pair.inputs
         .iter()
         .map(|&(rp, _)| match pair.reference.params.get(rp) {
+            // Contents fixed by the spec: the interpreter uses them whatever it is given.
+            Some(Binding::Tensor(t)) if t.init.is_some() => (Vec::new(), Vec::new()),
+            Some(Binding::Tensor(t)) if crate::spec::int_bounds(t.dtype).is_some() => {
+                let (lo, hi) = int_draw_range(t);
+                let span = (hi - lo + 1) as u128;
+                let mask = crate::exec::memory::mask(u64::from(t.dtype.size()) * 8);
+                (0..t.elements())
+                    .map(|_| {
+                        let v = lo + (u128::from(rng.next()) % span) as i128;
+                        ((v as i64 as u64) & mask, v as f64)
+                    })
+                    .unzip()
+            }
             Some(Binding::Tensor(t)) => {
                 let (mut bits, mut vals) = (Vec::new(), Vec::new());
                 for _ in 0..t.elements() {
@@ -488,6 +501,29 @@ fn link_inputs(pair: &PairSpec, digest: &[u8; 32], set: u64) -> Vec<(Vec<u64>, V
         .collect()
 }
 
+/// Where the self-check draws an integer input's values: its declared range, else small
+/// values of its dtype (without a range no arithmetic on them is accepted anyway).
+pub fn int_draw_range(t: &crate::spec::Tensor) -> (i128, i128) {
+    let (lo, hi) = crate::spec::int_bounds(t.dtype).unwrap_or((0, 0));
+    match t.range {
+        Some((a, b)) => (i128::from(a), i128::from(b)),
+        None => (lo.max(-100), hi.min(100)),
+    }
+}
+
+/// The integer an element of integer `dtype` holds.
+fn decode_int(bits: u64, dtype: ScalarType) -> Option<i128> {
+    let n = dtype.size() * 8;
+    let (lo, _) = crate::spec::int_bounds(dtype)?;
+    let m = crate::exec::memory::mask(u64::from(n));
+    let u = i128::from(bits & m);
+    Some(if lo < 0 && u >= 1i128 << (n - 1) {
+        u - (1i128 << n)
+    } else {
+        u
+    })
+}
+
 /// Runs the self-check on one side of `run` (`kernel`: which, for messages).
 pub fn check_side(
     pair: &PairSpec,
@@ -506,7 +542,7 @@ pub fn check_side(
     let mut roots = Vec::new();
     for vals in side.outcome.outputs.values() {
         for v in vals.values() {
-            if let Val::Term(t) = v {
+            if let Val::Term(t) | Val::Int { term: t, .. } = v {
                 roots.push(*t);
             }
         }
@@ -566,6 +602,23 @@ pub fn check_side(
                         set,
                     });
                 };
+                // An integer term evaluates exactly (integers below 2^53 in f64): it must be
+                // the interpreter's integer.
+                if let (Val::Int { term, .. }, Some(c)) = (v, decode_int(cb, t.dtype)) {
+                    let tv = est.get(term).map_or(f64::NAN, |x| x.v);
+                    if !((c as f64) - tv).abs().le(&0.5) {
+                        return Err(SelfCheckError::Mismatch {
+                            kernel: name,
+                            param,
+                            element,
+                            term: tv,
+                            bound: 0.0,
+                            concrete: c as f64,
+                            set,
+                        });
+                    }
+                    continue;
+                }
                 let Some(c) = decode(cb, t.dtype) else {
                     // Integer outputs are compared bit for bit where the term is concrete.
                     if let Val::Bits(sb) = v
@@ -697,6 +750,20 @@ mod tests {
         let pair = "bf16x2_add_f32-vs-bf16x2_add.pair.toml";
         assert_eq!(self_check(pair, None), Ok(()));
         assert!(caught(self_check(pair, Some(Fault::HalfFormat))));
+    }
+
+    #[test]
+    fn an_integer_add_read_as_a_subtraction_is_caught() {
+        let pair = "isum_smem-vs-isum_naive.pair.toml";
+        assert_eq!(self_check(pair, None), Ok(()));
+        assert!(caught(self_check(pair, Some(Fault::IntAddAsSub))));
+    }
+
+    #[test]
+    fn init_contents_read_one_element_off_are_caught() {
+        let pair = "gather_perm-vs-gather_rows.pair.toml";
+        assert_eq!(self_check(pair, None), Ok(()));
+        assert!(caught(self_check(pair, Some(Fault::InitShift))));
     }
 
     #[test]

@@ -87,7 +87,16 @@ fn f16_bits(x: f32) -> u16 {
     sign | (((e + 15) as u16) << 10) | (mant & 0x3ff)
 }
 
-/// Random data for every `in`/`inout` tensor of `spec`.
+/// A seeded integer for an element of integer tensor `t`, inside its declared range (the
+/// self-check's draw range: kcert-check's interpreter runs see the same kind of values).
+pub fn int_value(t: &kcert_checker::spec::Tensor, rng: &mut Rng) -> f64 {
+    let (lo, hi) = kcert_checker::selfcheck::int_draw_range(t);
+    let span = (hi - lo + 1) as u128;
+    (lo + (u128::from(rng.next_u64()) % span) as i128) as f64
+}
+
+/// Random data for every `in`/`inout` tensor of `spec`: an `init` tensor gets its fixed
+/// contents, an integer tensor integers inside its declared range.
 pub fn random(spec: &KernelSpec, seed: u64) -> Inputs {
     let mut rng = Rng::new(seed);
     let mut out = HashMap::new();
@@ -95,9 +104,15 @@ pub fn random(spec: &KernelSpec, seed: u64) -> Inputs {
         if let Binding::Tensor(t) = b
             && t.role != Role::Out
         {
-            let data = (0..t.elements())
-                .map(|_| encode(rng.unit(), t.dtype))
-                .collect();
+            let data = match t.init {
+                Some(init) => init.contents(t.elements(), t.dtype),
+                None if kcert_checker::spec::int_bounds(t.dtype).is_some() => (0..t.elements())
+                    .map(|_| encode(int_value(t, &mut rng), t.dtype))
+                    .collect(),
+                None => (0..t.elements())
+                    .map(|_| encode(rng.unit(), t.dtype))
+                    .collect(),
+            };
             out.insert(i, data);
         }
     }
@@ -113,6 +128,12 @@ pub fn read_tensor(
     let (i, t) = spec
         .tensor_by_name(name)
         .ok_or_else(|| format!("the spec has no tensor named {name}"))?;
+    if let Some(init) = t.init {
+        return Err(format!(
+            "tensor {name} has its contents fixed by the spec (init = {}); a file cannot replace them",
+            init.describe()
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let w = t.dtype.size() as usize;
     if bytes.len() as u64 != t.bytes() {

@@ -556,15 +556,18 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
             } else {
                 "both kernels safe"
             };
+            let note = kcert_checker::pair::PairSpec::load(&pair)
+                .map(|p| p.data_note())
+                .unwrap_or_default();
             if partial {
                 outln!(
-                    "PROVED {} (PARTIAL): {safe}; outputs equal for all inputs only on the {elements} elements both write ({} steps)",
+                    "PROVED {} (PARTIAL): {safe}; outputs equal for all inputs{note} only on the {elements} elements both write ({} steps)",
                     pair.display(),
                     cert.steps.len()
                 );
             } else {
                 outln!(
-                    "PROVED {}: {safe}, {elements} output elements equal for all inputs, every element of every output ({} steps)",
+                    "PROVED {}: {safe}, {elements} output elements equal for all inputs{note}, every element of every output ({} steps)",
                     pair.display(),
                     cert.steps.len()
                 );
@@ -664,7 +667,7 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
                         }
                         Some(w) => match w.exact {
                             Some((x, y)) => outln!(
-                                "  counterexample (seed {}: every linked input element k/8, k in -8..=8): exact values {x} vs {y} \
+                                "  counterexample (seed {}: every linked float input element k/8, k in -8..=8, integer inputs seeded in their ranges): exact values {x} vs {y} \
                                  (difference {}); the concrete interpreter computes {} vs {}",
                                 w.seed,
                                 x - y,
@@ -672,7 +675,7 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
                                 w.interpreted.1
                             ),
                             None => outln!(
-                                "  evidence (seed {}: random inputs in [-4, 4)): the concrete interpreter computes {} vs {}, \
+                                "  evidence (seed {}: random float inputs in [-4, 4), integer inputs in their ranges): the concrete interpreter computes {} vs {}, \
                                  far beyond rounding (a numeric witness, not an exact one)",
                                 w.seed,
                                 w.interpreted.0,

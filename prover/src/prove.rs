@@ -277,6 +277,17 @@ fn random_link_values(pair: &PairSpec, seed: u64) -> Vec<Vec<f64>> {
     pair.inputs
         .iter()
         .map(|&(rp, _)| match pair.reference.params.get(rp) {
+            Some(Binding::Tensor(t)) if t.init.is_some() => t
+                .init
+                .map(|i| i.contents(t.elements(), t.dtype))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|b| decode(b, t.dtype))
+                .collect(),
+            Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => (0
+                ..t.elements())
+                .map(|_| crate::inputs::int_value(t, &mut rng))
+                .collect(),
             Some(Binding::Tensor(t)) => (0..t.elements()).map(|_| rng.unit() * 4.0).collect(),
             _ => Vec::new(),
         })
@@ -507,6 +518,23 @@ fn prove_symbolic(
                         ),
                         w => w,
                     };
+                    // Integer inputs range over a box: polynomials that differ may still agree
+                    // on every integer point of it (x^2 = x on [0, 1]), so only a witness the
+                    // interpreter confirms refutes.
+                    let int_inputs = pair.inputs.iter().any(|&(rp, _)| {
+                        matches!(pair.reference.params.get(rp), Some(Binding::Tensor(t))
+                            if t.init.is_none() && kcert_checker::spec::int_bounds(t.dtype).is_some())
+                    });
+                    let confirmed = witness
+                        .as_ref()
+                        .is_some_and(|w| w.interpreted.0 != w.interpreted.1);
+                    if int_inputs && !confirmed {
+                        return Ok(Outcome::Unknown(format!(
+                            "output {} element {e}: the polynomials differ but no integer input \
+                             in the declared ranges separates the kernels",
+                            tensor_name(&pair.reference, rp)
+                        )));
+                    }
                     if !exact && witness.is_none() {
                         return Ok(Outcome::Unknown(format!(
                             "output {} element {e}: the normal forms differ but no concrete input separates the kernels; \
@@ -692,7 +720,7 @@ fn eval(p: &PolyMap, point: &HashMap<u64, Coef>) -> Option<Coef> {
     Some(acc)
 }
 
-/// Searches a few seeded inputs (every linked input element k/8, k in -8..=8, exact in every
+/// Searches a few seeded inputs (every linked float input element k/8, k in -8..=8, exact in every
 /// float format) for one where the two expansions differ exactly, then runs the interpreter
 /// there. `None` when no seed separates them or evaluation overflows.
 #[allow(clippy::too_many_arguments)]
@@ -714,18 +742,36 @@ fn counterexample(
         let mut rng = Rng::new(seed);
         // Values per link, per element.
         let mut values: Vec<Vec<i64>> = Vec::new();
+        // Per link: the exponent of its values' scale (-3: k/8; 0: integers, for integer
+        // tensors, drawn inside their declared range).
+        let mut scale: Vec<i32> = Vec::new();
         for &(rp, _) in &pair.inputs {
-            let n = match pair.reference.params.get(rp) {
-                Some(Binding::Tensor(t)) => t.elements(),
-                _ => 0,
-            };
-            values.push((0..n).map(|_| (rng.next_u64() % 17) as i64 - 8).collect());
+            match pair.reference.params.get(rp) {
+                Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => {
+                    let vs = (0..t.elements())
+                        .map(|_| crate::inputs::int_value(t, &mut rng) as i64)
+                        .collect();
+                    values.push(vs);
+                    scale.push(0);
+                }
+                Some(Binding::Tensor(t)) => {
+                    values.push(
+                        (0..t.elements())
+                            .map(|_| (rng.next_u64() % 17) as i64 - 8)
+                            .collect(),
+                    );
+                    scale.push(-3);
+                }
+                _ => {
+                    values.push(Vec::new());
+                    scale.push(-3);
+                }
+            }
         }
         let mut point = HashMap::new();
         for (i, vs) in values.iter().enumerate() {
             for (e, &k) in vs.iter().enumerate() {
-                // k/8 with |k| <= 8: never overflows.
-                let c = Coef::from_dyadic(Dyadic::new(k < 0, k.unsigned_abs(), -3)).ok()?;
+                let c = Coef::from_dyadic(Dyadic::new(k < 0, k.unsigned_abs(), scale[i])).ok()?;
                 point.insert(((i as u64) << 40) | e as u64, c);
             }
         }
@@ -736,7 +782,8 @@ fn counterexample(
         // The same point, as floats (k/8 is exact in every float format), in the interpreter.
         let shared: Vec<Vec<f64>> = values
             .iter()
-            .map(|vs| vs.iter().map(|&v| v as f64 / 8.0).collect())
+            .zip(&scale)
+            .map(|(vs, &sc)| vs.iter().map(|&v| v as f64 * 2f64.powi(sc)).collect())
             .collect();
         let at = |k: Kernel, text: &str| -> Option<f64> {
             concrete_outputs(pair, seed, k, text, &shared, DEFAULT_MAX_WORK)?
@@ -813,6 +860,20 @@ fn certified_witness(
         .iter()
         .map(|&(l, _)| dtype(l))
         .collect::<Option<_>>()?;
+    // An integer leaf's witness value stays inside its declared range (a point outside it
+    // is no input the claim is about).
+    let int_range = |link: u32| match pair
+        .inputs
+        .get(link as usize)
+        .and_then(|&(rp, _)| pair.reference.params.get(rp))
+    {
+        Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => {
+            let (lo, hi) = kcert_checker::selfcheck::int_draw_range(t);
+            Some((lo as f64, hi as f64))
+        }
+        _ => None,
+    };
+    let ranges: Vec<Option<(f64, f64)>> = leaves.iter().map(|&(l, _)| int_range(l)).collect();
     let name = input_name(pair);
     let mut confirmations = CERTIFY_CONFIRMATIONS;
     for k in 0..CERTIFY_ATTEMPTS {
@@ -820,7 +881,14 @@ fn certified_witness(
         let values: Vec<f64> = witness_values(k, leaves.len())
             .into_iter()
             .zip(&dtypes)
-            .map(|(v, &d)| decode(encode(v, d), d))
+            .zip(&ranges)
+            .map(|((v, &d), r)| {
+                let v = match r {
+                    Some((lo, hi)) => v.round().clamp(*lo, *hi),
+                    None => v,
+                };
+                decode(encode(v, d), d)
+            })
             .collect();
         let point: HashMap<(u32, u64), f64> = leaves.iter().copied().zip(values.clone()).collect();
         let mut ev = Evaluator::new(run.view(), &point);

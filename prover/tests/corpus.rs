@@ -59,10 +59,11 @@ fn every_safe_instance_computes_its_operator() {
             continue;
         }
         let Some(reference) = expect.reference().unwrap() else {
-            // The adversarial family states each kernel's truth in its source and checks it
-            // through its pairs; elsewhere every safe instance documents its operator.
+            // The adversarial and ints families state each kernel's truth in its source and
+            // check it through their pairs; elsewhere every safe instance documents its operator.
+            let path = spec_path.to_string_lossy();
             assert!(
-                spec_path.to_string_lossy().contains("/adversarial/"),
+                path.contains("/adversarial/") || path.contains("/ints/"),
                 "{}: no [reference]",
                 spec_path.display()
             );

@@ -191,7 +191,8 @@ fn claim_text(c: &Claim, claims: &[Claim], pair: &PairSpec) -> String {
             elements,
             total,
         } if elements == total => format!(
-            "outputs equal for all inputs: {}, all {total} of {total} elements",
+            "outputs equal for all inputs{}: {}, all {total} of {total} elements",
+            pair.data_note(),
             link_text(output, pair)
         ),
         Claim::Equivalent {
@@ -199,8 +200,9 @@ fn claim_text(c: &Claim, claims: &[Claim], pair: &PairSpec) -> String {
             elements,
             total,
         } => format!(
-            "PARTIAL: {} for all inputs on {elements} of {total} elements only; {} not written by either kernel",
+            "PARTIAL: {} for all inputs{} on {elements} of {total} elements only; {} not written by either kernel",
             link_text(output, pair),
+            pair.data_note(),
             total - elements
         ),
     }
@@ -399,7 +401,7 @@ fn one(path: &PathBuf, args: &Args) -> Result<Report, String> {
     );
     Ok(Report {
         strength: Some(strength),
-        message: what,
+        message: format!("{what}{}", pair.data_note()),
         claims: v.claims,
         pair: Some(pair),
         kernels,

@@ -132,6 +132,8 @@ impl Machine<'_> {
                         dtype: crate::ptx::ScalarType::U8,
                         shape: t.shape.clone(),
                         role: t.role,
+                        init: None,
+                        range: None,
                     }
                     .multi_index(elem);
                     format!("{}[{elem}] (index {idx:?})", t.name)
@@ -616,6 +618,26 @@ impl Machine<'_> {
                 }
             }
         }
+        if let (Some(Target::Tensor(k)), Some(Val::Int { term, .. })) = (target, store) {
+            let tm = &self.tensors[k];
+            let holds = match (tm.int, self.int_range(term)) {
+                (Some((ty, _)), Some(r)) => {
+                    let (lo, hi) = super::ints::type_range(ty);
+                    lo <= r.0 && r.1 <= hi
+                }
+                _ => false,
+            };
+            if !holds {
+                let name = tm.name.clone();
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "integer tensor data stored into tensor {name}, whose elements cannot hold \
+                         every value it may take (or are floats)"
+                    ),
+                });
+            }
+        }
         if let (Some(Target::Tensor(k)), Some(_)) = (target, store) {
             self.tensors[k].written = true;
             if !cta.inflight.is_empty() {
@@ -848,6 +870,32 @@ impl Machine<'_> {
                 (Val::Bits(a), Val::Bits(b)) => {
                     Val::Bits(a.wrapping_add(b) & super::memory::mask(u64::from(it.bits)))
                 }
+                (Val::Int { .. } | Val::Bits(_), Val::Int { .. } | Val::Bits(_)) => {
+                    let new = match self.int_sym_atomic(it, old, val, line)? {
+                        Some(v) => v,
+                        None => return Err(super::step::data_int(line)),
+                    };
+                    // The sum lands in an element its dtype reads: it must hold every value.
+                    if let (Some(Target::Tensor(k)), Val::Int { term, .. }) = (target, new) {
+                        let holds = match (self.tensors[k].int, self.int_range(term)) {
+                            (Some((ty, _)), Some(r)) => {
+                                let (lo, hi) = super::ints::type_range(ty);
+                                lo <= r.0 && r.1 <= hi
+                            }
+                            _ => false,
+                        };
+                        if !holds {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: format!(
+                                    "an integer atomic add into {} whose sum may leave its dtype's range",
+                                    self.tensors[k].name
+                                ),
+                            });
+                        }
+                    }
+                    new
+                }
                 _ => {
                     return Err(ExecError::Unsupported {
                         line,
@@ -932,6 +980,31 @@ impl Machine<'_> {
         pc: u32,
     ) -> Result<Val, ExecError> {
         let line = self.prog.insts[pc as usize].line;
+        if let Some(Target::Tensor(k)) = target
+            && self.tensors[k].init
+        {
+            // Contents the spec fixes: concrete in both modes, whatever the role.
+            let tm = &self.tensors[k];
+            let mut index = offset / tm.elem_bytes;
+            if self.mode == Mode::Symbolic && super::fault::active(super::fault::Fault::InitShift) {
+                index = (index + 1) % tm.data.as_ref().map_or(1, |d| d.len().max(1) as u64);
+            }
+            if width != tm.elem_bytes {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "{width}-byte load across {}-byte elements of {} (its contents are fixed by init)",
+                        tm.elem_bytes, tm.name
+                    ),
+                });
+            }
+            return tm
+                .data
+                .as_ref()
+                .and_then(|d| d.get(index as usize))
+                .map(|&b| Val::Bits(b))
+                .ok_or_else(|| ExecError::Launch(format!("no data for {}[{index}]", tm.name)));
+        }
         if let Some(Target::Tensor(k)) = target {
             let tm = &self.tensors[k];
             if tm.role != Role::Out {
@@ -978,14 +1051,23 @@ impl Machine<'_> {
                             ExecError::Launch(format!("no data for {}[{index}]", tm.name))
                         })
                     }
-                    Mode::Symbolic if !tm.is_float => Err(ExecError::Unsupported {
-                        line,
-                        what: format!(
-                            "reading integer tensor data ({}): terms hold real-valued floats only",
-                            tm.name
-                        ),
-                    }),
-                    Mode::Symbolic => Ok(Val::Term(self.leaf(k, index)?)),
+                    // An integer element is an exact integer term in its interval.
+                    Mode::Symbolic => match tm.int {
+                        Some((ty, r)) if ty.bits >= 32 => {
+                            let leaf = self.leaf(k, index)?;
+                            Ok(self.int_val(leaf, r, ty.bits))
+                        }
+                        _ if !tm.is_float => Err(ExecError::Unsupported {
+                            line,
+                            what: format!(
+                                "reading {}-bit integer tensor data ({}) symbolically: only 32- and \
+                                 64-bit integer elements are modelled (or give the tensor an init)",
+                                tm.elem_bytes * 8,
+                                tm.name
+                            ),
+                        }),
+                        _ => Ok(Val::Term(self.leaf(k, index)?)),
+                    },
                 };
             }
         }

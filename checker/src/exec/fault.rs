@@ -12,6 +12,10 @@ pub enum Fault {
     DropFmaAddend,
     /// An mma result written to the registers of the next lane (a fragment layout off by one).
     MmaLane,
+    /// An integer add of tensor data built as a subtraction.
+    IntAddAsSub,
+    /// Contents fixed by `init` read one element further on (symbolic runs only).
+    InitShift,
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod fault;
 pub mod finding;
 mod ieee;
 mod ifconv;
+mod ints;
 mod libdevice;
 pub mod memory;
 pub mod race;
@@ -27,7 +28,7 @@ pub use value::Val;
 use crate::lower::{Op, Program, Space};
 use crate::ptx::{Line, ScalarType};
 use crate::spec::{Binding, KernelSpec, Role};
-use crate::term::TermArena;
+use crate::term::{TermArena, TermId};
 use memory::{Region, TENSOR_STRIDE};
 use race::Clocks;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -163,6 +164,12 @@ pub(crate) struct TensorMem {
     /// Its bytes are concrete data from the PTX, stored before the launch; it is read-only
     /// here (a store to it is refused) and never an output.
     pub module: Option<Space>,
+    /// Whether the spec fixes the contents (`init`): then `data` holds them in every mode,
+    /// and unwritten elements of an output are part of its final contents.
+    pub init: bool,
+    /// For integer tensors: the signedness and bits of an element and the interval its
+    /// symbolic values lie in (the declared `range`, else the dtype's).
+    pub int: Option<(crate::lower::IntTy, ints::Range)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,6 +341,8 @@ pub(crate) struct Machine<'a> {
     frags: Vec<wmma::Fragment>,
     /// Executions of libdevice expf's rounding `fma.rm` so far: the next [`Val::Rounded`] id.
     rounded_count: u32,
+    /// The interval of every integer term ([`Val::Int`]) of this run.
+    pub(crate) int_ranges: HashMap<TermId, ints::Range, crate::term::FxBuildHasher>,
 }
 
 /// Runs `prog` under the launch `spec`.
@@ -369,7 +378,12 @@ pub fn run_in(
         // small) ids: loads become arithmetic, and accumulation chains always have their
         // newest child in the accumulator, which keeps interning off the hash table.
         let n: u64 = t.shape.iter().product();
-        if mode == Mode::Symbolic && t.role != Role::Out && t.is_float && n <= DENSE_ELEMENTS {
+        if mode == Mode::Symbolic
+            && t.role != Role::Out
+            && t.is_float
+            && !t.init
+            && n <= DENSE_ELEMENTS
+        {
             t.input_base = m
                 .arena
                 .intern_inputs(t.ordinal, n)
@@ -541,6 +555,9 @@ impl<'a> Machine<'a> {
             param_bits.push(match b {
                 Binding::Tensor(t) => {
                     let data = match (mode, t.role) {
+                        // Contents the spec fixes are the same in every run, whatever the
+                        // caller passes.
+                        _ if t.init.is_some() => t.init.map(|i| i.contents(t.elements(), t.dtype)),
                         (Mode::Concrete, Role::In | Role::Inout) => {
                             let d = inputs.get(&i).cloned().ok_or_else(|| {
                                 ExecError::Launch(format!("no input data for tensor {}", t.name))
@@ -576,6 +593,23 @@ impl<'a> Machine<'a> {
                             ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64
                         ),
                         is_bf16: t.dtype == ScalarType::Bf16,
+                        init: t.init.is_some(),
+                        int: crate::spec::int_bounds(t.dtype).map(|whole| {
+                            let ty = crate::lower::IntTy {
+                                bits: (t.dtype.size() * 8) as u8,
+                                signed: matches!(
+                                    t.dtype,
+                                    ScalarType::S8
+                                        | ScalarType::S16
+                                        | ScalarType::S32
+                                        | ScalarType::S64
+                                ),
+                            };
+                            let r = t
+                                .range
+                                .map_or(whole, |(lo, hi)| (i128::from(lo), i128::from(hi)));
+                            (ty, r)
+                        }),
                     });
                     (ordinal + 1) * TENSOR_STRIDE
                 }
@@ -608,6 +642,8 @@ impl<'a> Machine<'a> {
                 nc_reads: HashMap::default(),
                 input_base: None,
                 module: Some(v.space),
+                init: false,
+                int: None,
                 data: None,
                 ordinal: u32::MAX,
                 is_float: false,
@@ -650,6 +686,7 @@ impl<'a> Machine<'a> {
             live: HashMap::new(),
             frags: Vec::new(),
             rounded_count: 0,
+            int_ranges: HashMap::default(),
         })
     }
 
@@ -1228,6 +1265,14 @@ impl<'a> Machine<'a> {
                     )));
                 }
                 vals.insert(g, cell.val);
+            }
+            // The caller's contents stay where nothing was written: they are output too.
+            if t.init
+                && let Some(d) = &t.data
+            {
+                for (i, &b) in d.iter().enumerate() {
+                    vals.entry(i as u64).or_insert(Val::Bits(b));
+                }
             }
             out.insert(t.param, vals);
         }

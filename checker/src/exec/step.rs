@@ -160,6 +160,11 @@ fn m(v: u64, bits: u8) -> u64 {
     mask(u64::from(bits)) & v
 }
 
+/// [`wide`] for the symbolic integers of `exec::ints`.
+pub(super) fn wide_of(v: u64, ty: IntTy) -> i128 {
+    wide(v, ty)
+}
+
 /// Value as a signed or unsigned 128-bit integer.
 fn wide(v: u64, ty: IntTy) -> i128 {
     if ty.signed {
@@ -715,6 +720,16 @@ impl Machine<'_> {
             Val::Frag(_) => return Err(fragment(line)),
             Val::Addr { .. } => return Err(addr_op(line)),
             Val::Rounded { .. } | Val::Pow2 { .. } => return Err(outside_reduction(line)),
+            // Only a conversion (`cvt.rn.f32.s32`) makes a number of an integer: its bits
+            // read as a float are another number.
+            Val::Int { .. } => {
+                return Err(ExecError::Unsupported {
+                    line,
+                    what: "integer tensor data used as a float without a conversion (its bits \
+                           would be read as another number)"
+                        .into(),
+                });
+            }
         };
         self.mk(node)
     }
@@ -1153,6 +1168,24 @@ impl Machine<'_> {
             // an address outside may wrap around 2^64 in our layout and not on the hardware, or
             // the other way round (Lean: `Provenance.cmp_branch_differs`, `lt_indep`).
             Ty::Int(it) => {
+                let op = match cmp {
+                    Cmp::Eq => CmpOp::Eq,
+                    Cmp::Ne => CmpOp::Ne,
+                    Cmp::Lt => CmpOp::Lt,
+                    Cmp::Le => CmpOp::Le,
+                    Cmp::Gt => CmpOp::Gt,
+                    Cmp::Ge => CmpOp::Ge,
+                    // Lowering admits num/nan on floats only.
+                    Cmp::Num | Cmp::Nan => {
+                        return Err(ExecError::Invalid {
+                            line,
+                            msg: "setp.num/setp.nan on an integer type".into(),
+                        });
+                    }
+                };
+                if let Some(c) = self.int_sym_cmp(op, it, a, b, line)? {
+                    return Ok(c);
+                }
                 let (a, b) = match (a, b) {
                     // In fewer bits than the address has (ptxas refuses such operands; this
                     // keeps the lowering's leniency from deciding a layout-dependent order).
@@ -1283,7 +1316,9 @@ impl Machine<'_> {
                 Val::Cond(c) => Val::Cond(self.mk(Node::Not(c))?),
                 Val::Undef => return Err(err_undef(line, "a negated predicate")),
                 Val::Unordered => return Err(unordered(line)),
-                Val::Term(_) | Val::Pair(..) | Val::Word { .. } => return Err(data_int(line)),
+                Val::Term(_) | Val::Pair(..) | Val::Word { .. } | Val::Int { .. } => {
+                    return Err(data_int(line));
+                }
                 Val::Pending => return Err(pending(line)),
                 Val::Frag(_) => return Err(fragment(line)),
                 Val::Addr { .. } => return Err(addr_op(line)),
@@ -1369,7 +1404,7 @@ impl Machine<'_> {
                         return Err(err_undef_from(line, "a guard", from));
                     }
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
+                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } | Val::Int { .. } => {
                         return Err(data_int(line));
                     }
                     Val::Pending => return Err(pending(line)),
@@ -1499,6 +1534,12 @@ impl Machine<'_> {
                     match av {
                         Val::Undef => return Err(err_undef(line, "shfl")),
                         Val::Addr { .. } => return Err(addr_op(line)),
+                        Val::Int { width, .. } if width > 32 => {
+                            return Err(ExecError::Unsupported {
+                                line,
+                                what: "shfl of 32 bits of a wider integer of tensor data".into(),
+                            });
+                        }
                         _ => {}
                     }
                     let bv = Self::int(self.read(th, &ids, *b, line)?, line)? as u32;
@@ -1732,6 +1773,12 @@ impl Machine<'_> {
                             _ => v,
                         };
                         if let Some(d) = d {
+                            let wide_dst = self.prog.regs[*d as usize].bits == 64;
+                            let v = if *signed && wide_dst {
+                                self.sign_extend_32(v, line)?
+                            } else {
+                                v
+                            };
                             cta.threads[t].regs[*d as usize] = v;
                         }
                         if *nc {
@@ -1773,6 +1820,15 @@ impl Machine<'_> {
                             Val::Rounded { .. } | Val::Pow2 { .. } => {
                                 return Err(outside_reduction(line));
                             }
+                            Val::Int { width, .. } if u64::from(width) != eb * 8 => {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: format!(
+                                        "a {}-byte store of a {width}-bit integer of tensor data",
+                                        eb
+                                    ),
+                                });
+                            }
                             v => v,
                         };
                         self.access(
@@ -1793,6 +1849,26 @@ impl Machine<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A signed 32-bit element loaded into a 64-bit register: its value, sign-extended.
+    fn sign_extend_32(&mut self, v: Val, line: Line) -> Result<Val, ExecError> {
+        let s32 = IntTy {
+            bits: 32,
+            signed: true,
+        };
+        match v {
+            Val::Bits(b) => Ok(Val::Bits(sext(b, 32) as u64)),
+            Val::Int { width: 32, .. } => match self.int_operand(v, s32, line)? {
+                Some((t, r)) => Ok(self.int_val(t, r, 64)),
+                None => Err(data_int(line)),
+            },
+            Val::Undef => Ok(v),
+            _ => Err(ExecError::Unsupported {
+                line,
+                what: "a sign-extending load of a value that is not a 32-bit integer".into(),
+            }),
         }
     }
 
@@ -2181,9 +2257,26 @@ impl Machine<'_> {
                     {
                         Val::Bits(m(p.wrapping_sub(q), ty.bits))
                     }
+                    (_, Val::Int { .. }, _) | (_, _, Val::Int { .. }) => {
+                        return Err(ExecError::Unsupported {
+                            line,
+                            what: "an address computed from integer tensor data: addresses must \
+                                   be concrete (give the index tensor its contents with init)"
+                                .into(),
+                        });
+                    }
                     _ => return Err(addr_op(line)),
                 };
                 (dst, v)
+            }
+            Op::Int { op, ty, dst, a, b }
+                if matches!(rd!(a), Val::Int { .. }) || matches!(rd!(b), Val::Int { .. }) =>
+            {
+                let (x, y) = (rd!(a), rd!(b));
+                match self.int_sym_bin(op, ty, x, y, line)? {
+                    Some(v) => (dst, v),
+                    None => return Err(data_int(line)),
+                }
             }
             Op::Int { op, ty, dst, a, b } => {
                 let (x, y) = (int!(a), int!(b));
@@ -2239,6 +2332,11 @@ impl Machine<'_> {
                 (dst, Val::Bits(m(r, bits)))
             }
             Op::MulWide { ty, dst, a, b } => {
+                let (x, y) = (rd!(a), rd!(b));
+                if let Some(v) = self.int_sym_mul_wide(ty, x, y, line)? {
+                    th.regs[dst as usize] = v;
+                    return Ok(());
+                }
                 let r = wide(int!(a), ty) * wide(int!(b), ty);
                 (dst, Val::Bits(m(r as u64, ty.bits * 2)))
             }
@@ -2250,6 +2348,11 @@ impl Machine<'_> {
                 b,
                 c,
             } => {
+                let (x, y, z) = (rd!(a), rd!(b), rd!(c));
+                if let Some(v) = self.int_sym_mad(mode, ty, x, y, z, line)? {
+                    th.regs[dst as usize] = v;
+                    return Ok(());
+                }
                 let p = wide(int!(a), ty) * wide(int!(b), ty);
                 // `mad.wide.s32 %rd, %r, 4, %rd_ptr`: an address plus a product of integers.
                 if let Val::Addr { base, bits } = rd!(c) {
@@ -2396,6 +2499,15 @@ impl Machine<'_> {
                             y
                         }
                     }
+                    Val::Cond(c)
+                        if float.is_none()
+                            && (matches!(x, Val::Int { .. }) || matches!(y, Val::Int { .. })) =>
+                    {
+                        match self.int_sym_select(c, bits, x, y, line)? {
+                            Some(v) => v,
+                            None => return Err(data_int(line)),
+                        }
+                    }
                     Val::Cond(c) => {
                         let Some(ty) = float_view(x, y, float, bits) else {
                             return Err(ExecError::Unsupported {
@@ -2431,7 +2543,7 @@ impl Machine<'_> {
                     }
                     Val::Undef => return Err(err_undef(line, "selp")),
                     Val::Unordered => return Err(unordered(line)),
-                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } => {
+                    Val::Term(_) | Val::Pair(..) | Val::Word { .. } | Val::Int { .. } => {
                         return Err(data_int(line));
                     }
                     Val::Pending => return Err(pending(line)),
@@ -2616,6 +2728,12 @@ impl Machine<'_> {
         line: Line,
     ) -> Result<Val, ExecError> {
         match (from, to) {
+            (Ty::Int(a), to) if matches!(x, Val::Int { .. }) => {
+                match self.int_sym_cvt(a, to, x, line)? {
+                    Some(v) => Ok(v),
+                    None => Err(data_int(line)),
+                }
+            }
             (Ty::Int(a), Ty::Int(b)) => {
                 match x {
                     // `cvt.u32.u64` of a double's pattern: its low word.
@@ -2704,6 +2822,27 @@ impl Machine<'_> {
                 }
             },
         }
+    }
+}
+
+/// `cond ? then : else_` as max or min of its two sides when the condition compares exactly
+/// those two terms: `a > b ? a : b` and `a >= b ? a : b` are max(a, b), `a < b ? a : b` and
+/// `a <= b ? a : b` min(a, b), and the swapped sides the other one (on a tie both sides are
+/// one number). Anything else (another operand, `==`, `!=`) stays a select.
+fn select_extremum(cond: Node, then: TermId, else_: TermId) -> Option<Node> {
+    let Node::Cmp(op, l, r) = cond else {
+        return None;
+    };
+    let same = (then, else_) == (l, r);
+    let swapped = (then, else_) == (r, l) && l != r;
+    match (op, same, swapped) {
+        (CmpOp::Gt | CmpOp::Ge, true, _) | (CmpOp::Lt | CmpOp::Le, false, true) => {
+            Some(Node::Max(then, else_))
+        }
+        (CmpOp::Lt | CmpOp::Le, true, _) | (CmpOp::Gt | CmpOp::Ge, false, true) => {
+            Some(Node::Min(then, else_))
+        }
+        _ => None,
     }
 }
 
@@ -2845,26 +2984,5 @@ mod tests {
     fn sign_extension() {
         assert_eq!(sext(0xffff_ffff, 32), -1);
         assert_eq!(sext(0x7fff_ffff, 32), 0x7fff_ffff);
-    }
-}
-
-/// `cond ? then : else_` as max or min of its two sides when the condition compares exactly
-/// those two terms: `a > b ? a : b` and `a >= b ? a : b` are max(a, b), `a < b ? a : b` and
-/// `a <= b ? a : b` min(a, b), and the swapped sides the other one (on a tie both sides are
-/// one number). Anything else (another operand, `==`, `!=`) stays a select.
-fn select_extremum(cond: Node, then: TermId, else_: TermId) -> Option<Node> {
-    let Node::Cmp(op, l, r) = cond else {
-        return None;
-    };
-    let same = (then, else_) == (l, r);
-    let swapped = (then, else_) == (r, l) && l != r;
-    match (op, same, swapped) {
-        (CmpOp::Gt | CmpOp::Ge, true, _) | (CmpOp::Lt | CmpOp::Le, false, true) => {
-            Some(Node::Max(then, else_))
-        }
-        (CmpOp::Lt | CmpOp::Le, true, _) | (CmpOp::Gt | CmpOp::Ge, false, true) => {
-            Some(Node::Min(then, else_))
-        }
-        _ => None,
     }
 }

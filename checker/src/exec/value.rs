@@ -15,6 +15,12 @@ pub enum Val {
     Bits(u64),
     /// A real-valued float that depends on tensor data.
     Term(TermId),
+    /// An exact integer that depends on integer tensor data, held in a register or granule of
+    /// `width` bits: the bits are the value modulo 2^width (zero above). The term is over the
+    /// reals and its value is the integer itself, never a wrapped one: every operation that
+    /// builds one checks that the value's interval ([`super::Machine::int_range`]) fits the
+    /// type it is read and written as, so wraparound never happens.
+    Int { term: TermId, width: u8 },
     /// A predicate that depends on tensor data: a comparison term.
     Cond(TermId),
     /// Two 16-bit floats packed in 32 bits (`f16x2`/`bf16x2`), low half first, at least one of

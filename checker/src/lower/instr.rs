@@ -1211,8 +1211,8 @@ fn lower_ld_st(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
     if t == ScalarType::Pred || t == ScalarType::B128 {
         return Err(unsupported(line, format!("{} of type {t:?}", cx.i.opcode)));
     }
-    // `ld.s8`/`ld.s16` sign-extend into a wider register (PTX ISA 9.7.9.8, `ld`).
-    let signed = is_ld && matches!(t, ScalarType::S8 | ScalarType::S16);
+    // `ld.s8`/`ld.s16`/`ld.s32` sign-extend into a wider register (PTX ISA 9.7.9.8, `ld`).
+    let signed = is_ld && matches!(t, ScalarType::S8 | ScalarType::S16 | ScalarType::S32);
     let float = float_ty(t).filter(|f| matches!(f, FloatTy::F32 | FloatTy::F64));
     let kind = match float {
         Some(f) => Kind::Float(f),

@@ -46,6 +46,16 @@ pub enum FloatTy {
 }
 
 impl FloatTy {
+    /// Significand bits, the hidden one included: integers up to 2^this are exact.
+    pub fn significand_bits(self) -> u32 {
+        match self {
+            FloatTy::F16 => 11,
+            FloatTy::Bf16 => 8,
+            FloatTy::F32 => 24,
+            FloatTy::F64 => 53,
+        }
+    }
+
     pub fn bits(self) -> u8 {
         match self {
             FloatTy::F16 | FloatTy::Bf16 => 16,
@@ -383,7 +393,8 @@ pub enum Op {
         /// `ld.global.nc`: the non-coherent path, which needs data that the kernel never
         /// writes (a write anywhere in the launch is a finding).
         nc: bool,
-        /// `ld.s8`/`ld.s16`: the loaded element is sign-extended to the destination register.
+        /// `ld.s8`/`ld.s16`/`ld.s32`: the loaded element is sign-extended to the destination
+        /// register (PTX ISA 9.7.9.8, `ld`), which a plain copy of its bits would zero-extend.
         signed: bool,
     },
     St {

@@ -24,6 +24,88 @@ pub struct Tensor {
     pub dtype: ScalarType,
     pub shape: Vec<u64>,
     pub role: Role,
+    /// Contents the caller puts there before the launch, fixed by the spec: such a tensor is
+    /// concrete in every run (its elements may be addresses or branch conditions), and every
+    /// claim holds for these contents only.
+    pub init: Option<Init>,
+    /// Declared bounds `[lo, hi]` on every element of an integer input: its symbolic integers
+    /// are taken from this range, which is what excludes wraparound in their arithmetic.
+    pub range: Option<(i64, i64)>,
+}
+
+/// Concrete contents of a tensor fixed by its spec (`init = ...`, kernels/README.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Init {
+    /// Every element 0 (the caller zeroes it, e.g. an output that atomics add into).
+    Zero,
+    /// Element `i` holds `i` (integer tensors).
+    Iota,
+    /// A permutation of `0..n` shuffled by the seed (integer tensors).
+    Permutation { seed: u64 },
+    /// Seeded values in `[lo, hi]` (integer tensors).
+    Uniform { lo: i64, hi: i64, seed: u64 },
+}
+
+/// The generator behind seeded contents (SplitMix64): part of the spec's meaning, so it is
+/// fixed here and never changes for a given seed.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Init {
+    /// The element bit patterns of `n` elements of `dtype`.
+    pub fn contents(self, n: u64, dtype: ScalarType) -> Vec<u64> {
+        let m = mask(dtype.size() * 8);
+        match self {
+            Init::Zero => vec![0; n as usize],
+            Init::Iota => (0..n).map(|i| i & m).collect(),
+            Init::Permutation { seed } => {
+                let mut v: Vec<u64> = (0..n).collect();
+                let mut s = seed;
+                // Fisher-Yates from the top.
+                for i in (1..v.len()).rev() {
+                    let j = (splitmix(&mut s) % (i as u64 + 1)) as usize;
+                    v.swap(i, j);
+                }
+                v.into_iter().map(|x| x & m).collect()
+            }
+            Init::Uniform { lo, hi, seed } => {
+                let mut s = seed;
+                let span = (i128::from(hi) - i128::from(lo) + 1) as u128;
+                (0..n)
+                    .map(|_| {
+                        let r = u128::from(splitmix(&mut s)) % span;
+                        ((i128::from(lo) + r as i128) as i64 as u64) & m
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// How a verdict names these contents.
+    pub fn describe(self) -> String {
+        match self {
+            Init::Zero => "zero".into(),
+            Init::Iota => "iota".into(),
+            Init::Permutation { seed } => format!("permutation(seed {seed})"),
+            Init::Uniform { lo, hi, seed } => format!("uniform [{lo}, {hi}] (seed {seed})"),
+        }
+    }
+}
+
+/// The `[lo, hi]` an integer dtype holds, signed or unsigned.
+pub fn int_bounds(dtype: ScalarType) -> Option<(i128, i128)> {
+    use ScalarType::*;
+    let bits = dtype.size() * 8;
+    match dtype {
+        S8 | S16 | S32 | S64 => Some((-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)),
+        U8 | U16 | U32 | U64 | B8 | B16 | B32 | B64 => Some((0, (1i128 << bits) - 1)),
+        _ => None,
+    }
 }
 
 impl Tensor {
@@ -176,6 +258,18 @@ struct RawParam {
     shape: Option<Spanned<Vec<u64>>>,
     role: Option<Spanned<String>>,
     value: Option<Spanned<toml::Value>>,
+    /// Tensors only: fixed contents and a declared value range.
+    init: Option<Spanned<RawInit>>,
+    range: Option<Spanned<[i64; 2]>>,
+}
+
+/// `init = "zero" | "iota" | { permutation = SEED } | { range = [LO, HI], seed = S }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawInit {
+    Name(String),
+    Permutation { permutation: u64 },
+    Uniform { range: [i64; 2], seed: u64 },
 }
 
 /// Largest tensor the executor will bind, in bytes; beyond it a spec is rejected, not truncated.
@@ -296,6 +390,27 @@ impl KernelSpec {
                     _ => {}
                 }
             }
+            // `init` and `range` are optional, and for tensors only.
+            for (key, span) in [
+                ("init", p.init.as_ref().map(Spanned::span)),
+                ("range", p.range.as_ref().map(Spanned::span)),
+            ] {
+                if let Some(s) = span
+                    && kind != "tensor"
+                {
+                    return Err(fail(
+                        key_line(Some(s)),
+                        key,
+                        format!("a {kind} parameter takes no {key}"),
+                    ));
+                }
+            }
+            let init_line = key_line(p.init.as_ref().map(Spanned::span));
+            let range_line = key_line(p.range.as_ref().map(Spanned::span));
+            let (init, range) = (
+                p.init.map(Spanned::into_inner),
+                p.range.map(Spanned::into_inner),
+            );
             let dtype = match &p.dtype {
                 Some(d) => Some(
                     data_type(d.get_ref())
@@ -349,11 +464,21 @@ impl KernelSpec {
                             format!("tensor name {name:?} is used twice"),
                         ));
                     }
+                    let init = init
+                        .map(|i| tensor_init(i, dtype, role, shape.iter().product()))
+                        .transpose()
+                        .map_err(|m| fail(init_line, "init", format!("tensor {name}: {m}")))?;
+                    let range = range
+                        .map(|r| tensor_range(r, dtype, role, init.is_some()))
+                        .transpose()
+                        .map_err(|m| fail(range_line, "range", format!("tensor {name}: {m}")))?;
                     Binding::Tensor(Tensor {
                         name,
                         dtype,
                         shape,
                         role,
+                        init,
+                        range,
                     })
                 }
                 ("scalar", Some(dtype), None, None, None, Some(value)) => Binding::Scalar {
@@ -378,6 +503,70 @@ impl KernelSpec {
             param_lines,
         })
     }
+}
+
+/// Validates an `init`: zero for any tensor, integer contents for integer `in` tensors only,
+/// each value fitting the dtype.
+fn tensor_init(raw: RawInit, dtype: ScalarType, role: Role, n: u64) -> Result<Init, String> {
+    let init = match raw {
+        RawInit::Name(s) if s == "zero" => Init::Zero,
+        RawInit::Name(s) if s == "iota" => Init::Iota,
+        RawInit::Name(s) => {
+            return Err(format!(
+                "unknown init {s:?} (expected \"zero\", \"iota\", {{ permutation = SEED }} or {{ range = [LO, HI], seed = S }})"
+            ));
+        }
+        RawInit::Permutation { permutation } => Init::Permutation { seed: permutation },
+        RawInit::Uniform {
+            range: [lo, hi],
+            seed,
+        } => Init::Uniform { lo, hi, seed },
+    };
+    if init == Init::Zero {
+        return Ok(init);
+    }
+    let Some((tlo, thi)) = int_bounds(dtype) else {
+        return Err(format!(
+            "init {} needs an integer dtype, not {dtype:?}",
+            init.describe()
+        ));
+    };
+    if role != Role::In {
+        return Err(format!(
+            "init {} is for role = \"in\" tensors (an output can start as \"zero\")",
+            init.describe()
+        ));
+    }
+    let (lo, hi) = match init {
+        Init::Uniform { lo, hi, .. } => (i128::from(lo), i128::from(hi)),
+        _ => (0, i128::from(n) - 1),
+    };
+    if lo > hi || lo < tlo || hi > thi {
+        return Err(format!(
+            "init {} has values outside {dtype:?} (or an empty range)",
+            init.describe()
+        ));
+    }
+    Ok(init)
+}
+
+/// Validates a `range`: integer `in` tensors without `init`, `lo <= hi`, inside the dtype.
+fn tensor_range(
+    [lo, hi]: [i64; 2],
+    dtype: ScalarType,
+    role: Role,
+    has_init: bool,
+) -> Result<(i64, i64), String> {
+    let Some((tlo, thi)) = int_bounds(dtype) else {
+        return Err(format!("range needs an integer dtype, not {dtype:?}"));
+    };
+    if role != Role::In || has_init {
+        return Err("range is for role = \"in\" tensors without init".into());
+    }
+    if lo > hi || i128::from(lo) < tlo || i128::from(hi) > thi {
+        return Err(format!("range [{lo}, {hi}] is empty or outside {dtype:?}"));
+    }
+    Ok((lo, hi))
 }
 
 fn data_type(s: &str) -> Result<ScalarType, String> {
@@ -470,6 +659,82 @@ kind = "scratch"
             }
         );
         assert_eq!(s.params[2], Binding::Scratch);
+    }
+
+    /// One integer tensor `idx` with the given extra lines, then an f32 output.
+    fn with_idx(dtype: &str, role: &str, extra: &str) -> String {
+        format!(
+            "ptx = \"k.ptx\"\nentry = \"k\"\ngrid = [1]\nblock = [32]\n[[params]]\nkind = \"tensor\"\n\
+             name = \"idx\"\ndtype = \"{dtype}\"\nshape = [8]\nrole = \"{role}\"\n{extra}\n[[params]]\n\
+             kind = \"tensor\"\nname = \"out\"\ndtype = \"f32\"\nshape = [8]\nrole = \"out\"\n"
+        )
+    }
+
+    fn idx_of(text: &str) -> Tensor {
+        match KernelSpec::parse(text, Path::new("."))
+            .unwrap()
+            .params
+            .remove(0)
+        {
+            Binding::Tensor(t) => t,
+            b => panic!("{b:?}"),
+        }
+    }
+
+    #[test]
+    fn init_and_range_parse_and_fix_the_contents() {
+        let t = idx_of(&with_idx("s32", "in", "init = \"iota\""));
+        assert_eq!(t.init, Some(Init::Iota));
+        assert_eq!(
+            Init::Iota.contents(8, t.dtype),
+            (0..8).collect::<Vec<u64>>()
+        );
+        let t = idx_of(&with_idx("s32", "in", "init = { permutation = 3 }"));
+        let mut p = t.init.unwrap().contents(8, t.dtype);
+        assert_eq!(p, t.init.unwrap().contents(8, t.dtype), "deterministic");
+        p.sort_unstable();
+        assert_eq!(p, (0..8).collect::<Vec<u64>>(), "a permutation");
+        let t = idx_of(&with_idx(
+            "s64",
+            "in",
+            "init = { range = [-2, 5], seed = 1 }",
+        ));
+        for b in t.init.unwrap().contents(8, t.dtype) {
+            assert!((-2..=5).contains(&(b as i64)), "{b}");
+        }
+        let t = idx_of(&with_idx("s32", "in", "range = [-10, 10]"));
+        assert_eq!(t.range, Some((-10, 10)));
+        let t = idx_of(&with_idx("f32", "out", "init = \"zero\""));
+        assert_eq!(t.init, Some(Init::Zero));
+    }
+
+    #[test]
+    fn bad_init_and_range_are_refused_with_a_reason() {
+        let cases = [
+            (with_idx("s32", "in", "init = \"ones\""), "unknown init"),
+            (with_idx("f32", "in", "init = \"iota\""), "integer dtype"),
+            (with_idx("s32", "out", "init = \"iota\""), "role"),
+            (
+                with_idx("u8", "in", "init = { range = [0, 300], seed = 1 }"),
+                "outside",
+            ),
+            (
+                with_idx("s32", "in", "init = { range = [5, 1], seed = 1 }"),
+                "empty",
+            ),
+            (with_idx("f32", "in", "range = [0, 1]"), "integer dtype"),
+            (with_idx("s32", "out", "range = [0, 1]"), "without init"),
+            (
+                with_idx("s32", "in", "init = \"iota\"\nrange = [0, 7]"),
+                "without init",
+            ),
+            (with_idx("u32", "in", "range = [-1, 4]"), "outside"),
+            (with_idx("s32", "in", "init = { seed = 1 }"), ""),
+        ];
+        for (text, needle) in cases {
+            let e = KernelSpec::parse(&text, Path::new(".")).unwrap_err();
+            assert!(e.contains(needle), "{e:?} should mention {needle:?}");
+        }
     }
 
     #[test]
