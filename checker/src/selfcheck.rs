@@ -458,32 +458,42 @@ fn exp_product(arena: &TermArena, a: TermId, b: TermId, est: &[Option<Est>]) -> 
     Some((f, f))
 }
 
-/// The input sets' contents per pair input link: element bits and values.
+/// The input sets' contents per pair input link (tensors, then symbolic scalars): element bits
+/// and values, as many as the larger of the two linked parameters holds (each side takes its
+/// own leading part, so linked leaves get one value on both sides). A positive symbolic
+/// scalar gets positive values only.
 fn link_inputs(pair: &PairSpec, digest: &[u8; 32], set: u64) -> Vec<(Vec<u64>, Vec<f64>)> {
     let mut seed = u64::from_le_bytes(digest[..8].try_into().unwrap_or([1; 8]));
     seed ^= set.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let mut rng = Rng(seed | 1);
     pair.inputs
         .iter()
-        .map(|&(rp, _)| match pair.reference.params.get(rp) {
-            Some(Binding::Tensor(t)) => {
-                let (mut bits, mut vals) = (Vec::new(), Vec::new());
-                for _ in 0..t.elements() {
-                    let v = rng.value(set % 2 == 1);
-                    match encode(v, t.dtype) {
-                        Some(b) => {
-                            bits.push(b);
-                            vals.push(v);
-                        }
-                        None => {
-                            bits.push(0);
-                            vals.push(f64::NAN);
-                        }
+        .map(|&(rp, op)| {
+            let (Some((dtype, rn)), on) = (
+                pair.reference.leaf_input(rp),
+                pair.optimized.leaf_input(op).map_or(0, |l| l.1),
+            ) else {
+                return (Vec::new(), Vec::new());
+            };
+            let positive = matches!(
+                pair.reference.params.get(rp),
+                Some(Binding::Symbolic { positive: true, .. })
+            );
+            let (mut bits, mut vals) = (Vec::new(), Vec::new());
+            for _ in 0..rn.max(on) {
+                let v = rng.value(set % 2 == 1 && !positive);
+                match encode(v, dtype) {
+                    Some(b) => {
+                        bits.push(b);
+                        vals.push(v);
+                    }
+                    None => {
+                        bits.push(0);
+                        vals.push(f64::NAN);
                     }
                 }
-                (bits, vals)
             }
-            _ => (Vec::new(), Vec::new()),
+            (bits, vals)
         })
         .collect()
 }
@@ -516,8 +526,9 @@ pub fn check_side(
         let mut inputs: Inputs = HashMap::new();
         for (l, &(rp, op)) in pair.inputs.iter().enumerate() {
             let param = if is_ref { rp } else { op };
+            let n = side.spec.leaf_input(param).map_or(0, |l| l.1) as usize;
             if let Some((bits, _)) = links.get(l) {
-                inputs.insert(param, bits.clone());
+                inputs.insert(param, bits.iter().copied().take(n).collect());
             }
         }
         let concrete = exec::run(&side.program, &side.spec, Mode::Concrete, &inputs, config)

@@ -87,21 +87,59 @@ fn f16_bits(x: f32) -> u16 {
     sign | (((e + 15) as u16) << 10) | (mant & 0x3ff)
 }
 
-/// Random data for every `in`/`inout` tensor of `spec`.
+/// Random data for every `in`/`inout` tensor of `spec`, and a random value for every
+/// symbolic scalar (in [-1, 1), or (0, 1] when declared positive).
 pub fn random(spec: &KernelSpec, seed: u64) -> Inputs {
     let mut rng = Rng::new(seed);
     let mut out = HashMap::new();
     for (i, b) in spec.params.iter().enumerate() {
-        if let Binding::Tensor(t) = b
-            && t.role != Role::Out
-        {
-            let data = (0..t.elements())
-                .map(|_| encode(rng.unit(), t.dtype))
-                .collect();
-            out.insert(i, data);
+        match b {
+            Binding::Tensor(t) if t.role != Role::Out => {
+                let data = (0..t.elements())
+                    .map(|_| encode(rng.unit(), t.dtype))
+                    .collect();
+                out.insert(i, data);
+            }
+            Binding::Symbolic {
+                dtype, positive, ..
+            } => {
+                let v = rng.unit();
+                let v = if *positive {
+                    v.abs().max(1.0 / 64.0)
+                } else {
+                    v
+                };
+                out.insert(i, vec![encode(v, *dtype)]);
+            }
+            _ => {}
         }
     }
     out
+}
+
+/// The value `NAME=VALUE` gives symbolic scalar `NAME` of `spec` (for `kcert run`).
+pub fn scalar_value(spec: &KernelSpec, given: &str) -> Result<(usize, u64, f64), String> {
+    let (name, value) = given
+        .split_once('=')
+        .ok_or_else(|| format!("--scalar takes NAME=VALUE, got {given:?}"))?;
+    let i = spec
+        .symbolic_by_name(name)
+        .ok_or_else(|| format!("the spec has no symbolic scalar named {name}"))?;
+    let v: f64 = value
+        .parse()
+        .map_err(|_| format!("--scalar {name}: {value:?} is not a number"))?;
+    let Some(Binding::Symbolic {
+        dtype, positive, ..
+    }) = spec.params.get(i)
+    else {
+        return Err(format!("{name} is not a symbolic scalar"));
+    };
+    if *positive && !(v > 0.0) {
+        return Err(format!(
+            "--scalar {name}: {v} is not positive, and the spec declares {name} positive"
+        ));
+    }
+    Ok((i, encode(v, *dtype), v))
 }
 
 /// Reads a raw little-endian tensor file for parameter `name`.

@@ -46,6 +46,9 @@ enum Cmd {
         /// NAME=FILE: raw little-endian contents of input tensor NAME.
         #[arg(long = "input", value_name = "NAME=FILE")]
         inputs: Vec<String>,
+        /// The value of a symbolic scalar (otherwise a seeded random one, which is printed).
+        #[arg(long = "scalar", value_name = "NAME=VALUE")]
+        scalars: Vec<String>,
         /// Write each output tensor as raw little-endian bytes to DIR/NAME.bin.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -105,9 +108,10 @@ fn main() -> ExitCode {
             spec,
             seed,
             inputs,
+            scalars,
             out,
             show,
-        } => run(spec, seed, inputs, out, show),
+        } => run(spec, seed, inputs, scalars, out, show),
         Cmd::Bench { kernels, k } => bench(kernels, k),
         Cmd::Prove {
             pair,
@@ -159,7 +163,14 @@ fn fail(e: &kcert_checker::instance::Error) -> i32 {
     code
 }
 
-fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show: usize) -> i32 {
+fn run(
+    path: PathBuf,
+    seed: u64,
+    given: Vec<String>,
+    scalars: Vec<String>,
+    out: Option<PathBuf>,
+    show: usize,
+) -> i32 {
     let inst = match Instance::load(&path) {
         Ok(i) => i,
         Err(e) => return fail(&e),
@@ -179,6 +190,36 @@ fn run(path: PathBuf, seed: u64, given: Vec<String>, out: Option<PathBuf>, show:
                 return exit::INVALID;
             }
         }
+    }
+    let mut chosen = std::collections::HashSet::new();
+    for g in &scalars {
+        match kcert::inputs::scalar_value(&inst.spec, g) {
+            Ok((i, bits, _)) => {
+                inputs.insert(i, vec![bits]);
+                chosen.insert(i);
+            }
+            Err(e) => {
+                errln!("kcert: invalid input: {e}");
+                return exit::INVALID;
+            }
+        }
+    }
+    // Say which value each symbolic scalar took, and where it came from.
+    for (i, name) in inst.spec.symbolics() {
+        let dtype = match inst.spec.params.get(i) {
+            Some(Binding::Symbolic { dtype, .. }) => *dtype,
+            _ => continue,
+        };
+        let v = inputs
+            .get(&i)
+            .and_then(|d| d.first())
+            .map_or(f64::NAN, |&b| kcert::inputs::decode(b, dtype));
+        let from = if chosen.contains(&i) {
+            "given with --scalar".to_string()
+        } else {
+            format!("seeded random, seed {seed}; set it with --scalar {name}=VALUE")
+        };
+        outln!("symbolic scalar {name} = {v} ({from})");
     }
     let o = match inst.run(Mode::Concrete, &inputs, &Config::default()) {
         Ok(o) => o,
@@ -250,8 +291,11 @@ fn bench(kernels: PathBuf, k: u64) -> i32 {
     }
 }
 
-/// One line per output link of a proved pair: how much of the tensor the claim covers.
-fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool) {
+/// One line per output link of a proved pair: how much of the tensor the claim covers; whether
+/// some claim is partial; the scope when a spec names its CTAs.
+fn coverage_lines(
+    cert: &kcert_checker::cert::Certificate,
+) -> (Vec<String>, bool, Option<String>, String) {
     let pair = kcert_checker::pair::PairSpec::from_texts(
         kcert_checker::pair::SpecTexts {
             pair: cert.pair_spec.clone(),
@@ -279,9 +323,17 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
                 elements,
                 total,
             } => {
-                partial |= elements < total;
+                let inout = pair
+                    .as_ref()
+                    .is_some_and(|p| p.output_is_inout(output as usize));
+                partial |= elements < total && !inout;
                 let out = name(output).unwrap_or_else(|| format!("output link {output}"));
-                Some(if elements < total {
+                Some(if elements < total && inout {
+                    format!(
+                        "{out} (inout): {elements} of {total} elements written by both and proved equal; the other {} are written by neither and keep their initial value, the same linked input on both sides",
+                        total - elements
+                    )
+                } else if elements < total {
                     format!(
                         "{out}: proved for {elements} of {total} elements; {} not written by either kernel",
                         total - elements
@@ -293,7 +345,11 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
             kcert_checker::cert::Claim::Safe(_) => None,
         })
         .collect();
-    (lines, partial)
+    let scope = pair.as_ref().filter(|p| p.scoped()).map(|p| p.scope());
+    let for_all = pair
+        .as_ref()
+        .map_or_else(|| "all inputs".to_string(), |p| p.for_all());
+    (lines, partial, scope, for_all)
 }
 
 fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
@@ -307,7 +363,11 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
         }
     };
     match outcome {
-        Outcome::Proved { cert, elements } => {
+        Outcome::Proved {
+            cert,
+            elements,
+            reads,
+        } => {
             let bytes = match cert.to_bytes() {
                 Ok(b) => b,
                 Err(e) => {
@@ -319,21 +379,30 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64) -> i32 {
                 errln!("kcert: cannot write {}: {e}", output.display());
                 return exit::INVALID;
             }
-            let (lines, partial) = coverage_lines(&cert);
-            if partial {
+            let (lines, partial, scope, for_all) = coverage_lines(&cert);
+            if let Some(scope) = &scope {
                 outln!(
-                    "PROVED {} (PARTIAL): both kernels safe; outputs equal for all inputs only on the {elements} elements both write ({} steps)",
+                    "PROVED {} (SCOPED): proved only for the CTAs the specs name ({scope}): both kernels safe there, {elements} output elements they write equal for {}; nothing is claimed for the rest of the grid ({} steps)",
                     pair.display(),
+                    for_all,
+                    cert.steps.len()
+                );
+            } else if partial {
+                outln!(
+                    "PROVED {} (PARTIAL): both kernels safe; outputs equal for {} only on the {elements} elements both write ({} steps)",
+                    pair.display(),
+                    for_all,
                     cert.steps.len()
                 );
             } else {
                 outln!(
-                    "PROVED {}: both kernels safe, {elements} output elements equal for all inputs, every element of every output ({} steps)",
+                    "PROVED {}: both kernels safe, {elements} output elements equal for {}, every element of every output ({} steps)",
                     pair.display(),
+                    for_all,
                     cert.steps.len()
                 );
             }
-            for l in lines {
+            for l in lines.iter().chain(&reads) {
                 outln!("  {l}");
             }
             outln!(

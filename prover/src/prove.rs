@@ -73,6 +73,8 @@ pub enum Outcome {
     Proved {
         cert: Certificate,
         elements: u64,
+        /// Per input link of different sizes: what each kernel read (reported with the proof).
+        reads: Vec<String>,
     },
     Refuted(Refutation),
     /// Outside what is decided, or a limit: never a pass.
@@ -137,7 +139,8 @@ fn tensor_size(spec: &kcert_checker::spec::KernelSpec, p: usize) -> u64 {
     }
 }
 
-/// Names input leaves as the reference's tensor and multi-index (`A[3, 17]`).
+/// Names input leaves as the reference's tensor and multi-index (`A[3, 17]`), or its
+/// symbolic scalar (`alpha`).
 fn input_name(pair: &PairSpec) -> impl Fn(u32, u64) -> String + '_ {
     move |link, index| match pair
         .inputs
@@ -148,8 +151,29 @@ fn input_name(pair: &PairSpec) -> impl Fn(u32, u64) -> String + '_ {
             let idx: Vec<String> = t.multi_index(index).iter().map(u64::to_string).collect();
             format!("{}[{}]", t.name, idx.join(", "))
         }
+        Some(Binding::Symbolic { name, .. }) => name.clone(),
         _ => format!("in{link}[{index}]"),
     }
+}
+
+/// Per input link: the element type, how many leaves the larger side has, and whether the
+/// values must be positive (a symbolic scalar declared `positive`).
+fn link_leaves(pair: &PairSpec) -> Vec<(kcert_checker::ptx::ScalarType, u64, bool)> {
+    pair.inputs
+        .iter()
+        .map(|&(rp, op)| {
+            let (dtype, rn) = pair
+                .reference
+                .leaf_input(rp)
+                .unwrap_or((kcert_checker::ptx::ScalarType::F32, 0));
+            let on = pair.optimized.leaf_input(op).map_or(0, |l| l.1);
+            let positive = matches!(
+                pair.reference.params.get(rp),
+                Some(Binding::Symbolic { positive: true, .. })
+            );
+            (dtype, rn.max(on), positive)
+        })
+        .collect()
 }
 
 /// Lexically normalized path text (`a/b/../c` -> `a/c`), for recording in certificates.
@@ -235,8 +259,16 @@ fn concrete_outputs(
     let mut inp = crate::inputs::random(spec, seed);
     for (i, &(rp, op)) in pair.inputs.iter().enumerate() {
         let p = if k == Kernel::Reference { rp } else { op };
-        if let Some(Binding::Tensor(t)) = spec.params.get(p) {
-            inp.insert(p, shared[i].iter().map(|&v| encode(v, t.dtype)).collect());
+        // Each side takes the leading part of the link's values its own tensor holds.
+        if let Some((dtype, n)) = spec.leaf_input(p) {
+            inp.insert(
+                p,
+                shared[i]
+                    .iter()
+                    .take(n as usize)
+                    .map(|&v| encode(v, dtype))
+                    .collect(),
+            );
         }
     }
     let module = kcert_checker::ptx::parse(text).ok()?;
@@ -263,14 +295,19 @@ fn concrete_outputs(
         .collect()
 }
 
-/// Seeded random values in [-4, 4) for every element of every linked input.
+/// Seeded random values in [-4, 4) for every element of every linked input (in (0, 4) for a
+/// positive symbolic scalar).
 fn random_link_values(pair: &PairSpec, seed: u64) -> Vec<Vec<f64>> {
     let mut rng = Rng::new(seed);
-    pair.inputs
-        .iter()
-        .map(|&(rp, _)| match pair.reference.params.get(rp) {
-            Some(Binding::Tensor(t)) => (0..t.elements()).map(|_| rng.unit() * 4.0).collect(),
-            _ => Vec::new(),
+    link_leaves(pair)
+        .into_iter()
+        .map(|(_, n, positive)| {
+            (0..n)
+                .map(|_| {
+                    let v = rng.unit() * 4.0;
+                    if positive { v.abs().max(0.25) } else { v }
+                })
+                .collect()
         })
         .collect()
 }
@@ -405,6 +442,13 @@ fn prove_symbolic(
                 tensor_size(&pair.reference, rp)
             )));
         }
+    }
+    // A link between tensors of different sizes holds only where both read the common part.
+    if let Some(why) = equiv::sized_overrun(&pair, &run) {
+        let reads = equiv::sized_read_lines(&pair, &run).join("; ");
+        return Ok(Outcome::Unknown(format!(
+            "{why}; nothing is claimed about data the link does not share ({reads})"
+        )));
     }
     let declared =
         [Kernel::Reference, Kernel::Optimized].map(|k| run.side(k).map_or(0, |s| s.outcome.work));
@@ -547,7 +591,12 @@ fn prove_symbolic(
         steps,
         work: declared,
     };
-    Ok(Outcome::Proved { cert, elements })
+    let reads = equiv::sized_read_lines(&pair, &run);
+    Ok(Outcome::Proved {
+        cert,
+        elements,
+        reads,
+    })
 }
 
 /// What the decision procedure concluded for one element.
@@ -669,12 +718,15 @@ fn counterexample(
         let mut rng = Rng::new(seed);
         // Values per link, per element.
         let mut values: Vec<Vec<i64>> = Vec::new();
-        for &(rp, _) in &pair.inputs {
-            let n = match pair.reference.params.get(rp) {
-                Some(Binding::Tensor(t)) => t.elements(),
-                _ => 0,
-            };
-            values.push((0..n).map(|_| (rng.next_u64() % 17) as i64 - 8).collect());
+        for (_, n, positive) in link_leaves(pair) {
+            values.push(
+                (0..n)
+                    .map(|_| {
+                        let k = (rng.next_u64() % 17) as i64 - 8;
+                        if positive { k.abs().max(1) } else { k }
+                    })
+                    .collect(),
+            );
         }
         let mut point = HashMap::new();
         for (i, vs) in values.iter().enumerate() {
@@ -755,26 +807,31 @@ fn certified_witness(
     [ref_text, opt_text]: [&str; 2],
 ) -> Option<Counterexample> {
     let leaves = interval::leaves(&run.view(), &[lt, ot])?;
-    let dtype = |link: u32| match pair
-        .inputs
-        .get(link as usize)
-        .and_then(|&(rp, _)| pair.reference.params.get(rp))
-    {
-        Some(Binding::Tensor(t)) => Some(t.dtype),
-        _ => None,
+    let dtype = |link: u32| {
+        let &(rp, _) = pair.inputs.get(link as usize)?;
+        pair.reference.leaf_input(rp).map(|l| l.0)
     };
     let dtypes: Vec<_> = leaves
         .iter()
         .map(|&(l, _)| dtype(l))
         .collect::<Option<_>>()?;
     let name = input_name(pair);
+    let positive: Vec<bool> = link_leaves(pair).into_iter().map(|l| l.2).collect();
     let mut confirmations = CERTIFY_CONFIRMATIONS;
     for k in 0..CERTIFY_ATTEMPTS {
         // Each value as the tensor's element type holds it, so both evaluations see one input.
         let values: Vec<f64> = witness_values(k, leaves.len())
             .into_iter()
             .zip(&dtypes)
-            .map(|(v, &d)| decode(encode(v, d), d))
+            .zip(&leaves)
+            .map(|((v, &d), &(l, _))| {
+                let v = if positive.get(l as usize).copied().unwrap_or(false) {
+                    v.abs()
+                } else {
+                    v
+                };
+                decode(encode(v, d), d)
+            })
             .collect();
         let point: HashMap<(u32, u64), f64> = leaves.iter().copied().zip(values.clone()).collect();
         let mut ev = Evaluator::new(run.view(), &point);

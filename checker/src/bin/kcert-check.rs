@@ -118,22 +118,40 @@ fn link_text(n: u32, pair: &PairSpec) -> String {
 
 fn claim_text(c: &Claim, pair: &PairSpec) -> String {
     match *c {
-        Claim::Safe(k) => format!("{k:?} kernel is race-free, barrier-correct and memory-safe"),
+        Claim::Safe(k) => format!(
+            "{k:?} kernel is race-free, barrier-correct and memory-safe, for {}",
+            match k {
+                kcert_checker::cert::Kernel::Reference => pair.reference.scope(),
+                kcert_checker::cert::Kernel::Optimized => pair.optimized.scope(),
+            }
+        ),
         Claim::Equivalent {
             output,
             elements,
             total,
         } if elements == total => format!(
-            "outputs equal for all inputs: {}, all {total} of {total} elements",
+            "outputs equal for {}: {}, all {total} of {total} elements",
+            pair.for_all(),
             link_text(output, pair)
         ),
         Claim::Equivalent {
             output,
             elements,
             total,
-        } => format!(
-            "PARTIAL: {} for all inputs on {elements} of {total} elements only; {} not written by either kernel",
+        } if pair.output_is_inout(output as usize) => format!(
+            "outputs equal for {}: {} (inout), {elements} of {total} elements written by both; the other {} are written by neither and keep their initial value, the same linked input on both sides",
+            pair.for_all(),
             link_text(output, pair),
+            total - elements
+        ),
+        Claim::Equivalent {
+            output,
+            elements,
+            total,
+        } => format!(
+            "PARTIAL: {} for {} on {elements} of {total} elements only; {} not written by either kernel",
+            link_text(output, pair),
+            pair.for_all(),
             total - elements
         ),
     }
@@ -183,9 +201,25 @@ fn summary(claims: &[Claim], pair: &PairSpec) -> (String, Strength) {
             Strength::Safety,
         );
     }
-    let partial = claims
-        .iter()
-        .any(|c| matches!(c, Claim::Equivalent { elements, total, .. } if elements < total));
+    let partial = claims.iter().any(|c| {
+        matches!(c, Claim::Equivalent { output, elements, total }
+            if elements < total && !pair.output_is_inout(*output as usize))
+    });
+    if pair.scoped() {
+        // Nothing is established for the CTAs the specs leave out.
+        return (
+            format!(
+                "SCOPED: proved only for the named CTAs ({}), {} and {safety} there; nothing about the rest of the grid",
+                pair.scope(),
+                if partial {
+                    "PARTIAL equivalence"
+                } else {
+                    "equivalence of every element they write"
+                }
+            ),
+            Strength::Partial,
+        );
+    }
     if partial {
         (
             format!(
@@ -208,7 +242,7 @@ fn unmet(require: Require, strength: Strength) -> Option<&'static str> {
             "the certificate lacks an equivalence claim for some output link (it claims safety only there)",
         ),
         (Require::FullEquivalence, Strength::Partial) => Some(
-            "an equivalence claim covers only part of its output tensor (elements written by neither kernel)",
+            "an equivalence claim covers only part of its output tensor (elements written by neither kernel), or only the CTAs a spec names",
         ),
         _ => None,
     }
@@ -288,6 +322,14 @@ fn one(path: &PathBuf, args: &Args) -> Result<Option<Strength>, String> {
     outln!("ACCEPT {name}: {what}");
     outln!("  reference: {} ({})", v.reference, rp.display());
     outln!("  optimized: {} ({})", v.optimized, op.display());
+    outln!(
+        "  scope: reference {}; optimized {}",
+        v.scope[0],
+        v.scope[1]
+    );
+    for l in &v.sized_reads {
+        outln!("  {l}");
+    }
     for c in &v.claims {
         outln!("  claim: {}", claim_text(c, &pair));
     }

@@ -104,11 +104,18 @@ impl Default for Config {
 pub struct Coverage {
     pub executed: Vec<[u32; 3]>,
     pub total: u64,
+    /// `executed` is the list the spec names (`ctas`): the run's scope, not a shortfall.
+    pub named: bool,
 }
 
 impl Coverage {
     pub fn complete(&self) -> bool {
         self.executed.len() as u64 == self.total
+    }
+
+    /// Whether every CTA of the run's scope ran: the whole grid, or the CTAs the spec names.
+    pub fn in_scope(&self) -> bool {
+        self.named || self.complete()
     }
 }
 
@@ -120,6 +127,10 @@ pub struct Outcome {
     /// Per output (`out`/`inout`) tensor parameter: element index -> value.
     pub outputs: BTreeMap<usize, BTreeMap<u64, Val>>,
     pub arena: TermArena,
+    /// Per `in`/`inout` tensor parameter: the elements of its initial contents that were read,
+    /// as `lo..hi` (the lowest and one past the highest), for pairs whose linked tensors differ
+    /// in size. Tensors never read are absent.
+    pub reads: BTreeMap<usize, (u64, u64)>,
     pub lane_instructions: u64,
     /// Units of work done: one per lane-instruction, plus one per term node visited when a
     /// store is compared with the value already there (up to 4096 per store), so that the
@@ -128,9 +139,10 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// True when no finding was made and the whole grid ran.
+    /// True when no finding was made and the whole scope ran (the grid, or the CTAs the spec
+    /// names: a verdict then states that scope, [`KernelSpec::scope`]).
     pub fn is_safe(&self) -> bool {
-        self.findings.is_empty() && self.coverage.complete()
+        self.findings.is_empty() && self.coverage.in_scope()
     }
 }
 
@@ -158,6 +170,18 @@ pub(crate) struct TensorMem {
     pub nc_reads: HashMap<u64, ([u32; 3], [u32; 3], u32), crate::term::FxBuildHasher>,
     /// Id of the leaf of element 0 when all leaves were interned consecutively up front.
     pub input_base: Option<crate::term::TermId>,
+    /// Elements of the initial contents read so far, `lo..hi` (see [`Outcome::reads`]).
+    pub reads: Option<(u64, u64)>,
+}
+
+/// A symbolic scalar parameter: the leaf its `ld.param` reads.
+pub(crate) struct SymbolicMem {
+    pub param: usize,
+    pub name: String,
+    pub dtype: ScalarType,
+    /// Its name in `Node::Input` (index 0): after the tensors' ordinals, unless renamed by
+    /// [`run_in`].
+    pub ordinal: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,6 +316,7 @@ pub(crate) struct Machine<'a> {
     pub mode: Mode,
     pub config: &'a Config,
     pub tensors: Vec<TensorMem>,
+    pub symbolics: Vec<SymbolicMem>,
     /// Parameter values as bit patterns (tensor bases, scalars, scratch pointers).
     pub param_bits: Vec<u64>,
     /// The region a pointer parameter's value is the start of ([`value::Base`]); `None` for
@@ -338,6 +363,11 @@ pub fn run_in(
 ) -> Result<Outcome, ExecError> {
     let mut m = Machine::new(prog, spec, mode, inputs, config)?;
     m.arena = arena;
+    for s in &mut m.symbolics {
+        if let Some(&id) = input_ids.get(s.ordinal as usize) {
+            s.ordinal = id;
+        }
+    }
     for t in &mut m.tensors {
         if let Some(&id) = input_ids.get(t.ordinal as usize) {
             t.ordinal = id;
@@ -353,19 +383,30 @@ pub fn run_in(
                 .map_err(|e| ExecError::Limit(e.to_string()))?;
         }
     }
-    let ctas = select_ctas(spec.grid, config.max_ctas);
+    // CTAs a spec names are its scope: exactly those run, whatever `max_ctas` says.
+    let ctas = match &spec.ctas {
+        Some(list) => list.clone(),
+        None => select_ctas(spec.grid, config.max_ctas),
+    };
     for &id in &ctas {
-        m.run_cta(id)?;
+        m.run_cta(id).map_err(|e| m.name_symbolics(e))?;
     }
     let outputs = m.collect_outputs()?;
+    let reads = m
+        .tensors
+        .iter()
+        .filter_map(|t| Some((t.param, t.reads?)))
+        .collect();
     Ok(Outcome {
         findings: m.findings,
         coverage: Coverage {
             executed: ctas,
             total: spec.ctas(),
+            named: spec.ctas.is_some(),
         },
         outputs,
         arena: m.arena,
+        reads,
         lane_instructions: m.lane_instructions,
         work: m.lane_instructions + m.compared,
     })
@@ -455,10 +496,12 @@ impl<'a> Machine<'a> {
         let mut tensors = Vec::new();
         let mut param_bits = Vec::new();
         let mut param_base = Vec::new();
+        let mut symbolics = Vec::new();
+        let n_tensors = spec.tensors().count() as u32;
         for (i, (b, p)) in spec.params.iter().zip(&prog.params).enumerate() {
             let want = match b {
                 Binding::Tensor(_) | Binding::Scratch => 8,
-                Binding::Scalar { dtype, .. } => dtype.size(),
+                Binding::Scalar { dtype, .. } | Binding::Symbolic { dtype, .. } => dtype.size(),
             };
             if p.bytes != want {
                 return Err(ExecError::Launch(format!(
@@ -470,7 +513,7 @@ impl<'a> Machine<'a> {
             param_base.push(match b {
                 Binding::Tensor(_) => Some(ordinal as u32),
                 Binding::Scratch => Some(value::Base::SCRATCH | i as u32),
-                Binding::Scalar { .. } => None,
+                Binding::Scalar { .. } | Binding::Symbolic { .. } => None,
             });
             param_bits.push(match b {
                 Binding::Tensor(t) => {
@@ -502,6 +545,7 @@ impl<'a> Machine<'a> {
                         written: false,
                         nc_reads: HashMap::default(),
                         input_base: None,
+                        reads: None,
                         data,
                         ordinal: ordinal as u32,
                         is_float: matches!(
@@ -513,6 +557,27 @@ impl<'a> Machine<'a> {
                     (ordinal + 1) * TENSOR_STRIDE
                 }
                 Binding::Scalar { bits, .. } => *bits,
+                Binding::Symbolic { name, dtype, .. } => {
+                    symbolics.push(SymbolicMem {
+                        param: i,
+                        name: name.clone(),
+                        dtype: *dtype,
+                        ordinal: n_tensors + symbolics.len() as u32,
+                    });
+                    // The interpreter needs a value: the caller's, one element at the
+                    // parameter's index. Symbolic runs read the leaf instead (`ld.param`).
+                    match mode {
+                        Mode::Concrete => match inputs.get(&i).map(Vec::as_slice) {
+                            Some([v]) => *v,
+                            _ => {
+                                return Err(ExecError::Launch(format!(
+                                    "no value for symbolic scalar {name}"
+                                )));
+                            }
+                        },
+                        Mode::Symbolic => 0,
+                    }
+                }
                 // An address in no tensor: any access through it is out of bounds.
                 Binding::Scratch => TENSOR_STRIDE / 2 + i as u64 * 0x1000,
             });
@@ -523,6 +588,7 @@ impl<'a> Machine<'a> {
             mode,
             config,
             tensors,
+            symbolics,
             param_bits,
             param_base,
             arena: TermArena::new(),
@@ -535,6 +601,27 @@ impl<'a> Machine<'a> {
             frags: Vec::new(),
             rounded_count: 0,
         })
+    }
+
+    /// An unsupported construct in a kernel with symbolic scalars names them: they are
+    /// real-valued leaves, so an integer, address, branch or loop bound made from one is
+    /// refused like one made from tensor data.
+    fn name_symbolics(&self, e: ExecError) -> ExecError {
+        match e {
+            ExecError::Unsupported { line, what } if !self.symbolics.is_empty() => {
+                let names: Vec<&str> = self.symbolics.iter().map(|s| s.name.as_str()).collect();
+                ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "{what}; tensor data here includes symbolic scalar {}: a symbolic \
+                         scalar is a real-valued leaf, usable as a float operand only, never as \
+                         an integer, address, branch or loop bound",
+                        names.join(" or ")
+                    ),
+                }
+            }
+            other => other,
+        }
     }
 
     /// Records a finding once per (kind, lines).

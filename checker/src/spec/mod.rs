@@ -56,6 +56,13 @@ pub enum Binding {
         dtype: ScalarType,
         bits: u64,
     },
+    /// A float scalar bound to no value: a real-valued leaf, so a proof holds for every value
+    /// (for every positive value when `positive`). A pair links it by name (`[[scalars]]`).
+    Symbolic {
+        name: String,
+        dtype: ScalarType,
+        positive: bool,
+    },
     /// A pointer the kernel must never dereference (Triton's trailing scratch pointers).
     Scratch,
 }
@@ -70,9 +77,65 @@ pub struct KernelSpec {
     pub block: [u32; 3],
     pub dynamic_shared: u32,
     pub params: Vec<Binding>,
+    /// The CTAs to execute, when the spec names them (`ctas = [[0, 0, 0]]`): every claim is
+    /// then about those CTAs only, and says so. `None`: the whole grid.
+    pub ctas: Option<Vec<[u32; 3]>>,
 }
 
 impl KernelSpec {
+    /// The scope of a claim about this launch, in words: "all 4096 CTAs of grid [64, 64, 1]"
+    /// or "CTA (0,0,0) of grid [64, 64, 1]" (never the whole grid when `ctas` is named).
+    pub fn scope(&self) -> String {
+        match &self.ctas {
+            None => format!("all {} CTAs of grid {:?}", self.ctas(), self.grid),
+            Some(list) => {
+                let ids: Vec<String> = list
+                    .iter()
+                    .map(|c| format!("({},{},{})", c[0], c[1], c[2]))
+                    .collect();
+                let noun = if list.len() == 1 { "CTA" } else { "CTAs" };
+                format!(
+                    "{noun} {} of grid {:?} only ({} of {} CTAs)",
+                    ids.join(", "),
+                    self.grid,
+                    list.len(),
+                    self.ctas()
+                )
+            }
+        }
+    }
+
+    /// The symbolic scalars in parameter order with their parameter index.
+    pub fn symbolics(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.params.iter().enumerate().filter_map(|(i, b)| match b {
+            Binding::Symbolic { name, .. } => Some((i, name.as_str())),
+            _ => None,
+        })
+    }
+
+    pub fn symbolic_by_name(&self, name: &str) -> Option<usize> {
+        self.symbolics().find(|(_, n)| *n == name).map(|(i, _)| i)
+    }
+
+    /// What parameter `p` holds as input leaves: its element type and count, for an `in` or
+    /// `inout` tensor or a symbolic scalar (one element).
+    pub fn leaf_input(&self, p: usize) -> Option<(ScalarType, u64)> {
+        match self.params.get(p)? {
+            Binding::Tensor(t) if t.role != Role::Out => Some((t.dtype, t.elements())),
+            Binding::Symbolic { dtype, .. } => Some((*dtype, 1)),
+            _ => None,
+        }
+    }
+
+    /// The name of tensor or symbolic scalar parameter `p`, for reports.
+    pub fn param_name(&self, p: usize) -> String {
+        match self.params.get(p) {
+            Some(Binding::Tensor(t)) => t.name.clone(),
+            Some(Binding::Symbolic { name, .. }) => name.clone(),
+            _ => format!("param{p}"),
+        }
+    }
+
     pub fn threads_per_cta(&self) -> u32 {
         self.block.iter().product()
     }
@@ -113,6 +176,8 @@ struct RawSpec {
     dynamic_shared: u32,
     #[serde(default)]
     params: Vec<RawParam>,
+    #[serde(default)]
+    ctas: Option<Vec<Vec<u32>>>,
 }
 
 #[derive(Deserialize)]
@@ -127,6 +192,12 @@ enum RawParam {
     Scalar {
         dtype: String,
         value: toml::Value,
+    },
+    Symbolic {
+        name: String,
+        dtype: String,
+        #[serde(default)]
+        positive: bool,
     },
     Scratch {},
 }
@@ -219,9 +290,61 @@ impl KernelSpec {
                         bits: scalar_bits(dtype, &value).map_err(at)?,
                     }
                 }
+                RawParam::Symbolic {
+                    name,
+                    dtype,
+                    positive,
+                } => {
+                    let dtype = data_type(&dtype).map_err(at)?;
+                    // Only the formats terms read as reals: an integer scalar steers indices
+                    // and branches, which must stay concrete.
+                    if !matches!(dtype, ScalarType::F32 | ScalarType::F64) {
+                        return Err(at(format!(
+                            "symbolic scalar {name} has dtype {dtype:?}: only f32 and f64 scalars \
+                             can be symbolic (integer scalars steer indices and branches, which \
+                             must be concrete)"
+                        )));
+                    }
+                    if !names.insert(name.clone()) {
+                        return Err(at(format!("name {name} is used twice")));
+                    }
+                    Binding::Symbolic {
+                        name,
+                        dtype,
+                        positive,
+                    }
+                }
                 RawParam::Scratch {} => Binding::Scratch,
             });
         }
+        let ctas = match raw.ctas {
+            None => None,
+            Some(list) => {
+                if list.is_empty() {
+                    return Err(
+                        "ctas is empty: name at least one CTA, or leave ctas out to \
+                                execute the whole grid"
+                            .into(),
+                    );
+                }
+                let mut out: Vec<[u32; 3]> = Vec::with_capacity(list.len());
+                for (n, c) in list.iter().enumerate() {
+                    if c.is_empty() || c.len() > 3 {
+                        return Err(format!("ctas[{n}] {c:?} must have 1 to 3 coordinates"));
+                    }
+                    let mut id = [0u32; 3];
+                    id[..c.len()].copy_from_slice(c);
+                    if (0..3).any(|d| id[d] >= grid[d]) {
+                        return Err(format!("ctas[{n}] {c:?} is outside the grid {grid:?}"));
+                    }
+                    if out.contains(&id) {
+                        return Err(format!("ctas[{n}] {c:?} is named twice"));
+                    }
+                    out.push(id);
+                }
+                Some(out)
+            }
+        };
         Ok(KernelSpec {
             ptx: base.join(raw.ptx),
             entry: raw.entry,
@@ -229,6 +352,7 @@ impl KernelSpec {
             block,
             dynamic_shared: raw.dynamic_shared,
             params,
+            ctas,
         })
     }
 }
@@ -319,6 +443,31 @@ kind = "scratch"
             }
         );
         assert_eq!(s.params[2], Binding::Scratch);
+        assert_eq!(s.ctas, None);
+        assert_eq!(s.scope(), "all 4 CTAs of grid [4, 1, 1]");
+    }
+
+    #[test]
+    fn symbolic_scalars_and_named_ctas_parse() {
+        let text = GOOD.replace("ptx =", "ctas = [[2]]\nptx =").replace(
+            "kind = \"scalar\"\ndtype = \"s32\"\nvalue = -3",
+            "kind = \"symbolic\"\nname = \"eps\"\ndtype = \"f32\"\npositive = true",
+        );
+        let s = KernelSpec::parse(&text, Path::new("/k")).unwrap();
+        assert_eq!(
+            s.params[1],
+            Binding::Symbolic {
+                name: "eps".into(),
+                dtype: ScalarType::F32,
+                positive: true
+            }
+        );
+        assert_eq!(s.ctas, Some(vec![[2, 0, 0]]));
+        assert_eq!(
+            s.scope(),
+            "CTA (2,0,0) of grid [4, 1, 1] only (1 of 4 CTAs)"
+        );
+        assert_eq!(s.symbolic_by_name("eps"), Some(1));
     }
 
     #[test]
@@ -336,6 +485,24 @@ kind = "scratch"
             (GOOD.replace("entry", "entri"), "entr"),
             (GOOD[..GOOD.len() / 2].to_string(), ""),
             (GOOD.replace("value = -3", "value = \"x\""), "cannot take"),
+            (
+                GOOD.replace("kind = \"scalar\"", "kind = \"symbolic\"\nname = \"n\"")
+                    .replace("value = -3\n", ""),
+                "only f32 and f64 scalars can be symbolic",
+            ),
+            (
+                GOOD.replace("ptx =", "ctas = [[4, 0, 0]]\nptx ="),
+                "ctas[0] [4, 0, 0] is outside the grid [4, 1, 1]",
+            ),
+            (
+                GOOD.replace("ptx =", "ctas = [[0, 1]]\nptx ="),
+                "outside the grid",
+            ),
+            (GOOD.replace("ptx =", "ctas = []\nptx ="), "ctas is empty"),
+            (
+                GOOD.replace("ptx =", "ctas = [[1], [1, 0, 0]]\nptx ="),
+                "named twice",
+            ),
         ];
         for (text, needle) in cases {
             let e = KernelSpec::parse(&text, Path::new(".")).unwrap_err();
