@@ -134,7 +134,7 @@ pub fn scalar_value(spec: &KernelSpec, given: &str) -> Result<(usize, u64, f64),
     else {
         return Err(format!("{name} is not a symbolic scalar"));
     };
-    if *positive && !(v > 0.0) {
+    if *positive && (v.is_nan() || v <= 0.0) {
         return Err(format!(
             "--scalar {name}: {v} is not positive, and the spec declares {name} positive"
         ));
