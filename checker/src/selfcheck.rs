@@ -717,6 +717,21 @@ mod tests {
         assert!(caught(self_check(pair, Some(Fault::MmaLane))));
     }
 
+    /// Symbolic scalars and inout initial values are leaves like tensor elements: the
+    /// interpreter gets the values the terms are evaluated at, on both sides, so a misreading
+    /// is still caught.
+    #[test]
+    fn symbolic_scalars_and_inout_tensors_are_checked_like_inputs() {
+        let pair = "gemm_ab_tiled-vs-gemm_ab_naive.pair.toml";
+        assert_eq!(self_check(pair, None), Ok(()));
+        assert!(caught(self_check(pair, Some(Fault::DropFmaAddend))));
+        // Linked inputs of different sizes: each side takes the leading part it holds.
+        assert_eq!(
+            self_check("scale2_vec_wide-vs-scale2.pair.toml", None),
+            Ok(())
+        );
+    }
+
     #[test]
     fn inputs_are_exact_in_every_float_format() {
         let mut rng = Rng(99);
