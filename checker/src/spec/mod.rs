@@ -499,6 +499,12 @@ kind = "scratch"
                 "outside the grid",
             ),
             (GOOD.replace("ptx =", "ctas = []\nptx ="), "ctas is empty"),
+            // A launch the hardware cannot run stays invalid, whatever CTAs it names.
+            (
+                GOOD.replace("ptx =", "ctas = [[0, 0, 0]]\nptx =")
+                    .replace("grid = [4]", "grid = [1, 70000]"),
+                "y and z are limited to 65535",
+            ),
             (
                 GOOD.replace("ptx =", "ctas = [[1], [1, 0, 0]]\nptx ="),
                 "named twice",
