@@ -158,7 +158,18 @@ fn kcert_check_prints_the_scope() {
         .current_dir(root())
         .output()
         .unwrap();
+    let strict = Command::new(&bin)
+        .arg(&file)
+        .args(["--require", "full-equivalence"])
+        .current_dir(root())
+        .output()
+        .unwrap();
     let _ = std::fs::remove_file(&file);
+    let rejected = String::from_utf8_lossy(&strict.stdout);
+    assert!(
+        !strict.status.success() && rejected.contains("REJECT") && rejected.contains("SCOPED"),
+        "a scoped certificate is not full equivalence: {rejected}"
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(
