@@ -11,8 +11,10 @@ with a valid verdict, lines that point at the right kind of PTX instruction for
 that verdict, and a [reference] consistent with the tensors and scalars of the spec
 (its optional `wrong` key a bool). For every pair pairs/OPT-vs-REF.pair.toml: both
 instance specs exist and are named by the file name, the [[inputs]] / [[outputs]] map
-every in / out tensor of each side exactly once to a tensor of the same dtype and shape
-on the other side, and OPT-vs-REF.pair.expect.toml has a known verdict consistent with
+every in / out / inout tensor of each side exactly once to a tensor of the same role, dtype
+and shape on the other side (two in tensors may differ in shape; an inout tensor is linked in
+both, to one partner), [[scalars]] links every symbolic scalar once to one of the same dtype
+and positive declaration, and OPT-vs-REF.pair.expect.toml has a known verdict consistent with
 the two instances' expectations (a not_equivalent pair needs a wrong = true optimized instance of
 the reference's operator, or different_operators = true and two variants of one operator).
 Prints 'N passed, N failed' and exits non-zero on any failure.
@@ -244,7 +246,24 @@ def check_spec(spec_path, errors):
         err("block has more than 1024 threads")
     if not (isinstance(spec["dynamic_shared"], int) and spec["dynamic_shared"] >= 0):
         err("dynamic_shared must be a non-negative int")
-    tensors, scalars = {}, []
+    tensors, scalars, symbolics = {}, [], {}
+    # ctas = [[x, y, z], ...]: the CTAs to execute, inside the grid and distinct
+    if "ctas" in spec:
+        ctas = spec["ctas"]
+        ids = []
+        if not (isinstance(ctas, list) and ctas):
+            err("ctas must be a non-empty list of CTA ids")
+        else:
+            for c in ctas:
+                if not (isinstance(c, list) and 1 <= len(c) <= 3 and all(isinstance(x, int) and x >= 0 for x in c)):
+                    err(f"ctas: {c!r} is not a CTA id")
+                    continue
+                c = c + [0] * (3 - len(c))
+                if any(c[d] >= spec["grid"][d] for d in range(3)):
+                    err(f"ctas: {c} is outside the grid {spec['grid']}")
+                if c in ids:
+                    err(f"ctas: {c} named twice")
+                ids.append(c)
     for idx, (p, pt) in enumerate(zip(params, ptypes)):
         kind = p.get("kind")
         if kind == "tensor":
@@ -269,6 +288,21 @@ def check_spec(spec_path, errors):
             if "value" not in p:
                 err(f"param {idx}: scalar without value")
             scalars.append(p.get("value"))
+        elif kind == "symbolic":
+            # a float scalar bound to no value: a leaf of its own, linked by name in a pair
+            dt = p.get("dtype")
+            if dt not in ("f32", "f64"):
+                err(f"param {idx}: symbolic scalar of dtype {dt!r} (only f32 and f64)")
+            elif pt not in SCALAR_PTX[dt]:
+                err(f"param {idx}: symbolic {dt} but PTX param is .{pt}")
+            if not isinstance(p.get("name"), str):
+                err(f"param {idx}: symbolic scalar without a name")
+            if not isinstance(p.get("positive", False), bool):
+                err(f"param {idx}: positive must be a bool")
+            extra = sorted(set(p) - {"kind", "name", "dtype", "positive"})
+            if extra:
+                err(f"param {idx}: symbolic scalar takes no other keys (has {extra})")
+            symbolics[p.get("name")] = p
         elif kind == "scratch":
             # a pointer the kernel never dereferences (Triton's trailing scratch pointers)
             if pt not in ("u64", "b64", "s64"):
@@ -439,6 +473,8 @@ def check_spec(spec_path, errors):
                 err("reference: softmax needs input and output of shape rows x cols")
             if scalars[:2] != [rows, cols]:
                 err(f"reference: scalar params {scalars} are not rows, cols = {[rows, cols]}")
+        if "scale" in ref and ref["scale"] not in symbolics:
+            err("reference: scale (softmax of scale * x) must name a symbolic scalar of the spec")
     elif op == "column_sum":
         x, out = in_out()
         rows, cols = ref.get("rows"), ref.get("cols")
@@ -476,9 +512,30 @@ def check_spec(spec_path, errors):
                 err(f"reference: scalar params {scalars} are not M, N, K = {[m, n, k]}")
         if not isinstance(ref.get("relu", False), bool):
             err("reference: relu must be a bool (a max(., 0) epilogue)")
+    elif op == "gemm":
+        # C = alpha A B + beta C, C inout, alpha and beta named symbolic scalars
+        a, b, c = (tensors.get(ref.get(k)) for k in ("a", "b", "c"))
+        m, n, k = ref.get("m"), ref.get("n"), ref.get("k")
+        if a is None or b is None or c is None:
+            err("reference: a/b/c must name tensors of the spec")
+        else:
+            if a["shape"] != [m, k] or b["shape"] != [k, n] or c["shape"] != [m, n]:
+                err("reference: tensor shapes do not match m, n, k")
+            if c.get("role") != "inout":
+                err("reference: gemm reads and writes c: its role must be inout")
+            if scalars and scalars[:3] != [m, n, k]:
+                err(f"reference: scalar params {scalars} are not M, N, K = {[m, n, k]}")
+        for key in ("alpha", "beta"):
+            if ref.get(key) not in symbolics:
+                err(f"reference: {key} must name a symbolic scalar of the spec")
     elif op in ("layernorm", "rmsnorm"):
         x, out = in_out()
         rows, cols, eps = ref.get("rows"), ref.get("cols"), ref.get("eps")
+        if isinstance(eps, str):
+            # the name of a symbolic scalar declared positive
+            if eps not in symbolics or symbolics[eps].get("positive") is not True:
+                err("reference: eps names no symbolic scalar declared positive")
+            eps = 1e-5
         names = ("gamma", "beta") if op == "layernorm" else ("gamma",)
         vecs = [tensors.get(ref.get(k)) for k in names]
         if not all(isinstance(v, int) and v >= 1 for v in (rows, cols)):
@@ -571,7 +628,7 @@ def check_pair(pair_path, errors):
         structural.append(msg)
 
     pair = tomllib.loads(pair_path.read_text())
-    unknown = set(pair) - {"reference", "optimized", "inputs", "outputs"}
+    unknown = set(pair) - {"reference", "optimized", "inputs", "outputs", "scalars"}
     if unknown:
         serr(f"unknown keys {sorted(unknown)}")
     sides = {}
@@ -602,12 +659,14 @@ def check_pair(pair_path, errors):
     tensors = {side: {p.get("name"): p for p in spec.get("params", []) if p.get("kind") == "tensor"}
                for side, (_, spec, _) in sides.items()}
     renaming = {}   # reference tensor name -> optimized tensor name
-    for group, role in (("inputs", "in"), ("outputs", "out")):
+    linked = {}     # group -> list of (reference name, optimized name)
+    for group, roles in (("inputs", ("in", "inout")), ("outputs", ("out", "inout"))):
         # no [[inputs]] is fine where neither kernel has an in tensor (checked below)
         rows = pair.get(group, [] if group == "inputs" else None)
         if not isinstance(rows, list) or (group == "outputs" and not rows):
             serr(f"needs at least one [[{group}]]")
             continue
+        linked[group] = []
         seen = {"reference": set(), "optimized": set()}
         for i, row in enumerate(rows):
             if not isinstance(row, dict) or set(row) != {"reference", "optimized"}:
@@ -620,15 +679,20 @@ def check_pair(pair_path, errors):
                 if t is None:
                     serr(f"[[{group}]] #{i + 1}: {side} has no tensor {name!r}")
                     continue
-                if t.get("role") != role:
+                if t.get("role") not in roles:
                     serr(f"[[{group}]] #{i + 1}: {side} tensor {name!r} has role "
-                        f"{t.get('role')!r}, {group} need role {role!r}")
+                        f"{t.get('role')!r}, {group} need role {' or '.join(roles)}")
                 if name in seen[side]:
                     serr(f"[[{group}]]: {side} tensor {name!r} named twice")
                 seen[side].add(name)
-                shapes[side] = (t.get("dtype"), t.get("shape"))
+                shapes[side] = (t.get("dtype"), t.get("shape"), t.get("role"))
             if len(shapes) == 2:
-                if shapes["reference"] != shapes["optimized"]:
+                (rd, rs, rr), (od, os_, orole) = shapes["reference"], shapes["optimized"]
+                if rr != orole:
+                    serr(f"[[{group}]] #{i + 1}: roles {rr!r} and {orole!r} differ")
+                # two in tensors may differ in size (the common leading part is the same data;
+                # kcert checks that both kernels read only that part)
+                elif rd != od or (rs != os_ and not (group == "inputs" and rr == "in")):
                     serr(f"[[{group}]] #{i + 1}: {row['reference']!r} {shapes['reference']} vs "
                         f"{row['optimized']!r} {shapes['optimized']}: dtype/shape differ")
                 # linked inputs are one tensor: the same fixed contents and declared range
@@ -638,18 +702,48 @@ def check_pair(pair_path, errors):
                     serr(f"[[{group}]] #{i + 1}: {row['reference']!r} and {row['optimized']!r} "
                          f"differ in init or range: {data[0]} vs {data[1]}")
                 renaming[row["reference"]] = row["optimized"]
+                linked[group].append((row["reference"], row["optimized"]))
         # every in (out) tensor of each side is paired: no free input, no unchecked output
         for side in ("reference", "optimized"):
             # an input whose contents the spec fixes (init) is no free data: it may stay unlinked
             missing = sorted(n for n, t in tensors[side].items()
-                             if t.get("role") == role and n not in seen[side]
+                             if t.get("role") in roles and n not in seen[side]
                              and not (group == "inputs" and "init" in t))
             if missing:
-                serr(f"[[{group}]]: {side} tensor(s) {missing} with role {role!r} not paired")
+                serr(f"[[{group}]]: {side} tensor(s) {missing} with role {' or '.join(roles)} not paired")
+    # an inout tensor is linked to one partner as an input (its initial value) and an output
+    for r, o in linked.get("inputs", []):
+        if tensors["reference"].get(r, {}).get("role") == "inout" and (r, o) not in linked.get("outputs", []):
+            serr(f"inout tensor {r!r} linked to {o!r} in [[inputs]] but not in [[outputs]]")
+    # [[scalars]]: every symbolic scalar of each side linked once, same dtype and positive
+    symbolics = {side: {p.get("name"): p for p in spec.get("params", []) if p.get("kind") == "symbolic"}
+                 for side, (_, spec, _) in sides.items()}
+    rows = pair.get("scalars", [])
+    seen = {"reference": set(), "optimized": set()}
+    if not isinstance(rows, list):
+        serr("[[scalars]] must be a list of tables")
+        rows = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or set(row) != {"reference", "optimized"}:
+            serr(f"[[scalars]] #{i + 1} must have exactly the keys reference and optimized")
+            continue
+        decl = {}
         for side in ("reference", "optimized"):
-            inout = sorted(n for n, t in tensors[side].items() if t.get("role") == "inout")
-            if inout:
-                serr(f"{side} has inout tensor(s) {inout}: pairs support only in / out")
+            p = symbolics[side].get(row[side])
+            if p is None:
+                serr(f"[[scalars]] #{i + 1}: {side} has no symbolic scalar {row[side]!r}")
+                continue
+            if row[side] in seen[side]:
+                serr(f"[[scalars]]: {side} symbolic scalar {row[side]!r} named twice")
+            seen[side].add(row[side])
+            decl[side] = (p.get("dtype"), p.get("positive", False))
+        if len(decl) == 2 and decl["reference"] != decl["optimized"]:
+            serr(f"[[scalars]] #{i + 1}: dtype/positive differ: {decl}")
+        renaming[row["reference"]] = row["optimized"]
+    for side in ("reference", "optimized"):
+        missing = sorted(n for n in symbolics[side] if n not in seen[side])
+        if missing:
+            serr(f"[[scalars]]: {side} symbolic scalar(s) {missing} not linked")
 
     exp_path = pair_path.with_name(pair_path.name[: -len(PAIR_SUFFIX)] + PAIR_EXPECT_SUFFIX)
     if not exp_path.exists():

@@ -43,6 +43,10 @@ pub struct Verified {
     pub claims: Vec<Claim>,
     pub reference: String,
     pub optimized: String,
+    /// The CTAs every claim is about, per kernel ([`crate::spec::KernelSpec::scope`]).
+    pub scope: [String; 2],
+    /// Per input link whose tensors differ in size: what each kernel read.
+    pub sized_reads: Vec<String>,
     /// Output elements shown equal.
     pub elements: u64,
     pub steps: usize,
@@ -63,6 +67,9 @@ pub enum Reject {
     Claims(String),
     #[error("{0}")]
     Side(#[from] equiv::SideError),
+    /// A kernel reads a size-differing linked input past the part the link makes shared.
+    #[error("pair link: {0}")]
+    Link(String),
     #[error("claim Safe({0:?}) does not hold: {1}")]
     Unsafe(Kernel, String),
     #[error("output link {output}: element {element} is written by the {by:?} kernel only")]
@@ -242,6 +249,11 @@ pub fn check_with(
         }
     }
 
+    // 3a. Linked inputs of different sizes are read only where both tensors have elements.
+    if let Some(why) = equiv::sized_overrun(&pair, &run) {
+        return Err(Reject::Link(why));
+    }
+
     // 3b. The semantic self-check: every output term agrees with the bit-exact interpreter
     // on inputs derived from the digest, within a bound on rounding.
     let started = std::time::Instant::now();
@@ -372,6 +384,8 @@ pub fn check_with(
         claims: cert.claims.clone(),
         reference: launch(&pair.reference),
         optimized: launch(&pair.optimized),
+        scope: [pair.reference.scope(), pair.optimized.scope()],
+        sized_reads: equiv::sized_read_lines(&pair, &run),
         elements,
         steps: cert.steps.len(),
         work: [Kernel::Reference, Kernel::Optimized]

@@ -60,28 +60,29 @@ pub fn run_pair_with(
     configs: [&Config; 2],
 ) -> Result<PairRun, SideError> {
     let links = pair.inputs.len() as u32;
-    let count = |s: &KernelSpec| {
-        s.params
-            .iter()
-            .filter(|b| matches!(b, Binding::Tensor(_)))
-            .count() as u32
+    // Leaf ordinals of a side, as the executor numbers them: its tensors, then its symbolic
+    // scalars, each in parameter order.
+    let leaves = |s: &KernelSpec| -> Vec<usize> {
+        let tensors = s.tensors().map(|(i, _)| i);
+        tensors.chain(s.symbolics().map(|(i, _)| i)).collect()
     };
-    let (nr, no) = (count(&pair.reference), count(&pair.optimized));
+    let (nr, no) = (
+        leaves(&pair.reference).len() as u32,
+        leaves(&pair.optimized).len() as u32,
+    );
     let mut inputs: Vec<Option<u32>> = (0..links).map(Some).collect();
     inputs.extend(std::iter::repeat_n(None, (nr + no) as usize));
-    // Name every tensor ordinal of a side: its link, or a private name past the links.
+    // Name every leaf ordinal of a side: its link, or a private name past the links.
     let names = |spec: &KernelSpec, kernel: Kernel| -> Vec<u32> {
         let mut out = Vec::new();
-        for (param, b) in spec.params.iter().enumerate() {
-            if matches!(b, Binding::Tensor(_)) {
-                let link = pair
-                    .inputs
-                    .iter()
-                    .position(|(r, o)| param == if kernel == Kernel::Reference { *r } else { *o });
-                let private =
-                    links + out.len() as u32 + if kernel == Kernel::Optimized { nr } else { 0 };
-                out.push(link.map(|l| l as u32).unwrap_or(private));
-            }
+        for param in leaves(spec) {
+            let link = pair
+                .inputs
+                .iter()
+                .position(|(r, o)| param == if kernel == Kernel::Reference { *r } else { *o });
+            let private =
+                links + out.len() as u32 + if kernel == Kernel::Optimized { nr } else { 0 };
+            out.push(link.map(|l| l as u32).unwrap_or(private));
         }
         out
     };
@@ -127,11 +128,11 @@ pub fn run_pair_with(
 }
 
 impl SideRun {
-    /// The first finding, or a note that the grid was not executed whole: both void the
-    /// one-schedule semantics that equivalence rests on.
     /// Why the kernel is not safe over the reals: the first finding other than an
     /// fp-nondeterministic write (those are named claims, see [`Self::fp_nondeterministic_lines`]),
-    /// or a partial grid.
+    /// or a note that the grid was not executed whole (unless the spec names the CTAs to
+    /// execute, and exactly those ran: then every claim is about them only,
+    /// [`KernelSpec::scope`]): both void the one-schedule semantics that equivalence rests on.
     pub fn unsafety(&self) -> Option<String> {
         if let Some(f) = self
             .outcome
@@ -142,6 +143,14 @@ impl SideRun {
             return Some(f.to_string());
         }
         let c = &self.outcome.coverage;
+        if let Some(named) = &self.spec.ctas {
+            return (c.executed != *named).then(|| {
+                format!(
+                    "the CTAs executed are not the {} the spec names",
+                    named.len()
+                )
+            });
+        }
         (!c.complete()).then(|| {
             format!(
                 "only {} of {} CTAs were executed",
@@ -258,6 +267,79 @@ impl PairRun {
             )),
         }
     }
+}
+
+/// How the kernels read each input link whose two tensors differ in size: per such link, its
+/// reference name, and per side the elements read (`lo..hi`, `None`: none) and the size.
+#[allow(clippy::type_complexity)]
+pub fn sized_reads(
+    pair: &PairSpec,
+    run: &PairRun,
+) -> Vec<(String, [(Option<(u64, u64)>, u64); 2])> {
+    let mut out = Vec::new();
+    for &(rp, op) in &pair.inputs {
+        let (Some((_, rn)), Some((_, on))) =
+            (pair.reference.leaf_input(rp), pair.optimized.leaf_input(op))
+        else {
+            continue;
+        };
+        if rn == on {
+            continue;
+        }
+        let reads =
+            |k: Kernel, p: usize| run.side(k).and_then(|s| s.outcome.reads.get(&p).copied());
+        out.push((
+            pair.reference.param_name(rp),
+            [
+                (reads(Kernel::Reference, rp), rn),
+                (reads(Kernel::Optimized, op), on),
+            ],
+        ));
+    }
+    out
+}
+
+/// One line per input link of different sizes: what each kernel read.
+pub fn sized_read_lines(pair: &PairSpec, run: &PairRun) -> Vec<String> {
+    let side = |(r, n): (Option<(u64, u64)>, u64)| match r {
+        Some((lo, hi)) => format!("elements {lo}..{hi} of {n}"),
+        None => format!("none of its {n} elements"),
+    };
+    sized_reads(pair, run)
+        .into_iter()
+        .map(|(name, [r, o])| {
+            format!(
+                "input {name}: linked tensors of {} and {} elements, the common {} are the same data; the reference reads {}, the optimized {}",
+                r.1,
+                o.1,
+                r.1.min(o.1),
+                side(r),
+                side(o)
+            )
+        })
+        .collect()
+}
+
+/// The first read, by a kernel that ran, of an element of a size-differing input link past
+/// the part both tensors have (where the link says nothing about the data), as a message.
+pub fn sized_overrun(pair: &PairSpec, run: &PairRun) -> Option<String> {
+    for (name, sides) in sized_reads(pair, run) {
+        let common = sides[0].1.min(sides[1].1);
+        for (k, (reads, n)) in [Kernel::Reference, Kernel::Optimized]
+            .into_iter()
+            .zip(sides)
+        {
+            if let Some((_, hi)) = reads
+                && hi > common
+            {
+                return Some(format!(
+                    "input {name}: the {k:?} kernel reads element {} of its {n}-element tensor, past the {common} elements the two linked tensors share (the link makes only those the same data)",
+                    hi - 1
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// The first element written by exactly one side, and which side wrote it.

@@ -458,45 +458,59 @@ fn exp_product(arena: &TermArena, a: TermId, b: TermId, est: &[Option<Est>]) -> 
     Some((f, f))
 }
 
-/// The input sets' contents per pair input link: element bits and values.
+/// The input sets' contents per pair input link (tensors, then symbolic scalars): element bits
+/// and values, as many as the larger of the two linked parameters holds (each side takes its
+/// own leading part, so linked leaves get one value on both sides). A positive symbolic
+/// scalar gets positive values only.
 fn link_inputs(pair: &PairSpec, digest: &[u8; 32], set: u64) -> Vec<(Vec<u64>, Vec<f64>)> {
     let mut seed = u64::from_le_bytes(digest[..8].try_into().unwrap_or([1; 8]));
     seed ^= set.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let mut rng = Rng(seed | 1);
     pair.inputs
         .iter()
-        .map(|&(rp, _)| match pair.reference.params.get(rp) {
-            // Contents fixed by the spec: the interpreter uses them whatever it is given.
-            Some(Binding::Tensor(t)) if t.init.is_some() => (Vec::new(), Vec::new()),
-            Some(Binding::Tensor(t)) if crate::spec::int_bounds(t.dtype).is_some() => {
-                let (lo, hi) = int_draw_range(t);
-                let span = (hi - lo + 1) as u128;
-                let mask = crate::exec::memory::mask(u64::from(t.dtype.size()) * 8);
-                (0..t.elements())
-                    .map(|_| {
-                        let v = lo + (u128::from(rng.next()) % span) as i128;
-                        ((v as i64 as u64) & mask, v as f64)
-                    })
-                    .unzip()
+        .map(|&(rp, op)| {
+            let (Some((dtype, rn)), on) = (
+                pair.reference.leaf_input(rp),
+                pair.optimized.leaf_input(op).map_or(0, |l| l.1),
+            ) else {
+                return (Vec::new(), Vec::new());
+            };
+            let n = rn.max(on);
+            match pair.reference.params.get(rp) {
+                // Contents fixed by the spec: the interpreter uses them whatever it is given.
+                Some(Binding::Tensor(t)) if t.init.is_some() => return (Vec::new(), Vec::new()),
+                Some(Binding::Tensor(t)) if crate::spec::int_bounds(t.dtype).is_some() => {
+                    let (lo, hi) = int_draw_range(t);
+                    let span = (hi - lo + 1) as u128;
+                    let mask = crate::exec::memory::mask(u64::from(t.dtype.size()) * 8);
+                    return (0..n)
+                        .map(|_| {
+                            let v = lo + (u128::from(rng.next()) % span) as i128;
+                            ((v as i64 as u64) & mask, v as f64)
+                        })
+                        .unzip();
+                }
+                _ => {}
             }
-            Some(Binding::Tensor(t)) => {
-                let (mut bits, mut vals) = (Vec::new(), Vec::new());
-                for _ in 0..t.elements() {
-                    let v = rng.value(set % 2 == 1);
-                    match encode(v, t.dtype) {
-                        Some(b) => {
-                            bits.push(b);
-                            vals.push(v);
-                        }
-                        None => {
-                            bits.push(0);
-                            vals.push(f64::NAN);
-                        }
+            let positive = matches!(
+                pair.reference.params.get(rp),
+                Some(Binding::Symbolic { positive: true, .. })
+            );
+            let (mut bits, mut vals) = (Vec::new(), Vec::new());
+            for _ in 0..n {
+                let v = rng.value(set % 2 == 1 && !positive);
+                match encode(v, dtype) {
+                    Some(b) => {
+                        bits.push(b);
+                        vals.push(v);
+                    }
+                    None => {
+                        bits.push(0);
+                        vals.push(f64::NAN);
                     }
                 }
-                (bits, vals)
             }
-            _ => (Vec::new(), Vec::new()),
+            (bits, vals)
         })
         .collect()
 }
@@ -552,8 +566,9 @@ pub fn check_side(
         let mut inputs: Inputs = HashMap::new();
         for (l, &(rp, op)) in pair.inputs.iter().enumerate() {
             let param = if is_ref { rp } else { op };
+            let n = side.spec.leaf_input(param).map_or(0, |l| l.1) as usize;
             if let Some((bits, _)) = links.get(l) {
-                inputs.insert(param, bits.clone());
+                inputs.insert(param, bits.iter().copied().take(n).collect());
             }
         }
         let concrete = exec::run(&side.program, &side.spec, Mode::Concrete, &inputs, config)
@@ -771,6 +786,21 @@ mod tests {
         let pair = "mma_rowcol-vs-matmul_f16_naive_16x8.pair.toml";
         assert_eq!(self_check(pair, None), Ok(()));
         assert!(caught(self_check(pair, Some(Fault::MmaLane))));
+    }
+
+    /// Symbolic scalars and inout initial values are leaves like tensor elements: the
+    /// interpreter gets the values the terms are evaluated at, on both sides, so a misreading
+    /// is still caught.
+    #[test]
+    fn symbolic_scalars_and_inout_tensors_are_checked_like_inputs() {
+        let pair = "gemm_ab_tiled-vs-gemm_ab_naive.pair.toml";
+        assert_eq!(self_check(pair, None), Ok(()));
+        assert!(caught(self_check(pair, Some(Fault::DropFmaAddend))));
+        // Linked inputs of different sizes: each side takes the leading part it holds.
+        assert_eq!(
+            self_check("scale2_vec_wide-vs-scale2.pair.toml", None),
+            Ok(())
+        );
     }
 
     #[test]

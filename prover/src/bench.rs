@@ -45,7 +45,7 @@ pub fn matmul_tile(spec: &KernelSpec, m: u64, n: u64, k: u64) -> Result<KernelSp
                     .next()
                     .ok_or("not a matmul spec: more than three scalars")?;
             }
-            Binding::Scratch => {}
+            Binding::Scratch | Binding::Symbolic { .. } => {}
         }
     }
     // One CTA computes the whole m×n tile when the kernel's tile is m×n.

@@ -99,11 +99,14 @@ pub enum Reference {
         rows: u64,
         cols: u64,
     },
+    /// Row-wise softmax of `scale * input` (`scale`: a symbolic scalar's name; none: 1).
     Softmax {
         input: String,
         output: String,
         rows: u64,
         cols: u64,
+        #[serde(default)]
+        scale: Option<String>,
     },
     Layernorm {
         input: String,
@@ -112,7 +115,19 @@ pub enum Reference {
         output: String,
         rows: u64,
         cols: u64,
-        eps: f64,
+        eps: Number,
+    },
+    /// `c = alpha a b + beta c` with `c` inout (its initial value read); `alpha` and `beta`
+    /// name symbolic scalars of the spec.
+    Gemm {
+        a: String,
+        b: String,
+        c: String,
+        m: u64,
+        n: u64,
+        k: u64,
+        alpha: String,
+        beta: String,
     },
     Rmsnorm {
         input: String,
@@ -198,6 +213,14 @@ pub enum GeluApprox {
     #[default]
     None,
     Tanh,
+}
+
+/// A constant of the operator, or the name of a symbolic scalar of the spec that holds it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Number {
+    Value(f64),
+    Symbolic(String),
 }
 
 /// An `X.expect.toml` file.
@@ -433,8 +456,50 @@ pub fn evaluate(
             .map(|(_, t)| t.elements() as usize)
             .unwrap_or(0)
     };
+    // The value a symbolic scalar holds in `inputs`.
+    let symbolic = |name: &str| -> Result<f64, String> {
+        let i = spec
+            .symbolic_by_name(name)
+            .ok_or_else(|| format!("no symbolic scalar {name}"))?;
+        let dtype = spec.leaf_input(i).map(|l| l.0).ok_or("not a scalar")?;
+        let bits = inputs
+            .get(&i)
+            .and_then(|d| d.first())
+            .ok_or_else(|| format!("no value for {name}"))?;
+        Ok(crate::inputs::decode(*bits, dtype))
+    };
+    let number = |n: &Number| match n {
+        Number::Value(v) => Ok(*v),
+        Number::Symbolic(name) => symbolic(name),
+    };
     let mut res = BTreeMap::new();
     match r {
+        Reference::Gemm {
+            a,
+            b,
+            c,
+            m,
+            n,
+            k,
+            alpha,
+            beta,
+        } => {
+            let (_, av) = tensor(a)?;
+            let (_, bv) = tensor(b)?;
+            let (_, cv) = tensor(c)?;
+            let (alpha, beta) = (symbolic(alpha)?, symbolic(beta)?);
+            let ab = reference::matmul(&av, &bv, *m as usize, *n as usize, *k as usize);
+            if cv.len() != ab.len() {
+                return Err(format!("{c} holds {} elements, not m x n", cv.len()));
+            }
+            res.insert(
+                out_index(c)?,
+                ab.iter()
+                    .zip(&cv)
+                    .map(|(p, q)| alpha * p + beta * q)
+                    .collect(),
+            );
+        }
         Reference::BlockSum {
             input,
             output,
@@ -592,8 +657,11 @@ pub fn evaluate(
             output,
             rows,
             cols,
+            scale,
         } => {
             let (_, x) = tensor(input)?;
+            let s = scale.as_deref().map(symbolic).transpose()?.unwrap_or(1.0);
+            let x: Vec<f64> = x.iter().map(|v| s * v).collect();
             let c = *cols as usize;
             let mut o = Vec::with_capacity(x.len());
             for r in 0..*rows as usize {
@@ -618,7 +686,7 @@ pub fn evaluate(
             let (_, b) = tensor(beta)?;
             res.insert(
                 out_index(output)?,
-                reference::layernorm(&x, &g, &b, *rows as usize, *cols as usize, *eps),
+                reference::layernorm(&x, &g, &b, *rows as usize, *cols as usize, number(eps)?),
             );
         }
         Reference::Rmsnorm {

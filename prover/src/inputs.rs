@@ -95,28 +95,66 @@ pub fn int_value(t: &kcert_checker::spec::Tensor, rng: &mut Rng) -> f64 {
     (lo + (u128::from(rng.next_u64()) % span) as i128) as f64
 }
 
-/// Random data for every `in`/`inout` tensor of `spec`: an `init` tensor gets its fixed
-/// contents, an integer tensor integers inside its declared range.
+/// Random data for every `in`/`inout` tensor of `spec` (an `init` tensor gets its fixed
+/// contents, an integer tensor integers inside its declared range), and a random value for
+/// every symbolic scalar (in [-1, 1), or (0, 1] when declared positive).
 pub fn random(spec: &KernelSpec, seed: u64) -> Inputs {
     let mut rng = Rng::new(seed);
     let mut out = HashMap::new();
     for (i, b) in spec.params.iter().enumerate() {
-        if let Binding::Tensor(t) = b
-            && t.role != Role::Out
-        {
-            let data = match t.init {
-                Some(init) => init.contents(t.elements(), t.dtype),
-                None if kcert_checker::spec::int_bounds(t.dtype).is_some() => (0..t.elements())
-                    .map(|_| encode(int_value(t, &mut rng), t.dtype))
-                    .collect(),
-                None => (0..t.elements())
-                    .map(|_| encode(rng.unit(), t.dtype))
-                    .collect(),
-            };
-            out.insert(i, data);
+        match b {
+            Binding::Tensor(t) if t.role != Role::Out => {
+                let data = match t.init {
+                    Some(init) => init.contents(t.elements(), t.dtype),
+                    None if kcert_checker::spec::int_bounds(t.dtype).is_some() => (0..t.elements())
+                        .map(|_| encode(int_value(t, &mut rng), t.dtype))
+                        .collect(),
+                    None => (0..t.elements())
+                        .map(|_| encode(rng.unit(), t.dtype))
+                        .collect(),
+                };
+                out.insert(i, data);
+            }
+            Binding::Symbolic {
+                dtype, positive, ..
+            } => {
+                let v = rng.unit();
+                let v = if *positive {
+                    v.abs().max(1.0 / 64.0)
+                } else {
+                    v
+                };
+                out.insert(i, vec![encode(v, *dtype)]);
+            }
+            _ => {}
         }
     }
     out
+}
+
+/// The value `NAME=VALUE` gives symbolic scalar `NAME` of `spec` (for `kcert run`).
+pub fn scalar_value(spec: &KernelSpec, given: &str) -> Result<(usize, u64, f64), String> {
+    let (name, value) = given
+        .split_once('=')
+        .ok_or_else(|| format!("--scalar takes NAME=VALUE, got {given:?}"))?;
+    let i = spec
+        .symbolic_by_name(name)
+        .ok_or_else(|| format!("the spec has no symbolic scalar named {name}"))?;
+    let v: f64 = value
+        .parse()
+        .map_err(|_| format!("--scalar {name}: {value:?} is not a number"))?;
+    let Some(Binding::Symbolic {
+        dtype, positive, ..
+    }) = spec.params.get(i)
+    else {
+        return Err(format!("{name} is not a symbolic scalar"));
+    };
+    if *positive && (v.is_nan() || v <= 0.0) {
+        return Err(format!(
+            "--scalar {name}: {v} is not positive, and the spec declares {name} positive"
+        ));
+    }
+    Ok((i, encode(v, *dtype), v))
 }
 
 /// Reads a raw little-endian tensor file for parameter `name`.

@@ -60,6 +60,9 @@ enum Cmd {
         /// NAME=FILE: raw little-endian contents of input tensor NAME.
         #[arg(long = "input", value_name = "NAME=FILE")]
         inputs: Vec<String>,
+        /// The value of a symbolic scalar (otherwise a seeded random one, which is printed).
+        #[arg(long = "scalar", value_name = "NAME=VALUE")]
+        scalars: Vec<String>,
         /// Write each output tensor as raw little-endian bytes to DIR/NAME.bin.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -146,11 +149,12 @@ fn main() -> ExitCode {
             spec,
             seed,
             inputs,
+            scalars,
             out,
             show,
             max_ctas,
             max_work,
-        } => run(spec, seed, inputs, out, show, (max_ctas, max_work)),
+        } => run(spec, seed, inputs, scalars, out, show, (max_ctas, max_work)),
         Cmd::Bench { kernels, k } => bench(kernels, k),
         Cmd::Prove {
             pair,
@@ -237,6 +241,7 @@ fn run(
     path: PathBuf,
     seed: u64,
     given: Vec<String>,
+    scalars: Vec<String>,
     out: Option<PathBuf>,
     show: usize,
     (max_ctas, max_work): (u64, u64),
@@ -260,6 +265,36 @@ fn run(
                 return exit::INVALID;
             }
         }
+    }
+    let mut chosen = std::collections::HashSet::new();
+    for g in &scalars {
+        match kcert::inputs::scalar_value(&inst.spec, g) {
+            Ok((i, bits, _)) => {
+                inputs.insert(i, vec![bits]);
+                chosen.insert(i);
+            }
+            Err(e) => {
+                errln!("kcert: invalid input: {e}");
+                return exit::INVALID;
+            }
+        }
+    }
+    // Say which value each symbolic scalar took, and where it came from.
+    for (i, name) in inst.spec.symbolics() {
+        let dtype = match inst.spec.params.get(i) {
+            Some(Binding::Symbolic { dtype, .. }) => *dtype,
+            _ => continue,
+        };
+        let v = inputs
+            .get(&i)
+            .and_then(|d| d.first())
+            .map_or(f64::NAN, |&b| kcert::inputs::decode(b, dtype));
+        let from = if chosen.contains(&i) {
+            "given with --scalar".to_string()
+        } else {
+            format!("seeded random, seed {seed}; set it with --scalar {name}=VALUE")
+        };
+        outln!("symbolic scalar {name} = {v} ({from})");
     }
     let config = Config {
         max_ctas,
@@ -345,8 +380,11 @@ fn bench(kernels: PathBuf, k: u64) -> i32 {
     }
 }
 
-/// One line per output link of a proved pair: how much of the tensor the claim covers.
-fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool) {
+/// One line per output link of a proved pair: how much of the tensor the claim covers; whether
+/// some claim is partial; the scope when a spec names its CTAs.
+fn coverage_lines(
+    cert: &kcert_checker::cert::Certificate,
+) -> (Vec<String>, bool, Option<String>, String) {
     let pair = kcert_checker::pair::PairSpec::from_texts(
         kcert_checker::pair::SpecTexts {
             pair: cert.pair_spec.clone(),
@@ -374,9 +412,17 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
                 elements,
                 total,
             } => {
-                partial |= elements < total;
+                let inout = pair
+                    .as_ref()
+                    .is_some_and(|p| p.output_is_inout(output as usize));
+                partial |= elements < total && !inout;
                 let out = name(output).unwrap_or_else(|| format!("output link {output}"));
-                Some(if elements < total {
+                Some(if elements < total && inout {
+                    format!(
+                        "{out} (inout): {elements} of {total} elements written by both and proved equal; the other {} are written by neither and keep their initial value, the same linked input on both sides",
+                        total - elements
+                    )
+                } else if elements < total {
                     format!(
                         "{out}: proved for {elements} of {total} elements; {} not written by either kernel",
                         total - elements
@@ -389,6 +435,10 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
             kcert_checker::cert::Claim::Safe(_) => None,
         })
         .collect::<Vec<_>>();
+    let scope = pair.as_ref().filter(|p| p.scoped()).map(|p| p.scope());
+    let for_all = pair
+        .as_ref()
+        .map_or_else(|| "all inputs".to_string(), |p| p.for_all());
     let mut lines = lines;
     for kernel in [Kernel::Reference, Kernel::Optimized] {
         let at: Vec<String> = cert
@@ -411,7 +461,7 @@ fn coverage_lines(cert: &kcert_checker::cert::Certificate) -> (Vec<String>, bool
             ));
         }
     }
-    (lines, partial)
+    (lines, partial, scope, for_all)
 }
 
 /// `to` relative to directory `from`, both made absolute against the working directory and
@@ -544,9 +594,13 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
         return code;
     }
     match outcome {
-        Outcome::Proved { cert, elements } => {
+        Outcome::Proved {
+            cert,
+            elements,
+            reads,
+        } => {
             let bytes_len = written.unwrap_or(0);
-            let (lines, partial) = coverage_lines(&cert);
+            let (lines, partial, scope, for_all) = coverage_lines(&cert);
             let fp = cert
                 .claims
                 .iter()
@@ -559,20 +613,30 @@ fn prove(pair: PathBuf, output: PathBuf, max_work: u64, format: Format) -> i32 {
             let note = kcert_checker::pair::PairSpec::load(&pair)
                 .map(|p| p.data_note())
                 .unwrap_or_default();
-            if partial {
+            let for_all = format!("{for_all}{note}");
+            if let Some(scope) = &scope {
                 outln!(
-                    "PROVED {} (PARTIAL): {safe}; outputs equal for all inputs{note} only on the {elements} elements both write ({} steps)",
+                    "PROVED {} (SCOPED): proved only for the CTAs the specs name ({scope}): {safe} there, {elements} output elements they write equal for {}; nothing is claimed for the rest of the grid ({} steps)",
                     pair.display(),
+                    for_all,
+                    cert.steps.len()
+                );
+            } else if partial {
+                outln!(
+                    "PROVED {} (PARTIAL): {safe}; outputs equal for {} only on the {elements} elements both write ({} steps)",
+                    pair.display(),
+                    for_all,
                     cert.steps.len()
                 );
             } else {
                 outln!(
-                    "PROVED {}: {safe}, {elements} output elements equal for all inputs{note}, every element of every output ({} steps)",
+                    "PROVED {}: {safe}, {elements} output elements equal for {}, every element of every output ({} steps)",
                     pair.display(),
+                    for_all,
                     cert.steps.len()
                 );
             }
-            for l in lines {
+            for l in lines.iter().chain(&reads) {
                 outln!("  {l}");
             }
             outln!("  certificate: {} ({bytes_len} bytes)", output.display());

@@ -80,6 +80,8 @@ pub enum Outcome {
     Proved {
         cert: Certificate,
         elements: u64,
+        /// Per input link of different sizes: what each kernel read (reported with the proof).
+        reads: Vec<String>,
     },
     Refuted(Refutation),
     /// Outside what is decided, or a limit: never a pass.
@@ -144,7 +146,8 @@ fn tensor_size(spec: &kcert_checker::spec::KernelSpec, p: usize) -> u64 {
     }
 }
 
-/// Names input leaves as the reference's tensor and multi-index (`A[3, 17]`).
+/// Names input leaves as the reference's tensor and multi-index (`A[3, 17]`), or its
+/// symbolic scalar (`alpha`).
 fn input_name(pair: &PairSpec) -> impl Fn(u32, u64) -> String + '_ {
     move |link, index| match pair
         .inputs
@@ -155,8 +158,29 @@ fn input_name(pair: &PairSpec) -> impl Fn(u32, u64) -> String + '_ {
             let idx: Vec<String> = t.multi_index(index).iter().map(u64::to_string).collect();
             format!("{}[{}]", t.name, idx.join(", "))
         }
+        Some(Binding::Symbolic { name, .. }) => name.clone(),
         _ => format!("in{link}[{index}]"),
     }
+}
+
+/// Per input link: the element type, how many leaves the larger side has, and whether the
+/// values must be positive (a symbolic scalar declared `positive`).
+fn link_leaves(pair: &PairSpec) -> Vec<(kcert_checker::ptx::ScalarType, u64, bool)> {
+    pair.inputs
+        .iter()
+        .map(|&(rp, op)| {
+            let (dtype, rn) = pair
+                .reference
+                .leaf_input(rp)
+                .unwrap_or((kcert_checker::ptx::ScalarType::F32, 0));
+            let on = pair.optimized.leaf_input(op).map_or(0, |l| l.1);
+            let positive = matches!(
+                pair.reference.params.get(rp),
+                Some(Binding::Symbolic { positive: true, .. })
+            );
+            (dtype, rn.max(on), positive)
+        })
+        .collect()
 }
 
 /// Lexically normalized path text (`a/b/../c` -> `a/c`), for recording in certificates.
@@ -242,8 +266,16 @@ fn concrete_outputs(
     let mut inp = crate::inputs::random(spec, seed);
     for (i, &(rp, op)) in pair.inputs.iter().enumerate() {
         let p = if k == Kernel::Reference { rp } else { op };
-        if let Some(Binding::Tensor(t)) = spec.params.get(p) {
-            inp.insert(p, shared[i].iter().map(|&v| encode(v, t.dtype)).collect());
+        // Each side takes the leading part of the link's values its own tensor holds.
+        if let Some((dtype, n)) = spec.leaf_input(p) {
+            inp.insert(
+                p,
+                shared[i]
+                    .iter()
+                    .take(n as usize)
+                    .map(|&v| encode(v, dtype))
+                    .collect(),
+            );
         }
     }
     let module = kcert_checker::ptx::parse(text).ok()?;
@@ -271,26 +303,35 @@ fn concrete_outputs(
         .collect()
 }
 
-/// Seeded random values in [-4, 4) for every element of every linked input.
+/// Seeded random values in [-4, 4) for every element of every linked input (in (0, 4) for a
+/// positive symbolic scalar).
 fn random_link_values(pair: &PairSpec, seed: u64) -> Vec<Vec<f64>> {
     let mut rng = Rng::new(seed);
     pair.inputs
         .iter()
-        .map(|&(rp, _)| match pair.reference.params.get(rp) {
-            Some(Binding::Tensor(t)) if t.init.is_some() => t
-                .init
-                .map(|i| i.contents(t.elements(), t.dtype))
-                .unwrap_or_default()
-                .into_iter()
-                .map(|b| decode(b, t.dtype))
-                .collect(),
-            Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => (0
-                ..t.elements())
-                .map(|_| crate::inputs::int_value(t, &mut rng))
-                .collect(),
-            Some(Binding::Tensor(t)) => (0..t.elements()).map(|_| rng.unit() * 4.0).collect(),
-            _ => Vec::new(),
-        })
+        .zip(link_leaves(pair))
+        .map(
+            |(&(rp, _), (_, n, positive))| match pair.reference.params.get(rp) {
+                Some(Binding::Tensor(t)) if t.init.is_some() => t
+                    .init
+                    .map(|i| i.contents(t.elements(), t.dtype))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|b| decode(b, t.dtype))
+                    .collect(),
+                Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => {
+                    (0..n)
+                        .map(|_| crate::inputs::int_value(t, &mut rng))
+                        .collect()
+                }
+                _ => (0..n)
+                    .map(|_| {
+                        let v = rng.unit() * 4.0;
+                        if positive { v.abs().max(0.25) } else { v }
+                    })
+                    .collect(),
+            },
+        )
         .collect()
 }
 
@@ -334,6 +375,21 @@ fn concrete_hint(pair: &PairSpec, max_work: u64) -> String {
             return cannot();
         };
         for (n, (rm, om)) in r.iter().zip(&o).enumerate() {
+            // An inout element a kernel does not write holds its initial value.
+            let (mut rm, mut om) = (rm.clone(), om.clone());
+            if pair.output_is_inout(n)
+                && let Some(init) = pair
+                    .inputs
+                    .iter()
+                    .position(|l| *l == pair.outputs[n])
+                    .and_then(|i| values.get(i))
+            {
+                for (e, &v) in init.iter().enumerate() {
+                    rm.entry(e as u64).or_insert(v);
+                    om.entry(e as u64).or_insert(v);
+                }
+            }
+            let (rm, om) = (&rm, &om);
             for (e, a) in rm {
                 let b = om.get(e).copied();
                 if let Some(why) = hint_difference(*a, b) {
@@ -414,6 +470,14 @@ fn prove_symbolic(
     for (n, &(rp, _)) in pair.outputs.iter().enumerate() {
         let (fr, fo) = &footprints[n];
         if let Some((element, by)) = equiv::footprint_mismatch(fr, fo) {
+            // An inout element one kernel leaves alone keeps its initial value: if the other
+            // writes that value back, the final values agree, so this is no refutation.
+            if pair.output_is_inout(n) {
+                return Ok(Outcome::Unknown(format!(
+                    "inout output {} element {element} is written by the {by:?} kernel only; kcert compares the elements both kernels write, and the other kernel's element keeps its initial value, which the writer may have stored back",
+                    tensor_name(&pair.reference, rp)
+                )));
+            }
             return Ok(Outcome::Refuted(Refutation::Footprint {
                 output: tensor_name(&pair.reference, rp),
                 element,
@@ -430,6 +494,13 @@ fn prove_symbolic(
                 tensor_size(&pair.reference, rp)
             )));
         }
+    }
+    // A link between tensors of different sizes holds only where both read the common part.
+    if let Some(why) = equiv::sized_overrun(&pair, &run) {
+        let reads = equiv::sized_read_lines(&pair, &run).join("; ");
+        return Ok(Outcome::Unknown(format!(
+            "{why}; nothing is claimed about data the link does not share ({reads})"
+        )));
     }
     let declared =
         [Kernel::Reference, Kernel::Optimized].map(|k| run.side(k).map_or(0, |s| s.outcome.work));
@@ -620,7 +691,12 @@ fn prove_symbolic(
         steps,
         work: declared,
     };
-    Ok(Outcome::Proved { cert, elements })
+    let reads = equiv::sized_read_lines(&pair, &run);
+    Ok(Outcome::Proved {
+        cert,
+        elements,
+        reads,
+    })
 }
 
 /// What the decision procedure concluded for one element.
@@ -745,25 +821,24 @@ fn counterexample(
         // Per link: the exponent of its values' scale (-3: k/8; 0: integers, for integer
         // tensors, drawn inside their declared range).
         let mut scale: Vec<i32> = Vec::new();
-        for &(rp, _) in &pair.inputs {
+        for (&(rp, _), (_, n, positive)) in pair.inputs.iter().zip(link_leaves(pair)) {
             match pair.reference.params.get(rp) {
                 Some(Binding::Tensor(t)) if kcert_checker::spec::int_bounds(t.dtype).is_some() => {
-                    let vs = (0..t.elements())
+                    let vs = (0..n)
                         .map(|_| crate::inputs::int_value(t, &mut rng) as i64)
                         .collect();
                     values.push(vs);
                     scale.push(0);
                 }
-                Some(Binding::Tensor(t)) => {
+                _ => {
                     values.push(
-                        (0..t.elements())
-                            .map(|_| (rng.next_u64() % 17) as i64 - 8)
+                        (0..n)
+                            .map(|_| {
+                                let k = (rng.next_u64() % 17) as i64 - 8;
+                                if positive { k.abs().max(1) } else { k }
+                            })
                             .collect(),
                     );
-                    scale.push(-3);
-                }
-                _ => {
-                    values.push(Vec::new());
                     scale.push(-3);
                 }
             }
@@ -848,13 +923,9 @@ fn certified_witness(
     observed: bool,
 ) -> Option<Counterexample> {
     let leaves = interval::leaves(&run.view(), &[lt, ot])?;
-    let dtype = |link: u32| match pair
-        .inputs
-        .get(link as usize)
-        .and_then(|&(rp, _)| pair.reference.params.get(rp))
-    {
-        Some(Binding::Tensor(t)) => Some(t.dtype),
-        _ => None,
+    let dtype = |link: u32| {
+        let &(rp, _) = pair.inputs.get(link as usize)?;
+        pair.reference.leaf_input(rp).map(|l| l.0)
     };
     let dtypes: Vec<_> = leaves
         .iter()
@@ -875,6 +946,7 @@ fn certified_witness(
     };
     let ranges: Vec<Option<(f64, f64)>> = leaves.iter().map(|&(l, _)| int_range(l)).collect();
     let name = input_name(pair);
+    let positive: Vec<bool> = link_leaves(pair).into_iter().map(|l| l.2).collect();
     let mut confirmations = CERTIFY_CONFIRMATIONS;
     for k in 0..CERTIFY_ATTEMPTS {
         // Each value as the tensor's element type holds it, so both evaluations see one input.
@@ -882,9 +954,11 @@ fn certified_witness(
             .into_iter()
             .zip(&dtypes)
             .zip(&ranges)
-            .map(|((v, &d), r)| {
+            .zip(&leaves)
+            .map(|(((v, &d), r), &(l, _))| {
                 let v = match r {
                     Some((lo, hi)) => v.round().clamp(*lo, *hi),
+                    None if positive.get(l as usize).copied().unwrap_or(false) => v.abs(),
                     None => v,
                 };
                 decode(encode(v, d), d)

@@ -27,7 +27,9 @@ pub fn exit_code_of_error(e: &Error) -> i32 {
 
 fn scope(spec: &KernelSpec, o: &Outcome) -> String {
     let c = &o.coverage;
-    let what = if c.complete() {
+    let what = if spec.ctas.is_some() {
+        spec.scope()
+    } else if c.complete() {
         format!("all {} CTAs", c.total)
     } else {
         let first = c.executed.first().copied().unwrap_or_default();
@@ -46,6 +48,16 @@ pub fn render(name: &str, spec: &KernelSpec, o: &Outcome, max_shown: usize) -> (
     let mut s = String::new();
     let scope = scope(spec, o);
     if o.findings.is_empty() {
+        if spec.ctas.as_ref() == Some(&o.coverage.executed) {
+            let _ = writeln!(
+                s,
+                "SAFE {name} (SCOPED): no data race, barrier divergence, deadlock, warp-collective error, \
+                 out-of-bounds, misaligned or uninitialized access in the CTAs the spec names; nothing is \
+                 claimed for the rest of the grid\n  scope: {scope}\n  {} lane-instructions executed",
+                o.lane_instructions
+            );
+            return (s, exit::PROVED);
+        }
         if o.coverage.complete() {
             let _ = writeln!(
                 s,

@@ -477,6 +477,7 @@ fn reject_class(e: &Reject) -> &'static str {
         Reject::Claims(_) => "check: claims",
         Reject::Side(_) => "check: side (parse, lower, exec)",
         Reject::Unsafe(..) => "check: unsafe",
+        Reject::Link(_) => "check: link (a read past a shared part)",
         Reject::Footprint { .. } => "check: footprint",
         Reject::Coverage(..) => "check: coverage",
         Reject::Step { .. } => "check: step",

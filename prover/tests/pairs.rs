@@ -61,7 +61,7 @@ fn every_pair_reaches_its_expected_verdict_and_proofs_check() {
             continue;
         }
         match outcome {
-            Outcome::Proved { cert, elements } => {
+            Outcome::Proved { cert, elements, .. } => {
                 assert!(elements > 0);
                 let read = |p: &str| std::fs::read_to_string(p).unwrap();
                 if let Err(e) = check(&cert, &read(&cert.ref_ptx_path), &read(&cert.opt_ptx_path)) {

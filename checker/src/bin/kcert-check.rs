@@ -173,14 +173,22 @@ fn fp_lines(claims: &[Claim], k: kcert_checker::cert::Kernel) -> Vec<String> {
 }
 
 fn claim_text(c: &Claim, claims: &[Claim], pair: &PairSpec) -> String {
+    let scope = |k| match k {
+        kcert_checker::cert::Kernel::Reference => pair.reference.scope(),
+        kcert_checker::cert::Kernel::Optimized => pair.optimized.scope(),
+    };
+    // "all inputs", the symbolic scalars' every value, and the fixed contents (init).
+    let for_all = format!("{}{}", pair.for_all(), pair.data_note());
     match *c {
-        Claim::Safe(k) if fp_lines(claims, k).is_empty() => {
-            format!("{k:?} kernel is race-free, barrier-correct and memory-safe")
-        }
+        Claim::Safe(k) if fp_lines(claims, k).is_empty() => format!(
+            "{k:?} kernel is race-free, barrier-correct and memory-safe, for {}",
+            scope(k)
+        ),
         Claim::Safe(k) => format!(
-            "{k:?} kernel is race-free over the reals, barrier-correct and memory-safe; its \
-             unordered writes at PTX lines {} are fp-nondeterministic (equal over the reals, \
-             their bits may differ, so which one lands is unspecified)",
+            "{k:?} kernel is race-free over the reals, barrier-correct and memory-safe, for {}; \
+             its unordered writes at PTX lines {} are fp-nondeterministic (equal over the \
+             reals, their bits may differ, so which one lands is unspecified)",
+            scope(k),
             fp_lines(claims, k).join(", ")
         ),
         Claim::FpNondeterministic { kernel, line } => {
@@ -191,18 +199,25 @@ fn claim_text(c: &Claim, claims: &[Claim], pair: &PairSpec) -> String {
             elements,
             total,
         } if elements == total => format!(
-            "outputs equal for all inputs{}: {}, all {total} of {total} elements",
-            pair.data_note(),
+            "outputs equal for {for_all}: {}, all {total} of {total} elements",
             link_text(output, pair)
         ),
         Claim::Equivalent {
             output,
             elements,
             total,
-        } => format!(
-            "PARTIAL: {} for all inputs{} on {elements} of {total} elements only; {} not written by either kernel",
+        } if pair.output_is_inout(output as usize) => format!(
+            "outputs equal for {for_all}: {} (inout), {elements} of {total} elements written by both; the other {} are written by neither and keep their initial value, the same linked input on both sides",
             link_text(output, pair),
-            pair.data_note(),
+            total - elements
+        ),
+        Claim::Equivalent {
+            output,
+            elements,
+            total,
+        } => format!(
+            "PARTIAL: {} for {for_all} on {elements} of {total} elements only; {} not written by either kernel",
+            link_text(output, pair),
             total - elements
         ),
     }
@@ -252,9 +267,25 @@ fn summary(claims: &[Claim], pair: &PairSpec) -> (String, Strength) {
             Strength::Safety,
         );
     }
-    let partial = claims
-        .iter()
-        .any(|c| matches!(c, Claim::Equivalent { elements, total, .. } if elements < total));
+    let partial = claims.iter().any(|c| {
+        matches!(c, Claim::Equivalent { output, elements, total }
+            if elements < total && !pair.output_is_inout(*output as usize))
+    });
+    if pair.scoped() {
+        // Nothing is established for the CTAs the specs leave out.
+        return (
+            format!(
+                "SCOPED: proved only for the named CTAs ({}), {} and {safety} there; nothing about the rest of the grid",
+                pair.scope(),
+                if partial {
+                    "PARTIAL equivalence"
+                } else {
+                    "equivalence of every element they write"
+                }
+            ),
+            Strength::Partial,
+        );
+    }
     if partial {
         (
             format!(
@@ -277,7 +308,7 @@ fn unmet(require: Require, strength: Strength) -> Option<&'static str> {
             "the certificate lacks an equivalence claim for some output link (it claims safety only there)",
         ),
         (Require::FullEquivalence, Strength::Partial) => Some(
-            "an equivalence claim covers only part of its output tensor (elements written by neither kernel)",
+            "an equivalence claim covers only part of its output tensor (elements written by neither kernel), or only the CTAs a spec names",
         ),
         _ => None,
     }
@@ -395,10 +426,19 @@ fn one(path: &PathBuf, args: &Args) -> Result<Report, String> {
         r.kernels = kernels;
         return Ok(r);
     }
-    let detail = format!(
-        "{} output elements proved by {} steps; {} + {} units of work re-executed",
+    let mut detail = format!("scope: reference {}; optimized {}", v.scope[0], v.scope[1]);
+    for l in &v.sized_reads {
+        detail.push_str(
+            "
+  ",
+        );
+        detail.push_str(l);
+    }
+    detail.push_str(&format!(
+        "
+  {} output elements proved by {} steps; {} + {} units of work re-executed",
         v.elements, v.steps, v.work[0], v.work[1]
-    );
+    ));
     Ok(Report {
         strength: Some(strength),
         message: format!("{what}{}", pair.data_note()),

@@ -24,7 +24,8 @@ pub enum Kernel {
 /// A property the certificate asserts for the recorded launches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Claim {
-    /// Race freedom, barrier correctness and memory safety of one kernel, for all CTAs.
+    /// Race freedom, barrier correctness and memory safety of one kernel, for all CTAs of its
+    /// launch, or for the CTAs its spec names (`ctas`: the claim's stated scope).
     Safe(Kernel),
     /// Output link `output` of the pair spec: both kernels write the same `elements` of the
     /// tensor's `total` elements, with equal real values for all inputs (the rest are written

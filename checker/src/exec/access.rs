@@ -261,7 +261,7 @@ impl Machine<'_> {
     /// up front. It returns exactly what the general path would (no cells, no shadow: see the
     /// comment there on unwritten `in` tensors).
     #[inline]
-    fn input_leaf(&self, space: Space, ptr: Ptr, width: u64, kind: Access) -> Option<Val> {
+    fn input_leaf(&mut self, space: Space, ptr: Ptr, width: u64, kind: Access) -> Option<Val> {
         if !matches!(kind, Access::Load) || !matches!(space, Space::Global | Space::Generic) {
             return None;
         }
@@ -271,7 +271,7 @@ impl Machine<'_> {
         if ptr.base != Some(k as u32) {
             return None;
         }
-        let tm = self.tensors.get(usize::try_from(k).ok()?)?;
+        let tm = self.tensors.get_mut(usize::try_from(k).ok()?)?;
         let base = tm.input_base?;
         let offset = addr % TENSOR_STRIDE;
         let inside = offset
@@ -285,7 +285,13 @@ impl Machine<'_> {
         {
             return None;
         }
-        Some(Val::Term(base.offset(offset / width)))
+        let index = offset / width;
+        // The read footprint, as the general path records it (`initial`).
+        tm.reads = Some(match tm.reads {
+            Some((a, b)) => (a.min(index), b.max(index + 1)),
+            None => (index, index + 1),
+        });
+        Some(Val::Term(base.offset(index)))
     }
 
     /// The tensor and granule range `width` bytes at global address `addr` cover, if they lie
@@ -1006,8 +1012,17 @@ impl Machine<'_> {
                 .ok_or_else(|| ExecError::Launch(format!("no data for {}[{index}]", tm.name)));
         }
         if let Some(Target::Tensor(k)) = target {
-            let tm = &self.tensors[k];
+            let tm = &mut self.tensors[k];
             if tm.role != Role::Out {
+                // The read footprint of the initial contents (a pair may link tensors of
+                // different sizes only where both read the common part).
+                let eb = tm.elem_bytes.max(1);
+                let (lo, hi) = (offset / eb, (offset + width).div_ceil(eb));
+                tm.reads = Some(match tm.reads {
+                    Some((a, b)) => (a.min(lo), b.max(hi)),
+                    None => (lo, hi),
+                });
+                let tm = &self.tensors[k];
                 // Two adjacent 16-bit floats read as one packed register (`ld.b32` of f16 data).
                 if width == 2 * tm.elem_bytes && tm.elem_bytes == 2 && tm.is_float {
                     let index = offset / 2;

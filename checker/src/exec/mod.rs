@@ -106,11 +106,18 @@ impl Default for Config {
 pub struct Coverage {
     pub executed: Vec<[u32; 3]>,
     pub total: u64,
+    /// `executed` is the list the spec names (`ctas`): the run's scope, not a shortfall.
+    pub named: bool,
 }
 
 impl Coverage {
     pub fn complete(&self) -> bool {
         self.executed.len() as u64 == self.total
+    }
+
+    /// Whether every CTA of the run's scope ran: the whole grid, or the CTAs the spec names.
+    pub fn in_scope(&self) -> bool {
+        self.named || self.complete()
     }
 }
 
@@ -122,6 +129,10 @@ pub struct Outcome {
     /// Per output (`out`/`inout`) tensor parameter: element index -> value.
     pub outputs: BTreeMap<usize, BTreeMap<u64, Val>>,
     pub arena: TermArena,
+    /// Per `in`/`inout` tensor parameter: the elements of its initial contents that were read,
+    /// as `lo..hi` (the lowest and one past the highest), for pairs whose linked tensors differ
+    /// in size. Tensors never read are absent.
+    pub reads: BTreeMap<usize, (u64, u64)>,
     pub lane_instructions: u64,
     /// Units of work done: one per lane-instruction, plus one per term node visited when a
     /// store is compared with the value already there (up to 4096 per store), so that the
@@ -130,9 +141,10 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// True when no finding was made and the whole grid ran.
+    /// True when no finding was made and the whole scope ran (the grid, or the CTAs the spec
+    /// names: a verdict then states that scope, [`KernelSpec::scope`]).
     pub fn is_safe(&self) -> bool {
-        self.findings.is_empty() && self.coverage.complete()
+        self.findings.is_empty() && self.coverage.in_scope()
     }
 }
 
@@ -170,6 +182,18 @@ pub(crate) struct TensorMem {
     /// For integer tensors: the signedness and bits of an element and the interval its
     /// symbolic values lie in (the declared `range`, else the dtype's).
     pub int: Option<(crate::lower::IntTy, ints::Range)>,
+    /// Elements of the initial contents read so far, `lo..hi` (see [`Outcome::reads`]).
+    pub reads: Option<(u64, u64)>,
+}
+
+/// A symbolic scalar parameter: the leaf its `ld.param` reads.
+pub(crate) struct SymbolicMem {
+    pub param: usize,
+    pub name: String,
+    pub dtype: ScalarType,
+    /// Its name in `Node::Input` (index 0): after the tensors' ordinals, unless renamed by
+    /// [`run_in`].
+    pub ordinal: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -316,6 +340,7 @@ pub(crate) struct Machine<'a> {
     pub mode: Mode,
     pub config: &'a Config,
     pub tensors: Vec<TensorMem>,
+    pub symbolics: Vec<SymbolicMem>,
     /// Parameter values as bit patterns (tensor bases, scalars, scratch pointers).
     pub param_bits: Vec<u64>,
     /// The region a pointer parameter's value is the start of ([`value::Base`]); `None` for
@@ -370,6 +395,11 @@ pub fn run_in(
 ) -> Result<Outcome, ExecError> {
     let mut m = Machine::new(prog, spec, mode, inputs, config)?;
     m.arena = arena;
+    for s in &mut m.symbolics {
+        if let Some(&id) = input_ids.get(s.ordinal as usize) {
+            s.ordinal = id;
+        }
+    }
     for t in &mut m.tensors {
         if let Some(&id) = input_ids.get(t.ordinal as usize) {
             t.ordinal = id;
@@ -390,19 +420,30 @@ pub fn run_in(
                 .map_err(|e| ExecError::Limit(e.to_string()))?;
         }
     }
-    let ctas = select_ctas(spec.grid, config.max_ctas);
+    // CTAs a spec names are its scope: exactly those run, whatever `max_ctas` says.
+    let ctas = match &spec.ctas {
+        Some(list) => list.clone(),
+        None => select_ctas(spec.grid, config.max_ctas),
+    };
     for &id in &ctas {
-        m.run_cta(id)?;
+        m.run_cta(id).map_err(|e| m.name_symbolics(e))?;
     }
     let outputs = m.collect_outputs()?;
+    let reads = m
+        .tensors
+        .iter()
+        .filter_map(|t| Some((t.param, t.reads?)))
+        .collect();
     Ok(Outcome {
         findings: m.findings,
         coverage: Coverage {
             executed: ctas,
             total: spec.ctas(),
+            named: spec.ctas.is_some(),
         },
         outputs,
         arena: m.arena,
+        reads,
         lane_instructions: m.lane_instructions,
         work: m.lane_instructions + m.compared,
     })
@@ -443,6 +484,7 @@ fn binding_mismatch(b: &Binding, p: &crate::lower::ParamInfo) -> Option<String> 
         Binding::Tensor(_) => ("a tensor (a pointer)", false, None),
         Binding::Scratch => ("a scratch pointer", false, None),
         Binding::Scalar { dtype, .. } => ("a scalar", dtype.is_float(), Some(*dtype)),
+        Binding::Symbolic { dtype, .. } => ("a symbolic scalar", true, Some(*dtype)),
     };
     let fits = match dtype {
         Some(d) if d.is_float() => d == p.ty,
@@ -524,10 +566,12 @@ impl<'a> Machine<'a> {
         let mut tensors = Vec::new();
         let mut param_bits = Vec::new();
         let mut param_base = Vec::new();
+        let mut symbolics = Vec::new();
+        let n_tensors = spec.tensors().count() as u32;
         for (i, (b, p)) in spec.params.iter().zip(&prog.params).enumerate() {
             let want = match b {
                 Binding::Tensor(_) | Binding::Scratch => 8,
-                Binding::Scalar { dtype, .. } => dtype.size(),
+                Binding::Scalar { dtype, .. } | Binding::Symbolic { dtype, .. } => dtype.size(),
             };
             if p.bytes != want {
                 return Err(ExecError::Launch(format!(
@@ -550,7 +594,7 @@ impl<'a> Machine<'a> {
             param_base.push(match b {
                 Binding::Tensor(_) => Some(ordinal as u32),
                 Binding::Scratch => Some(value::Base::SCRATCH | i as u32),
-                Binding::Scalar { .. } => None,
+                Binding::Scalar { .. } | Binding::Symbolic { .. } => None,
             });
             param_bits.push(match b {
                 Binding::Tensor(t) => {
@@ -586,6 +630,7 @@ impl<'a> Machine<'a> {
                         nc_reads: HashMap::default(),
                         input_base: None,
                         module: None,
+                        reads: None,
                         data,
                         ordinal: ordinal as u32,
                         is_float: matches!(
@@ -614,6 +659,27 @@ impl<'a> Machine<'a> {
                     (ordinal + 1) * TENSOR_STRIDE
                 }
                 Binding::Scalar { bits, .. } => *bits,
+                Binding::Symbolic { name, dtype, .. } => {
+                    symbolics.push(SymbolicMem {
+                        param: i,
+                        name: name.clone(),
+                        dtype: *dtype,
+                        ordinal: n_tensors + symbolics.len() as u32,
+                    });
+                    // The interpreter needs a value: the caller's, one element at the
+                    // parameter's index. Symbolic runs read the leaf instead (`ld.param`).
+                    match mode {
+                        Mode::Concrete => match inputs.get(&i).map(Vec::as_slice) {
+                            Some([v]) => *v,
+                            _ => {
+                                return Err(ExecError::Launch(format!(
+                                    "no value for symbolic scalar {name}"
+                                )));
+                            }
+                        },
+                        Mode::Symbolic => 0,
+                    }
+                }
                 // An address in no tensor: any access through it is out of bounds.
                 Binding::Scratch => TENSOR_STRIDE / 2 + i as u64 * 0x1000,
             });
@@ -644,6 +710,7 @@ impl<'a> Machine<'a> {
                 module: Some(v.space),
                 init: false,
                 int: None,
+                reads: None,
                 data: None,
                 ordinal: u32::MAX,
                 is_float: false,
@@ -657,6 +724,7 @@ impl<'a> Machine<'a> {
             config,
             tensors,
             module_tensor,
+            symbolics,
             param_bits,
             param_base,
             arena: TermArena::new(),
@@ -688,6 +756,27 @@ impl<'a> Machine<'a> {
             rounded_count: 0,
             int_ranges: HashMap::default(),
         })
+    }
+
+    /// An unsupported construct in a kernel with symbolic scalars names them: they are
+    /// real-valued leaves, so an integer, address, branch or loop bound made from one is
+    /// refused like one made from tensor data.
+    fn name_symbolics(&self, e: ExecError) -> ExecError {
+        match e {
+            ExecError::Unsupported { line, what } if !self.symbolics.is_empty() => {
+                let names: Vec<&str> = self.symbolics.iter().map(|s| s.name.as_str()).collect();
+                ExecError::Unsupported {
+                    line,
+                    what: format!(
+                        "{what}; tensor data here includes symbolic scalar {}: a symbolic \
+                         scalar is a real-valued leaf, usable as a float operand only, never as \
+                         an integer, address, branch or loop bound",
+                        names.join(" or ")
+                    ),
+                }
+            }
+            other => other,
+        }
     }
 
     /// Records a finding once per (kind, lines).

@@ -885,6 +885,13 @@ impl Machine<'_> {
             return match *self.arena.node(t) {
                 Node::Round(r, _) => Some(r.fmt),
                 Node::Input { tensor, .. } => {
+                    if let Some(s) = self.symbolics.iter().find(|s| s.ordinal == tensor) {
+                        return Some(if s.dtype == crate::ptx::ScalarType::F64 {
+                            Fmt::F64
+                        } else {
+                            Fmt::F32
+                        });
+                    }
                     Some(match self.tensors.iter().find(|tm| tm.ordinal == tensor) {
                         Some(tm) if tm.is_bf16 => Fmt::Bf16,
                         Some(tm) if tm.elem_bytes == 2 => Fmt::F16,
@@ -2648,7 +2655,33 @@ impl Machine<'_> {
                             ),
                         });
                     }
-                    None => (dst, Val::Bits(m(p >> (offset * 8), bytes * 8))),
+                    None => match self.symbolics.iter().find(|s| s.param == param as usize) {
+                        // A symbolic scalar: its whole value is the leaf (symbolic runs only;
+                        // the interpreter holds the caller's value in `param_bits`).
+                        Some(s) if self.mode == Mode::Symbolic => {
+                            if offset != 0 || u32::from(bytes) != size {
+                                return Err(ExecError::Unsupported {
+                                    line,
+                                    what: format!(
+                                        "ld.param of bytes {offset}..{} of symbolic scalar {}: \
+                                         only its whole value is a real",
+                                        offset + u32::from(bytes),
+                                        s.name
+                                    ),
+                                });
+                            }
+                            let node = Node::Input {
+                                tensor: s.ordinal,
+                                index: 0,
+                            };
+                            let leaf = self
+                                .arena
+                                .intern(node)
+                                .map_err(|e| ExecError::Limit(e.to_string()))?;
+                            (dst, Val::Term(leaf))
+                        }
+                        _ => (dst, Val::Bits(m(p >> (offset * 8), bytes * 8))),
+                    },
                 }
             }
             Op::VarAddr { dst, var } => (dst, self.var_addr(var, line)?),

@@ -139,6 +139,13 @@ pub enum Binding {
         dtype: ScalarType,
         bits: u64,
     },
+    /// A float scalar bound to no value: a real-valued leaf, so a proof holds for every value
+    /// (for every positive value when `positive`). A pair links it by name (`[[scalars]]`).
+    Symbolic {
+        name: String,
+        dtype: ScalarType,
+        positive: bool,
+    },
     /// A pointer the kernel must never dereference (Triton's trailing scratch pointers).
     Scratch,
 }
@@ -158,9 +165,65 @@ pub struct KernelSpec {
     pub origin: String,
     /// The line of each parameter's table in the spec (0 where unknown), for messages.
     pub param_lines: Vec<usize>,
+    /// The CTAs to execute, when the spec names them (`ctas = [[0, 0, 0]]`): every claim is
+    /// then about those CTAs only, and says so. `None`: the whole grid.
+    pub ctas: Option<Vec<[u32; 3]>>,
 }
 
 impl KernelSpec {
+    /// The scope of a claim about this launch, in words: "all 4096 CTAs of grid [64, 64, 1]"
+    /// or "CTA (0,0,0) of grid [64, 64, 1]" (never the whole grid when `ctas` is named).
+    pub fn scope(&self) -> String {
+        match &self.ctas {
+            None => format!("all {} CTAs of grid {:?}", self.ctas(), self.grid),
+            Some(list) => {
+                let ids: Vec<String> = list
+                    .iter()
+                    .map(|c| format!("({},{},{})", c[0], c[1], c[2]))
+                    .collect();
+                let noun = if list.len() == 1 { "CTA" } else { "CTAs" };
+                format!(
+                    "{noun} {} of grid {:?} only ({} of {} CTAs)",
+                    ids.join(", "),
+                    self.grid,
+                    list.len(),
+                    self.ctas()
+                )
+            }
+        }
+    }
+
+    /// The symbolic scalars in parameter order with their parameter index.
+    pub fn symbolics(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.params.iter().enumerate().filter_map(|(i, b)| match b {
+            Binding::Symbolic { name, .. } => Some((i, name.as_str())),
+            _ => None,
+        })
+    }
+
+    pub fn symbolic_by_name(&self, name: &str) -> Option<usize> {
+        self.symbolics().find(|(_, n)| *n == name).map(|(i, _)| i)
+    }
+
+    /// What parameter `p` holds as input leaves: its element type and count, for an `in` or
+    /// `inout` tensor or a symbolic scalar (one element).
+    pub fn leaf_input(&self, p: usize) -> Option<(ScalarType, u64)> {
+        match self.params.get(p)? {
+            Binding::Tensor(t) if t.role != Role::Out => Some((t.dtype, t.elements())),
+            Binding::Symbolic { dtype, .. } => Some((*dtype, 1)),
+            _ => None,
+        }
+    }
+
+    /// The name of tensor or symbolic scalar parameter `p`, for reports.
+    pub fn param_name(&self, p: usize) -> String {
+        match self.params.get(p) {
+            Some(Binding::Tensor(t)) => t.name.clone(),
+            Some(Binding::Symbolic { name, .. }) => name.clone(),
+            _ => format!("param{p}"),
+        }
+    }
+
     pub fn threads_per_cta(&self) -> u32 {
         self.block.iter().product()
     }
@@ -245,6 +308,8 @@ struct RawSpec {
     dynamic_shared: u32,
     #[serde(default)]
     params: Vec<Spanned<RawParam>>,
+    #[serde(default)]
+    ctas: Option<Spanned<Vec<Vec<u32>>>>,
 }
 
 /// One `[[params]]` table. Not a serde-tagged enum: those buffer their fields and lose the
@@ -261,6 +326,8 @@ struct RawParam {
     /// Tensors only: fixed contents and a declared value range.
     init: Option<Spanned<RawInit>>,
     range: Option<Spanned<[i64; 2]>>,
+    /// Symbolic scalars only: declared positive.
+    positive: Option<Spanned<bool>>,
 }
 
 /// `init = "zero" | "iota" | { permutation = SEED } | { range = [LO, HI], seed = S }`.
@@ -353,13 +420,14 @@ impl KernelSpec {
             let needs: &[&str] = match kind {
                 "tensor" => &["name", "dtype", "shape", "role"],
                 "scalar" => &["dtype", "value"],
+                "symbolic" => &["name", "dtype"],
                 "scratch" => &[],
                 other => {
                     return Err(fail(
                         kind_line,
                         "kind",
                         format!(
-                            "unknown kind {other:?} (expected \"tensor\", \"scalar\" or \"scratch\")"
+                            "unknown kind {other:?} (expected \"tensor\", \"scalar\", \"symbolic\" or \"scratch\")"
                         ),
                     ));
                 }
@@ -390,13 +458,19 @@ impl KernelSpec {
                     _ => {}
                 }
             }
-            // `init` and `range` are optional, and for tensors only.
-            for (key, span) in [
-                ("init", p.init.as_ref().map(Spanned::span)),
-                ("range", p.range.as_ref().map(Spanned::span)),
+            // `init` and `range` are optional, and for tensors only; `positive` for symbolic
+            // scalars only.
+            for (key, span, for_kind) in [
+                ("init", p.init.as_ref().map(Spanned::span), "tensor"),
+                ("range", p.range.as_ref().map(Spanned::span), "tensor"),
+                (
+                    "positive",
+                    p.positive.as_ref().map(Spanned::span),
+                    "symbolic",
+                ),
             ] {
                 if let Some(s) = span
-                    && kind != "tensor"
+                    && kind != for_kind
                 {
                     return Err(fail(
                         key_line(Some(s)),
@@ -405,6 +479,8 @@ impl KernelSpec {
                     ));
                 }
             }
+            let positive = p.positive.as_ref().is_some_and(|b| *b.get_ref());
+            let dtype_line = key_line(p.dtype.as_ref().map(Spanned::span));
             let init_line = key_line(p.init.as_ref().map(Spanned::span));
             let range_line = key_line(p.range.as_ref().map(Spanned::span));
             let (init, range) = (
@@ -481,6 +557,35 @@ impl KernelSpec {
                         range,
                     })
                 }
+                ("symbolic", Some(dtype), Some(name), None, None, None) => {
+                    let name = name.into_inner();
+                    // Only the formats terms read as reals: an integer scalar steers indices
+                    // and branches, which must stay concrete.
+                    if !matches!(dtype, ScalarType::F32 | ScalarType::F64) {
+                        return Err(fail(
+                            dtype_line,
+                            "dtype",
+                            format!(
+                                "symbolic scalar {name} has dtype {}: only f32 and f64 scalars \
+                                 can be symbolic (integer scalars steer indices and branches, \
+                                 which must be concrete)",
+                                dtype.suffix()
+                            ),
+                        ));
+                    }
+                    if !names.insert(name.clone()) {
+                        return Err(fail(
+                            table_line,
+                            "name",
+                            format!("name {name:?} is used twice"),
+                        ));
+                    }
+                    Binding::Symbolic {
+                        name,
+                        dtype,
+                        positive,
+                    }
+                }
                 ("scalar", Some(dtype), None, None, None, Some(value)) => Binding::Scalar {
                     dtype,
                     bits: scalar_bits(dtype, value.get_ref())
@@ -492,6 +597,42 @@ impl KernelSpec {
             });
             param_lines.push(table_line.unwrap_or(0));
         }
+        let ctas_line = raw.ctas.as_ref().and_then(|c| at(c.span()));
+        let ctas = match raw.ctas.map(Spanned::into_inner) {
+            None => None,
+            Some(list) => {
+                if list.is_empty() {
+                    return Err(err(
+                        ctas_line,
+                        "ctas: empty: name at least one CTA, or leave ctas out to execute the \
+                         whole grid"
+                            .into(),
+                    ));
+                }
+                let mut out: Vec<[u32; 3]> = Vec::with_capacity(list.len());
+                for (n, c) in list.iter().enumerate() {
+                    if c.is_empty() || c.len() > 3 {
+                        return Err(err(
+                            ctas_line,
+                            format!("ctas[{n}] {c:?} must have 1 to 3 coordinates"),
+                        ));
+                    }
+                    let mut id = [0u32; 3];
+                    id[..c.len()].copy_from_slice(c);
+                    if (0..3).any(|d| id[d] >= grid[d]) {
+                        return Err(err(
+                            ctas_line,
+                            format!("ctas[{n}] {c:?} is outside the grid {grid:?}"),
+                        ));
+                    }
+                    if out.contains(&id) {
+                        return Err(err(ctas_line, format!("ctas[{n}] {c:?} is named twice")));
+                    }
+                    out.push(id);
+                }
+                Some(out)
+            }
+        };
         Ok(KernelSpec {
             ptx: base.join(raw.ptx),
             entry: raw.entry,
@@ -501,6 +642,7 @@ impl KernelSpec {
             params,
             origin: origin.to_string(),
             param_lines,
+            ctas,
         })
     }
 }
@@ -659,6 +801,31 @@ kind = "scratch"
             }
         );
         assert_eq!(s.params[2], Binding::Scratch);
+        assert_eq!(s.ctas, None);
+        assert_eq!(s.scope(), "all 4 CTAs of grid [4, 1, 1]");
+    }
+
+    #[test]
+    fn symbolic_scalars_and_named_ctas_parse() {
+        let text = GOOD.replace("ptx =", "ctas = [[2]]\nptx =").replace(
+            "kind = \"scalar\"\ndtype = \"s32\"\nvalue = -3",
+            "kind = \"symbolic\"\nname = \"eps\"\ndtype = \"f32\"\npositive = true",
+        );
+        let s = KernelSpec::parse(&text, Path::new("/k")).unwrap();
+        assert_eq!(
+            s.params[1],
+            Binding::Symbolic {
+                name: "eps".into(),
+                dtype: ScalarType::F32,
+                positive: true
+            }
+        );
+        assert_eq!(s.ctas, Some(vec![[2, 0, 0]]));
+        assert_eq!(
+            s.scope(),
+            "CTA (2,0,0) of grid [4, 1, 1] only (1 of 4 CTAs)"
+        );
+        assert_eq!(s.symbolic_by_name("eps"), Some(1));
     }
 
     /// One integer tensor `idx` with the given extra lines, then an f32 output.
@@ -752,6 +919,30 @@ kind = "scratch"
             (GOOD.replace("entry", "entri"), "entr"),
             (GOOD[..GOOD.len() / 2].to_string(), ""),
             (GOOD.replace("value = -3", "value = \"x\""), "cannot take"),
+            (
+                GOOD.replace("kind = \"scalar\"", "kind = \"symbolic\"\nname = \"n\"")
+                    .replace("value = -3\n", ""),
+                "only f32 and f64 scalars can be symbolic",
+            ),
+            (
+                GOOD.replace("ptx =", "ctas = [[4, 0, 0]]\nptx ="),
+                "ctas[0] [4, 0, 0] is outside the grid [4, 1, 1]",
+            ),
+            (
+                GOOD.replace("ptx =", "ctas = [[0, 1]]\nptx ="),
+                "outside the grid",
+            ),
+            (GOOD.replace("ptx =", "ctas = []\nptx ="), "ctas is empty"),
+            // A launch the hardware cannot run stays invalid, whatever CTAs it names.
+            (
+                GOOD.replace("ptx =", "ctas = [[0, 0, 0]]\nptx =")
+                    .replace("grid = [4]", "grid = [1, 70000]"),
+                "y and z are limited to 65535",
+            ),
+            (
+                GOOD.replace("ptx =", "ctas = [[1], [1, 0, 0]]\nptx ="),
+                "named twice",
+            ),
         ];
         for (text, needle) in cases {
             let e = KernelSpec::parse(&text, Path::new(".")).unwrap_err();
