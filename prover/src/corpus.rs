@@ -191,7 +191,9 @@ pub enum Standing {
 /// pair that is not equivalent, a refutation of one that is, or a finding of the wrong kind).
 pub fn standing(r: &Row) -> Standing {
     let declined = |v: &str| matches!(v, "unknown" | "invalid" | "resource_limit");
-    if r.verdict == "equivalent" && r.expected == "equivalent" && r.as_expected {
+    // A proof that names fp-nondeterministic writes is a proof over the reals.
+    let proved = |v: &str| matches!(v, "equivalent" | "equivalent+fp_nondeterministic");
+    if proved(&r.verdict) && r.verdict == r.expected && r.as_expected {
         Standing::ProvedTrue
     } else if declined(&r.verdict) {
         Standing::Declined

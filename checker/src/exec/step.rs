@@ -1760,8 +1760,11 @@ impl Machine<'_> {
                             super::access::Access::Load,
                             pc,
                         )?;
+                        // 8- and 16-bit elements here; a 32-bit one (concrete or a symbolic
+                        // integer) into a 64-bit register below.
+                        let narrow = *signed && eb < 4;
                         let v = match v {
-                            Val::Bits(b) if *signed => {
+                            Val::Bits(b) if narrow => {
                                 let width = d
                                     .and_then(|r| prog.regs.get(r as usize))
                                     .map_or(64, |r| r.bits);
@@ -1769,7 +1772,7 @@ impl Machine<'_> {
                                 Val::Bits(m(sext(m(b, e), e) as u64, width))
                             }
                             Val::Bits(_) | Val::Undef => v,
-                            _ if *signed => {
+                            _ if narrow => {
                                 return Err(ExecError::Unsupported {
                                     line,
                                     what: "a sign-extending load of a value that depends on \
@@ -1781,7 +1784,7 @@ impl Machine<'_> {
                         };
                         if let Some(d) = d {
                             let wide_dst = self.prog.regs[*d as usize].bits == 64;
-                            let v = if *signed && wide_dst {
+                            let v = if *signed && eb == 4 && wide_dst {
                                 self.sign_extend_32(v, line)?
                             } else {
                                 v
