@@ -1,0 +1,63 @@
+// attn_call_causal: attention/attn_flash_causal (bottom-right aligned causal mask: query i at
+// position TK - TQ + i sees keys j <= pos; masked scores -INFINITY; online softmax, key blocks
+// of 8 in shared memory) with every exponential going through a __noinline__ device function
+// my_exp (return __expf(x)): the PTX calls it. True verdict: safe, equivalent to
+// attention/attn_naive_causal (op attention, causal). Launch: grid = 1, block = TQ = 8.
+#include <math.h>
+#define TQ 8
+#define TK 32
+#define D 16
+#define BC 8
+#define SCALE 0.25f
+
+// The exponential, kept out of line (__noinline__) so the PTX calls it with .param passing.
+__device__ __noinline__ float my_exp(float x)
+{
+    return __expf(x);
+}
+
+extern "C" __global__ void attn_call_causal(const float* Q, const float* K, const float* V, float* O)
+{
+    __shared__ float Ks[BC][D];
+    __shared__ float Vs[BC][D];
+    int i = threadIdx.x;
+    float q[D], acc[D];
+    for (int d = 0; d < D; ++d) {
+        q[d] = Q[i * D + d];
+        acc[d] = 0.0f;
+    }
+    int pos = TK - TQ + i;
+    float m = -INFINITY, l = 0.0f;
+    for (int kb = 0; kb < TK; kb += BC) {
+        for (int e = i; e < BC * D; e += TQ) {
+            Ks[e / D][e % D] = K[kb * D + e];
+            Vs[e / D][e % D] = V[kb * D + e];
+        }
+        __syncthreads();
+        if (kb <= pos) {
+            float s[BC];
+            float m_new = m;
+            for (int jj = 0; jj < BC; ++jj) {
+                float t = 0.0f;
+                for (int d = 0; d < D; ++d)
+                    t += q[d] * Ks[jj][d];
+                s[jj] = (kb + jj <= pos) ? t * SCALE : -INFINITY;
+                m_new = fmaxf(m_new, s[jj]);
+            }
+            float alpha = my_exp(m - m_new);
+            l *= alpha;
+            for (int d = 0; d < D; ++d)
+                acc[d] *= alpha;
+            for (int jj = 0; jj < BC; ++jj) {
+                float p = my_exp(s[jj] - m_new);
+                l += p;
+                for (int d = 0; d < D; ++d)
+                    acc[d] += p * Vs[jj][d];
+            }
+            m = m_new;
+        }
+        __syncthreads();
+    }
+    for (int d = 0; d < D; ++d)
+        O[i * D + d] = acc[d] / l;
+}
