@@ -94,13 +94,34 @@ fn tanh_gelu_against_exact_gelu_is_refuted_with_a_certified_witness() {
 }
 
 #[test]
-fn a_real_difference_the_interpreter_cannot_see_is_unknown() {
+fn a_literal_one_ulp_off_is_a_literal_difference_certified_by_intervals() {
     // One ulp in the leading coefficient of erff's large-|v| polynomial: the real values differ
-    // (by about 1e-9), but fp32 results at the witnesses do not, so nothing is confirmed.
+    // (by about 1e-9) and fp32 results at the witnesses do not, but the operations are the
+    // same: the verdict names the literal pair (exit 5), and the rigorous enclosures certify
+    // the difference the interpreter cannot see.
     let pair = edited_pair("ulp", 54, "\tselp.f32 \t%f9, 0f388E49B8, 0f388D8E09, %p3;");
     let (code, out) = prove(&pair, "ulp");
-    assert_eq!(code, 2, "{out}");
-    assert!(out.starts_with("UNKNOWN"), "{out}");
+    assert_eq!(code, 5, "{out}");
+    assert!(out.contains("ONLY IN LITERALS"), "{out}");
+    let pairs: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("literal "))
+        .collect();
+    assert_eq!(pairs.len(), 1, "{out}");
+    let r = numbers_after(&out, "reference value in");
+    let o = numbers_after(&out, "optimized value in");
+    assert!(r[1] < o[0] || o[1] < r[0], "{out}");
+}
+
+#[test]
+fn a_real_difference_beyond_literals_the_interpreter_cannot_see_is_unknown() {
+    // Not a literal but an operation changed (a product for a sum would be seen; here the
+    // select's condition is flipped on a branch the witnesses never take): no literal pair
+    // explains it and the interpreter confirms nothing, so UNKNOWN.
+    let pair = edited_pair("flip", 54, "\tselp.f32 \t%f9, 0f388D8E09, 0f388E49B8, %p3;");
+    let (code, out) = prove(&pair, "flip");
+    assert_ne!(code, 0, "{out}");
+    assert!(!out.contains("ONLY IN LITERALS"), "{out}");
 }
 
 #[test]

@@ -604,7 +604,7 @@ impl KernelSpec {
                 if list.is_empty() {
                     return Err(err(
                         ctas_line,
-                        "ctas: empty: name at least one CTA, or leave ctas out to execute the \
+                        "ctas is empty: name at least one CTA, or leave ctas out to execute the \
                          whole grid"
                             .into(),
                     ));
