@@ -1292,14 +1292,10 @@ impl<'a> Machine<'a> {
             // barrier{.cta} instruction in convergence") and says each thread waits "for all
             // non-exited threads from its warp", without saying whether a lane at another
             // instruction of the same barrier counts. Not modeled: declined, never assumed.
-            if let Some(b) = done
-                .iter()
-                .filter(|b| !b.aligned)
-                .find(|b| {
-                    done.iter()
-                        .any(|a| !a.aligned && a.tid / 32 == b.tid / 32 && a.pc != b.pc)
-                })
-            {
+            if let Some(b) = done.iter().filter(|b| !b.aligned).find(|b| {
+                done.iter()
+                    .any(|a| !a.aligned && a.tid / 32 == b.tid / 32 && a.pc != b.pc)
+            }) {
                 return Err(ExecError::Unsupported {
                     line: self.prog.insts[b.pc as usize].line,
                     what: format!(

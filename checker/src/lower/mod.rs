@@ -164,7 +164,11 @@ fn float_elem(t: ScalarType) -> Option<ScalarType> {
 fn sm_at_least(target: &str, min: u32) -> bool {
     target
         .strip_prefix("sm_")
-        .map(|r| r.chars().take_while(char::is_ascii_digit).collect::<String>())
+        .map(|r| {
+            r.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
         .and_then(|d| d.parse::<u32>().ok())
         .is_some_and(|n| n >= min)
 }
