@@ -1246,20 +1246,34 @@ impl<'a> Machine<'a> {
             // Without `.aligned` (sm_70 and later) the instance is counted per barrier id from
             // whichever instructions: "Different warps may execute different forms of the
             // barrier{.cta} instruction using the same barrier name and thread count", and the
-            // sm_6x-only note ("All threads in warp ... must execute barrier{.cta} instruction
-            // in convergence") is the one restriction that target drops. Counted instances
+            // convergence rule ("All threads in warp ... must execute barrier{.cta}
+            // instruction in convergence") is stated for sm_6x only. Counted instances
             // (producer/consumer, the ISA's own bar.arrive/bar.sync example) may span
             // instructions across warps, but an aligned one never splits a warp.
-            let split = |a: &Arrival, b: &Arrival| {
-                a.pc != b.pc
-                    && (a.aligned || b.aligned)
-                    && (done[0].count.is_none() || a.tid / 32 == b.tid / 32)
-            };
-            if let Some((a, b)) = done
-                .iter()
-                .enumerate()
-                .find_map(|(i, a)| done[i + 1..].iter().find(|b| split(a, b)).map(|b| (a, b)))
+            let mut pair = None;
+            if done[0].count.is_none()
+                && let Some(x) = done.iter().find(|a| a.aligned)
+                && let Some(y) = done.iter().find(|a| a.pc != x.pc)
             {
+                pair = Some((x, y));
+            }
+            // Per warp: its first arrival, and whether any of its arrivals is aligned.
+            let mut warps: BTreeMap<u32, (&Arrival, bool)> = BTreeMap::new();
+            for a in &done {
+                let w = warps.entry(a.tid / 32).or_insert((a, false));
+                w.1 |= a.aligned;
+            }
+            // A warp whose lanes are at different instructions: (one lane, another, aligned).
+            let split = done.iter().find_map(|a| {
+                let (first, aligned) = warps.get(&(a.tid / 32))?;
+                (first.pc != a.pc).then_some((*first, a, *aligned))
+            });
+            if pair.is_none()
+                && let Some((x, y, true)) = split
+            {
+                pair = Some((x, y));
+            }
+            if let Some((a, b)) = pair {
                 let warp = if a.tid / 32 == b.tid / 32 {
                     "lanes of one warp"
                 } else {
@@ -1286,16 +1300,11 @@ impl<'a> Machine<'a> {
                         "{warp} wait at different aligned barrier instructions (bar.sync is barrier.sync.aligned) for barrier {id}: PTX ISA 9.7.13.1 says an aligned barrier indicates that all threads in CTA will execute the same barrier instruction, otherwise behavior is undefined; barrier.sync without .aligned (sm_70+) may be reached from different instructions"
                     ),
                 });
-            }
-            // Lanes of one warp at different non-aligned instructions: the ISA lifts the
-            // convergence rule only for sm_6x ("All threads in warp ... must execute
-            // barrier{.cta} instruction in convergence") and says each thread waits "for all
-            // non-exited threads from its warp", without saying whether a lane at another
-            // instruction of the same barrier counts. Not modeled: declined, never assumed.
-            if let Some(b) = done.iter().filter(|b| !b.aligned).find(|b| {
-                done.iter()
-                    .any(|a| !a.aligned && a.tid / 32 == b.tid / 32 && a.pc != b.pc)
-            }) {
+            } else if let Some((_, b, false)) = split {
+                // Lanes of one warp at different non-aligned instructions: the ISA states the
+                // convergence rule for sm_6x only, and says each thread waits "for all
+                // non-exited threads from its warp" without saying whether a lane at another
+                // instruction of the same barrier counts. Not modeled: declined, never assumed.
                 return Err(ExecError::Unsupported {
                     line: self.prog.insts[b.pc as usize].line,
                     what: format!(
