@@ -306,6 +306,8 @@ struct Arrival {
     pc: u32,
     count: Option<u32>,
     wait: bool,
+    /// Executed by an aligned barrier instruction (see `Op::Bar`).
+    aligned: bool,
     row: Vec<u32>,
 }
 
@@ -887,7 +889,7 @@ impl<'a> Machine<'a> {
                 Resolved::Abort => return Ok(()),
                 Resolved::Stuck => {}
             }
-            if self.resolve_barriers(&mut cta) {
+            if self.resolve_barriers(&mut cta)? {
                 continue;
             }
             self.report_stuck(&cta);
@@ -1149,7 +1151,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Completes every CTA barrier that has its thread count.
-    fn resolve_barriers(&mut self, cta: &mut Cta) -> bool {
+    fn resolve_barriers(&mut self, cta: &mut Cta) -> Result<bool, ExecError> {
         let n = cta.threads.len() as u32;
         let mut progress = false;
         let ids: Vec<u32> = cta.bars.keys().copied().collect();
@@ -1234,28 +1236,81 @@ impl<'a> Machine<'a> {
                     detail: format!("barrier {id} used with different thread counts"),
                 });
             }
+            // PTX ISA 9.7.13.1: "Instruction barrier{.cta} has optional .aligned modifier.
+            // When specified, it indicates that all threads in CTA will execute the same
+            // barrier{.cta} instruction. In conditionally executed code, an aligned
+            // barrier{.cta} instruction should only be used if it is known that all threads in
+            // CTA evaluate the condition identically, otherwise behavior is undefined." and
+            // "bar{.cta}.sync is equivalent to barrier{.cta}.sync.aligned". So a whole-CTA
+            // instance with an aligned arrival must have every arrival at one instruction.
+            // Without `.aligned` (sm_70 and later) the instance is counted per barrier id from
+            // whichever instructions: "Different warps may execute different forms of the
+            // barrier{.cta} instruction using the same barrier name and thread count", and the
+            // convergence rule ("All threads in warp ... must execute barrier{.cta}
+            // instruction in convergence") is stated for sm_6x only. Counted instances
+            // (producer/consumer, the ISA's own bar.arrive/bar.sync example) may span
+            // instructions across warps, but an aligned one never splits a warp.
+            let mut pair = None;
             if done[0].count.is_none()
-                && let Some(other) = done.iter().find(|a| a.pc != done[0].pc)
+                && let Some(x) = done.iter().find(|a| a.aligned)
+                && let Some(y) = done.iter().find(|a| a.pc != x.pc)
             {
+                pair = Some((x, y));
+            }
+            // Per warp: its first arrival, and whether any of its arrivals is aligned.
+            let mut warps: BTreeMap<u32, (&Arrival, bool)> = BTreeMap::new();
+            for a in &done {
+                let w = warps.entry(a.tid / 32).or_insert((a, false));
+                w.1 |= a.aligned;
+            }
+            // A warp whose lanes are at different instructions: (one lane, another, aligned).
+            let split = done.iter().find_map(|a| {
+                let (first, aligned) = warps.get(&(a.tid / 32))?;
+                (first.pc != a.pc).then_some((*first, a, *aligned))
+            });
+            if pair.is_none()
+                && let Some((x, y, true)) = split
+            {
+                pair = Some((x, y));
+            }
+            if let Some((a, b)) = pair {
+                let warp = if a.tid / 32 == b.tid / 32 {
+                    "lanes of one warp"
+                } else {
+                    "threads of one CTA"
+                };
                 let s1 = self.site(
                     cta.id,
-                    cta.threads[done[0].tid as usize].tid,
-                    done[0].pc,
+                    cta.threads[a.tid as usize].tid,
+                    a.pc,
                     format!("waits at barrier {id}"),
                 );
                 let s2 = self.site(
                     cta.id,
-                    cta.threads[other.tid as usize].tid,
-                    other.pc,
+                    cta.threads[b.tid as usize].tid,
+                    b.pc,
                     format!("waits at barrier {id}"),
                 );
                 self.report(Finding {
-                        kind: FindingKind::BarrierDivergence,
-                        location: None,
-                        space: None,
-                        sites: vec![s1, s2],
-                        detail: format!("threads of one CTA wait at different bar.sync instructions for barrier {id}"),
-                    });
+                    kind: FindingKind::BarrierDivergence,
+                    location: None,
+                    space: None,
+                    sites: vec![s1, s2],
+                    detail: format!(
+                        "{warp} wait at different aligned barrier instructions (bar.sync is barrier.sync.aligned) for barrier {id}: PTX ISA 9.7.13.1 says an aligned barrier indicates that all threads in CTA will execute the same barrier instruction, otherwise behavior is undefined; barrier.sync without .aligned (sm_70+) may be reached from different instructions"
+                    ),
+                });
+            } else if let Some((_, b, false)) = split {
+                // Lanes of one warp at different non-aligned instructions: the ISA states the
+                // convergence rule for sm_6x only, and says each thread waits "for all
+                // non-exited threads from its warp" without saying whether a lane at another
+                // instruction of the same barrier counts. Not modeled: declined, never assumed.
+                return Err(ExecError::Unsupported {
+                    line: self.prog.insts[b.pc as usize].line,
+                    what: format!(
+                        "lanes of one warp at different barrier.sync instructions for barrier {id} (the PTX ISA does not say whether a split warp's arrivals make one warp arrival)"
+                    ),
+                });
             }
             let rows: Vec<(u32, Vec<u32>)> = done.iter().map(|a| (a.tid, a.row.clone())).collect();
             let waiters: Vec<u32> = done.iter().filter(|a| a.wait).map(|a| a.tid).collect();
@@ -1276,7 +1331,7 @@ impl<'a> Machine<'a> {
             }
             progress = true;
         }
-        progress
+        Ok(progress)
     }
 
     /// Nothing can run: say who waits where, and who exited.

@@ -1463,7 +1463,12 @@ impl Machine<'_> {
                     th.exit_pc = pc;
                     return Ok(());
                 }
-                Op::Bar { id, count, wait } => {
+                Op::Bar {
+                    id,
+                    count,
+                    wait,
+                    aligned,
+                } => {
                     let th = &cta.threads[t];
                     let id = Self::int(self.read(th, &ids, *id, line)?, line)? as u32;
                     let count = match count {
@@ -1514,6 +1519,7 @@ impl Machine<'_> {
                         pc,
                         count,
                         wait: *wait,
+                        aligned: *aligned,
                         row,
                     });
                     if *wait {

@@ -1381,8 +1381,9 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
         });
     }
     // `.aligned` promises all threads execute the same barrier instruction; the deadlock and
-    // divergence checks verify that rather than assume it.
-    m.take("aligned");
+    // divergence checks verify that rather than assume it. `bar` is always aligned (PTX ISA
+    // 9.7.13.1: "bar{.cta}.sync is equivalent to barrier{.cta}.sync.aligned").
+    let aligned = m.take("aligned") || cx.i.opcode == "bar";
     let wait = match m.take_any(&["sync", "arrive", "red", "cta", "cluster"]) {
         Some("sync") => true,
         Some("arrive") => false,
@@ -1419,7 +1420,12 @@ fn lower_bar(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {
             ),
         ));
     }
-    Ok(Op::Bar { id, count, wait })
+    Ok(Op::Bar {
+        id,
+        count,
+        wait,
+        aligned,
+    })
 }
 
 fn lower_shfl(cx: &Ctx, m: &mut Mods) -> Result<Op, LowerError> {

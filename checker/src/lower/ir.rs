@@ -448,10 +448,13 @@ pub enum Op {
         dst: Reg,
     },
     /// `bar.sync`/`barrier.sync` (wait) or `bar.arrive` (no wait), with barrier id and count.
+    /// `aligned`: `bar`, or `barrier` with `.aligned` (or any `barrier` on a target below sm_70):
+    /// every thread of the CTA executes the same barrier instruction.
     Bar {
         id: Src,
         count: Option<Src>,
         wait: bool,
+        aligned: bool,
     },
     /// `bar.warp.sync mask`.
     WarpSync {

@@ -160,6 +160,19 @@ fn float_elem(t: ScalarType) -> Option<ScalarType> {
     matches!(t, ScalarType::F32 | ScalarType::F64).then_some(t)
 }
 
+/// Whether `target` names an `sm_NN` (any suffix) with NN at least `min`.
+fn sm_at_least(target: &str, min: u32) -> bool {
+    target
+        .strip_prefix("sm_")
+        .map(|r| {
+            r.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|d| d.parse::<u32>().ok())
+        .is_some_and(|n| n >= min)
+}
+
 /// Lowers the entry called `entry`.
 pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     let func = module
@@ -420,6 +433,16 @@ pub fn lower(module: &ptx::Module, entry: &str) -> Result<Program, LowerError> {
     for s in &func.body {
         if let Statement::Instr(i) = s {
             insts.push(instr::lower_instruction(&scope, i)?);
+        }
+    }
+    // "For .target sm_6x or below, barrier{.cta} instruction without .aligned modifier is
+    // equivalent to .aligned variant" (PTX ISA 9.7.13.1). A module without an sm_NN target
+    // is held to the stricter rule too.
+    if !module.target.iter().any(|t| sm_at_least(t, 70)) {
+        for i in &mut insts {
+            if let Op::Bar { aligned, .. } = &mut i.op {
+                *aligned = true;
+            }
         }
     }
     // Falling off the end of an entry is an implicit `ret`.
