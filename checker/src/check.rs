@@ -230,14 +230,7 @@ pub fn check_with(
                 }
                 // The fp-nondeterministic lines are named exactly: none hidden, none invented.
                 let found = side.fp_nondeterministic_lines();
-                let named: Vec<u32> = cert
-                    .claims
-                    .iter()
-                    .filter_map(|c| match *c {
-                        Claim::FpNondeterministic { kernel: k, line } if k == kernel => Some(line),
-                        _ => None,
-                    })
-                    .collect();
+                let named = cert::fp_nondeterministic_lines(&cert.claims, kernel);
                 if found != named {
                     return Err(Reject::Claims(format!(
                         "the {kernel:?} kernel's fp-nondeterministic writes are at PTX lines \

@@ -441,17 +441,9 @@ fn coverage_lines(
         .map_or_else(|| "all inputs".to_string(), |p| p.for_all());
     let mut lines = lines;
     for kernel in [Kernel::Reference, Kernel::Optimized] {
-        let at: Vec<String> = cert
-            .claims
+        let at: Vec<String> = kcert_checker::cert::fp_nondeterministic_lines(&cert.claims, kernel)
             .iter()
-            .filter_map(|c| match *c {
-                kcert_checker::cert::Claim::FpNondeterministic { kernel: k, line }
-                    if k == kernel =>
-                {
-                    Some(line.to_string())
-                }
-                _ => None,
-            })
+            .map(u32::to_string)
             .collect();
         if !at.is_empty() {
             lines.push(format!(

@@ -163,12 +163,9 @@ fn link_text(n: u32, pair: &PairSpec) -> String {
 
 /// The PTX lines of kernel `k`'s fp-nondeterministic writes that the claims name.
 fn fp_lines(claims: &[Claim], k: kcert_checker::cert::Kernel) -> Vec<String> {
-    claims
+    cert::fp_nondeterministic_lines(claims, k)
         .iter()
-        .filter_map(|c| match *c {
-            Claim::FpNondeterministic { kernel, line } if kernel == k => Some(line.to_string()),
-            _ => None,
-        })
+        .map(u32::to_string)
         .collect()
 }
 

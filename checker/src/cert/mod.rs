@@ -42,6 +42,18 @@ pub enum Claim {
     FpNondeterministic { kernel: Kernel, line: u32 },
 }
 
+/// The PTX lines the claims name as kernel `kernel`'s fp-nondeterministic writes, in claim
+/// order (sorted in a well-formed certificate).
+pub fn fp_nondeterministic_lines(claims: &[Claim], kernel: Kernel) -> Vec<u32> {
+    claims
+        .iter()
+        .filter_map(|c| match *c {
+            Claim::FpNondeterministic { kernel: k, line } if k == kernel => Some(line),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Claim {
     /// The output link of an equivalence claim.
     pub fn equivalence(&self) -> Option<u32> {

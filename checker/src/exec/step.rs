@@ -2532,14 +2532,13 @@ impl Machine<'_> {
                             });
                         };
                         let (tx, ty_) = (self.term_of(x, ty, line)?, self.term_of(y, ty, line)?);
-                        match select_extremum(*self.arena.node(c), tx, ty_) {
+                        let extremum = select_extremum(*self.arena.node(c), tx, ty_);
+                        match extremum.map(|n| (n, self.below_every_input(n))) {
+                            Some((_, Some(input))) => Val::Term(input),
                             // `v > m ? v : m` is max(v, m) over the reals; its bits are the
                             // select's (max.f32 differs on signed zeros), hence the rounding
                             // node that keeps it apart from a max instruction's result.
-                            Some(n) if self.below_every_input(n).is_some() => {
-                                Val::Term(self.below_every_input(n).unwrap_or(tx))
-                            }
-                            Some(n) => {
+                            Some((n, None)) => {
                                 let ext = self.mk(n)?;
                                 Val::Term(self.mk(Node::Round(
                                     Rnd {
